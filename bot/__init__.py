@@ -1,0 +1,1 @@
+"""The Mattekrig Discord bot process: configuration, storage, sessions, rendering, i18n."""

@@ -1,0 +1,1 @@
+"""Slash-command groups that turn Discord interactions into engine actions."""

@@ -1,0 +1,51 @@
+"""Every refusal the engine gives is an `EngineError` with a stable `code`.
+
+The bot turns `code` (plus `details`) into a localised sentence, so codes are part of the
+public API: add new ones, never rename.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+class EngineError(ValueError):
+    """An action or input was refused; the game state is unchanged."""
+
+    code: str = "engine_error"
+
+    def __init__(self, message: str, **details: Any) -> None:
+        super().__init__(message)
+        self.details: dict[str, Any] = details
+
+
+class IllegalActionError(EngineError):
+    """The action is not one of the legal actions now (wrong side, phase, or value)."""
+
+    code = "illegal_action"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message, **details)
+        if code is not None:
+            self.code = code
+
+
+class ConfigurationError(EngineError):
+    """A game cannot be created with these settings."""
+
+    code = "bad_configuration"
+
+
+class ExpressionError(EngineError):
+    """What a pupil typed could not be read as a number or an expression.
+
+    These refuse the answer (it can be typed again). A well-formed answer that breaks a
+    rule is not an error: it is judged and counts as *no value* (RULES.md §2.2).
+    """
+
+    code = "malformed"
+
+    def __init__(self, message: str, *, code: str | None = None, **details: Any) -> None:
+        super().__init__(message, **details)
+        if code is not None:
+            self.code = code
