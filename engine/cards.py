@@ -63,7 +63,7 @@ class Card:
         return cls(
             id=int(data["id"]),  # type: ignore[call-overload]
             value=int(data["value"]),  # type: ignore[call-overload]
-            suit=Suit(suit) if suit is not None else None,
+            suit=Suit(str(suit)) if suit is not None else None,
             rank=int(rank) if rank is not None else None,  # type: ignore[call-overload]
         )
 

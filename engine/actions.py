@@ -1,0 +1,109 @@
+"""Player actions: nouns, in the SCENARIOS.md JSON form.
+
+`Flip` is the pacing action a player presses to go on: it plays the next intervallkrig round
+or war, and in auto mode it also makes the pending decisions with the engine's defaults (a
+random target, each side's best value, no bet). It is optional in scenario files: the replay
+supplies it whenever the next listed action does not fit.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from engine.errors import IllegalActionError
+
+
+@dataclass(frozen=True, slots=True)
+class NameTarget:
+    kind: ClassVar[str] = "target"
+    side: int
+    value: int
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    kind: ClassVar[str] = "answer"
+    side: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class Timeout:
+    kind: ClassVar[str] = "timeout"
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class Bet:
+    kind: ClassVar[str] = "bet"
+    side: int
+    swap: int
+
+
+@dataclass(frozen=True, slots=True)
+class Pass:
+    kind: ClassVar[str] = "pass"
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class Flip:
+    kind: ClassVar[str] = "flip"
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class TimeUp:
+    kind: ClassVar[str] = "time_up"
+
+
+Action = NameTarget | Answer | Timeout | Bet | Pass | Flip | TimeUp
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    out: dict[str, Any] = {"type": action.kind}
+    if not isinstance(action, TimeUp):
+        out["side"] = action.side
+    if isinstance(action, NameTarget):
+        out["value"] = action.value
+    elif isinstance(action, Answer):
+        out["text"] = action.text
+    elif isinstance(action, Bet):
+        out["swap"] = action.swap
+    return out
+
+
+def action_from_json(data: Any) -> Action:
+    """Parse one SCENARIOS.md action; anything malformed is an `IllegalActionError`."""
+    if not isinstance(data, dict):
+        raise IllegalActionError("an action must be an object", code="malformed_action")
+    kind = data.get("type")
+    if kind == "time_up":
+        return TimeUp()
+    side = _whole(data, "side")
+    if kind == "target":
+        return NameTarget(side, _whole(data, "value"))
+    if kind == "answer":
+        text = data.get("text")
+        if isinstance(text, int) and not isinstance(text, bool):
+            text = str(text)
+        if not isinstance(text, str):
+            raise IllegalActionError("an answer needs a text", code="malformed_action")
+        return Answer(side, text)
+    if kind == "timeout":
+        return Timeout(side)
+    if kind == "bet":
+        return Bet(side, _whole(data, "swap"))
+    if kind == "pass":
+        return Pass(side)
+    if kind == "flip":
+        return Flip(side)
+    raise IllegalActionError(f"unknown action type {kind!r}", code="malformed_action")
+
+
+def _whole(data: dict[str, Any], key: str) -> int:
+    value = data.get(key)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalActionError(f"{key!r} must be a whole number", code="malformed_action")
+    return value

@@ -1,0 +1,100 @@
+"""What a game is started with (SCENARIOS.md input keys); validated once, then trusted."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Any
+
+from engine.cards import DeckProfile
+from engine.errors import ConfigurationError
+
+TARGET_MIN = -15
+TARGET_MAX = 15
+LEVELS = range(1, 8)
+TARGET_LEVELS = range(5, 8)
+
+
+class GameKind(StrEnum):
+    REGNEKRIG = "regnekrig"
+    INTERVALLKRIG = "intervallkrig"
+    SATSING = "satsing"
+
+    @property
+    def is_interval(self) -> bool:
+        return self is not GameKind.REGNEKRIG
+
+
+class Mode(StrEnum):
+    REGN = "regn"  # pupils answer; the engine waits for decisions
+    AUTO = "auto"  # the engine plays every side's best value and no bets
+
+
+class WarRule(StrEnum):
+    CLOSEST_TO_ZERO = "closest_to_zero"
+    HIGHEST = "highest"
+
+
+@dataclass(frozen=True, slots=True)
+class GameConfig:
+    game: GameKind
+    level: int = 1
+    deck: DeckProfile = DeckProfile.HELTALL
+    mode: Mode = Mode.AUTO
+    sides: int = 2
+    war_size: int = 6
+    war_rule: WarRule = WarRule.CLOSEST_TO_ZERO
+    max_rounds: int = 1000
+
+    def __post_init__(self) -> None:
+        if self.level not in LEVELS:
+            raise ConfigurationError("level must be 1–7", field="level", value=self.level)
+        if not 2 <= self.sides <= 4:
+            raise ConfigurationError("a game has 2–4 sides", field="sides", value=self.sides)
+        if not 1 <= self.war_size <= 6:
+            raise ConfigurationError("war size must be 1–6", field="war_size", value=self.war_size)
+        if self.max_rounds < 1:
+            raise ConfigurationError("max_rounds must be positive", field="max_rounds")
+
+    @property
+    def has_targets(self) -> bool:
+        return self.game is GameKind.REGNEKRIG and self.level in TARGET_LEVELS
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "game": self.game.value,
+            "level": self.level,
+            "deck": self.deck.value,
+            "mode": self.mode.value,
+            "sides": self.sides,
+            "war_size": self.war_size,
+            "war_rule": self.war_rule.value,
+            "max_rounds": self.max_rounds,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameConfig:
+        """Build from SCENARIOS.md keys (missing keys take the documented defaults)."""
+        try:
+            return cls(
+                game=GameKind(data["game"]),
+                level=_int(data.get("level", 1), "level"),
+                deck=DeckProfile(data.get("deck", DeckProfile.HELTALL.value)),
+                mode=Mode(data.get("mode", Mode.AUTO.value)),
+                sides=_int(data.get("sides", 2), "sides"),
+                war_size=_int(data.get("war_size", 6), "war_size"),
+                war_rule=WarRule(data.get("war_rule", WarRule.CLOSEST_TO_ZERO.value)),
+                max_rounds=_int(data.get("max_rounds", 1000), "max_rounds"),
+            )
+        except KeyError as missing:
+            raise ConfigurationError(f"missing key {missing}", field=str(missing)) from None
+        except ValueError as bad:
+            if isinstance(bad, ConfigurationError):
+                raise
+            raise ConfigurationError(str(bad)) from None
+
+
+def _int(value: Any, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigurationError(f"{name} must be a whole number", field=name, value=value)
+    return value

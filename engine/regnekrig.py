@@ -1,0 +1,167 @@
+"""Regnekrig (RULES.md §2): two cards each, a value by the level's rule, best value wins."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from engine.config import TARGET_MAX, TARGET_MIN
+from engine.events import (
+    Answered,
+    BonusPaid,
+    CardsLaid,
+    RoundStarted,
+    ValueShown,
+    WarDeclared,
+)
+from engine.expressions import Verdict
+from engine.solver import Play, best
+from engine.state import Phase
+from engine.table import Table, ranked
+
+EXACT_HIT_BONUS = 3  # RULES §2.5: the other sides give three extra cards
+
+
+def value_text(value: Fraction | None) -> str | None:
+    """SCENARIOS.md: exact, in lowest terms, as a string ("12", "-7/2"); None for no value."""
+    return None if value is None else str(value)
+
+
+class RegnekrigTable(Table):
+    def best_play(self, side: int) -> Play:
+        a, b = self.up[side]
+        return best(a.value, b.value, self.config.level, self.target)
+
+    # -- the flow of a round ----------------------------------------------------------------
+
+    def schedule_round(self) -> None:
+        self.pending = []
+        self.answers = [None] * self.sides
+        if self.round > 0:
+            # §2.5: after each round the next side in turn (still in play) names the target.
+            live = self.live()
+            self.namer = next((s for s in live if s > self.namer), live[0])
+        if self.config.has_targets:
+            # §2.5: the naming side names the target before the cards are turned.
+            self.phase = Phase.TARGET
+            self.pending = [self.namer]
+        else:
+            self.begin_round(None, None)
+
+    def play_flip(self) -> None:
+        """Regnekrig always pauses at a decision (target or answers), never at a flip."""
+        raise AssertionError("regnekrig has no flip phase")
+
+    def name_target(self, side: int, value: int | None) -> None:
+        self.begin_round(value, side if value is not None else None)
+
+    def begin_round(self, target: int | None, named_by: int | None) -> None:
+        self.clear_comparison()
+        self.round += 1
+        self.target = None
+        if self.config.has_targets:
+            if target is None:
+                # RULES §2.5: in auto mode, or when the naming side does not answer in time.
+                self.rng, target = self.rng.randint(TARGET_MIN, TARGET_MAX)
+            self.target = target
+        self.emit(RoundStarted, round=self.round, target=self.target, named_by=named_by)
+        self.battle = tuple(self.live())
+        self.turn_cards(0)
+
+    def turn_cards(self, down: int) -> None:
+        """Every side in the comparison lays `down` cards face down, then turns two. A side that
+        cannot turn two has lost this round or war; its last cards go into the pot (§2.4)."""
+        contenders: list[int] = []
+        for side in self.battle:
+            face_down = self.lay(side, down) if down else []
+            face_up = self.lay(side, 2)
+            self.up[side] = tuple(face_up)
+            self.emit(CardsLaid, side=side, up=tuple(c.value for c in face_up), down=len(face_down))
+            if len(face_up) == 2:
+                contenders.append(side)
+        self.battle = tuple(contenders)
+        if not contenders:
+            self.stalemate()  # §2.4: no side can turn two
+        elif len(contenders) == 1:
+            self.take_round(contenders[0])
+        else:
+            self.phase = Phase.ANSWER
+            self.pending = list(contenders)
+            self.answers = [None] * self.sides
+
+    def answer(self, side: int, verdict: Verdict | None) -> None:
+        """Record a side's answer (None: the engine plays its best value, as in auto mode);
+        once every side has answered, all values are revealed together."""
+        self.answers[side] = verdict
+        self.pending.remove(side)
+        self.emit(Answered, side=side)
+        if not self.pending:
+            self.reveal({s: self.answers[s] for s in self.battle})
+
+    def reveal(self, verdicts: dict[int, Verdict | None]) -> None:
+        """Show every side's value together with the best it could have played, then compare.
+        A `None` verdict means the engine plays the side's best value (auto mode)."""
+        values: dict[int, Fraction | None] = {}
+        for side, verdict in verdicts.items():
+            best_play = self.best_play(side)
+            if verdict is None:
+                value, expr, reason = best_play.value, best_play.text, None
+            else:
+                value, expr, reason = verdict.value, verdict.text, verdict.reason
+            values[side] = value
+            self.emit(
+                ValueShown,
+                side=side,
+                value=value_text(value),
+                expr=expr,
+                best=best_play.text,
+                best_value=value_text(best_play.value),
+                reason=reason,
+            )
+        self.compare(values)
+
+    def compare(self, values: dict[int, Fraction | None]) -> None:
+        """§2.1: highest value (levels 1–4) or closest to the target (5–7) wins; a side with no
+        value loses to any value, two without a value tie; equal best → war among them."""
+        target = self.target
+
+        def key(value: Fraction | None) -> tuple[int, Fraction]:
+            if value is None:
+                return (0, Fraction(0))
+            if target is None:
+                return (1, value)
+            return (1, -abs(value - target))
+
+        winners = ranked((side, key(value)) for side, value in values.items())
+        if len(winners) > 1:
+            self.declare_war(tuple(winners))
+            return
+        winner = winners[0]
+        if target is not None and values[winner] == target:
+            self.pay_bonus(winner)
+        self.take_round(winner)
+
+    def pay_bonus(self, winner: int) -> None:
+        """§2.5 exact hit: every other side in the comparison gives three extra cards from the
+        top of its pile (fewer if it has fewer) onto the pot."""
+        for side in self.battle:
+            if side != winner:
+                given = self.lay(side, EXACT_HIT_BONUS)
+                self.emit(BonusPaid, from_=side, to=winner, cards=len(given))
+
+    def take_round(self, winner: int) -> None:
+        self.pending = []
+        self.take_pot(winner)
+
+    # -- war (§2.3) ----------------------------------------------------------------------
+
+    def declare_war(self, sides: tuple[int, ...]) -> None:
+        self.emit(WarDeclared, sides=sides)
+        self.battle = sides
+        self.answers = [None] * self.sides
+        self.fight_war()
+
+    def fight_war(self) -> None:
+        """k = min(war size, fewest − 2), never below 0, counted over the cards the warring
+        sides still hold when the war starts ("har man totalt sju kort … ofre fem kort")."""
+        fewest = min(self.count(side) for side in self.battle)
+        self.turn_cards(max(0, min(self.config.war_size, fewest - 2)))

@@ -1,0 +1,108 @@
+"""The full game state: a frozen value, replaced (never changed) by every action."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.cards import Card
+from engine.config import GameConfig
+from engine.expressions import Verdict
+from engine.rng import GameRng
+
+
+class Phase(StrEnum):
+    FLIP = "flip"  # nothing to decide: any player turns the next cards
+    TARGET = "target"  # the naming side names the round's target (regnekrig 5–7, regn mode)
+    ANSWER = "answer"  # the sides in the comparison give their answers (regn mode)
+    BET = "bet"  # satsing: the betting window, decided secretly and revealed together
+    OVER = "over"
+
+
+class Step(StrEnum):
+    """What the next flip plays."""
+
+    ROUND = "round"
+    WAR = "war"
+    THREE_CARD_WAR = "three_card_war"  # RULES §3.4, exactly three
+    ONE_CARD = "one_card"  # RULES §3.4, two or one (and its ties)
+
+
+class Termination(StrEnum):
+    ALL_CARDS = "all_cards"
+    TIME_UP = "time_up"
+    MAX_ROUNDS = "max_rounds"
+    STALEMATE = "stalemate"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    winner: int | None  # None: a draw
+    reason: Termination
+
+
+PASS = -1  # in `GameState.bets`: the side decided not to bet
+
+
+@dataclass(frozen=True, slots=True)
+class SideState:
+    draw: tuple[Card, ...]  # top first
+    collection: tuple[Card, ...]
+    out: bool = False
+
+    @property
+    def count(self) -> int:
+        """RULES §1.3: draw pile + collection pile (cards on the table are nobody's)."""
+        return len(self.draw) + len(self.collection)
+
+
+@dataclass(frozen=True, slots=True)
+class GameState:
+    config: GameConfig
+    seed: int
+    rng: GameRng
+    sides: tuple[SideState, ...]
+    set_aside: tuple[Card, ...]
+    pot: tuple[tuple[Card, ...], ...]  # cards on the table, by the side that laid them
+    up: tuple[tuple[Card, ...], ...]  # each side's face-up cards in the current comparison
+    third: tuple[Card | None, ...]  # intervallkrig: each side's third card this round
+    battle: tuple[int, ...]  # the sides in the current comparison (a war: the warring sides)
+    phase: Phase
+    step: Step
+    pending: tuple[int, ...]  # sides whose decision is awaited, ascending
+    answers: tuple[Verdict | None, ...]
+    bets: tuple[int | None, ...]  # None undecided, PASS, or the index of the card to swap
+    round: int
+    target: int | None
+    namer: int  # the side that names the next target
+    three_card_round: bool  # RULES §3.4: the round began with the smallest count exactly three
+    ties: int  # RULES §3.4: three-card wars tied in a row
+    time_up: bool
+    seq: int  # the last event's sequence number
+    outcome: Outcome | None
+
+    @property
+    def is_over(self) -> bool:
+        return self.outcome is not None
+
+    @property
+    def counts(self) -> tuple[int, ...]:
+        return tuple(side.count for side in self.sides)
+
+    @property
+    def table_count(self) -> int:
+        return sum(len(cards) for cards in self.pot)
+
+    @property
+    def live_sides(self) -> tuple[int, ...]:
+        return tuple(i for i, side in enumerate(self.sides) if not side.out)
+
+    def all_cards(self) -> list[Card]:
+        """Every card dealt, wherever it is now (RULES §4 card conservation)."""
+        cards: list[Card] = list(self.set_aside)
+        for side in self.sides:
+            cards.extend(side.draw)
+            cards.extend(side.collection)
+        for laid in self.pot:
+            cards.extend(laid)
+        return cards

@@ -1,0 +1,254 @@
+"""The mutable working copy of one game used inside a single `apply`.
+
+`apply` copies the frozen `GameState` into a `Table`, lets the game's rules move cards and
+emit events on it, and freezes the result into a new state; the old state is never touched,
+so a refused action changes nothing. This module holds what every game shares: piles,
+reshuffles (RULES §1.3), the pot, taking and returning it, sides going out and the end of
+the game (§1.5). The games subclass it (`engine.regnekrig`, `engine.intervallkrig`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TypeVar
+
+from engine.cards import Card
+from engine.config import GameConfig, Mode
+from engine.errors import IllegalActionError
+from engine.events import (
+    Event,
+    GameOver,
+    PileReshuffled,
+    PotReturned,
+    RoundWon,
+    SideOut,
+)
+from engine.expressions import Verdict
+from engine.rng import GameRng
+from engine.state import PASS, GameState, Outcome, Phase, SideState, Step, Termination
+
+E = TypeVar("E", bound=Event)
+
+
+class Table:
+    def __init__(self, state: GameState) -> None:
+        self.config: GameConfig = state.config
+        self.seed = state.seed
+        self.rng: GameRng = state.rng
+        self.draw: list[list[Card]] = [list(s.draw) for s in state.sides]
+        self.collection: list[list[Card]] = [list(s.collection) for s in state.sides]
+        self.out: list[bool] = [s.out for s in state.sides]
+        self.set_aside = state.set_aside
+        self.pot: list[list[Card]] = [list(p) for p in state.pot]
+        self.up: list[tuple[Card, ...]] = list(state.up)
+        self.third: list[Card | None] = list(state.third)
+        self.battle: tuple[int, ...] = state.battle
+        self.phase: Phase = state.phase
+        self.step: Step = state.step
+        self.pending: list[int] = list(state.pending)
+        self.answers: list[Verdict | None] = list(state.answers)
+        self.bets: list[int | None] = list(state.bets)
+        self.round = state.round
+        self.target = state.target
+        self.namer = state.namer
+        self.three_card_round = state.three_card_round
+        self.ties = state.ties
+        self.time_up = state.time_up
+        self.seq = state.seq
+        self.outcome: Outcome | None = state.outcome
+        self.events: list[Event] = []
+
+    # -- freezing -----------------------------------------------------------------------
+
+    def freeze(self) -> GameState:
+        return GameState(
+            config=self.config,
+            seed=self.seed,
+            rng=self.rng,
+            sides=tuple(
+                SideState(tuple(d), tuple(c), o)
+                for d, c, o in zip(self.draw, self.collection, self.out, strict=True)
+            ),
+            set_aside=self.set_aside,
+            pot=tuple(tuple(p) for p in self.pot),
+            up=tuple(self.up),
+            third=tuple(self.third),
+            battle=self.battle,
+            phase=self.phase,
+            step=self.step,
+            pending=tuple(sorted(self.pending)),
+            answers=tuple(self.answers),
+            bets=tuple(self.bets),
+            round=self.round,
+            target=self.target,
+            namer=self.namer,
+            three_card_round=self.three_card_round,
+            ties=self.ties,
+            time_up=self.time_up,
+            seq=self.seq,
+            outcome=self.outcome,
+        )
+
+    def emit(self, cls: type[E], **fields: object) -> E:
+        self.seq += 1
+        event = cls(seq=self.seq, **fields)
+        self.events.append(event)
+        return event
+
+    # -- sides and cards ----------------------------------------------------------------
+
+    @property
+    def sides(self) -> int:
+        return len(self.draw)
+
+    @property
+    def auto(self) -> bool:
+        return self.config.mode is Mode.AUTO
+
+    def live(self) -> list[int]:
+        return [s for s in range(self.sides) if not self.out[s]]
+
+    def count(self, side: int) -> int:
+        return len(self.draw[side]) + len(self.collection[side])
+
+    def next_card(self, side: int) -> Card | None:
+        """The top card of the side's draw pile, shuffling its collection pile in when the draw
+        pile is empty (RULES §1.3); None when the side has no card at all."""
+        if not self.draw[side]:
+            if not self.collection[side]:
+                return None
+            self.rng, shuffled = self.rng.shuffle(self.collection[side])
+            self.draw[side] = shuffled
+            self.collection[side] = []
+            self.emit(
+                PileReshuffled,
+                side=side,
+                cards=len(shuffled),
+                order=tuple(c.id for c in shuffled),
+            )
+        return self.draw[side].pop(0)
+
+    def lay(self, side: int, n: int) -> list[Card]:
+        """Up to `n` cards from the side's pile onto the table (fewer if it has fewer)."""
+        laid: list[Card] = []
+        for _ in range(n):
+            card = self.next_card(side)
+            if card is None:
+                break
+            laid.append(card)
+        self.pot[side].extend(laid)
+        return laid
+
+    def pot_size(self) -> int:
+        return sum(len(p) for p in self.pot)
+
+    def take_pot(self, winner: int) -> None:
+        """The winner takes every card on the table, from every side (RULES §1.4)."""
+        won = [card for laid in self.pot for card in laid]
+        self.collection[winner].extend(won)
+        self.pot = [[] for _ in range(self.sides)]
+        self.emit(RoundWon, side=winner, cards=len(won))
+        self.between_rounds()
+
+    def return_pot(self) -> None:
+        """Every side takes back the cards it laid (RULES §2.4 stalemate, §3.4 three ties)."""
+        returned = tuple(len(p) for p in self.pot)
+        for side, laid in enumerate(self.pot):
+            self.collection[side].extend(laid)
+        self.pot = [[] for _ in range(self.sides)]
+        self.emit(PotReturned, cards=returned)
+
+    def clear_comparison(self) -> None:
+        self.up = [() for _ in range(self.sides)]
+        self.third = [None for _ in range(self.sides)]
+        self.answers = [None for _ in range(self.sides)]
+        self.bets = [None for _ in range(self.sides)]
+        self.pending = []
+
+    # -- the end of a round and of the game ------------------------------------------------
+
+    def between_rounds(self) -> None:
+        """RULES §1.5: sides with no card are out; one side left, time up or the round cap end
+        the game; otherwise the next round is set up."""
+        for side in self.live():
+            if self.count(side) == 0:
+                self.out[side] = True
+                self.emit(SideOut, side=side)
+        live = self.live()
+        if len(live) <= 1:
+            self.finish(Termination.ALL_CARDS, winner=live[0] if live else None)
+        elif self.time_up:
+            self.finish(Termination.TIME_UP)
+        elif self.round >= self.config.max_rounds:
+            self.finish(Termination.MAX_ROUNDS)
+        else:
+            self.battle = ()
+            self.schedule_round()
+
+    def finish(self, reason: Termination, winner: int | None = None) -> None:
+        """End the game; without a given winner the side with the most cards wins, equal most
+        is a draw (RULES §1.5)."""
+        if reason is not Termination.ALL_CARDS:
+            counts = [self.count(s) for s in range(self.sides)]
+            most = max(counts)
+            leaders = [s for s, c in enumerate(counts) if c == most]
+            winner = leaders[0] if len(leaders) == 1 else None
+        self.outcome = Outcome(winner, reason)
+        self.phase = Phase.OVER
+        self.pending = []
+        self.emit(GameOver, winner=winner, reason=reason.value)
+
+    def stalemate(self) -> None:
+        """No side can go on: every side takes back its cards and the game ends as when time
+        runs out (RULES §2.4, §3.5)."""
+        self.return_pot()
+        self.clear_comparison()
+        self.finish(Termination.STALEMATE)
+
+    def wait_for_flip(self, step: Step) -> None:
+        self.phase = Phase.FLIP
+        self.step = step
+        self.pending = []
+
+    def flip(self) -> None:
+        """Go on: play the next step, or make every pending decision with the engine's
+        default (a random target, each side's best value, no bet)."""
+        if self.phase is Phase.FLIP:
+            self.play_flip()
+        elif self.phase is Phase.TARGET:
+            self.name_target(self.namer, None)
+        elif self.phase is Phase.ANSWER:
+            for side in list(self.pending):
+                self.answer(side, None)
+        elif self.phase is Phase.BET:
+            for side in list(self.pending):
+                self.decide_bet(side, PASS)
+
+    # -- what each game provides -----------------------------------------------------------
+
+    def schedule_round(self) -> None:
+        raise NotImplementedError
+
+    def play_flip(self) -> None:
+        raise NotImplementedError
+
+    def name_target(self, side: int, value: int | None) -> None:
+        raise IllegalActionError("there is no target to name now", code="wrong_phase")
+
+    def answer(self, side: int, verdict: Verdict | None) -> None:
+        raise IllegalActionError("there is nothing to answer now", code="wrong_phase")
+
+    def decide_bet(self, side: int, swap: int) -> None:
+        raise IllegalActionError("there is no bet to decide now", code="wrong_phase")
+
+
+def ranked(values: Iterable[tuple[int, object]]) -> list[int]:
+    """The sides holding the best key in (side, key) pairs (keys compare with >)."""
+    best: list[int] = []
+    best_key: object = None
+    for side, key in values:
+        if not best or key > best_key:  # type: ignore[operator]
+            best, best_key = [side], key
+        elif key == best_key:
+            best.append(side)
+    return best
