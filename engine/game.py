@@ -92,6 +92,7 @@ def new_game(
         ties=0,
         time_up=False,
         seq=0,
+        window=0,
         outcome=None,
     )
     table = _table(state)

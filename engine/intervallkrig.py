@@ -90,8 +90,7 @@ class IntervalTable(Table):
         if self.bets_allowed:
             eligible = [s for s in live if self.can_bet(s)]
             if eligible:
-                self.phase = Phase.BET
-                self.pending = eligible
+                self.open_window(Phase.BET, eligible)
                 self.bets = [None] * self.sides
                 return
         self.draw_thirds()

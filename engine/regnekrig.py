@@ -42,8 +42,7 @@ class RegnekrigTable(Table):
             self.namer = next((s for s in live if s > self.namer), live[0])
         if self.config.has_targets:
             # §2.5: the naming side names the target before the cards are turned.
-            self.phase = Phase.TARGET
-            self.pending = [self.namer]
+            self.open_window(Phase.TARGET, [self.namer])
         else:
             self.begin_round(None, None)
 
@@ -84,8 +83,7 @@ class RegnekrigTable(Table):
         elif len(contenders) == 1:
             self.take_round(contenders[0])
         else:
-            self.phase = Phase.ANSWER
-            self.pending = list(contenders)
+            self.open_window(Phase.ANSWER, list(contenders))
             self.answers = [None] * self.sides
 
     def answer(self, side: int, verdict: Verdict | None) -> None:

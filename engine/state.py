@@ -79,6 +79,7 @@ class GameState:
     ties: int  # RULES §3.4: three-card wars tied in a row
     time_up: bool
     seq: int  # the last event's sequence number
+    window: int  # counts the decision windows opened: a button from an older one is stale
     outcome: Outcome | None
 
     @property

@@ -55,6 +55,7 @@ class Table:
         self.ties = state.ties
         self.time_up = state.time_up
         self.seq = state.seq
+        self.window = state.window
         self.outcome: Outcome | None = state.outcome
         self.events: list[Event] = []
 
@@ -86,6 +87,7 @@ class Table:
             ties=self.ties,
             time_up=self.time_up,
             seq=self.seq,
+            window=self.window,
             outcome=self.outcome,
         )
 
@@ -205,10 +207,15 @@ class Table:
         self.clear_comparison()
         self.finish(Termination.STALEMATE)
 
+    def open_window(self, phase: Phase, pending: list[int]) -> None:
+        """Wait for a new decision (or a flip); buttons of earlier windows become stale."""
+        self.phase = phase
+        self.pending = pending
+        self.window += 1
+
     def wait_for_flip(self, step: Step) -> None:
-        self.phase = Phase.FLIP
         self.step = step
-        self.pending = []
+        self.open_window(Phase.FLIP, [])
 
     def flip(self) -> None:
         """Go on: play the next step, or make every pending decision with the engine's
