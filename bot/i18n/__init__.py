@@ -1,0 +1,30 @@
+"""Messages in the pupil's language (nb, sv, en).
+
+This package and `bot.i18n.messages` never import discord, so services, renderers and
+tests can use them; the slash-command translator lives in `bot.i18n.translator` and is
+imported on its own.
+"""
+
+from bot.i18n.messages import (
+    DEFAULT_LANG,
+    LANGS,
+    Lang,
+    MissingTranslationError,
+    catalogue,
+    lang_of,
+    pick_locale,
+    placeholders,
+    t,
+)
+
+__all__ = [
+    "DEFAULT_LANG",
+    "LANGS",
+    "Lang",
+    "MissingTranslationError",
+    "catalogue",
+    "lang_of",
+    "pick_locale",
+    "placeholders",
+    "t",
+]

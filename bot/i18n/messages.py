@@ -1,0 +1,111 @@
+"""Looking up a user-facing sentence in the pupil's language; no discord import.
+
+Catalogues are flat JSON objects, one per language (``catalogues/nb.json`` …), mapping
+dotted keys to ``str.format`` templates with named placeholders: ``"error.missing_permission":
+"I need the permission **{permission}** in this channel."``. JSON rather than Python
+modules because a catalogue is data: a teacher or translator can edit it without knowing
+Python, translation tools (Weblate, Crowdin) read flat JSON as is, loading it runs no code,
+and the package already ships ``*.json``.
+
+English is the reference: every key exists in ``en.json``. A key missing from ``nb``/``sv``
+falls back to English (logged once per key and language) so a pupil never sees a crash; a
+key missing from English too is a bug and raises `MissingTranslationError`. The catalogue
+tests keep all three files on exactly the same keys and placeholders.
+
+Key families (other engineers add keys; keep the prefix of the family):
+
+* ``group.<path>.name|desc``, ``cmd.<path>.name|desc``, ``cmd.<path>.opt.<option>.desc``,
+  ``opt.<option>.name|desc``, ``choice.<option>.<value>`` -- slash commands; see
+  `bot.i18n.translator` for how the translator finds them.
+* ``game.<game>.name|desc``, ``level.<n>.name|desc``, ``deck.<profile>.name|desc``,
+  ``mode.<mode>.name|desc``, ``war_rule.<rule>.name``, ``computer.<strength>.name``.
+* ``error.<what>`` -- the error ladder's sentences.
+* ``answer.rejected.<code>`` -- one per engine answer-rejection code (`ExpressionError.code`).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import string
+from collections.abc import Mapping
+from functools import cache
+from importlib import resources
+from types import MappingProxyType
+from typing import Literal, cast
+
+log = logging.getLogger(__name__)
+
+Lang = Literal["nb", "sv", "en"]
+LANGS: tuple[Lang, ...] = ("nb", "sv", "en")
+DEFAULT_LANG: Lang = "en"
+
+# Discord locale codes (``no``, ``sv-SE``, ``en-US``, ``en-GB``) by their primary subtag;
+# nb/nn are accepted too so an ISO code from elsewhere means the same.
+_PRIMARY: dict[str, Lang] = {"no": "nb", "nb": "nb", "nn": "nb", "sv": "sv", "en": "en"}
+
+_warned: set[tuple[str, str]] = set()
+
+
+class MissingTranslationError(KeyError):
+    """The key is in no catalogue, not even English: a typo or a forgotten key."""
+
+
+@cache
+def catalogue(lang: Lang) -> Mapping[str, str]:
+    """The raw catalogue of one language (read-only), loaded once."""
+    if lang not in LANGS:
+        raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
+    text = resources.files("bot.i18n.catalogues").joinpath(f"{lang}.json").read_text("utf-8")
+    data = json.loads(text)
+    if not isinstance(data, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+    ):
+        raise ValueError(f"catalogue {lang}.json must be one flat object of strings")
+    return MappingProxyType(cast(dict[str, str], data))
+
+
+def template(key: str, lang: Lang) -> str:
+    """The unformatted text for ``key`` in ``lang``, falling back to English."""
+    text = catalogue(lang).get(key)
+    if text is not None:
+        return text
+    english = catalogue(DEFAULT_LANG).get(key)
+    if english is None:
+        raise MissingTranslationError(key)
+    if (lang, key) not in _warned:
+        _warned.add((lang, key))
+        log.warning("catalogue %s has no %r; using English", lang, key)
+    return english
+
+
+def t(key: str, lang: Lang, /, **values: object) -> str:
+    """The sentence ``key`` in ``lang`` with its ``{placeholders}`` filled from ``values``."""
+    return template(key, lang).format_map(values)
+
+
+def placeholders(text: str) -> frozenset[str]:
+    """The named placeholders of a template (``{symbol}`` → ``"symbol"``)."""
+    return frozenset(
+        field.split(".")[0].split("[")[0]
+        for _, field, _, _ in string.Formatter().parse(text)
+        if field is not None
+    )
+
+
+def lang_of(locale: object | None) -> Lang | None:
+    """Our language for a Discord locale (``discord.Locale`` or its code), else None."""
+    if locale is None:
+        return None
+    code = str(locale).strip().lower().replace("_", "-")
+    return _PRIMARY.get(code.split("-")[0])
+
+
+def pick_locale(interaction_locale: object | None, guild_locale: object | None = None) -> Lang:
+    """The language to answer in: the user's own if we speak it, else the server's, else English.
+
+    ``no`` → nb, ``sv-SE`` → sv, ``en-US``/``en-GB`` → en; a language we don't have (say
+    ``de``) passes to the server's locale, so a German-language Discord in a Norwegian
+    school server still gets Norwegian.
+    """
+    return lang_of(interaction_locale) or lang_of(guild_locale) or DEFAULT_LANG

@@ -1,0 +1,73 @@
+"""Storage refusals the services turn into answers; every one is a `StorageError`.
+
+`ConflictError` and its subclasses mean "the state moved under you" (a double click, two
+players pressing at once, a game stopped while someone answered): the error ladder answers
+them with "someone was quicker" or a more precise sentence, never with an apology.
+"""
+
+from __future__ import annotations
+
+
+class StorageError(Exception):
+    """Base of everything storage raises on purpose."""
+
+
+class NotFoundError(StorageError):
+    """No game or invitation (or invitation member) with that id."""
+
+
+class SchemaTooNewError(StorageError):
+    """The database was written by a newer version of the bot than this one."""
+
+
+class MigrationError(StorageError):
+    """A migration file is misnamed or failed to apply; nothing of it was kept."""
+
+
+class ConflictError(StorageError):
+    """The write lost a race with another write; retrying with fresh state may succeed."""
+
+
+class ChannelBusyError(ConflictError):
+    """The channel (or thread) already has a live game."""
+
+    def __init__(self, channel_id: int, game_id: int | None) -> None:
+        super().__init__(f"channel {channel_id} already has live game {game_id}")
+        self.channel_id = channel_id
+        self.game_id = game_id
+
+
+class EventConflictError(ConflictError):
+    """That sequence number of the game is already taken: another action was stored first."""
+
+    def __init__(self, game_id: int, seq: int, message: str | None = None) -> None:
+        super().__init__(message or f"game {game_id} already has an event {seq}")
+        self.game_id = game_id
+        self.seq = seq
+
+
+class GameClosedError(ConflictError):
+    """The game is no longer live (over, stopped or abandoned), so it takes no more writes."""
+
+    def __init__(self, game_id: int, status: str) -> None:
+        super().__init__(f"game {game_id} is {status}, not live")
+        self.game_id = game_id
+        self.status = status
+
+
+class InvitationClosedError(ConflictError):
+    """The challenge or lobby is no longer open (started, withdrawn, expired, …)."""
+
+    def __init__(self, invitation_id: int, status: str) -> None:
+        super().__init__(f"invitation {invitation_id} is {status}, not open")
+        self.invitation_id = invitation_id
+        self.status = status
+
+
+class LobbyFullError(ConflictError):
+    """Every seat of the lobby is taken."""
+
+    def __init__(self, invitation_id: int, capacity: int) -> None:
+        super().__init__(f"lobby {invitation_id} is full ({capacity} players)")
+        self.invitation_id = invitation_id
+        self.capacity = capacity

@@ -1,0 +1,114 @@
+"""Numbered schema migrations, tracked with ``PRAGMA user_version``.
+
+Files are ``migrations/NNNN_name.sql``, numbered from 0001 without gaps; version N means
+"migrations 1..N are applied". Each migration runs in its own ``BEGIN IMMEDIATE``
+transaction together with the ``user_version`` bump, so a failed migration leaves nothing
+behind, and a second process opening the same file at the same moment re-reads the version
+under the write lock instead of applying the migration twice.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import sqlite3
+from dataclasses import dataclass
+from importlib import resources
+
+import aiosqlite
+
+from bot.storage.errors import MigrationError, SchemaTooNewError
+
+log = logging.getLogger(__name__)
+
+_FILE_NAME = re.compile(r"(?P<version>[0-9]{4})_(?P<name>[a-z0-9_]+)\.sql")
+
+
+@dataclass(frozen=True, slots=True)
+class Migration:
+    version: int
+    name: str
+    sql: str
+
+    def statements(self) -> list[str]:
+        """The file split into single statements (sqlite3 executes one at a time)."""
+        statements: list[str] = []
+        buffer = ""
+        for line in self.sql.splitlines(keepends=True):
+            buffer += line
+            if sqlite3.complete_statement(buffer):
+                statements.append(buffer.strip())
+                buffer = ""
+        leftover = [
+            line
+            for line in buffer.splitlines()
+            if line.strip() and not line.strip().startswith("--")
+        ]
+        if leftover:
+            raise MigrationError(f"migration {self.version:04d}_{self.name} ends mid-statement")
+        return statements
+
+
+def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
+    """Every migration in ``package``, in order; raises MigrationError on a gap or bad name."""
+    migrations: list[Migration] = []
+    for entry in resources.files(package).iterdir():
+        if not entry.name.endswith(".sql"):
+            continue
+        match = _FILE_NAME.fullmatch(entry.name)
+        if match is None:
+            raise MigrationError(f"migration file {entry.name!r} is not named NNNN_name.sql")
+        migrations.append(
+            Migration(int(match["version"]), match["name"], entry.read_text(encoding="utf-8"))
+        )
+    migrations.sort(key=lambda m: m.version)
+    versions = [m.version for m in migrations]
+    if versions != list(range(1, len(migrations) + 1)):
+        raise MigrationError(f"migrations must be numbered 1..N without gaps, found {versions}")
+    return migrations
+
+
+async def user_version(conn: aiosqlite.Connection) -> int:
+    async with conn.execute("PRAGMA user_version") as cursor:
+        row = await cursor.fetchone()
+    return int(row[0]) if row is not None else 0
+
+
+async def migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> int:
+    """Apply the migrations ``conn`` lacks; returns the schema version afterwards.
+
+    ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
+    are the only ones.
+    """
+    latest = migrations[-1].version if migrations else 0
+    current = await user_version(conn)
+    if current > latest:
+        raise SchemaTooNewError(
+            f"the database is at schema version {current} but this version of the bot only "
+            f"knows up to {latest}: run a newer bot, or restore a backup made for this one"
+        )
+    for migration in migrations:
+        if migration.version <= current:
+            continue
+        await conn.execute("BEGIN IMMEDIATE")
+        try:
+            current = await user_version(conn)  # another process may have migrated meanwhile
+            if migration.version <= current:
+                await conn.execute("ROLLBACK")
+                continue
+            for statement in migration.statements():
+                await conn.execute(statement)
+            # PRAGMA takes no parameters; the version is an int from our own file name.
+            await conn.execute(f"PRAGMA user_version = {migration.version:d}")
+            await conn.execute("COMMIT")
+        except BaseException as exc:
+            if conn.in_transaction:
+                await conn.execute("ROLLBACK")
+            if isinstance(exc, sqlite3.Error):
+                raise MigrationError(
+                    f"migration {migration.version:04d}_{migration.name} failed: {exc}"
+                ) from exc
+            raise
+        current = migration.version
+        log.info("applied migration %04d_%s", migration.version, migration.name)
+    return current

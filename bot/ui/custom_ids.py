@@ -1,0 +1,204 @@
+"""The custom_id grammar of every button and modal the bot sends, built and parsed in one place.
+
+A custom_id is the only state Discord hands back when a button is pressed, and it must still
+make sense after a restart, so it names what was pressed and nothing else:
+
+    mk:<verb>:<ref>[:<round>][:<arg>]          at most 100 characters
+
+* ``verb`` -- one of `Verb`. Each verb belongs to one id space (`VERB_SPACES`), so the verb
+  alone says what ``ref`` points at.
+* ``ref`` -- the id the verb acts on, prefixed by its space marker: a game id is bare digits
+  (``mk:answer:42:3``); a challenge is ``c<id>`` (``mk:accept:c17``) and a lobby ``l<id>``
+  (``mk:join:l9``). Challenges and lobbies are rows of the storage ``invitations`` table, so
+  their ids never collide; the marker keeps a game id from being read as an invitation id.
+* ``round`` -- the game's round number when the button was drawn. A press whose round is not
+  the current one is stale and is answered, never applied.
+* ``arg`` -- one short token for the verb (a target ``-7``, a page ``2``, ``yes``/``no``);
+  letters, digits and ``_ . , + -``. An arg without a round is written with an empty round
+  (``mk:page:42::2``) so the fields stay positional.
+
+Numbers are canonical (no sign, no leading zeros) and there is exactly one way to write each
+`CustomId`: ``build(*parse(s))`` gives back ``s`` for every ``s`` that parses. `parse` never
+raises, because custom_ids arrive from the network and from other bots' components.
+
+`TEMPLATE` (any of our ids) and `template(verb)` (one verb) are regexes for
+``discord.ui.DynamicItem``'s ``template=``; discord.py matches them with ``fullmatch``. Give
+each ``DynamicItem`` class its own verb's template: two classes whose templates both match an
+id would race for it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from enum import StrEnum
+
+PREFIX = "mk"
+MAX_LENGTH = 100  # Discord's limit for a component's custom_id
+
+
+class Verb(StrEnum):
+    # challenge space: a host invites named players
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    WITHDRAW = "withdraw"
+    # lobby space: an open table anyone may join
+    JOIN = "join"
+    LEAVE = "leave"
+    BEGIN = "begin"
+    CANCEL = "cancel"
+    # game space
+    TARGET = "target"
+    ANSWER = "answer"
+    BET = "bet"
+    PASS = "pass"
+    HINT = "hint"
+    FLIP = "flip"
+    AUTO = "auto"
+    REMATCH = "rematch"
+    PAGE = "page"
+
+
+class Space(StrEnum):
+    """What a custom_id's ``ref`` points at."""
+
+    GAME = "game"
+    CHALLENGE = "challenge"
+    LOBBY = "lobby"
+
+
+MARKERS: dict[Space, str] = {Space.GAME: "", Space.CHALLENGE: "c", Space.LOBBY: "l"}
+
+VERB_SPACES: dict[Verb, Space] = {
+    Verb.ACCEPT: Space.CHALLENGE,
+    Verb.DECLINE: Space.CHALLENGE,
+    Verb.WITHDRAW: Space.CHALLENGE,
+    Verb.JOIN: Space.LOBBY,
+    Verb.LEAVE: Space.LOBBY,
+    Verb.BEGIN: Space.LOBBY,
+    Verb.CANCEL: Space.LOBBY,
+    **{
+        verb: Space.GAME
+        for verb in (
+            Verb.TARGET,
+            Verb.ANSWER,
+            Verb.BET,
+            Verb.PASS,
+            Verb.HINT,
+            Verb.FLIP,
+            Verb.AUTO,
+            Verb.REMATCH,
+            Verb.PAGE,
+        )
+    },
+}
+
+_NUMBER = r"(?:0|[1-9][0-9]*)"
+_ARG_CHARS = r"[A-Za-z0-9_.,+\-]"
+_ARG_RE = re.compile(rf"{_ARG_CHARS}+")
+# After the ref, a ':' must start a round or an empty round followed by ':<arg>'; the
+# lookahead refuses a bare trailing ':' so every id has one spelling.
+_TAIL = rf"(?::(?=[0-9:])(?P<round>{_NUMBER})?(?::(?P<arg>{_ARG_CHARS}+))?)?"
+
+
+def _pattern(verb: str, marker: str) -> str:
+    return rf"{PREFIX}:(?P<verb>{verb}):(?P<marker>{marker})(?P<ref>{_NUMBER}){_TAIL}"
+
+
+TEMPLATE: re.Pattern[str] = re.compile(_pattern("[a-z]+", "[a-z]?"))
+_TEMPLATES: dict[Verb, re.Pattern[str]] = {
+    verb: re.compile(_pattern(re.escape(verb.value), re.escape(MARKERS[space])))
+    for verb, space in VERB_SPACES.items()
+}
+
+
+def template(verb: Verb) -> re.Pattern[str]:
+    """The regex matching exactly the ids `build` makes for ``verb`` (for a DynamicItem)."""
+    return _TEMPLATES[verb]
+
+
+@dataclass(frozen=True, slots=True)
+class CustomId:
+    """A parsed custom_id; ``arg`` stays a string because only the verb knows its type."""
+
+    verb: Verb
+    ref: int
+    round: int | None = None
+    arg: str | None = None
+
+    @property
+    def space(self) -> Space:
+        return VERB_SPACES[self.verb]
+
+    @property
+    def game_id(self) -> int | None:
+        return self.ref if self.space is Space.GAME else None
+
+    @property
+    def invitation_id(self) -> int | None:
+        """The challenge or lobby id (one storage table holds both)."""
+        return None if self.space is Space.GAME else self.ref
+
+    def int_arg(self) -> int | None:
+        """``arg`` as an integer, or None when absent or not a whole number."""
+        if self.arg is None:
+            return None
+        try:
+            return int(self.arg)
+        except ValueError:
+            return None
+
+    def to_custom_id(self) -> str:
+        return build(self.verb, self.ref, self.round, self.arg)
+
+
+def build(
+    verb: Verb | str, ref: int, round: int | None = None, arg: str | int | None = None
+) -> str:
+    """The custom_id for pressing ``verb`` on ``ref`` (a game, challenge or lobby id, per verb).
+
+    Raises ValueError for input our own code should never produce: an unknown verb, a
+    negative number, an arg with a character outside the grammar, or a result over 100
+    characters.
+    """
+    verb = Verb(verb)
+    if isinstance(ref, bool) or not isinstance(ref, int) or ref < 0:
+        raise ValueError(f"ref must be a non-negative int, not {ref!r}")
+    parts = [PREFIX, verb.value, f"{MARKERS[VERB_SPACES[verb]]}{ref}"]
+    if round is not None:
+        if isinstance(round, bool) or not isinstance(round, int) or round < 0:
+            raise ValueError(f"round must be a non-negative int, not {round!r}")
+        parts.append(str(round))
+    if arg is not None:
+        text = str(arg)
+        if not _ARG_RE.fullmatch(text):
+            raise ValueError(f"arg {text!r} is empty or has a character outside [A-Za-z0-9_.,+-]")
+        if round is None:
+            parts.append("")
+        parts.append(text)
+    custom_id = ":".join(parts)
+    if len(custom_id) > MAX_LENGTH:
+        raise ValueError(f"custom_id is {len(custom_id)} characters; Discord allows {MAX_LENGTH}")
+    return custom_id
+
+
+def parse(custom_id: object) -> CustomId | None:
+    """The `CustomId` in ``custom_id``, or None when it is not one of ours or is malformed."""
+    if not isinstance(custom_id, str) or len(custom_id) > MAX_LENGTH:
+        return None
+    match = TEMPLATE.fullmatch(custom_id)
+    if match is None:
+        return None
+    try:
+        verb = Verb(match["verb"])
+    except ValueError:
+        return None
+    if match["marker"] != MARKERS[VERB_SPACES[verb]]:
+        return None
+    round_text = match["round"]
+    return CustomId(
+        verb=verb,
+        ref=int(match["ref"]),
+        round=int(round_text) if round_text is not None else None,
+        arg=match["arg"],
+    )

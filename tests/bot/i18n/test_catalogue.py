@@ -1,0 +1,176 @@
+"""The three catalogues stay in step, and `t`/`pick_locale` behave as the bot relies on."""
+
+from __future__ import annotations
+
+import logging
+import re
+import subprocess
+import sys
+from collections.abc import Mapping
+
+import discord
+import pytest
+
+from bot.i18n import LANGS, MissingTranslationError, catalogue, pick_locale, placeholders, t
+from bot.i18n import messages as catalogue_module
+
+REJECTION_CODES = (
+    "empty",
+    "too_long",
+    "unknown_symbol",
+    "malformed",
+    "unsupported_power",
+    "not_your_cards",
+    "operator_not_allowed",
+    "square_not_allowed",
+    "root_not_allowed",
+    "squares_both",
+    "root_and_square",
+    "root_of_result",
+    "root_of_non_square",
+    "division_by_zero",
+    "too_many_operations",
+    "wrong_value",
+)
+REQUIRED = (
+    *(f"answer.rejected.{code}" for code in REJECTION_CODES),
+    "error.not_a_player",
+    "error.round_over",
+    "error.conflict",
+    "error.generic",
+    "error.missing_permission",
+    *(f"game.{g}.name" for g in ("regnekrig", "intervallkrig", "satsing")),
+    *(f"level.{n}.name" for n in range(1, 8)),
+    *(f"deck.{d}.{f}" for d in ("heltall", "fortegn", "vanlig") for f in ("name", "desc")),
+    *(f"mode.{m}.name" for m in ("regn", "auto")),
+    *(f"war_rule.{r}.name" for r in ("closest_to_zero", "highest")),
+    *(f"computer.{s}.name" for s in ("easy", "medium", "hard")),
+)
+KEY = re.compile(r"[a-z0-9_]+(\.[a-z0-9_]+)+")
+
+
+@pytest.mark.parametrize("lang", [lang for lang in LANGS if lang != "en"])
+def test_every_catalogue_has_exactly_the_english_keys(lang: str) -> None:
+    english, other = set(catalogue("en")), set(catalogue(lang))  # type: ignore[arg-type]
+    assert sorted(english - other) == [], f"{lang}.json lacks these keys"
+    assert sorted(other - english) == [], f"{lang}.json has keys en.json lacks"
+
+
+def test_every_key_has_the_same_placeholders_everywhere() -> None:
+    english = catalogue("en")
+    for lang in LANGS:
+        for key, text in catalogue(lang).items():
+            assert placeholders(text) == placeholders(english.get(key, text)), (lang, key)
+
+
+def test_keys_and_texts_are_well_formed() -> None:
+    for lang in LANGS:
+        for key, text in catalogue(lang).items():
+            assert KEY.fullmatch(key), (lang, key)
+            assert text and text == text.strip(), (lang, key)
+            text.format_map(dict.fromkeys(placeholders(text), "x"))  # no stray braces
+
+
+def test_required_keys_exist() -> None:
+    missing = [key for key in REQUIRED if key not in catalogue("en")]
+    assert missing == []
+    assert placeholders(catalogue("en")["answer.rejected.unknown_symbol"]) == {"symbol"}
+    assert placeholders(catalogue("en")["answer.rejected.not_your_cards"]) == {"number"}
+    assert placeholders(catalogue("en")["answer.rejected.operator_not_allowed"]) == {"operator"}
+    assert placeholders(catalogue("en")["error.missing_permission"]) == {"permission"}
+
+
+@pytest.mark.parametrize("lang", ["nb", "sv"])
+def test_sentences_are_translated_not_copied(lang: str) -> None:
+    english, other = catalogue("en"), catalogue(lang)  # type: ignore[arg-type]
+    for key in english:
+        if key.startswith(("answer.", "error.")) or key.endswith(".desc"):
+            assert other[key] != english[key], (lang, key)
+
+
+def test_no_norwegian_letters_in_swedish_and_back() -> None:
+    assert not [k for k, v in catalogue("sv").items() if re.search("[æøÆØ]", v)]
+    assert not [k for k, v in catalogue("nb").items() if re.search("[äöÄÖ]", v)]
+
+
+def test_glossary_words() -> None:
+    assert t("game.regnekrig.name", "sv") == "Räknekrig"
+    assert t("game.satsing.name", "nb") == "Intervallkrig med satsing"
+    assert t("game.satsing.name", "sv") == "Intervallkrig med satsning"
+    assert t("level.7.name", "sv") == "Champion"
+    assert t("level.5.name", "sv") == "Elit"
+    assert "kortstokk" in t("opt.deck.desc", "nb").lower()
+    assert "kortlek" in t("opt.deck.desc", "sv").lower()
+    assert t("computer.medium.name", "sv") == "Medel"
+
+
+def test_t_formats_named_placeholders() -> None:
+    assert t("error.missing_permission", "en", permission="Send Messages") == (
+        "I need the permission **Send Messages** in this channel."
+    )
+    assert t("answer.rejected.not_your_cards", "nb", number=7).startswith("7 er ikke")
+    assert t("answer.rejected.unknown_symbol", "sv", symbol="%") == (
+        "Jag förstår inte `%`. Använd tal, + - * / och parenteser."
+    )
+    with pytest.raises(KeyError):
+        t("error.missing_permission", "en")  # a forgotten value is a bug
+
+
+def test_missing_key_everywhere_raises() -> None:
+    with pytest.raises(MissingTranslationError):
+        t("no.such.key", "nb")
+    with pytest.raises(ValueError):
+        t("error.generic", "de")  # type: ignore[arg-type]
+
+
+def test_missing_key_in_one_language_falls_back_to_english_and_logs_once(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    fakes: dict[str, Mapping[str, str]] = {
+        "en": {"only.english": "Hello {name}"},
+        "nb": {},
+        "sv": {},
+    }
+    monkeypatch.setattr(catalogue_module, "catalogue", lambda lang: fakes[lang])
+    monkeypatch.setattr(catalogue_module, "_warned", set())
+    with caplog.at_level(logging.WARNING, logger="bot.i18n.messages"):
+        assert catalogue_module.t("only.english", "nb", name="Ada") == "Hello Ada"
+        assert catalogue_module.t("only.english", "nb", name="Bo") == "Hello Bo"
+        assert catalogue_module.t("only.english", "sv", name="Bo") == "Hello Bo"
+    warnings = [r for r in caplog.records if "only.english" in r.getMessage()]
+    assert len(warnings) == 2  # once for nb, once for sv
+
+
+@pytest.mark.parametrize(
+    ("interaction", "guild", "expected"),
+    [
+        ("no", None, "nb"),
+        ("sv-SE", None, "sv"),
+        ("en-US", None, "en"),
+        ("en-GB", "no", "en"),  # the user's own language we speak wins
+        ("sv-SE", "no", "sv"),
+        ("de", "no", "nb"),  # a language we don't speak passes to the server's
+        ("fr", "sv-SE", "sv"),
+        ("da", "fr", "en"),
+        (None, "no", "nb"),
+        (None, None, "en"),
+        ("", "", "en"),
+        ("nb-NO", None, "nb"),
+        (discord.Locale.norwegian, None, "nb"),
+        (discord.Locale.swedish, discord.Locale.norwegian, "sv"),
+        (discord.Locale.german, discord.Locale.swedish, "sv"),
+        (discord.Locale.american_english, discord.Locale.norwegian, "en"),
+    ],
+)
+def test_pick_locale(interaction: object, guild: object, expected: str) -> None:
+    assert pick_locale(interaction, guild) == expected
+
+
+def test_the_catalogue_never_imports_discord() -> None:
+    code = (
+        "import sys, bot.i18n; bot.i18n.t('error.generic', 'nb'); print('discord' in sys.modules)"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    )
+    assert result.stdout.strip() == "False"

@@ -1,0 +1,1 @@
+"""Migrations with a gap, to prove the loader refuses them."""

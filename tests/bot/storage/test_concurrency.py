@@ -1,0 +1,68 @@
+"""Races the locks should prevent but storage must survive: exactly one write wins."""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.storage import ChannelBusyError, EventConflictError, Storage
+
+from .conftest import Backend
+from .helpers import T0, new_game
+
+
+async def test_two_appends_with_the_same_seq_one_wins(store: Storage) -> None:
+    game_id = await new_game(store)
+    results = await asyncio.gather(
+        store.append_event(game_id, 0, {"who": "first"}, [], T0),
+        store.append_event(game_id, 0, {"who": "second"}, [], T0),
+        return_exceptions=True,
+    )
+    assert sum(r is None for r in results) == 1
+    assert sum(isinstance(r, EventConflictError) for r in results) == 1
+    assert len((await store.load_game(game_id)).events) == 1
+
+
+async def test_many_clickers_each_seq_taken_once(store: Storage) -> None:
+    game_id = await new_game(store)
+    wins: list[tuple[int, int]] = []
+
+    async def clicker(who: int) -> None:
+        for _ in range(5):
+            seq = (await store.load_game(game_id)).next_seq
+            try:
+                await store.append_event(game_id, seq, {"who": who}, [], T0 + seq)
+            except EventConflictError:
+                continue
+            wins.append((seq, who))
+
+    await asyncio.gather(*(clicker(who) for who in range(6)))
+    events = (await store.load_game(game_id)).events
+    assert [e.seq for e in events] == list(range(len(events)))
+    assert sorted(seq for seq, _ in wins) == list(range(len(events)))
+    assert [e.action["who"] for e in events] == [who for _, who in sorted(wins)]
+
+
+async def test_two_connections_same_seq_one_wins(backend: Backend) -> None:
+    """Two processes on one file (e.g. a restart overlapping the old process)."""
+    async with await backend.open() as first, await backend.open() as second:
+        game_id = await new_game(first)
+        results = await asyncio.gather(
+            first.append_event(game_id, 0, {"via": 1}, [], T0),
+            second.append_event(game_id, 0, {"via": 2}, [], T0),
+            return_exceptions=True,
+        )
+        assert sum(r is None for r in results) == 1, results
+        assert sum(isinstance(r, EventConflictError) for r in results) == 1, results
+        assert len((await second.load_game(game_id)).events) == 1
+
+
+async def test_two_starts_in_one_channel_one_wins(backend: Backend) -> None:
+    async with await backend.open() as first, await backend.open() as second:
+        results = await asyncio.gather(
+            new_game(first, channel_id=700),
+            new_game(second, channel_id=700),
+            new_game(first, channel_id=700),
+            return_exceptions=True,
+        )
+        assert sum(isinstance(r, int) for r in results) == 1, results
+        assert sum(isinstance(r, ChannelBusyError) for r in results) == 2, results
