@@ -196,3 +196,27 @@ def chance_outcomes(events: list[dict[str, Any]]) -> tuple[tuple[int, ...], ...]
         elif kind == "round_start" and "target" in event and "named_by" not in event:
             outcomes.append((event["target"],))
     return tuple(outcomes)
+
+
+def _event_classes() -> dict[str, type[Event]]:
+    classes: dict[str, type[Event]] = {}
+    pending: list[type[Event]] = [Event]
+    while pending:
+        for sub in pending.pop().__subclasses__():
+            classes[sub.type] = sub
+            pending.append(sub)
+    return classes
+
+
+def event_from_json(data: dict[str, Any]) -> Event:
+    """The inverse of `Event.to_json` (stored events back into objects, e.g. after a restart)."""
+    cls = _event_classes()[data["type"]]
+    fields_: dict[str, Any] = {}
+    for key, value in data.items():
+        if key == "type":
+            continue
+        name = f"{key}_" if key in ("from", "in") else key
+        if isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        fields_[name] = value
+    return cls(**fields_)

@@ -1,0 +1,450 @@
+"""GameService: lock the game → engine.apply → store → (computer moves, timers) → report.
+
+Every accepted action is committed to storage before anyone is shown its result, and a
+refused one changes nothing (the engine's states are frozen values; the in-memory game is
+replaced only after the write succeeded). Timers (answer time, time limit, idle expiry,
+autoplay) are deadlines in storage, so they survive a restart.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from bot.services.clock import Clock
+from bot.services.errors import UserFacingError
+from bot.services.live import GameUpdate, LiveGame, UpdateCause
+from bot.services.settings import IDLE_MINUTES, GameSettings
+from bot.storage import (
+    ChannelBusyError,
+    ConflictError,
+    GameClosedError,
+    GameRecord,
+    Player,
+    Storage,
+)
+from engine.actions import (
+    Action,
+    Answer,
+    Bet,
+    Flip,
+    NameTarget,
+    Pass,
+    Timeout,
+    TimeUp,
+    action_from_json,
+    action_to_json,
+)
+from engine.computer import Strength, choose
+from engine.config import Mode
+from engine.errors import EngineError
+from engine.events import Event, event_from_json
+from engine.game import apply, new_game, restore
+from engine.hints import SwapChances, swap_chances
+from engine.state import Phase
+
+log = logging.getLogger(__name__)
+
+ANSWER_TIMER = "answer"
+TIME_LIMIT_TIMER = "time_limit"
+IDLE_TIMER = "idle"
+AUTOPLAY_TIMER = "autoplay"
+AUTOPLAY_PACE_MS = 3_000  # one flip every three seconds: readable, and far below edit limits
+DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
+
+Listener = Callable[[GameUpdate], Awaitable[None]]
+
+
+def _engine_error(error: EngineError) -> UserFacingError:
+    """An engine refusal as a catalogue key (answers have their own family)."""
+    from engine.errors import ExpressionError
+
+    if isinstance(error, ExpressionError):
+        return UserFacingError(f"answer.rejected.{error.code}", **_safe(error.details))
+    return UserFacingError(f"engine.{error.code}", **_safe(error.details))
+
+
+def _safe(details: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in details.items() if isinstance(v, str | int)}
+
+
+class GameService:
+    def __init__(self, storage: Storage, clock: Clock) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.games: dict[int, LiveGame] = {}
+        self.listeners: list[Listener] = []
+        self.timers_changed: Callable[[], None] = lambda: None
+
+    # -- start, restore, look-up --------------------------------------------------------------
+
+    async def start(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        settings: GameSettings,
+        players: Sequence[Player],
+        thread_id: int | None = None,
+        seed: int | None = None,
+    ) -> GameUpdate:
+        """Deal a new game and store it; raises `error.channel_busy` if one is live here."""
+        if seed is None:
+            seed = secrets.randbits(31)
+        now = self.clock.now_ms()
+        state, events = new_game(settings.engine, seed)
+        try:
+            game_id = await self.storage.create_game(
+                guild_id=guild_id,
+                channel_id=channel_id,
+                thread_id=thread_id,
+                game=settings.engine.game.value,
+                config=settings.to_json(),
+                seed=seed,
+                players=players,
+                at=now,
+            )
+        except ChannelBusyError:
+            raise UserFacingError("error.channel_busy") from None
+        await self.storage.append_event(game_id, 0, DEAL_ACTION, [e.to_json() for e in events], now)
+        record = GameRecord(
+            id=game_id,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            message_id=None,
+            game=settings.engine.game.value,
+            config=settings.to_json(),
+            seed=seed,
+            status="live",
+            created_at=now,
+            updated_at=now,
+            players=tuple(players),
+        )
+        game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
+        self.games[game_id] = game
+        async with game.lock:
+            if settings.minutes > 0:
+                game.time_limit_due_ms = now + settings.minutes * 60_000
+                await self.storage.set_timer(game_id, TIME_LIMIT_TIMER, game.time_limit_due_ms)
+            events.extend(await self._after_change(game))
+            game.recent = list(events)
+        return GameUpdate(game, tuple(events), "start")
+
+    async def restore_all(self) -> list[LiveGame]:
+        """Bring every live game back after a restart, from its stored actions and the chance
+        outcomes recorded in its events (RULES §1.6)."""
+        restored = []
+        for record in await self.storage.live_games():
+            try:
+                game = await self._load(record.id)
+            except Exception:  # a game that cannot be replayed must not stop the bot
+                log.exception("game %s could not be restored; marking it abandoned", record.id)
+                await self.storage.set_status(record.id, "abandoned", self.clock.now_ms())
+                continue
+            self.games[game.id] = game
+            restored.append(game)
+        self.timers_changed()
+        return restored
+
+    async def _load(self, game_id: int) -> LiveGame:
+        stored = await self.storage.load_game(game_id)
+        settings = GameSettings.from_json(stored.config)
+        actions = [action_from_json(e.action) for e in stored.events[1:]]
+        recorded = [event for e in stored.events for event in e.events]
+        state = restore(settings.engine, stored.seed, actions, recorded)
+        game = LiveGame(record=stored, settings=settings, state=state, next_seq=stored.next_seq)
+        for timer in await self.storage.timers_for(game_id):
+            if timer.kind == ANSWER_TIMER:
+                game.answer_due_ms = timer.due_at
+                game.answer_window = (timer.payload or {}).get("window")
+            elif timer.kind == TIME_LIMIT_TIMER:
+                game.time_limit_due_ms = timer.due_at
+            elif timer.kind == AUTOPLAY_TIMER:
+                game.autoplay = True
+        last = stored.events[-1].events if stored.events else []
+        game.recent = _events_from_json(last)
+        return game
+
+    def live(self, game_id: int) -> LiveGame:
+        """The game for a button press; finished or unknown games are refused politely."""
+        game = self.games.get(game_id)
+        if game is None:
+            raise UserFacingError("error.game_over")
+        return game
+
+    def in_channel(self, channel_id: int) -> LiveGame | None:
+        for game in self.games.values():
+            if game.channel_id == channel_id and not game.is_finished:
+                return game
+        return None
+
+    async def set_board(
+        self, game: LiveGame, message_id: int, thread_id: int | None = None
+    ) -> None:
+        await self.storage.set_board_message(
+            game.id, message_id, self.clock.now_ms(), thread_id=thread_id
+        )
+        fields = {**_record_fields(game.record), "message_id": message_id}
+        if thread_id is not None:
+            fields["thread_id"] = thread_id
+        game.record = GameRecord(**fields)
+
+    # -- player actions ----------
+
+    async def flip(self, game_id: int, user_id: int, window: int | None) -> GameUpdate:
+        def build(game: LiveGame, side: int) -> Action:
+            state = game.state
+            if state.phase is not Phase.FLIP and state.config.mode is not Mode.AUTO:
+                raise UserFacingError("error.not_flippable")
+            return Flip(side)
+
+        return await self._act(game_id, user_id, window, build)
+
+    async def name_target(
+        self, game_id: int, user_id: int, window: int | None, value: int | None
+    ) -> GameUpdate:
+        """`value` None asks for a random target (RULES §2.5: the engine picks uniformly)."""
+
+        def build(game: LiveGame, side: int) -> Action:
+            return NameTarget(side, value) if value is not None else _random_target(game, side)
+
+        return await self._act(game_id, user_id, window, build)
+
+    async def answer(self, game_id: int, user_id: int, window: int | None, text: str) -> GameUpdate:
+        return await self._act(game_id, user_id, window, lambda game, side: Answer(side, text))
+
+    async def bet(
+        self, game_id: int, user_id: int, window: int | None, swap: int | None
+    ) -> GameUpdate:
+        """`swap` None is "no bet"."""
+
+        def build(game: LiveGame, side: int) -> Action:
+            return Pass(side) if swap is None else Bet(side, swap)
+
+        return await self._act(game_id, user_id, window, build)
+
+    async def hint(self, game_id: int, user_id: int, window: int | None) -> SwapChances:
+        """The presser's chances now and after each swap (nothing changes)."""
+        game = self.live(game_id)
+        side = self._side(game, user_id, window)
+        if game.state.phase is not Phase.BET or side not in game.state.battle:
+            raise UserFacingError("error.no_hint")
+        return swap_chances(game.state, side)
+
+    async def toggle_autoplay(self, game_id: int, user_id: int, window: int | None) -> GameUpdate:
+        """Autoplay flips rounds that need no decision at a readable pace until toggled off."""
+        game = self.live(game_id)
+        async with game.lock:
+            self._side(game, user_id, window)
+            game.autoplay = not game.autoplay
+            if game.autoplay:
+                await self.storage.set_timer(
+                    game.id, AUTOPLAY_TIMER, self.clock.now_ms() + AUTOPLAY_PACE_MS
+                )
+            else:
+                await self.storage.clear_timer(game.id, AUTOPLAY_TIMER)
+            self.timers_changed()
+            return GameUpdate(game, (), "action")
+
+    async def stop(self, game_id: int, user_id: int, *, moderator: bool) -> GameUpdate:
+        """`/mattekrig stop`: any player of the game, or a member who can manage messages."""
+        game = self.live(game_id)
+        async with game.lock:
+            if game.side_of(user_id) is None and not moderator:
+                raise UserFacingError("error.stop_not_allowed")
+            return await self._end(game, "stopped", "stop")
+
+    # -- the one path every action takes ----------
+
+    def _side(self, game: LiveGame, user_id: int, window: int | None) -> int:
+        if game.is_finished:
+            raise UserFacingError("error.game_over")
+        side = game.side_of(user_id)
+        if side is None:
+            raise UserFacingError("error.not_a_player")
+        if window is not None and window != game.state.window:
+            raise UserFacingError("error.round_over")
+        return side
+
+    async def _act(
+        self,
+        game_id: int,
+        user_id: int,
+        window: int | None,
+        build: Callable[[LiveGame, int], Action],
+    ) -> GameUpdate:
+        game = self.live(game_id)
+        async with game.lock:
+            side = self._side(game, user_id, window)
+            action = build(game, side)
+            events = await self._apply(game, action, user_id)
+            events.extend(await self._after_change(game))
+            game.recent = events
+            return GameUpdate(game, tuple(events), "action")
+
+    async def _apply(self, game: LiveGame, action: Action, user_id: int | None) -> list[Event]:
+        """Apply and store one action; the in-memory game changes only after the write."""
+        try:
+            state, events = apply(game.state, action)
+        except EngineError as error:
+            raise _engine_error(error) from None
+        try:
+            await self.storage.append_event(
+                game.id,
+                game.next_seq,
+                action_to_json(action),
+                [e.to_json() for e in events],
+                self.clock.now_ms(),
+                user_id=user_id,
+                status="over" if state.is_over else None,
+            )
+        except GameClosedError:
+            raise UserFacingError("error.game_over") from None
+        except ConflictError:
+            raise UserFacingError("error.conflict") from None
+        game.state = state
+        game.next_seq += 1
+        return list(events)
+
+    async def _after_change(self, game: LiveGame) -> list[Event]:
+        """Let the computer move, then set the deadlines for what the game waits for now."""
+        events: list[Event] = []
+        computers = {p.side: p.computer for p in game.players if p.computer is not None}
+        while not game.state.is_over:
+            waiting = [s for s in game.state.pending if s in computers]
+            if not waiting:
+                break
+            side = waiting[0]
+            rng = random.Random(f"computer:{game.record.seed}:{game.next_seq}:{side}")
+            action = choose(game.state, side, Strength(computers[side]), rng)
+            if action is None:
+                break
+            events.extend(await self._apply(game, action, None))
+        if game.state.is_over:
+            game.answer_due_ms = None
+            game.autoplay = False
+            return events
+        now = self.clock.now_ms()
+        await self.storage.set_timer(game.id, IDLE_TIMER, now + IDLE_MINUTES * 60_000)
+        deciding = game.state.phase in (Phase.TARGET, Phase.ANSWER, Phase.BET)
+        seconds = game.settings.answer_seconds
+        if deciding and seconds > 0:
+            window = game.state.window
+            if game.answer_window != window:
+                game.answer_window = window
+                game.answer_due_ms = now + seconds * 1000
+                await self.storage.set_timer(
+                    game.id, ANSWER_TIMER, game.answer_due_ms, {"window": window}
+                )
+        elif game.answer_due_ms is not None:
+            game.answer_due_ms = None
+            game.answer_window = None
+            await self.storage.clear_timer(game.id, ANSWER_TIMER)
+        self.timers_changed()
+        return events
+
+    async def _end(self, game: LiveGame, ending: str, cause: UpdateCause) -> GameUpdate:
+        status = "stopped" if ending == "stopped" else "abandoned"
+        try:
+            await self.storage.set_status(game.id, status, self.clock.now_ms())
+        except GameClosedError:
+            raise UserFacingError("error.game_over") from None
+        game.ended = status
+        game.autoplay = False
+        game.answer_due_ms = None
+        game.recent = []
+        self.games.pop(game.id, None)
+        return GameUpdate(game, (), cause)
+
+    # -- timers ----------
+
+    async def fire_due_timers(self) -> list[GameUpdate]:
+        """Run every deadline that has passed (the scheduler calls this; so can tests)."""
+        updates = []
+        for timer in await self.storage.due_timers(self.clock.now_ms()):
+            game = self.games.get(timer.game_id)
+            if game is None:
+                await self.storage.clear_timer(timer.game_id, timer.kind)
+                continue
+            async with game.lock:
+                update = await self._fire(game, timer.kind, timer.payload)
+            if update is not None:
+                updates.append(update)
+                await self._notify(update)
+        return updates
+
+    async def _fire(self, game: LiveGame, kind: str, payload: Any) -> GameUpdate | None:
+        if game.is_finished:
+            return None
+        if kind == IDLE_TIMER:
+            return await self._end(game, "abandoned", "abandon")
+        events: list[Event] = []
+        if kind == ANSWER_TIMER:
+            await self.storage.clear_timer(game.id, ANSWER_TIMER)
+            game.answer_due_ms = None
+            game.answer_window = None
+            if (payload or {}).get("window") != game.state.window:
+                return None  # that window was closed by the players in time
+            window = game.state.window
+            for side in list(game.state.pending):
+                if game.state.window != window:
+                    break
+                events.extend(await self._apply(game, Timeout(side), None))
+        elif kind == TIME_LIMIT_TIMER:
+            await self.storage.clear_timer(game.id, TIME_LIMIT_TIMER)
+            game.time_limit_due_ms = None
+            if not game.state.time_up:
+                events.extend(await self._apply(game, TimeUp(), None))
+        elif kind == AUTOPLAY_TIMER:
+            if not game.autoplay or not _can_flip(game):
+                game.autoplay = False
+                await self.storage.clear_timer(game.id, AUTOPLAY_TIMER)
+                return GameUpdate(game, (), "timer")
+            events.extend(await self._apply(game, Flip(0), None))
+            if game.state.is_over:
+                game.autoplay = False
+            else:
+                await self.storage.set_timer(
+                    game.id, AUTOPLAY_TIMER, self.clock.now_ms() + AUTOPLAY_PACE_MS
+                )
+        else:
+            await self.storage.clear_timer(game.id, kind)
+            return None
+        events.extend(await self._after_change(game))
+        game.recent = events
+        return GameUpdate(game, tuple(events), "timer")
+
+    async def next_wake_ms(self) -> int | None:
+        return await self.storage.next_timer_due()
+
+    async def _notify(self, update: GameUpdate) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(update)
+            except Exception:  # a failed board edit must not stop the timers
+                log.exception("update listener failed for game %s", update.game.id)
+
+
+def _can_flip(game: LiveGame) -> bool:
+    state = game.state
+    return not state.is_over and (state.phase is Phase.FLIP or state.config.mode is Mode.AUTO)
+
+
+def _random_target(game: LiveGame, side: int) -> Action:
+    """A random target is the engine's own choice (a timeout at the naming step)."""
+    return Timeout(side)
+
+
+def _record_fields(record: GameRecord) -> dict[str, Any]:
+    from dataclasses import fields
+
+    return {f.name: getattr(record, f.name) for f in fields(GameRecord)}
+
+
+def _events_from_json(events: list[dict[str, Any]]) -> list[Event]:
+    """Stored events back into objects, for the board's result line after a restart."""
+    return [event_from_json(data) for data in events]

@@ -1,0 +1,282 @@
+"""Challenges (named classmates accept or decline) and lobbies (anyone joins), until a game
+starts. Rules against pestering: one open challenge or lobby per host, a short cooldown
+between challenges, and every invitation expires (challenge 2 minutes, lobby 10)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from typing import Any
+
+from bot.services.clock import Clock
+from bot.services.errors import UserFacingError
+from bot.services.games import GameService
+from bot.services.live import GameUpdate
+from bot.services.settings import settings_from_options
+from bot.storage import Invitation, InvitationClosedError, LobbyFullError, Player, Storage
+
+CHALLENGE_MS = 2 * 60_000
+LOBBY_MS = 10 * 60_000
+COOLDOWN_MS = 20_000
+MAX_PLAYERS = 4
+TEAM_PLAYERS = 4
+
+
+def players_for(
+    user_ids: list[int], names: Mapping[str, str], *, teams: bool
+) -> tuple[list[Player], int]:
+    """Seats in order (the host first); with teams, seats 0 and 2 play seats 1 and 3 (RULES
+    §1.2: four players play two teams of two). Returns the players and the number of sides."""
+    players = [
+        Player(
+            seat=i,
+            side=i % 2 if teams else i,
+            display_name=names.get(str(uid), str(uid)),
+            user_id=uid,
+        )
+        for i, uid in enumerate(user_ids)
+    ]
+    return players, 2 if teams else len(user_ids)
+
+
+def game_settings(options: Mapping[str, Any], sides: int) -> Any:
+    keys = (
+        "game",
+        "level",
+        "deck",
+        "mode",
+        "war_size",
+        "war_rule",
+        "answer_seconds",
+        "minutes",
+        "locale",
+        "teams",
+        "computer",
+    )
+    return settings_from_options(**{k: options[k] for k in keys if k in options}, sides=sides)
+
+
+class InvitationService:
+    def __init__(self, storage: Storage, clock: Clock, games: GameService) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.games = games
+        self._last_challenge: dict[int, int] = {}
+        self._locks: dict[int, asyncio.Lock] = {}
+
+    def _lock(self, invitation_id: int) -> asyncio.Lock:
+        return self._locks.setdefault(invitation_id, asyncio.Lock())
+
+    async def _check_host(self, host_id: int) -> None:
+        for invitation in await self.storage.open_invitations_for_user(host_id):
+            if invitation.host_id == host_id:
+                raise UserFacingError("error.open_challenge")
+
+    # -- challenges ----------
+
+    async def challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        invited: list[int],
+        options: dict[str, Any],
+        names: Mapping[int, str],
+    ) -> Invitation:
+        if host_id in invited:
+            raise UserFacingError("error.challenge_self")
+        if len(set(invited)) != len(invited) or len(invited) + 1 > MAX_PLAYERS:
+            raise UserFacingError("error.bad_option", option="opponent")
+        if options.get("teams") and len(invited) + 1 != TEAM_PLAYERS:
+            raise UserFacingError("error.teams_need_four")
+        now = self.clock.now_ms()
+        last = self._last_challenge.get(host_id)
+        if last is not None and now - last < COOLDOWN_MS:
+            seconds = (COOLDOWN_MS - (now - last) + 999) // 1000
+            raise UserFacingError("error.cooldown", seconds=seconds)
+        await self._check_host(host_id)
+        options = {**options, "names": {str(k): v for k, v in names.items()}}
+        invitation_id = await self.storage.create_challenge(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            invited=invited,
+            options=options,
+            at=now,
+            expires_at=now + CHALLENGE_MS,
+        )
+        self._last_challenge[host_id] = now
+        self.games.timers_changed()
+        return await self.storage.load_invitation(invitation_id)
+
+    async def answer(self, invitation_id: int, user_id: int, *, accept: bool) -> Invitation:
+        """An invited classmate accepts or declines; one decline ends the challenge. When every
+        invited player has accepted, `Invitation.all_accepted` is true: start it with `begin`."""
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id not in invitation.user_ids():
+                raise UserFacingError("error.not_invited")
+            now = self.clock.now_ms()
+            invitation = await self.storage.answer_challenge(
+                invitation_id, user_id, accept=accept, at=now
+            )
+            if not accept:
+                invitation = await self._close(invitation_id, "declined")
+            return invitation
+
+    async def withdraw(self, invitation_id: int, user_id: int) -> Invitation:
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id != invitation.host_id:
+                raise UserFacingError("error.not_host")
+            return await self._close(invitation_id, "withdrawn")
+
+    # -- lobbies ----------
+
+    async def lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        options: dict[str, Any],
+        host_name: str,
+    ) -> Invitation:
+        await self._check_host(host_id)
+        now = self.clock.now_ms()
+        invitation_id = await self.storage.create_lobby(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            host_id=host_id,
+            options={**options, "names": {str(host_id): host_name}},
+            at=now,
+            expires_at=now + LOBBY_MS,
+            joined=[host_id],
+        )
+        self.games.timers_changed()
+        return await self.storage.load_invitation(invitation_id)
+
+    async def join(self, invitation_id: int, user_id: int, name: str) -> Invitation:
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id in invitation.user_ids():
+                return invitation
+            now = self.clock.now_ms()
+            try:
+                await self.storage.join_lobby(invitation_id, user_id, now, capacity=MAX_PLAYERS)
+            except LobbyFullError:
+                raise UserFacingError("error.lobby_full") from None
+            names = {**invitation.options.get("names", {}), str(user_id): name}
+            return await self.storage.update_invitation_options(
+                invitation_id, {**invitation.options, "names": names}, now
+            )
+
+    async def leave(self, invitation_id: int, user_id: int) -> Invitation:
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id == invitation.host_id:
+                return await self._close(invitation_id, "cancelled")
+            return await self.storage.leave_lobby(invitation_id, user_id, self.clock.now_ms())
+
+    async def cancel(self, invitation_id: int, user_id: int) -> Invitation:
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id != invitation.host_id:
+                raise UserFacingError("error.not_host")
+            return await self._close(invitation_id, "cancelled")
+
+    # -- starting the game ----------
+
+    async def begin(
+        self, invitation_id: int, user_id: int | None, *, thread_id: int | None = None
+    ) -> tuple[Invitation, GameUpdate]:
+        """Start the game of a fully accepted challenge, or of a lobby (its host, 2–4 joined).
+        `user_id` None: the service itself starts it (the last accept)."""
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if invitation.kind == "challenge":
+                if not invitation.all_accepted:
+                    raise UserFacingError("error.invitation_closed")
+                user_ids = [invitation.host_id, *invitation.user_ids("accepted")]
+            else:
+                if user_id is not None and user_id != invitation.host_id:
+                    raise UserFacingError("error.not_host")
+                user_ids = list(invitation.user_ids("joined"))
+                if not 2 <= len(user_ids) <= MAX_PLAYERS:
+                    raise UserFacingError("error.lobby_size")
+            options = invitation.options
+            teams = bool(options.get("teams")) and len(user_ids) == TEAM_PLAYERS
+            players, sides = players_for(user_ids, options.get("names", {}), teams=teams)
+            update = await self.games.start(
+                guild_id=invitation.guild_id,
+                channel_id=invitation.channel_id,
+                thread_id=thread_id,
+                settings=game_settings({**options, "teams": teams}, sides),
+                players=players,
+            )
+            invitation = await self.storage.close_invitation(
+                invitation_id, "started", self.clock.now_ms(), game_id=update.game.id
+            )
+            return invitation, update
+
+    async def versus_computer(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        host_name: str,
+        computer_name: str,
+        options: dict[str, Any],
+        thread_id: int | None = None,
+    ) -> GameUpdate:
+        """A game against the computer starts at once."""
+        strength = options["computer"]
+        players = [
+            Player(seat=0, side=0, display_name=host_name, user_id=host_id),
+            Player(seat=1, side=1, display_name=computer_name, computer=strength),
+        ]
+        return await self.games.start(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            settings=game_settings({**options, "teams": False}, 2),
+            players=players,
+        )
+
+    async def rematch(self, game_id: int, user_id: int) -> GameUpdate:
+        """The same players and settings again, in the same channel."""
+        stored = await self.storage.load_game(game_id)
+        if stored.player_for(user_id) is None:
+            raise UserFacingError("error.not_a_player")
+        from bot.services.settings import GameSettings
+
+        return await self.games.start(
+            guild_id=stored.guild_id,
+            channel_id=stored.channel_id,
+            thread_id=stored.thread_id,
+            settings=GameSettings.from_json(stored.config),
+            players=list(stored.players),
+        )
+
+    # -- expiry ----------
+
+    async def expire_due(self) -> list[Invitation]:
+        return await self.storage.expire_invitations(self.clock.now_ms())
+
+    async def next_expiry_ms(self) -> int | None:
+        open_ = await self.storage.open_invitations()
+        return min((i.expires_at for i in open_), default=None)
+
+    async def _open(self, invitation_id: int) -> Invitation:
+        invitation = await self.storage.load_invitation(invitation_id)
+        if invitation.status != "open" or invitation.expires_at <= self.clock.now_ms():
+            raise UserFacingError("error.invitation_closed")
+        return invitation
+
+    async def _close(self, invitation_id: int, status: Any) -> Invitation:
+        try:
+            return await self.storage.close_invitation(invitation_id, status, self.clock.now_ms())
+        except InvitationClosedError:
+            raise UserFacingError("error.invitation_closed") from None

@@ -1,0 +1,67 @@
+"""A game in play as the services hold it: the stored record, the engine state and what the
+last change did. The board is rendered from this and nothing else."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Literal
+
+from bot.services.settings import GameSettings
+from bot.storage import GameRecord, Player
+from engine.events import Event
+from engine.state import GameState
+
+Ending = Literal["stopped", "abandoned"]
+UpdateCause = Literal["start", "action", "timer", "stop", "abandon", "restore"]
+
+
+@dataclass(eq=False)
+class LiveGame:
+    record: GameRecord
+    settings: GameSettings
+    state: GameState
+    next_seq: int  # the storage seq of the next accepted action
+    recent: list[Event] = field(default_factory=list)  # the events of the last change
+    autoplay: bool = False
+    ended: Ending | None = None  # ended outside the rules (stop command, idle)
+    answer_due_ms: int | None = None  # when the current decision window times out
+    answer_window: int | None = None  # the window that deadline belongs to
+    time_limit_due_ms: int | None = None  # when the game's time limit runs out
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
+
+    @property
+    def id(self) -> int:
+        return self.record.id
+
+    @property
+    def players(self) -> tuple[Player, ...]:
+        return self.record.players
+
+    @property
+    def channel_id(self) -> int:
+        """Where the board lives: the game's thread when it has one."""
+        return self.record.home_channel_id
+
+    @property
+    def is_finished(self) -> bool:
+        return self.state.is_over or self.ended is not None
+
+    def side_of(self, user_id: int) -> int | None:
+        player = self.record.player_for(user_id)
+        return None if player is None else player.side
+
+    def players_of(self, side: int) -> list[Player]:
+        return [p for p in self.players if p.side == side]
+
+    def computer_sides(self) -> set[int]:
+        return {p.side for p in self.players if p.computer is not None}
+
+
+@dataclass(frozen=True, slots=True)
+class GameUpdate:
+    """What one change did to a game, for the Discord layer to show."""
+
+    game: LiveGame
+    events: tuple[Event, ...]
+    cause: UpdateCause

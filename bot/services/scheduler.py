@@ -1,0 +1,77 @@
+"""One background task that fires every stored deadline when it falls due: answer time, time
+limits, idle expiry, autoplay and invitation expiry. It sleeps until the earliest deadline
+(or until told that the deadlines changed), so nothing polls."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+
+from bot.services.clock import Clock
+from bot.services.games import GameService
+from bot.services.invitations import InvitationService
+from bot.storage import Invitation
+
+log = logging.getLogger(__name__)
+
+MAX_SLEEP_S = 60.0  # look again at least once a minute, in case a clock jumped
+
+InvitationListener = Callable[[Invitation], Awaitable[None]]
+
+
+class Scheduler:
+    def __init__(self, games: GameService, invitations: InvitationService, clock: Clock) -> None:
+        self.games = games
+        self.invitations = invitations
+        self.clock = clock
+        self.invitation_listeners: list[InvitationListener] = []
+        self._changed = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        games.timers_changed = self._changed.set
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._run(), name="mattekrig-scheduler")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+
+    async def run_due(self) -> None:
+        """Fire everything that is due now (the loop calls this; tests may too)."""
+        await self.games.fire_due_timers()
+        for invitation in await self.invitations.expire_due():
+            for listener in self.invitation_listeners:
+                try:
+                    await listener(invitation)
+                except Exception:
+                    log.exception("invitation listener failed for %s", invitation.id)
+
+    async def _next_sleep_s(self) -> float:
+        due = [
+            d
+            for d in (await self.games.next_wake_ms(), await self.invitations.next_expiry_ms())
+            if d is not None
+        ]
+        if not due:
+            return MAX_SLEEP_S
+        return max(0.0, min(MAX_SLEEP_S, (min(due) - self.clock.now_ms()) / 1000))
+
+    async def _run(self) -> None:
+        while True:
+            self._changed.clear()
+            try:
+                await self.run_due()
+                sleep_s = await self._next_sleep_s()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("scheduler pass failed; trying again shortly")
+                sleep_s = 5.0
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), timeout=sleep_s)

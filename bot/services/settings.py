@@ -1,0 +1,90 @@
+"""What a game is started with beyond the engine's own configuration: the table rules a class
+agrees on (answer time, time limit), who plays which side, and the board's language."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from engine.computer import Strength
+from engine.config import GameConfig, GameKind, Mode
+
+DEFAULT_ANSWER_SECONDS = 60
+MAX_ANSWER_SECONDS = 600
+MAX_MINUTES = 120
+IDLE_MINUTES = 10  # a game nobody touches for this long ends as abandoned
+
+
+@dataclass(frozen=True, slots=True)
+class GameSettings:
+    engine: GameConfig
+    answer_seconds: int = DEFAULT_ANSWER_SECONDS  # 0 = no answer time
+    minutes: int = 0  # the game's time limit, 0 = none (RULES §1.5)
+    locale: str = "en"  # the board's language (the starter's)
+    teams: bool = False
+    computer: Strength | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "engine": self.engine.to_json(),
+            "answer_seconds": self.answer_seconds,
+            "minutes": self.minutes,
+            "locale": self.locale,
+            "teams": self.teams,
+            "computer": self.computer.value if self.computer else None,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> GameSettings:
+        computer = data.get("computer")
+        return cls(
+            engine=GameConfig.from_json(data["engine"]),
+            answer_seconds=int(data.get("answer_seconds", DEFAULT_ANSWER_SECONDS)),
+            minutes=int(data.get("minutes", 0)),
+            locale=str(data.get("locale", "en")),
+            teams=bool(data.get("teams", False)),
+            computer=Strength(computer) if computer else None,
+        )
+
+    def with_sides(self, sides: int) -> GameSettings:
+        return replace(self, engine=replace(self.engine, sides=sides))
+
+
+def settings_from_options(
+    *,
+    game: str,
+    level: int = 1,
+    deck: str = "heltall",
+    mode: str = "regn",
+    war_size: int = 6,
+    war_rule: str = "closest_to_zero",
+    answer_seconds: int = DEFAULT_ANSWER_SECONDS,
+    minutes: int = 0,
+    locale: str = "en",
+    teams: bool = False,
+    computer: str | None = None,
+    sides: int = 2,
+) -> GameSettings:
+    """Settings from slash-command options (already range-checked by Discord)."""
+    kind = GameKind(game)
+    engine = GameConfig.from_json(
+        {
+            "game": kind.value,
+            "level": level if kind is GameKind.REGNEKRIG else 1,
+            "deck": deck,
+            "mode": mode,
+            "sides": sides,
+            "war_size": war_size,
+            "war_rule": war_rule,
+        }
+    )
+    if engine.mode is Mode.AUTO and kind is GameKind.SATSING:
+        engine = replace(engine, mode=Mode.REGN)  # bets are the game: always asked
+    return GameSettings(
+        engine=engine,
+        answer_seconds=max(0, min(answer_seconds, MAX_ANSWER_SECONDS)),
+        minutes=max(0, min(minutes, MAX_MINUTES)),
+        locale=locale,
+        teams=teams,
+        computer=Strength(computer) if computer else None,
+    )

@@ -1,0 +1,160 @@
+"""GameService: every accepted action is stored before it is shown, refusals change nothing,
+deadlines survive a restart (issue 4, points 4 and 5)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.services.clock import FakeClock
+from bot.services.errors import UserFacingError
+from bot.services.games import GameService
+from bot.services.settings import settings_from_options
+from bot.storage import Player, Storage
+from engine.state import Phase
+from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
+
+
+async def start(games: GameService, **options: object):
+    settings = settings_from_options(**{"game": "regnekrig", "level": 1, **options})  # type: ignore[arg-type]
+    return await games.start(
+        guild_id=1, channel_id=10, settings=settings, players=two_players(), seed=7
+    )
+
+
+def sum_of(game, side: int) -> str:
+    a, b = game.state.up[side]
+    return str(a.value + b.value)
+
+
+async def test_an_answer_is_stored_before_it_is_shown(games: GameService, storage: Storage) -> None:
+    update = await start(games)
+    game = update.game
+    assert game.state.phase is Phase.ANSWER
+    window = game.state.window
+    await games.answer(game.id, ALICE, window, sum_of(game, 0))
+    stored = await storage.load_game(game.id)
+    assert [e.action["type"] for e in stored.events] == ["deal", "answer"]
+    assert stored.events[1].user_id == ALICE
+
+
+async def test_refusals_change_nothing(games: GameService, storage: Storage) -> None:
+    """Non-participants, stale buttons, double answers and unreadable answers are refused
+    with a catalogue key; the game and its stored events are unchanged."""
+    game = (await start(games)).game
+    window = game.state.window
+    before = game.state
+    cases = [
+        (EVE, window, "1", "error.not_a_player"),
+        (ALICE, window - 1, "1", "error.round_over"),
+        (ALICE, window, "3 + % 4", "answer.rejected.unknown_symbol"),
+    ]
+    for user, win, text, key in cases:
+        with pytest.raises(UserFacingError) as refused:
+            await games.answer(game.id, user, win, text)
+        assert refused.value.key == key
+        assert game.state == before
+    await games.answer(game.id, ALICE, window, "1")
+    with pytest.raises(UserFacingError) as refused:
+        await games.answer(game.id, ALICE, window, "1")
+    assert refused.value.key == "engine.already_decided"
+    assert len((await storage.load_game(game.id)).events) == 2
+
+
+async def test_one_live_game_per_channel(games: GameService) -> None:
+    await start(games)
+    with pytest.raises(UserFacingError) as refused:
+        await start(games)
+    assert refused.value.key == "error.channel_busy"
+
+
+async def test_restart_restores_the_game_exactly(
+    games: GameService, storage: Storage, clock: FakeClock, tmp_path: Path
+) -> None:
+    game = (await start(games, level=5)).game
+    await games.name_target(game.id, ALICE, game.state.window, 7)
+    await games.answer(game.id, BOB, game.state.window, "0")
+    before = game.state
+    restarted = GameService(storage, clock)
+    [restored] = await restarted.restore_all()
+    assert restored.state == before
+    assert restored.answer_due_ms == game.answer_due_ms
+
+
+async def test_answer_time_runs_out(games: GameService, clock: FakeClock) -> None:
+    """RULES §2.2: no answer before the answer time runs out counts as no value."""
+    game = (await start(games, answer_seconds=30)).game
+    window = game.state.window
+    await games.answer(game.id, ALICE, window, sum_of(game, 0))
+    clock.advance(29)
+    assert await games.fire_due_timers() == []
+    clock.advance(2)
+    [update] = await games.fire_due_timers()
+    shown = [e for e in update.events if e.type == "value"]
+    assert {e.side: e.reason for e in shown} == {0: None, 1: "timeout"}  # type: ignore[attr-defined]
+    assert game.state.window > window
+
+
+async def test_time_limit_and_idle_expiry(games: GameService, clock: FakeClock) -> None:
+    game = (await start(games, minutes=1, answer_seconds=0)).game
+    clock.advance(61)
+    [update] = await games.fire_due_timers()
+    assert game.state.time_up and any(e.type == "time_up" for e in update.events)
+    clock.advance(11 * 60)
+    [update] = await games.fire_due_timers()
+    assert update.cause == "abandon" and game.ended == "abandoned"
+    with pytest.raises(UserFacingError) as refused:
+        await games.answer(game.id, ALICE, game.state.window, "1")
+    assert refused.value.key == "error.game_over"
+
+
+async def test_the_computer_answers_at_once(games: GameService) -> None:
+    settings = settings_from_options(game="regnekrig", level=7, computer="hard")
+    players = [
+        Player(seat=0, side=0, display_name="Alice", user_id=ALICE),
+        Player(seat=1, side=1, display_name="Computer", computer="hard"),
+    ]
+    game = (
+        await games.start(guild_id=1, channel_id=10, settings=settings, players=players, seed=3)
+    ).game
+    assert game.state.pending == (0,)  # Alice names the first target
+    update = await games.name_target(game.id, ALICE, game.state.window, 5)
+    assert game.state.pending == (0,)  # the computer has answered already
+    assert any(e.type == "answered" and e.side == 1 for e in update.events)  # type: ignore[attr-defined]
+
+
+async def test_stop_by_a_player_or_a_moderator(games: GameService) -> None:
+    game = (await start(games)).game
+    with pytest.raises(UserFacingError) as refused:
+        await games.stop(game.id, EVE, moderator=False)
+    assert refused.value.key == "error.stop_not_allowed"
+    update = await games.stop(game.id, EVE, moderator=True)
+    assert update.game.ended == "stopped"
+    assert games.in_channel(10) is None
+
+
+async def test_autoplay_flips_rounds_at_a_pace(games: GameService, clock: FakeClock) -> None:
+    game = (await start(games, game="intervallkrig")).game
+    assert game.state.phase is Phase.FLIP
+    await games.toggle_autoplay(game.id, ALICE, game.state.window)
+    rounds = game.state.round
+    clock.advance(3.1)
+    await games.fire_due_timers()
+    assert game.state.round > rounds or game.state.step.value != "round"
+    await games.toggle_autoplay(game.id, BOB, None)
+    assert not game.autoplay
+
+
+async def test_hint_only_while_betting(games: GameService) -> None:
+    """RULES §3.3: the bot shows a side its chance before and after a swap."""
+    game = (await start(games, game="satsing")).game
+    assert game.state.phase is Phase.BET  # a satsing round opens its betting window at once
+    chances = await games.hint(game.id, ALICE, game.state.window)
+    assert 0 <= chances.now <= 1 and len(chances.swap) == 2
+    await games.bet(game.id, ALICE, game.state.window, None)
+    await games.bet(game.id, BOB, game.state.window, None)
+    if game.state.phase is not Phase.BET:
+        with pytest.raises(UserFacingError) as refused:
+            await games.hint(game.id, ALICE, game.state.window)
+        assert refused.value.key == "error.no_hint"

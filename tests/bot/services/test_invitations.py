@@ -1,0 +1,141 @@
+"""Challenges and lobbies (issue 4, point 2): accept/decline only by the invited, expiry,
+one open challenge per user, a cooldown, lobbies of 2–4 and teams of two."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.services.clock import FakeClock
+from bot.services.errors import UserFacingError
+from bot.services.invitations import InvitationService
+from tests.bot.services.conftest import ALICE, BOB, CARL, DINA, EVE
+
+OPTIONS = {"game": "regnekrig", "level": 3, "mode": "regn", "locale": "nb"}
+
+
+async def challenge(invitations: InvitationService, *invited: int, **options: object):
+    return await invitations.challenge(
+        guild_id=1,
+        channel_id=10,
+        host_id=ALICE,
+        invited=list(invited),
+        options={**OPTIONS, **options},
+        names={ALICE: "Alice", **{u: f"U{u}" for u in invited}},
+    )
+
+
+async def test_accepted_challenge_starts_a_game(invitations: InvitationService) -> None:
+    inv = await challenge(invitations, BOB)
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.answer(inv.id, EVE, accept=True)
+    assert refused.value.key == "error.not_invited"
+    inv = await invitations.answer(inv.id, BOB, accept=True)
+    assert inv.all_accepted
+    inv, update = await invitations.begin(inv.id, None)
+    assert inv.status == "started" and inv.game_id == update.game.id
+    assert [p.display_name for p in update.game.players] == ["Alice", "U102"]
+    assert update.game.settings.engine.level == 3 and update.game.settings.locale == "nb"
+
+
+async def test_decline_ends_the_challenge(invitations: InvitationService) -> None:
+    inv = await challenge(invitations, BOB, CARL)
+    inv = await invitations.answer(inv.id, BOB, accept=False)
+    assert inv.status == "declined"
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.answer(inv.id, CARL, accept=True)
+    assert refused.value.key == "error.invitation_closed"
+
+
+async def test_only_the_host_withdraws(invitations: InvitationService) -> None:
+    inv = await challenge(invitations, BOB)
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.withdraw(inv.id, BOB)
+    assert refused.value.key == "error.not_host"
+    assert (await invitations.withdraw(inv.id, ALICE)).status == "withdrawn"
+
+
+async def test_one_open_challenge_and_a_cooldown(
+    invitations: InvitationService, clock: FakeClock
+) -> None:
+    inv = await challenge(invitations, BOB)
+    clock.advance(30)
+    with pytest.raises(UserFacingError) as refused:
+        await challenge(invitations, CARL)
+    assert refused.value.key == "error.open_challenge"
+    await invitations.withdraw(inv.id, ALICE)
+    await challenge(invitations, CARL)
+    await invitations.withdraw((await invitations.storage.open_invitations())[0].id, ALICE)
+    with pytest.raises(UserFacingError) as refused:
+        await challenge(invitations, DINA)
+    assert refused.value.key == "error.cooldown" and refused.value.values["seconds"] == 20
+
+
+async def test_challenging_yourself_is_refused(invitations: InvitationService) -> None:
+    with pytest.raises(UserFacingError) as refused:
+        await challenge(invitations, ALICE)
+    assert refused.value.key == "error.challenge_self"
+
+
+async def test_challenges_expire_after_two_minutes(
+    invitations: InvitationService, clock: FakeClock
+) -> None:
+    inv = await challenge(invitations, BOB)
+    clock.advance(119)
+    assert await invitations.expire_due() == []
+    clock.advance(2)
+    [expired] = await invitations.expire_due()
+    assert expired.id == inv.id and expired.status == "expired"
+    with pytest.raises(UserFacingError):
+        await invitations.answer(inv.id, BOB, accept=True)
+
+
+async def test_lobby_join_leave_start_with_teams(invitations: InvitationService) -> None:
+    """RULES §1.2: four players play two teams of two; a team is one side."""
+    lobby = await invitations.lobby(
+        guild_id=1,
+        channel_id=10,
+        host_id=ALICE,
+        options={**OPTIONS, "teams": True},
+        host_name="Alice",
+    )
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.begin(lobby.id, ALICE)
+    assert refused.value.key == "error.lobby_size"
+    for user in (BOB, CARL, DINA):
+        lobby = await invitations.join(lobby.id, user, f"U{user}")
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.join(lobby.id, EVE, "Eve")
+    assert refused.value.key == "error.lobby_full"
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.begin(lobby.id, BOB)
+    assert refused.value.key == "error.not_host"
+    lobby, update = await invitations.begin(lobby.id, ALICE)
+    game = update.game
+    assert game.settings.engine.sides == 2 and game.settings.teams
+    assert [p.side for p in game.players] == [0, 1, 0, 1]
+
+
+async def test_lobby_expires_after_ten_minutes(
+    invitations: InvitationService, clock: FakeClock
+) -> None:
+    await invitations.lobby(
+        guild_id=1, channel_id=10, host_id=ALICE, options=OPTIONS, host_name="Alice"
+    )
+    clock.advance(601)
+    assert [i.status for i in await invitations.expire_due()] == ["expired"]
+
+
+async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationService) -> None:
+    update = await invitations.versus_computer(
+        guild_id=1,
+        channel_id=10,
+        host_id=ALICE,
+        host_name="Alice",
+        computer_name="Computer",
+        options={**OPTIONS, "computer": "easy"},
+    )
+    game = update.game
+    await invitations.games.stop(game.id, ALICE, moderator=False)
+    again = await invitations.rematch(game.id, ALICE)
+    assert again.game.id != game.id
+    assert [p.computer for p in again.game.players] == [None, "easy"]
