@@ -1,0 +1,3 @@
+"""Shared pytest configuration: the fake Discord fixtures."""
+
+pytest_plugins = ["tests.fakediscord.fixtures"]

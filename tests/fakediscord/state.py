@@ -1,0 +1,490 @@
+"""What the fake Discord knows: guilds, channels, users, messages, interactions and commands.
+
+Plain dataclasses that tests read directly (``message.content``, ``interaction.answered``); the
+REST handlers and the driver change them, and :mod:`.payloads` turns them into Discord JSON.
+The world outlives any one client, which is what makes restart tests possible.
+"""
+
+from __future__ import annotations
+
+import copy
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from .clock import FakeClock
+from .errors import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE, not_found
+from .limits import FLAG_EPHEMERAL, FLAG_LOADING, walk_components
+from .snowflake import SnowflakeFactory
+
+# Permission bits used by the default world (Discord's values).
+ADMINISTRATOR = 1 << 3
+ADD_REACTIONS = 1 << 6
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+MANAGE_MESSAGES = 1 << 13
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+READ_MESSAGE_HISTORY = 1 << 16
+USE_APPLICATION_COMMANDS = 1 << 31
+MANAGE_THREADS = 1 << 34
+CREATE_PUBLIC_THREADS = 1 << 35
+SEND_MESSAGES_IN_THREADS = 1 << 38
+ALL_PERMISSIONS = (1 << 51) - 1
+
+EVERYONE_PERMISSIONS = (
+    ADD_REACTIONS
+    | VIEW_CHANNEL
+    | SEND_MESSAGES
+    | EMBED_LINKS
+    | ATTACH_FILES
+    | READ_MESSAGE_HISTORY
+    | USE_APPLICATION_COMMANDS
+    | CREATE_PUBLIC_THREADS
+    | SEND_MESSAGES_IN_THREADS
+)
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+
+TEXT_CHANNEL = 0
+PUBLIC_THREAD = 11
+PRIVATE_THREAD = 12
+
+# Interaction types.
+PING = 1
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+
+
+@dataclass
+class FakeUser:
+    """A Discord user; ``locale`` is what their client sends as ``interaction.locale``."""
+
+    id: int
+    username: str
+    global_name: str | None = None
+    locale: str = "en-US"
+    bot: bool = False
+    role_ids: list[int] = field(default_factory=list)
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+
+@dataclass
+class FakeRole:
+    """A guild role; the ``@everyone`` role has the guild's id."""
+
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+
+
+@dataclass
+class FakeChannel:
+    """A text channel or thread (``type`` 11/12, ``parent_id`` set)."""
+
+    id: int
+    guild_id: int
+    name: str
+    type: int = TEXT_CHANNEL
+    parent_id: int | None = None
+    position: int = 0
+    owner_id: int | None = None
+    auto_archive_duration: int = 1440
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (10, PUBLIC_THREAD, PRIVATE_THREAD)
+
+
+@dataclass
+class FakeGuild:
+    """A server with its roles, channels and members (by id)."""
+
+    id: int
+    name: str
+    owner_id: int
+    preferred_locale: str = "no"
+    roles: dict[int, FakeRole] = field(default_factory=dict)
+    channel_ids: list[int] = field(default_factory=list)
+    member_ids: list[int] = field(default_factory=list)
+
+
+@dataclass
+class FakeAttachment:
+    """A file uploaded with a message (``files[n]`` in a multipart body)."""
+
+    id: int
+    filename: str
+    data: bytes
+    content_type: str | None = None
+    description: str | None = None
+    url: str = ""
+    ephemeral: bool = False
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+
+@dataclass
+class FakeMessage:
+    """A message as it looks now; ``history`` keeps each earlier version (a snapshot dict)."""
+
+    id: int
+    channel_id: int
+    guild_id: int | None
+    author: FakeUser
+    created_at: float
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    edited_at: float | None = None
+    deleted: bool = False
+    interaction_id: int | None = None
+    webhook_id: int | None = None
+    application_id: int | None = None
+    thread_id: int | None = None
+    reference_id: int | None = None
+    history: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def ephemeral(self) -> bool:
+        """Only the invoking user sees it (flag 64)."""
+        return bool(self.flags & FLAG_EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """A deferred response still showing "Bot is thinking…" (flag 128)."""
+        return bool(self.flags & FLAG_LOADING)
+
+    def all_components(self) -> list[dict[str, Any]]:
+        """Every component in the message, rows and their children flattened."""
+        return [dict(c) for c in walk_components(self.components)]
+
+    def component(self, custom_id: str) -> dict[str, Any] | None:
+        """The component with this ``custom_id``, if the message has one."""
+        for component in self.all_components():
+            if component.get("custom_id") == custom_id:
+                return component
+        return None
+
+    def custom_ids(self) -> list[str]:
+        """Custom ids of every interactive component, in display order."""
+        return [c["custom_id"] for c in self.all_components() if "custom_id" in c]
+
+    def buttons(self) -> list[dict[str, Any]]:
+        """The message's buttons, in display order."""
+        return [c for c in self.all_components() if c.get("type") == 2]
+
+    def snapshot(self) -> dict[str, Any]:
+        """The visible parts of this version, kept in ``history`` before an edit."""
+        return {
+            "content": self.content,
+            "embeds": copy.deepcopy(self.embeds),
+            "components": copy.deepcopy(self.components),
+            "attachments": [a.filename for a in self.attachments],
+            "flags": self.flags,
+            "edited_at": self.edited_at,
+        }
+
+
+@dataclass
+class FakeModal:
+    """A modal the bot opened (callback type 9), ready for ``driver.submit_modal``."""
+
+    custom_id: str
+    title: str
+    components: list[dict[str, Any]]
+    interaction: FakeInteraction
+
+    def inputs(self) -> list[dict[str, Any]]:
+        """The modal's inputs (text inputs, selects, …) with their custom ids."""
+        return [
+            dict(c)
+            for c in walk_components(self.components)
+            if "custom_id" in c and c.get("type") not in (1, 18)
+        ]
+
+
+@dataclass
+class RejectedCall:
+    """A REST call the fake refused, with Discord's status and JSON error code."""
+
+    method: str
+    route: str
+    status: int
+    code: int
+
+
+@dataclass
+class FakeInteraction:
+    """One interaction the driver sent, and how (and how fast) the bot answered it."""
+
+    id: int
+    token: str = field(repr=False)  # kept out of failure output, like any token
+    type: int
+    user: FakeUser
+    guild_id: int | None
+    channel_id: int
+    created_at: float
+    payload: dict[str, Any] = field(repr=False)
+    message: FakeMessage | None = None
+    response_type: int | None = None
+    responded_at: float | None = None
+    original: FakeMessage | None = None
+    followups: list[FakeMessage] = field(default_factory=list)
+    modal: FakeModal | None = None
+    choices: list[dict[str, Any]] | None = None
+    rejected: list[RejectedCall] = field(default_factory=list)
+
+    @property
+    def answered(self) -> bool:
+        """Whether the initial callback was accepted."""
+        return self.response_type is not None
+
+    @property
+    def answer_latency(self) -> float | None:
+        """Seconds (fake clock) between creation and the accepted callback — data, not a test."""
+        if self.responded_at is None:
+            return None
+        return self.responded_at - self.created_at
+
+    @property
+    def custom_id(self) -> str | None:
+        """The pressed component's or submitted modal's custom_id."""
+        value = self.payload.get("data", {}).get("custom_id")
+        return None if value is None else str(value)
+
+    @property
+    def deferred(self) -> bool:
+        return self.response_type in (5, 6)
+
+
+@dataclass
+class FakeCommand:
+    """A registered application command as Discord stores it (the body the bot sent, plus ids)."""
+
+    data: dict[str, Any]
+
+    @property
+    def id(self) -> int:
+        return int(self.data["id"])
+
+    @property
+    def name(self) -> str:
+        return str(self.data["name"])
+
+    @property
+    def type(self) -> int:
+        return int(self.data.get("type", 1))
+
+    @property
+    def guild_id(self) -> int | None:
+        value = self.data.get("guild_id")
+        return None if value is None else int(value)
+
+
+class World:
+    """All of the fake's state, with small operations shared by REST handlers and the driver."""
+
+    def __init__(self, clock: FakeClock, ids: SnowflakeFactory) -> None:
+        self.clock = clock
+        self.ids = ids
+        self.application_id = ids.next()
+        self.bot_user = FakeUser(self.application_id, "Mattekrig", bot=True)
+        self.users: dict[int, FakeUser] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.global_commands: list[FakeCommand] = []
+        self.guild_commands: dict[int, list[FakeCommand]] = {}
+        self.attachment_base_url = "http://127.0.0.1"
+
+    # -- building ---------------------------------------------------------------------------
+
+    @classmethod
+    def default(cls, clock: FakeClock, ids: SnowflakeFactory) -> World:
+        """A school server: channel ``klasserom``, pupils alice/bob/carol and a teacher."""
+        world = cls(clock, ids)
+        guild = world.add_guild("Testskolen", locale="no")
+        world.add_channel("klasserom", guild=guild)
+        teacher_role = world.add_role("Lærer", ADMINISTRATOR, guild=guild)
+        world.add_user("alice", locale="no", guild=guild)
+        world.add_user("bob", locale="sv-SE", guild=guild)
+        world.add_user("carol", locale="en-US", guild=guild)
+        teacher = world.add_user("teacher", locale="no", guild=guild, roles=[teacher_role])
+        guild.owner_id = teacher.id
+        return world
+
+    def add_guild(self, name: str, *, locale: str = "no") -> FakeGuild:
+        """A guild with an ``@everyone`` role and the bot as a member (with its own role)."""
+        guild_id = self.ids.next()
+        guild = FakeGuild(guild_id, name, owner_id=self.bot_user.id, preferred_locale=locale)
+        guild.roles[guild_id] = FakeRole(guild_id, "@everyone", EVERYONE_PERMISSIONS)
+        self.guilds[guild_id] = guild
+        bot_role = self.add_role(self.bot_user.username, BOT_PERMISSIONS, guild=guild)
+        self.bot_user.role_ids.append(bot_role.id)
+        guild.member_ids.append(self.bot_user.id)
+        return guild
+
+    def add_role(self, name: str, permissions: int, *, guild: FakeGuild | None = None) -> FakeRole:
+        guild = guild or self.guild
+        role = FakeRole(self.ids.next(), name, permissions, position=len(guild.roles))
+        guild.roles[role.id] = role
+        return role
+
+    def add_user(
+        self,
+        username: str,
+        *,
+        locale: str = "en-US",
+        guild: FakeGuild | None = None,
+        roles: list[FakeRole] | None = None,
+    ) -> FakeUser:
+        """A human member of ``guild`` (the default guild unless given)."""
+        guild = guild or self.guild
+        user = FakeUser(self.ids.next(), username, global_name=username.title(), locale=locale)
+        user.role_ids = [r.id for r in roles or []]
+        self.users[user.id] = user
+        guild.member_ids.append(user.id)
+        return user
+
+    def add_channel(
+        self,
+        name: str,
+        *,
+        guild: FakeGuild | None = None,
+        type: int = TEXT_CHANNEL,
+        parent_id: int | None = None,
+        owner_id: int | None = None,
+    ) -> FakeChannel:
+        guild = guild or self.guild
+        channel = FakeChannel(
+            self.ids.next(),
+            guild.id,
+            name,
+            type=type,
+            parent_id=parent_id,
+            position=len(guild.channel_ids),
+            owner_id=owner_id,
+        )
+        self.channels[channel.id] = channel
+        guild.channel_ids.append(channel.id)
+        return channel
+
+    # -- lookups ------------------------------------------------------------------------------
+
+    @property
+    def guild(self) -> FakeGuild:
+        """The first (default) guild."""
+        return next(iter(self.guilds.values()))
+
+    @property
+    def channel(self) -> FakeChannel:
+        """The default guild's first channel."""
+        return self.channels[self.guild.channel_ids[0]]
+
+    def user(self, name: str) -> FakeUser:
+        """A user by username."""
+        for user in self.users.values():
+            if user.username == name:
+                return user
+        raise KeyError(name)
+
+    def channel_by_id(self, channel_id: int) -> FakeChannel:
+        try:
+            return self.channels[channel_id]
+        except KeyError:
+            raise not_found(UNKNOWN_CHANNEL, "Channel") from None
+
+    def message_by_id(self, message_id: int, *, channel_id: int | None = None) -> FakeMessage:
+        """A live message (404 10008 if deleted, unknown or in another channel)."""
+        message = self.messages.get(message_id)
+        if message is None or message.deleted:
+            raise not_found(UNKNOWN_MESSAGE, "Message")
+        if channel_id is not None and message.channel_id != channel_id:
+            raise not_found(UNKNOWN_MESSAGE, "Message")
+        return message
+
+    def channel_messages(self, channel: FakeChannel | int) -> list[FakeMessage]:
+        """Live, non-ephemeral messages of a channel, oldest first."""
+        channel_id = channel if isinstance(channel, int) else channel.id
+        return [
+            m
+            for m in self.messages.values()
+            if m.channel_id == channel_id and not m.deleted and not m.ephemeral
+        ]
+
+    def interaction_by_token(self, interaction_id: int | None, token: str) -> FakeInteraction:
+        """The interaction for a callback/webhook token (404 10062 when unknown)."""
+        for interaction in self.interactions.values():
+            if interaction.token == token and interaction_id in (None, interaction.id):
+                return interaction
+        raise not_found(UNKNOWN_INTERACTION, "interaction")
+
+    def permissions(self, user: FakeUser, guild: FakeGuild) -> int:
+        """A member's guild permissions (administrator means all)."""
+        value = guild.roles[guild.id].permissions
+        for role_id in user.role_ids:
+            role = guild.roles.get(role_id)
+            if role is not None:
+                value |= role.permissions
+        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def commands_for(self, guild_id: int | None) -> list[FakeCommand]:
+        """Guild commands first, then global ones: what a user in that guild can invoke."""
+        local = self.guild_commands.get(guild_id, []) if guild_id is not None else []
+        return [*local, *self.global_commands]
+
+    # -- changing -----------------------------------------------------------------------------
+
+    def new_message(
+        self, channel: FakeChannel, author: FakeUser, *, flags: int = 0, type: int = 0
+    ) -> FakeMessage:
+        """An empty message in ``channel``; the caller fills it from a request body."""
+        message = FakeMessage(
+            id=self.ids.next(),
+            channel_id=channel.id,
+            guild_id=channel.guild_id,
+            author=author,
+            created_at=self.clock.now(),
+            flags=flags,
+            type=type,
+        )
+        self.messages[message.id] = message
+        return message
+
+    def new_attachment(
+        self,
+        filename: str,
+        data: bytes,
+        *,
+        channel_id: int,
+        content_type: str | None = None,
+        description: str | None = None,
+        ephemeral: bool = False,
+    ) -> FakeAttachment:
+        attachment_id = self.ids.next()
+        url = f"{self.attachment_base_url}/attachments/{channel_id}/{attachment_id}/{filename}"
+        return FakeAttachment(
+            attachment_id,
+            filename,
+            data,
+            content_type=content_type,
+            description=description,
+            url=url,
+            ephemeral=ephemeral,
+        )
+
+    def new_interaction_token(self, interaction_id: int) -> str:
+        """An unguessable token, as Discord's are (never logged by the fake)."""
+        return f"fake-{interaction_id}-{secrets.token_urlsafe(24)}"
