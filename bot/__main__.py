@@ -2,23 +2,43 @@
 
 from __future__ import annotations
 
+import argparse
+import logging
 import sys
+
+import discord
 
 from bot.config import ConfigError, load_config
 
 
 def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="mattekrig", description="Run the Mattekrig bot.")
+    parser.add_argument(
+        "--sync", action="store_true", help="sync slash commands globally at start-up"
+    )
+    args = parser.parse_args(argv)
     try:
-        load_config()
+        config = load_config()
     except ConfigError as error:
         print(f"mattekrig: {error}", file=sys.stderr)
         return 2
-    print(
-        "mattekrig: the Discord client is not part of this build yet; "
-        "the engine can be tried with `python -m engine.replay FILE.json`.",
-        file=sys.stderr,
-    )
-    return 1
+    discord.utils.setup_logging(level=getattr(logging, config.log_level))
+    from bot.client import MattekrigBot
+
+    bot = MattekrigBot(config, sync_global=args.sync)
+    try:
+        bot.run(config.token, log_handler=None)
+    except discord.LoginFailure:
+        print(
+            "mattekrig: Discord rejected DISCORD_TOKEN: reset the token in the Developer "
+            "Portal (Bot → Reset Token) and put the new one in .env.",
+            file=sys.stderr,
+        )
+        return 2
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        print("mattekrig: Discord refused the bot's intents.", file=sys.stderr)
+        return 2
+    return 0
 
 
 if __name__ == "__main__":

@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with open(args[0], encoding="utf-8") as handle:
             data = json.load(handle)
-    except (OSError, json.JSONDecodeError) as error:
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
         print(f"cannot read {args[0]}: {error}", file=sys.stderr)
         return 2
     result = run(data)

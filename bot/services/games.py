@@ -327,6 +327,7 @@ class GameService:
         if game.state.is_over:
             game.answer_due_ms = None
             game.autoplay = False
+            self.games.pop(game.id, None)  # its board keeps the final state; presses get "over"
             return events
         now = self.clock.now_ms()
         await self.storage.set_timer(game.id, IDLE_TIMER, now + IDLE_MINUTES * 60_000)

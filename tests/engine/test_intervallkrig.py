@@ -21,7 +21,7 @@ def first_round(out: dict) -> list[dict]:
     return out["events"][: end + 1]
 
 
-# -- §3.1 a round ---------------------------------------------------------------------------------
+# -- §3.1 a round ----------
 
 
 def test_third_card_inside_the_interval_wins() -> None:
@@ -63,7 +63,7 @@ def test_war_is_among_the_succeeding_sides_when_two_or_more_succeed() -> None:
     assert events(out, "round_won")[0] == {**events(out, "round_won")[0], "side": 0, "cards": 13}
 
 
-# -- §3.2 war ------------------------------------------------------------------------------------
+# -- §3.2 war ----------
 
 
 def test_war_closest_to_zero_wins() -> None:
@@ -93,7 +93,7 @@ def test_equal_war_cards_fight_another_war() -> None:
     assert events(out, "round_won")[0] == {**events(out, "round_won")[0], "side": 0, "cards": 14}
 
 
-# -- §3.3 swap bets ---------------------------------------------------------------------------------
+# -- §3.3 swap bets ----------
 
 
 def satsing(piles: list[list[int]], mode: Mode = Mode.REGN):
@@ -168,7 +168,7 @@ def test_bet_actions_in_a_scenario_are_applied() -> None:
     assert events(out, "bet") == [{**events(out, "bet")[0], "side": 0, "swap": 1}]
 
 
-# -- §3.4 endgame -----------------------------------------------------------------------------------
+# -- §3.4 endgame ----------
 
 
 def test_exactly_three_plays_normally_then_a_three_card_war() -> None:
@@ -210,7 +210,7 @@ def test_one_card_ties_lay_another_card_each() -> None:
     assert events(out, "round_won")[0] == {**events(out, "round_won")[0], "side": 0, "cards": 4}
 
 
-# -- §3.5 a side with no card to lay ---------------------------------------------------------------
+# -- §3.5 a side with no card to lay ----------
 
 
 def test_a_side_without_cards_keeps_its_last_face_up_card() -> None:

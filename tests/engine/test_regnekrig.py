@@ -18,7 +18,7 @@ def values(out: dict, round_events: int = 0) -> dict[int, str | None]:
     return {e["side"]: e["value"] for e in events(out, "value")}
 
 
-# -- §2.1 a round ----------------------------------------------------------------------------
+# -- §2.1 a round ----------
 
 
 def test_highest_value_wins_every_card_on_the_table() -> None:
@@ -40,7 +40,7 @@ def test_equal_best_values_make_war() -> None:
     assert events(out, "war")[0]["sides"] == [0, 1]
 
 
-# -- §2.2 levels --------------------------------------------------------------------------------
+# -- §2.2 levels ----------
 
 
 @pytest.mark.parametrize(
@@ -123,7 +123,7 @@ def test_after_each_round_the_best_move_is_reported() -> None:
     assert shown[1]["best"] in ("1 + 1",)
 
 
-# -- §2.2 regn mode: answers ---------------------------------------------------------------------
+# -- §2.2 regn mode: answers ----------
 
 
 def regn(level: int, piles: list[list[int]], target: int | None = None):
@@ -205,7 +205,7 @@ def test_expression_answers_use_the_sides_cards_at_its_level() -> None:
     assert shown[1].value == "2"
 
 
-# -- §2.3 war ------------------------------------------------------------------------------------
+# -- §2.3 war ----------
 
 
 def test_seven_cards_sacrifice_five() -> None:
@@ -243,9 +243,7 @@ def test_war_count_is_taken_over_the_cards_still_held() -> None:
 
 def test_a_war_that_ties_again_is_fought_again() -> None:
     """§1.4: a war that ties again is fought again; the winner takes the whole pot."""
-    out = scenario(
-        level=1, war_size=1, piles=[[3, 3, 0, 2, 2, 0, 9, 9], [4, 2, 0, 1, 3, 0, 1, 1]]
-    )
+    out = scenario(level=1, war_size=1, piles=[[3, 3, 0, 2, 2, 0, 9, 9], [4, 2, 0, 1, 3, 0, 1, 1]])
     assert len(events(out, "war")) == 2
     assert events(out, "round_won")[0] == {**events(out, "round_won")[0], "side": 0, "cards": 16}
 
@@ -266,7 +264,7 @@ def test_war_is_among_the_tied_sides_only() -> None:
     assert events(out, "round_won")[0]["cards"] == 12  # 2 + 2 + 2, then 3 + 3 in the war
 
 
-# -- §2.4 too few cards -----------------------------------------------------------------------------
+# -- §2.4 too few cards ----------
 
 
 def test_a_side_that_cannot_turn_two_loses_the_round() -> None:
@@ -289,7 +287,7 @@ def test_stalemate_returns_the_pot_and_ends_the_game() -> None:
     assert events(out, "game_over")[0]["reason"] == "stalemate"
 
 
-# -- §2.5 targets --------------------------------------------------------------------------------
+# -- §2.5 targets ----------
 
 
 def test_targets_rotate_through_the_sides() -> None:
@@ -321,7 +319,7 @@ def test_random_target_in_auto_mode_and_on_timeout() -> None:
     start = events(out, "round_start")[0]
     assert -15 <= start["target"] <= 15 and "named_by" not in start
     state = regn(5, [[1, 2], [3, 4]])
-    state, evs = apply(state, Timeout(0))
+    state, _ = apply(state, Timeout(0))
     assert state.target is not None and -15 <= state.target <= 15
 
 

@@ -1,0 +1,1 @@
+"""Speed measurements (`python -m benchmarks.engine`); never run by the tests."""

@@ -1,0 +1,213 @@
+"""Challenge and lobby messages: who invites whom to what, who has answered, and the buttons.
+
+An invitation's message is edited in place like a board, so the same `Board` carries it. A
+closed invitation (declined, withdrawn, expired, started, cancelled) keeps its text, says
+why it closed, and has no buttons left to press.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.render.board import COLOURS, ENDED_COLOUR, Board, clip, game_title, when
+from bot.render.locale import as_lang
+from bot.render.names import computer_name, join_names, user_name
+from bot.services.settings import DEFAULT_ANSWER_SECONDS
+from bot.storage import Invitation
+from bot.ui.custom_ids import Verb, build
+from engine.config import GameKind
+
+LOBBY_MAX = 4  # RULES §1.2: 2–4 players
+_MEMBER_MARKS = {"accepted": "✅", "invited": "⏳", "declined": "❌", "joined": "✅"}
+
+
+def _kind(options: Mapping[str, Any]) -> GameKind:
+    try:
+        return GameKind(str(options.get("game", GameKind.REGNEKRIG.value)))
+    except ValueError:
+        return GameKind.REGNEKRIG
+
+
+def _int(options: Mapping[str, Any], key: str, default: int) -> int:
+    value = options.get(key, default)
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def options_lines(options: Mapping[str, Any], lang: Lang) -> list[str]:
+    """The agreed table rules, one short line each (the keys of `settings_from_options`)."""
+    kind = _kind(options)
+    lines: list[str] = []
+    deck = str(options.get("deck", "heltall"))
+    if deck in ("heltall", "fortegn", "vanlig"):
+        lines.append(t("invite.option.deck", lang, deck=t(f"deck.{deck}.name", lang)))
+    mode = str(options.get("mode", "regn"))
+    asks = kind is GameKind.SATSING or mode == "regn"
+    if kind is GameKind.REGNEKRIG:
+        if mode in ("regn", "auto"):
+            lines.append(t("invite.option.mode", lang, mode=t(f"mode.{mode}.name", lang)))
+        lines.append(t("invite.option.war_size", lang, count=_int(options, "war_size", 6)))
+    else:
+        rule = str(options.get("war_rule", "closest_to_zero"))
+        if rule in ("closest_to_zero", "highest"):
+            name = t(f"war_rule.{rule}.name", lang)
+            lines.append(t("invite.option.war_rule", lang, rule=name))
+    if asks and (kind is not GameKind.INTERVALLKRIG):
+        seconds = _int(options, "answer_seconds", DEFAULT_ANSWER_SECONDS)
+        if seconds > 0:
+            lines.append(t("invite.option.answer_seconds", lang, seconds=seconds))
+        else:
+            lines.append(t("invite.option.no_answer_limit", lang))
+    minutes = _int(options, "minutes", 0)
+    if minutes > 0:
+        lines.append(t("invite.option.minutes", lang, minutes=minutes))
+    if options.get("teams"):
+        lines.append(t("invite.option.teams", lang))
+    computer = options.get("computer")
+    if computer:
+        lines.append(t("invite.option.computer", lang, name=computer_name(str(computer), lang)))
+    return [f"• {line}" for line in lines]
+
+
+def _game_name(options: Mapping[str, Any], lang: Lang) -> str:
+    return game_title(_kind(options), _int(options, "level", 1), lang)
+
+
+def _options(inv: Invitation) -> Mapping[str, Any]:
+    return inv.options if isinstance(inv.options, Mapping) else {}
+
+
+def _embed(inv: Invitation, title: str, lines: list[str]) -> discord.Embed:
+    colour = COLOURS[_kind(_options(inv))] if inv.status == "open" else ENDED_COLOUR
+    return discord.Embed(
+        title=clip(title, 256), description=clip("\n".join(lines), 4096), colour=colour
+    )
+
+
+def _view(items: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for item in items:
+        view.add_item(item)
+    return view
+
+
+def _button(
+    label: str, custom_id: str, style: discord.ButtonStyle
+) -> discord.ui.Button[discord.ui.View]:
+    return discord.ui.Button(label=label, custom_id=custom_id, style=style)
+
+
+def _render_challenge(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> Board:
+    """A challenge: the host, the invited players and their answers, the rules, the expiry."""
+    options = _options(inv)
+    host = user_name(inv.host_id, names)
+    invited = [user_name(uid, names) for uid in inv.user_ids()]
+    lines = [
+        t(
+            "invite.challenge.text",
+            lang,
+            host=host,
+            names=join_names([f"**{n}**" for n in invited], lang) or "—",
+            game=_game_name(options, lang),
+        ),
+        *options_lines(options, lang),
+        "",
+    ]
+    for member in inv.members:
+        mark = _MEMBER_MARKS.get(member.state, "⏳")
+        state = t(f"invite.member.{member.state}", lang)
+        lines.append(f"{mark} {user_name(member.user_id, names)} — {state}")
+    content: str | None = None
+    items: list[discord.ui.Button[discord.ui.View]] = []
+    if inv.status == "open":
+        lines.append("")
+        lines.append(t("invite.challenge.how", lang, host=host))
+        lines.append(t("invite.challenge.expires", lang, when=when(inv.expires_at)))
+        waiting = inv.user_ids("invited")
+        content = " ".join(f"<@{uid}>" for uid in waiting) or None
+        items = [
+            _button(
+                t("button.accept", lang), build(Verb.ACCEPT, inv.id), discord.ButtonStyle.success
+            ),
+            _button(
+                t("button.decline", lang), build(Verb.DECLINE, inv.id), discord.ButtonStyle.danger
+            ),
+            _button(
+                t("button.withdraw", lang),
+                build(Verb.WITHDRAW, inv.id),
+                discord.ButtonStyle.secondary,
+            ),
+        ]
+    else:
+        declined = [user_name(uid, names) for uid in inv.user_ids("declined")]
+        lines.append("")
+        lines.append(
+            t(
+                f"invite.closed.{inv.status}",
+                lang,
+                host=host,
+                names=join_names(declined, lang) or "—",
+            )
+        )
+    title = t("invite.challenge.title", lang)
+    return Board(content=content, embed=_embed(inv, title, lines), view=_view(items))
+
+
+def _render_lobby(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> Board:
+    """A lobby: an open table anyone may join until the host starts it (2–4 players)."""
+    options = _options(inv)
+    host = user_name(inv.host_id, names)
+    joined = inv.user_ids("joined")
+    players = [("👑 " if uid == inv.host_id else "") + user_name(uid, names) for uid in joined] or [
+        t("invite.lobby.empty", lang)
+    ]
+    lines = [
+        t("invite.lobby.text", lang, host=host, game=_game_name(options, lang)),
+        *options_lines(options, lang),
+        "",
+        t("invite.lobby.players", lang, count=len(joined), max=LOBBY_MAX),
+        *(f"• {p}" for p in players),
+    ]
+    items: list[discord.ui.Button[discord.ui.View]] = []
+    if inv.status == "open":
+        lines.append("")
+        need = "invite.lobby.need_teams" if options.get("teams") else "invite.lobby.need"
+        lines.append(t(need, lang, host=host))
+        lines.append(t("invite.lobby.expires", lang, when=when(inv.expires_at)))
+        items = [
+            _button(t("button.join", lang), build(Verb.JOIN, inv.id), discord.ButtonStyle.success),
+            _button(
+                t("button.leave", lang), build(Verb.LEAVE, inv.id), discord.ButtonStyle.secondary
+            ),
+            _button(
+                t("button.begin", lang), build(Verb.BEGIN, inv.id), discord.ButtonStyle.primary
+            ),
+            _button(
+                t("button.cancel", lang), build(Verb.CANCEL, inv.id), discord.ButtonStyle.danger
+            ),
+        ]
+    else:
+        lines.append("")
+        lines.append(t(f"invite.lobby_closed.{inv.status}", lang, host=host))
+    title = t("invite.lobby.title", lang)
+    return Board(content=None, embed=_embed(inv, title, lines), view=_view(items))
+
+
+def render_invitation(inv: Invitation, lang: str, names: Mapping[int, str]) -> Board:
+    """Either kind, by `Invitation.kind`."""
+    if inv.kind == "lobby":
+        return _render_lobby(inv, as_lang(lang), names)
+    return _render_challenge(inv, as_lang(lang), names)
+
+
+def render_challenge(inv: Invitation, lang: str, names: Mapping[int, str]) -> Board:
+    """A challenge: the host, the invited players and their answers, the rules, the expiry."""
+    return _render_challenge(inv, as_lang(lang), names)
+
+
+def render_lobby(inv: Invitation, lang: str, names: Mapping[int, str]) -> Board:
+    """A lobby: an open table anyone may join until the host starts it (2–4 players)."""
+    return _render_lobby(inv, as_lang(lang), names)

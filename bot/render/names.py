@@ -1,0 +1,67 @@
+"""Who plays each side, as a short, safe piece of text.
+
+Display names come from Discord and may be 32 characters of anything, including Markdown
+that would bold half the board or break a line; every name is clipped and escaped here, once,
+so no other renderer has to think about it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from discord.utils import escape_markdown, escape_mentions
+
+from bot.i18n import Lang, t
+from bot.services.live import LiveGame
+from bot.storage import Player
+
+MAX_NAME = 32  # Discord's own display-name limit; longer names are clipped with "…"
+
+
+def clean_name(name: str) -> str:
+    """A display name made safe for an embed: one line, clipped, Markdown and mentions escaped."""
+    flat = " ".join(name.split()) or "?"
+    if len(flat) > MAX_NAME:
+        flat = flat[: MAX_NAME - 1] + "…"
+    return escape_mentions(escape_markdown(flat))
+
+
+def computer_name(strength: str | None, lang: Lang) -> str:
+    """The computer in the board's language, with its strength: ``🤖 Datamaskin (middels)``."""
+    name = t("computer.name", lang)
+    if strength in ("easy", "medium", "hard"):
+        level = t(f"computer.{strength}.name", lang)
+        return t("side.computer", lang, name=name, strength=level)
+    return t("side.computer_plain", lang, name=name)
+
+
+def player_name(player: Player, lang: Lang) -> str:
+    if player.computer is not None:
+        return computer_name(player.computer, lang)
+    return clean_name(player.display_name)
+
+
+def side_name(game: LiveGame, side: int, lang: Lang) -> str:
+    """Everyone on the side (a team shows both members), or ``Side 2`` when nobody is seated."""
+    players = sorted(game.players_of(side), key=lambda p: p.seat)
+    if not players:
+        return t("side.fallback", lang, number=side + 1)
+    return " & ".join(player_name(p, lang) for p in players)
+
+
+def side_names(game: LiveGame, lang: Lang) -> dict[int, str]:
+    return {side: side_name(game, side, lang) for side in range(game.state.config.sides)}
+
+
+def join_names(names: list[str], lang: Lang) -> str:
+    """``Ada``, ``Ada and Bo``, ``Ada, Bo and Cy`` in the language's own word for *and*."""
+    if len(names) <= 1:
+        return "".join(names)
+    return t("list.and", lang, first=", ".join(names[:-1]), last=names[-1])
+
+
+def user_name(user_id: int, names: Mapping[int, str]) -> str:
+    """A user by the name we were given, else a mention (renders as the name, never pings in an
+    embed)."""
+    name = names.get(user_id)
+    return clean_name(name) if name else f"<@{user_id}>"

@@ -1,0 +1,135 @@
+"""`/mattekrig rules [game]` and `/mattekrig help`: the rule book for a 12-year-old.
+
+Every sentence lives in the catalogues (a teacher can correct a word without touching
+Python); this module only arranges them into embeds. The level list and command list are
+built from the same catalogue keys the slash commands and the board use, so a level or
+command name reads the same everywhere. Each game's embeds fit in one message (Discord allows
+6000 characters across all embeds of a message).
+"""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.render.board import COLOURS, EMOJI
+from bot.render.locale import as_lang
+from engine.config import GameKind
+
+HELP_COLOUR = discord.Colour(0x8B5CF6)
+COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats")
+
+_SECTIONS: dict[GameKind, tuple[tuple[str, str], ...]] = {
+    GameKind.REGNEKRIG: (
+        ("rules.heading.round", "rules.regnekrig.round"),
+        ("rules.heading.target", "rules.regnekrig.target"),
+        ("rules.heading.answer", "rules.regnekrig.answer"),
+        ("rules.heading.example", "rules.regnekrig.example"),
+        ("rules.heading.war", "rules.regnekrig.war"),
+        ("rules.heading.bonus", "rules.regnekrig.bonus"),
+        ("rules.heading.end", "rules.common.end"),
+    ),
+    GameKind.INTERVALLKRIG: (
+        ("rules.heading.round", "rules.intervallkrig.round"),
+        ("rules.heading.example", "rules.intervallkrig.example"),
+        ("rules.heading.war", "rules.intervallkrig.war"),
+        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
+        ("rules.heading.end", "rules.common.end"),
+    ),
+    GameKind.SATSING: (
+        ("rules.heading.round", "rules.satsing.round"),
+        ("rules.heading.bet", "rules.satsing.bet"),
+        ("rules.heading.hint", "rules.satsing.hint"),
+        ("rules.heading.example", "rules.satsing.example"),
+        ("rules.heading.war", "rules.intervallkrig.war"),
+        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
+        ("rules.heading.end", "rules.common.end"),
+    ),
+}
+
+
+def command(name: str, lang: Lang) -> str:
+    """A slash command as the pupil types it in their own Discord language."""
+    group = t("group.mattekrig.name", lang)
+    return f"`/{group} {t(f'cmd.{name}.name', lang)}`"
+
+
+def _levels(lang: Lang) -> str:
+    return "\n".join(
+        f"**{n} · {t(f'level.{n}.name', lang)}** — {t(f'level.{n}.desc', lang)}"
+        for n in range(1, 8)
+    )
+
+
+def _game_embed(kind: GameKind, lang: Lang) -> discord.Embed:
+    name = t(f"game.{kind.value}.name", lang)
+    embed = discord.Embed(
+        title=f"{EMOJI[kind]} {t('rules.title', lang, game=name)}",
+        description=t(f"rules.{kind.value}.intro", lang),
+        colour=COLOURS[kind],
+    )
+    sections = list(_SECTIONS[kind])
+    for heading, body in sections:
+        embed.add_field(name=t(heading, lang), value=t(body, lang), inline=False)
+        if kind is GameKind.REGNEKRIG and heading == "rules.heading.round":
+            embed.add_field(name=t("rules.heading.levels", lang), value=_levels(lang), inline=False)
+    embed.set_footer(text=t("rules.footer", lang, help=command("help", lang).strip("`")))
+    return embed
+
+
+def _overview(lang: Lang) -> discord.Embed:
+    embed = discord.Embed(
+        title=t("rules.overview.title", lang),
+        description=t("rules.overview.text", lang),
+        colour=HELP_COLOUR,
+    )
+    for kind in GameKind:
+        embed.add_field(
+            name=f"{EMOJI[kind]} {t(f'game.{kind.value}.name', lang)}",
+            value=t(f"game.{kind.value}.desc", lang),
+            inline=False,
+        )
+    embed.set_footer(text=t("rules.overview.footer", lang, rules=command("rules", lang).strip("`")))
+    return embed
+
+
+def _rules_text(game: str | None, lang: Lang) -> list[discord.Embed]:
+    """The rules of one game (``regnekrig``, ``intervallkrig``, ``satsing``), or an overview of
+    all three when no game (or an unknown one) is asked for. Fits in one message."""
+    try:
+        kind = GameKind(game) if game else None
+    except ValueError:
+        kind = None
+    if kind is None:
+        return [_overview(lang)]
+    return [_game_embed(kind, lang)]
+
+
+def _help_text(lang: Lang) -> list[discord.Embed]:
+    """The commands and how a game flows, from challenge to rematch."""
+    embed = discord.Embed(
+        title=t("help.title", lang),
+        description=t("help.intro", lang),
+        colour=HELP_COLOUR,
+    )
+    commands = "\n".join(f"{command(c, lang)} — {t(f'cmd.{c}.desc', lang)}" for c in COMMANDS)
+    embed.add_field(name=t("help.heading.commands", lang), value=commands, inline=False)
+    embed.add_field(name=t("help.heading.flow", lang), value=t("help.flow", lang), inline=False)
+    embed.add_field(
+        name=t("help.heading.answers", lang), value=t("help.answers", lang), inline=False
+    )
+    embed.add_field(
+        name=t("help.heading.buttons", lang), value=t("help.buttons", lang), inline=False
+    )
+    embed.set_footer(text=t("help.footer", lang, rules=command("rules", lang).strip("`")))
+    return [embed]
+
+
+def rules_text(game: str | None, lang: str) -> list[discord.Embed]:
+    """The rules of one game, or an overview of all three (no game, or an unknown one)."""
+    return _rules_text(game, as_lang(lang))
+
+
+def help_text(lang: str) -> list[discord.Embed]:
+    """The commands and how a game flows, from challenge to rematch."""
+    return _help_text(as_lang(lang))

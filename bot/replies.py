@@ -1,0 +1,84 @@
+"""One error ladder and one safe-reply helper for every interaction: commands (through the
+custom tree), buttons, selects, modals and dynamic items all end here, so a pupil always
+gets an answer in their language and never "This interaction failed"."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord import app_commands
+
+from bot.i18n import pick_locale, t
+from bot.services.errors import UserFacingError
+from bot.storage import ConflictError
+from engine.errors import EngineError, ExpressionError
+
+log = logging.getLogger(__name__)
+
+# Discord permission attribute → the name Discord's own settings show.
+PERMISSION_NAMES = {
+    "send_messages": "Send Messages",
+    "send_messages_in_threads": "Send Messages in Threads",
+    "embed_links": "Embed Links",
+    "create_public_threads": "Create Public Threads",
+    "read_message_history": "Read Message History",
+    "view_channel": "View Channel",
+    "attach_files": "Attach Files",
+}
+
+
+def lang_of(interaction: discord.Interaction) -> str:
+    """RULES of the house: the user's Discord language, then the server's, then English."""
+    return pick_locale(interaction.locale, interaction.guild_locale)
+
+
+async def send_private(interaction: discord.Interaction, text: str) -> None:
+    """A short ephemeral message, whether or not the interaction was answered already."""
+    try:
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+    except discord.HTTPException:
+        log.warning("could not answer interaction %s", interaction.id)
+
+
+def describe(error: BaseException, lang: str) -> str | None:
+    """The sentence a user is shown for an error we expect, or None for a bug."""
+    if isinstance(error, UserFacingError):
+        return t(error.key, lang, **error.values)
+    if isinstance(error, ExpressionError):
+        return t(f"answer.rejected.{error.code}", lang, **_values(error))
+    if isinstance(error, EngineError):
+        return t(f"engine.{error.code}", lang, **_values(error))
+    if isinstance(error, ConflictError):
+        return t("error.conflict", lang)
+    if isinstance(error, app_commands.BotMissingPermissions):
+        missing = ", ".join(PERMISSION_NAMES.get(p, p) for p in error.missing_permissions)
+        return t("error.missing_permission", lang, permission=missing)
+    if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
+        return t("error.not_allowed", lang)
+    if isinstance(error, discord.Forbidden):
+        return t("error.missing_permission", lang, permission=PERMISSION_NAMES["send_messages"])
+    return None
+
+
+def _values(error: EngineError) -> dict[str, object]:
+    return {k: v for k, v in error.details.items() if isinstance(v, str | int)}
+
+
+async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+    """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
+    if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
+        error = error.__cause__ or getattr(error, "original", error)
+    lang = lang_of(interaction)
+    text = describe(error, lang)
+    if text is None:
+        log.error(
+            "interaction %s failed",
+            interaction.id,
+            exc_info=(type(error), error, error.__traceback__),
+        )
+        text = t("error.generic", lang)
+    await send_private(interaction, text)

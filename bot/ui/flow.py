@@ -1,0 +1,60 @@
+"""Opening a game where it will be played: a new thread (when chosen and allowed) or the
+channel itself, with its board posted there. Shared by the start command and by the buttons
+that turn an accepted challenge or a full lobby into a game."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import t
+from bot.services.live import GameUpdate
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
+
+log = logging.getLogger(__name__)
+
+THREAD_NAME_MAX = 100
+THREAD_ARCHIVE_MINUTES = 60
+
+
+def bot_of(interaction: discord.Interaction) -> MattekrigBot:
+    return interaction.client  # type: ignore[return-value]
+
+
+def may_create_thread(interaction: discord.Interaction) -> bool:
+    """Threads are the default where the bot may create them (issue 4, option `thread`)."""
+    channel = interaction.channel
+    perms = interaction.app_permissions
+    return (
+        isinstance(channel, discord.TextChannel)
+        and perms.create_public_threads
+        and perms.send_messages_in_threads
+    )
+
+
+def thread_name(options: dict[str, Any], names: list[str], lang: str) -> str:
+    game = t(f"game.{options.get('game', 'regnekrig')}.name", lang)
+    return f"{game}: {' – '.join(names)}"[:THREAD_NAME_MAX]
+
+
+async def thread_from(message: discord.Message, name: str) -> discord.Thread | None:
+    """A public thread on the message, or None when Discord refuses (then the game is played
+    in the channel)."""
+    try:
+        return await message.create_thread(name=name, auto_archive_duration=THREAD_ARCHIVE_MINUTES)
+    except discord.HTTPException:
+        log.info("could not create a thread on message %s; playing in the channel", message.id)
+        return None
+
+
+async def post_board(
+    bot: MattekrigBot, update: GameUpdate, thread: discord.Thread | None, channel_id: int
+) -> None:
+    target: discord.abc.Messageable = (
+        thread if thread is not None else bot.get_partial_messageable(channel_id)
+    )
+    await bot.boards.post(target, update.game)

@@ -1,0 +1,268 @@
+"""The buttons and selects of boards, challenges and lobbies as `DynamicItem`s: discord.py
+rebuilds them from the custom_id of any message, so they keep working on old messages and
+after a restart. Each one answers every press: its result, or a short private explanation
+(discord.py only logs exceptions of dynamic items, so each catches its own)."""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.i18n import t
+from bot.render.board import render_hint
+from bot.render.invitations import render_challenge, render_lobby
+from bot.replies import lang_of, report_error, send_private
+from bot.services.errors import UserFacingError
+from bot.storage import Invitation
+from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
+from bot.ui.flow import bot_of, post_board, thread_from, thread_name
+from bot.ui.modals import AnswerModal
+
+ItemT = discord.ui.Item[discord.ui.View]
+
+
+class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
+    """Base: parse the id, run `act`, route every error to `report_error`. Each subclass
+    matches its own verb's template only (two templates matching one id would race)."""
+
+    def __init__(self, item: ItemT, cid: CustomId) -> None:
+        super().__init__(item)
+        self.cid = cid
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: ItemT, match: re.Match[str], /
+    ) -> MattekrigItem:
+        cid = parse(match.string)
+        if cid is None:  # the template matched, so this cannot happen; be safe anyway
+            raise ValueError(f"unparseable custom_id {match.string!r}")
+        return cls(item, cid)
+
+    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+        try:
+            await self.act(interaction)
+        except Exception as error:
+            await report_error(interaction, error)
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        raise NotImplementedError
+
+    @property
+    def game_id(self) -> int:
+        assert self.cid.game_id is not None
+        return self.cid.game_id
+
+    @property
+    def invitation_id(self) -> int:
+        assert self.cid.invitation_id is not None
+        return self.cid.invitation_id
+
+
+# -- the board ----------
+
+
+class FlipItem(MattekrigItem, template=template(Verb.FLIP)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        update = await bot.games.flip(self.game_id, interaction.user.id, self.cid.round)
+        await bot.boards.respond(interaction, update)
+
+
+class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        update = await bot.games.toggle_autoplay(self.game_id, interaction.user.id, None)
+        await bot.boards.respond(interaction, update)
+
+
+class TargetItem(MattekrigItem, template=template(Verb.TARGET)):
+    """The two target selects (−15…0, 1…15) and the Random button (RULES §2.5)."""
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        value: int | None = None
+        if self.cid.arg != "random":
+            values = (interaction.data or {}).get("values") or []
+            try:
+                value = int(values[0])
+            except (IndexError, ValueError, TypeError):
+                raise UserFacingError("engine.target_out_of_range") from None
+        update = await bot.games.name_target(
+            self.game_id, interaction.user.id, self.cid.round, value
+        )
+        await bot.boards.respond(interaction, update)
+
+
+class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
+    """Opens the answer modal for the presser's side (checked first, so a spectator or a side
+    that already answered is told at once instead of typing in vain)."""
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        game = bot.games.live(self.game_id)
+        side = game.side_of(interaction.user.id)
+        if side is None:
+            raise UserFacingError("error.not_a_player")
+        if self.cid.round != game.state.window:
+            raise UserFacingError("error.round_over")
+        if side not in game.state.pending:
+            key = "engine.already_decided" if side in game.state.battle else "engine.wrong_phase"
+            raise UserFacingError(key)
+        lang = lang_of(interaction)
+        cards = " · ".join(str(c.value).replace("-", "−") for c in game.state.up[side])
+        modal = AnswerModal(
+            self.cid.to_custom_id(), lang, t("modal.answer.cards", lang, cards=cards)
+        )
+        await interaction.response.send_modal(modal)
+
+
+class BetItem(MattekrigItem, template=template(Verb.BET)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        update = await bot.games.bet(
+            self.game_id, interaction.user.id, self.cid.round, self.cid.int_arg()
+        )
+        await bot.boards.respond(interaction, update)
+        await send_private(interaction, t("reply.bet_received", lang_of(interaction)))
+
+
+class PassItem(MattekrigItem, template=template(Verb.PASS)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.round, None)
+        await bot.boards.respond(interaction, update)
+        await send_private(interaction, t("reply.pass_received", lang_of(interaction)))
+
+
+class HintItem(MattekrigItem, template=template(Verb.HINT)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.round)
+        await send_private(interaction, render_hint(chances, lang_of(interaction)))
+
+
+class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        update = await bot.invitations.rematch(self.game_id, interaction.user.id)
+        await interaction.response.defer()
+        await post_board(bot, update, None, update.game.channel_id)
+
+
+# -- challenges and lobbies ----------
+
+
+async def _show_invitation(interaction: discord.Interaction, invitation: Invitation) -> None:
+    bot = bot_of(interaction)
+    names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
+    lang = invitation.options.get("locale", "en")
+    render = render_challenge if invitation.kind == "challenge" else render_lobby
+    board = render(invitation, lang, names)
+    if interaction.response.is_done():
+        if invitation.message_id is not None:
+            message = bot.get_partial_messageable(invitation.channel_id).get_partial_message(
+                invitation.message_id
+            )
+            await message.edit(content=board.content, embed=board.embed, view=board.view)
+    else:
+        await interaction.response.edit_message(
+            content=board.content, embed=board.embed, view=board.view
+        )
+
+
+async def _begin(
+    interaction: discord.Interaction, invitation: Invitation, user_id: int | None
+) -> None:
+    """Turn an accepted challenge or a full lobby into a game, in a thread when chosen."""
+    bot = bot_of(interaction)
+    options = invitation.options
+    thread = None
+    if options.get("thread") and interaction.message is not None:
+        names = list(options.get("names", {}).values())
+        lang = options.get("locale", "en")
+        thread = await thread_from(interaction.message, thread_name(options, names, lang))
+    invitation, update = await bot.invitations.begin(
+        invitation.id, user_id, thread_id=thread.id if thread else None
+    )
+    await _show_invitation(interaction, invitation)
+    await post_board(bot, update, thread, invitation.channel_id)
+
+
+class AcceptItem(MattekrigItem, template=template(Verb.ACCEPT)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.invitations.answer(
+            self.invitation_id, interaction.user.id, accept=True
+        )
+        if invitation.all_accepted:
+            await _begin(interaction, invitation, None)
+        else:
+            await _show_invitation(interaction, invitation)
+
+
+class DeclineItem(MattekrigItem, template=template(Verb.DECLINE)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.invitations.answer(
+            self.invitation_id, interaction.user.id, accept=False
+        )
+        await _show_invitation(interaction, invitation)
+
+
+class WithdrawItem(MattekrigItem, template=template(Verb.WITHDRAW)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.invitations.withdraw(self.invitation_id, interaction.user.id)
+        await _show_invitation(interaction, invitation)
+
+
+class JoinItem(MattekrigItem, template=template(Verb.JOIN)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.invitations.join(
+            self.invitation_id, interaction.user.id, interaction.user.display_name
+        )
+        await _show_invitation(interaction, invitation)
+
+
+class LeaveItem(MattekrigItem, template=template(Verb.LEAVE)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.invitations.leave(self.invitation_id, interaction.user.id)
+        await _show_invitation(interaction, invitation)
+
+
+class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.storage.load_invitation(self.invitation_id)
+        if invitation.host_id != interaction.user.id:
+            raise UserFacingError("error.not_host")
+        await _begin(interaction, invitation, interaction.user.id)
+
+
+class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        invitation = await bot.invitations.cancel(self.invitation_id, interaction.user.id)
+        await _show_invitation(interaction, invitation)
+
+
+DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
+    FlipItem,
+    AutoplayItem,
+    TargetItem,
+    AnswerItem,
+    BetItem,
+    PassItem,
+    HintItem,
+    RematchItem,
+    AcceptItem,
+    DeclineItem,
+    WithdrawItem,
+    JoinItem,
+    LeaveItem,
+    BeginItem,
+    CancelItem,
+)

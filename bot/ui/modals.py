@@ -1,0 +1,70 @@
+"""The answer modal (regn mode). Its submissions are handled by `handle_answer_submit`, called
+from the client's `on_interaction` for every `mk:answer` modal: a modal that was open on a
+pupil's screen across a bot restart still reaches the game that way (discord.py only routes
+submits to modals it holds in memory)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.i18n import t
+from bot.replies import lang_of, report_error, send_private
+from bot.ui.custom_ids import CustomId, Verb, parse
+from bot.ui.flow import bot_of
+from engine.expressions import MAX_ANSWER_LENGTH
+
+ANSWER_FIELD = "answer_text"
+
+
+class AnswerModal(discord.ui.Modal):
+    def __init__(self, custom_id: str, lang: str, cards_hint: str) -> None:
+        super().__init__(title=t("modal.answer.title", lang)[:45], custom_id=custom_id)
+        self.answer: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
+            custom_id=ANSWER_FIELD,
+            label=t("modal.answer.label", lang)[:45],
+            placeholder=cards_hint[:100] or None,
+            max_length=MAX_ANSWER_LENGTH,
+            required=True,
+        )
+        self.add_item(self.answer)
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Deliberately empty: `handle_answer_submit` answers every submission (see module)."""
+
+
+def submitted_text(data: Any) -> str | None:
+    """The answer text from a modal's payload (plain action rows or discord.py 2.6 labels)."""
+    if isinstance(data, dict):
+        if data.get("custom_id") == ANSWER_FIELD and isinstance(data.get("value"), str):
+            return str(data["value"])
+        for value in data.values():
+            found = submitted_text(value)
+            if found is not None:
+                return found
+    elif isinstance(data, list):
+        for value in data:
+            found = submitted_text(value)
+            if found is not None:
+                return found
+    return None
+
+
+async def handle_answer_submit(interaction: discord.Interaction) -> bool:
+    """Answer a submitted answer modal; False when the interaction is not one."""
+    if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
+        return False
+    cid: CustomId | None = parse(interaction.data.get("custom_id"))
+    if cid is None or cid.verb is not Verb.ANSWER or cid.game_id is None:
+        return False
+    bot = bot_of(interaction)
+    lang = lang_of(interaction)
+    try:
+        text = submitted_text(interaction.data.get("components")) or ""
+        update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
+        await bot.boards.respond(interaction, update)
+        await send_private(interaction, t("reply.answer_received", lang, answer=text.strip()))
+    except Exception as error:
+        await report_error(interaction, error)
+    return True

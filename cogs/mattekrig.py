@@ -1,0 +1,227 @@
+"""`/mattekrig …`: thin commands that parse options, call one service, render and respond."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.i18n import t
+from bot.i18n.translator import choice, ls
+from bot.render.board import render_board
+from bot.render.invitations import render_challenge, render_lobby
+from bot.render.texts import help_text, rules_text
+from bot.replies import lang_of
+from bot.services.errors import UserFacingError
+from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
+
+GAMES = ("regnekrig", "intervallkrig", "satsing")
+DECKS = ("heltall", "fortegn", "vanlig")
+MODES = ("regn", "auto")
+WAR_RULES = ("closest_to_zero", "highest")
+STRENGTHS = ("easy", "medium", "hard")
+NEEDED = ("send_messages", "embed_links")
+
+
+def _missing_permission(interaction: discord.Interaction) -> str | None:
+    perms = interaction.app_permissions
+    for name in NEEDED:
+        if not getattr(perms, name):
+            return name
+    return None
+
+
+class Mattekrig(
+    commands.GroupCog, group_name="mattekrig", group_description=ls("group.mattekrig.desc")
+):
+    def __init__(self, bot: MattekrigBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="start", description=ls("cmd.start.desc"))
+    @app_commands.guild_only()
+    @app_commands.describe(
+        game=ls("opt.game.desc"),
+        level=ls("opt.level.desc"),
+        opponent=ls("opt.opponent.desc"),
+        opponent2=ls("opt.opponent2.desc"),
+        opponent3=ls("opt.opponent3.desc"),
+        computer=ls("opt.computer.desc"),
+        teams=ls("opt.teams.desc"),
+        deck=ls("opt.deck.desc"),
+        mode=ls("opt.mode.desc"),
+        minutes=ls("opt.minutes.desc"),
+        war_size=ls("opt.war_size.desc"),
+        war_rule=ls("opt.war_rule.desc"),
+        answer_seconds=ls("opt.answer_seconds.desc"),
+        thread=ls("opt.thread.desc"),
+    )
+    @app_commands.choices(
+        game=[choice("game", g) for g in GAMES],
+        computer=[choice("computer", s) for s in STRENGTHS],
+        deck=[choice("deck", d) for d in DECKS],
+        mode=[choice("mode", m) for m in MODES],
+        war_rule=[choice("war_rule", w) for w in WAR_RULES],
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        game: str,
+        level: app_commands.Range[int, 1, 7] = 1,
+        opponent: discord.Member | None = None,
+        opponent2: discord.Member | None = None,
+        opponent3: discord.Member | None = None,
+        computer: str | None = None,
+        teams: bool = False,
+        deck: str = "heltall",
+        mode: str = "regn",
+        minutes: app_commands.Range[int, 0, 120] = 0,
+        war_size: app_commands.Range[int, 1, 6] = 6,
+        war_rule: str = "closest_to_zero",
+        answer_seconds: app_commands.Range[int, 0, 600] = 60,
+        thread: bool | None = None,
+    ) -> None:
+        lang = lang_of(interaction)
+        missing = _missing_permission(interaction)
+        if missing is not None:
+            raise app_commands.BotMissingPermissions([missing])
+        opponents = [o for o in (opponent, opponent2, opponent3) if o is not None]
+        if any(o.bot for o in opponents):
+            raise UserFacingError("error.challenge_bot")
+        if opponents and computer:
+            raise UserFacingError("error.bad_option", option="computer")
+        use_thread = may_create_thread(interaction) if thread is None else thread
+        if use_thread and not may_create_thread(interaction):
+            use_thread = False
+        if not use_thread and self.bot.games.in_channel(interaction.channel_id or 0):
+            raise UserFacingError("error.channel_busy")
+        options: dict[str, Any] = {
+            "game": game,
+            "level": level,
+            "deck": deck,
+            "mode": mode,
+            "minutes": minutes,
+            "war_size": war_size,
+            "war_rule": war_rule,
+            "answer_seconds": answer_seconds,
+            "locale": lang,
+            "teams": teams,
+            "thread": use_thread,
+        }
+        user = interaction.user
+        if computer:
+            await self._start_computer(interaction, {**options, "computer": computer}, use_thread)
+        elif opponents:
+            invitation = await self.bot.invitations.challenge(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                host_id=user.id,
+                invited=[o.id for o in opponents],
+                options=options,
+                names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
+            )
+            board = render_challenge(invitation, lang, _names(invitation))
+            await interaction.response.send_message(
+                content=board.content,
+                embed=board.embed,
+                view=board.view,
+                allowed_mentions=discord.AllowedMentions(users=opponents),
+            )
+            message = await interaction.original_response()
+            await self.bot.storage.set_invitation_message(
+                invitation.id, message.id, self.bot.clock.now_ms()
+            )
+        else:
+            invitation = await self.bot.invitations.lobby(
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                host_id=user.id,
+                options=options,
+                host_name=user.display_name,
+            )
+            board = render_lobby(invitation, lang, _names(invitation))
+            await interaction.response.send_message(
+                content=board.content, embed=board.embed, view=board.view
+            )
+            message = await interaction.original_response()
+            await self.bot.storage.set_invitation_message(
+                invitation.id, message.id, self.bot.clock.now_ms()
+            )
+
+    async def _start_computer(
+        self, interaction: discord.Interaction, options: dict[str, Any], use_thread: bool
+    ) -> None:
+        """A game against the computer starts at once (issue 4)."""
+        lang = options["locale"]
+        user = interaction.user
+        computer_name = t("computer.name", lang)
+        strength = t(f"computer.{options['computer']}.name", lang)
+        arguments = dict(
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=user.id,
+            host_name=user.display_name,
+            computer_name=f"{computer_name} ({strength})",
+            options=options,
+        )
+        if use_thread:
+            await interaction.response.send_message(
+                t("reply.game_in_thread", lang, player=user.mention)
+            )
+            message = await interaction.original_response()
+            name = thread_name(options, [user.display_name, computer_name], lang)
+            created = await thread_from(message, name)
+            update = await self.bot.invitations.versus_computer(
+                **arguments, thread_id=created.id if created else None
+            )
+            await post_board(self.bot, update, created, update.game.record.channel_id)
+            return
+        update = await self.bot.invitations.versus_computer(**arguments)
+        board = render_board(update.game, lang, self.bot.clock.now_ms())
+        await interaction.response.send_message(
+            content=board.content, embed=board.embed, view=board.view
+        )
+        message = await interaction.original_response()
+        await self.bot.games.set_board(update.game, message.id)
+
+    @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
+    @app_commands.guild_only()
+    async def stop(self, interaction: discord.Interaction) -> None:
+        """Any player of the game, or a member who can manage messages, ends it."""
+        game = self.bot.games.in_channel(interaction.channel_id or 0)
+        if game is None:
+            raise UserFacingError("error.no_game")
+        moderator = bool(interaction.permissions.manage_messages)
+        update = await self.bot.games.stop(game.id, interaction.user.id, moderator=moderator)
+        await interaction.response.send_message(
+            t("reply.stopped", lang_of(interaction), player=interaction.user.mention),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        await self.bot.boards.refresh(update.game)
+
+    @app_commands.command(name="rules", description=ls("cmd.rules.desc"))
+    @app_commands.describe(game=ls("cmd.rules.opt.game.desc"))
+    @app_commands.choices(game=[choice("game", g) for g in GAMES])
+    async def rules(self, interaction: discord.Interaction, game: str = "regnekrig") -> None:
+        await interaction.response.send_message(
+            embeds=rules_text(game, lang_of(interaction)), ephemeral=True
+        )
+
+    @app_commands.command(name="help", description=ls("cmd.help.desc"))
+    async def help(self, interaction: discord.Interaction) -> None:
+        await interaction.response.send_message(
+            embeds=help_text(lang_of(interaction)), ephemeral=True
+        )
+
+
+def _names(invitation: Any) -> dict[int, str]:
+    return {int(k): v for k, v in invitation.options.get("names", {}).items()}
+
+
+async def setup(bot: MattekrigBot) -> None:
+    await bot.add_cog(Mattekrig(bot))

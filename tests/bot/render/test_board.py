@@ -1,0 +1,367 @@
+"""The board: every phase of every game renders in every language, within Discord's limits,
+with exactly the controls the phase allows and nothing a side should not see yet."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.render.board import Board, dump_board, render_board
+from bot.ui.custom_ids import Space, Verb, parse
+from engine.actions import Answer, Bet, Flip, NameTarget, Timeout
+from engine.config import GameConfig, GameKind, Mode
+from engine.game import apply, legal_actions
+from engine.state import Phase
+from tests.bot.render.support import (
+    ADA,
+    BO,
+    CPU,
+    GAME_ID,
+    L5_PILES,
+    LANGS,
+    POSITIONS,
+    T0,
+    WAR_PILES,
+    custom_ids,
+    drive,
+    limit_problems,
+    live,
+    players_for,
+)
+
+
+def board_of(name: str, lang: str = "en", now_ms: int = T0) -> Board:
+    return render_board(POSITIONS[name](), lang, now_ms)  # type: ignore[arg-type]
+
+
+def description(board: Board) -> str:
+    return board.embed.description or ""
+
+
+def everything(board: Board) -> str:
+    """All the text a player can read on the board."""
+    return dump_board(board)
+
+
+# -- every phase, every language, every limit ---------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("name", sorted(POSITIONS))
+def test_every_position_renders_within_discord_limits(name: str, lang: str) -> None:
+    board = board_of(name, lang)
+    assert limit_problems(board) == {}
+    assert board.view.timeout is None
+    assert board.embed.title and board.embed.description
+    assert len(board.embed.fields) == POSITIONS[name]().state.config.sides
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("teams", [False, True])
+@pytest.mark.parametrize("kind", list(GameKind))
+def test_four_sides_with_long_names_stay_within_limits(
+    kind: GameKind, teams: bool, lang: str
+) -> None:
+    """The widest board: 4 sides (or 2 teams of 2), 32-character names, a war result."""
+    sides = 2 if teams else 4
+    config = GameConfig(game=kind, level=7, mode=Mode.REGN, sides=sides)
+    players = players_for(sides, teams=teams, long=True)
+    state, events = drive(config, seed=11)
+    for _ in range(40):  # play on to collect many kinds of result
+        if state.is_over:
+            break
+        if state.phase is Phase.TARGET:
+            state, events = apply(state, NameTarget(state.namer, -15))
+        elif state.phase is Phase.BET:
+            for side in state.pending:
+                state, events = apply(state, Bet(side, 0))
+        elif state.phase is Phase.ANSWER:  # the best answer, or a timeout for the last side
+            answers = [a for a in legal_actions(state) if isinstance(a, Answer)]
+            for side in state.pending:
+                mine = [a for a in answers if a.side == side]
+                action = mine[0] if mine and side != state.pending[-1] else Timeout(side)
+                state, events = apply(state, action)
+        else:
+            state, events = apply(state, Flip(0))
+        board = render_board(live(config, state, events, players), lang, T0)  # type: ignore[arg-type]
+        assert limit_problems(board) == {}, dump_board(board)
+        names = [field.name for field in board.embed.fields]
+        if teams:
+            assert all(" & " in (n or "") for n in names)
+
+
+def test_names_are_escaped_and_clipped() -> None:
+    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    evil = (
+        ADA.__class__(seat=0, side=0, display_name="**bold** _x_ @everyone " + "y" * 60, user_id=1),
+        BO,
+    )
+    board = render_board(live(config, *drive(config, seed=1), evil), "en", T0)
+    name = board.embed.fields[0].name or ""
+    assert "\\*\\*bold\\*\\*" in name and "@\u200beveryone" in name
+    assert len(name) < 80 and name.endswith("…")
+
+
+# -- controls per phase -------------------------------------------------------------------------
+
+EXPECTED: dict[str, set[tuple[Verb, str | None]]] = {
+    "rk1_answer": {(Verb.ANSWER, None)},
+    "rk1_answered_one": {(Verb.ANSWER, None)},
+    "rk1_war": {(Verb.ANSWER, None)},
+    "rk5_target": {(Verb.TARGET, "lo"), (Verb.TARGET, "hi"), (Verb.TARGET, "random")},
+    "rk5_answer": {(Verb.ANSWER, None)},
+    "rk5_next_target": {(Verb.TARGET, "lo"), (Verb.TARGET, "hi"), (Verb.TARGET, "random")},
+    "rk5_auto_target": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "rk5_auto_answer": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "rk7_answer": {(Verb.ANSWER, None)},
+    "rk5_war": {(Verb.ANSWER, None)},
+    "rk_bonus": {(Verb.TARGET, "lo"), (Verb.TARGET, "hi"), (Verb.TARGET, "random")},
+    "rk_computer_target": set(),  # the computer names the target on its own
+    "ik_flip_first": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "ik_flip_after_round": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "ik_war": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "ik_three_card_war": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "ik_endgame_one": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "ik_one_card_war": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "time_up_in_war": {(Verb.FLIP, None), (Verb.AUTO, None)},
+    "sk_bet": {(Verb.BET, "0"), (Verb.BET, "1"), (Verb.PASS, None), (Verb.HINT, None)},
+    "sk_bet_decided": {(Verb.BET, "0"), (Verb.BET, "1"), (Verb.PASS, None), (Verb.HINT, None)},
+    "sk_after_bets": {(Verb.BET, "0"), (Verb.BET, "1"), (Verb.PASS, None), (Verb.HINT, None)},
+    "over_all_cards": {(Verb.REMATCH, None)},
+    "over_time_up": {(Verb.REMATCH, None)},
+    "over_max_rounds": {(Verb.REMATCH, None)},
+    "over_stalemate": {(Verb.REMATCH, None)},
+    "stopped": {(Verb.REMATCH, None)},
+    "abandoned": {(Verb.REMATCH, None)},
+}
+
+
+def test_every_position_has_an_expectation() -> None:
+    assert set(EXPECTED) == set(POSITIONS)
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_controls_match_the_phase_and_their_ids_parse_back(name: str) -> None:
+    game = POSITIONS[name]()
+    board = render_board(game, "en", T0)
+    ids = custom_ids(board.view)
+    parsed = [parse(custom_id) for custom_id in ids]
+    assert all(p is not None for p in parsed), ids
+    assert {(p.verb, p.arg) for p in parsed if p} == EXPECTED[name]
+    assert len(ids) == len(EXPECTED[name])  # no duplicates
+    for p in parsed:
+        assert p is not None and p.space is Space.GAME and p.game_id == GAME_ID
+        if p.verb is Verb.REMATCH:
+            assert p.round is None
+        else:
+            assert p.round == game.state.window  # a stale button is recognised
+
+
+def test_target_selects_offer_every_target_once() -> None:
+    board = board_of("rk5_target")
+    rows = board.view.to_components()
+    selects = [c for row in rows for c in row["components"] if c["type"] == 3]
+    values = [[o["value"] for o in s["options"]] for s in selects]
+    assert values == [[str(v) for v in range(-15, 1)], [str(v) for v in range(1, 16)]]
+    assert selects[0]["options"][0]["label"] == "−15"  # the true minus sign
+    assert len(rows) == 3
+
+
+def test_autoplay_label_follows_the_toggle() -> None:
+    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    state, events = drive(config, seed=1)
+    off = render_board(live(config, state, events, autoplay=False), "en", T0)
+    on = render_board(live(config, state, events, autoplay=True), "en", T0)
+    assert "[⏩ Autoplay: off]" in dump_board(off)
+    assert "[⏩ Autoplay: on]" in dump_board(on)
+    assert "Autospill: på" in dump_board(
+        render_board(live(config, state, events, autoplay=True), "nb", T0)
+    )
+
+
+# -- hidden information -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_answer_stays_hidden_until_every_side_has_answered(lang: str) -> None:
+    config = GameConfig(game=GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    state, events = drive(config, [NameTarget(0, 7), Answer(0, "3*(-2)")], piles=L5_PILES)
+    text = everything(render_board(live(config, state, events), lang, T0))  # type: ignore[arg-type]
+    assert "3 · (−2)" not in text and "−6" not in text and "3*(-2)" not in text
+    assert "✓" in text  # but everyone sees that side 0 has answered
+
+
+def test_a_bet_stays_hidden_until_every_side_has_decided() -> None:
+    config = GameConfig(game=GameKind.SATSING, mode=Mode.REGN)
+    state, events = drive(config, [Bet(0, 1)], seed=3)
+    text = everything(render_board(live(config, state, events), "en", T0))
+    assert "swap" not in text.split("Waiting for")[1].split("\n", 1)[0]
+    assert "bet and swapped" not in text and "no bet" not in text
+    assert "✓ P0" in text and "⏳ P1" in text
+
+
+# -- the result line ----------------------------------------------------------------------------
+
+
+def result_of(name: str, lang: str = "en") -> str:
+    lines = description(board_of(name, lang)).splitlines()
+    found = [line for line in lines if line.startswith(("Round ", "Runde ", "Omgång "))]
+    return found[-1] if found else ""
+
+
+def test_result_line_for_a_won_round_shows_values_and_the_best_move() -> None:
+    line = result_of("rk5_next_target")
+    assert line.startswith("Round 1: 🏆 **P0** won 4 cards")
+    assert "P0: 3 − (−2) = **5**" in line
+    assert "P1: no answer → no value (best move: 1 + 1 = 2)" in line
+    assert "\n" not in line
+
+
+def test_result_line_for_a_war() -> None:
+    line = result_of("rk1_war")
+    assert "⚔️ **War** between P0 and P1" in line
+    assert "P0: **5**" in line and "P1: 1 + 4 = **5**" in line
+    assert result_of("rk1_war", "nb").startswith("Runde 1: ⚔️ **Krig** mellom P0 og P1")
+    assert result_of("rk1_war", "sv").startswith("Omgång 1: ⚔️ **Krig** mellan P0 och P1")
+
+
+def test_result_line_for_an_exact_hit_bonus() -> None:
+    line = result_of("rk_bonus")
+    assert line.startswith("Round 1: 🏆 **P0** won 7 cards · 🎯 Exact hit! P1 gives P0 3 cards")
+    assert "🎯 Fulltreffer! P1 gir P0 3 kort" in result_of("rk_bonus", "nb")
+    assert "🎯 Fullträff! P1 ger P0 3 kort" in result_of("rk_bonus", "sv")
+
+
+def test_result_line_for_a_wrong_answer_shows_what_was_typed() -> None:
+    config = GameConfig(game=GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    state, events = drive(
+        config, [NameTarget(0, 7), Answer(0, "4"), Answer(1, "1+1")], piles=L5_PILES
+    )
+    line = description(render_board(live(config, state, events), "sv", T0))
+    assert "P0: 4 → inget värde (bästa drag: 3 − (−2) = 5)" in line
+    assert "🏆 **P1** vann 4 kort" in line
+
+
+def test_result_line_for_a_bet_and_swap() -> None:
+    line = result_of("sk_after_bets")
+    assert "P0: bet and swapped 5 for −5, drew −1 ✓ inside" in line
+    assert "P1: no bet, drew 4 ✗ outside" in line
+    assert "satset og byttet 5 mot −5" in result_of("sk_after_bets", "nb")
+
+
+def test_result_line_for_intervallkrig_shows_interval_and_third_card() -> None:
+    line = result_of("ik_war")
+    assert "P0: [1, 5] drew 3 ✓ inside" in line and "P1: [1, 5] drew 2 ✓ inside" in line
+    assert "⚔️ **War** between P0 and P1" in line
+    assert "⚔️ **Three-card war**" in result_of("ik_three_card_war")
+    assert "⚔️ **War**, one card each" in result_of("ik_one_card_war")
+
+
+def test_result_line_for_a_war_won_in_intervallkrig() -> None:
+    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    state, events = drive(
+        config, [Flip(0), Flip(0)], piles=[[1, 5, 3, 0, 2, 9], [1, 5, 2, 0, 4, 9]]
+    )
+    line = description(render_board(live(config, state, events), "en", T0))
+    assert "🏆 **P0** won 10 cards — P0: ⚔️ 2 · P1: ⚔️ 4" in line
+
+
+def test_no_result_line_before_anything_was_decided() -> None:
+    assert result_of("rk5_target") == "" and result_of("sk_bet_decided") == ""
+
+
+# -- the rest of the text -----------------------------------------------------------------------
+
+
+def test_countdowns_are_discord_timestamps() -> None:
+    text = description(board_of("rk5_answer"))
+    assert f"<t:{(T0 + 45_000) // 1000}:R>" in text
+    assert f"<t:{(T0 + 20 * 60_000) // 1000}:R>" in text
+    late = description(board_of("rk5_answer", now_ms=T0 + 46_000))
+    assert "<t:" in late and "Time is up for this decision" in late
+
+
+def test_the_target_and_the_round_are_shown() -> None:
+    text = description(board_of("rk5_answer", "nb"))
+    assert "**Runde 1**" in text and "🎯 Målverdi **7**" in text
+    assert "**P1** chooses the target for round 2" in description(board_of("rk5_next_target"))
+    assert "Pot: 20 cards" in description(board_of("rk1_war"))
+
+
+def test_war_is_explained_with_the_glossary_words() -> None:
+    assert "Nærmest null vinner" in description(board_of("ik_war", "nb"))
+    assert "trekortskrig" in description(board_of("ik_three_card_war", "nb")).lower()
+    assert "Högst värde vinner" in description(board_of("ik_endgame_one", "sv"))
+    assert "laid cards face down" in description(board_of("rk1_war"))
+    assert "target" not in description(board_of("rk1_war"))  # level 1 has no target
+    war = description(board_of("rk5_war"))
+    assert "The target is still 3." in war and "🎯 Target **3**" in war
+    assert "P0: no answer → no value (best move: 3 + (−2) = 1)" in war
+
+
+def test_earlier_cards_of_a_war_are_counted_not_shown() -> None:
+    text = everything(board_of("rk1_war"))
+    assert "[ 1 ] [ 1 ] (+8 in the pot)" in text
+    assert "[ 3 ] (+2 i potten)" in everything(board_of("ik_war", "sv"))
+
+
+@pytest.mark.parametrize(
+    ("name", "lines"),
+    [
+        ("over_all_cards", ["🏆 **P0** wins!", "One side has all the cards."]),
+        ("over_time_up", ["🤝 It's a draw!", "Time is up: the side with the most cards wins."]),
+        ("over_max_rounds", ["🏆 **P1** wins!", "highest number of rounds"]),
+        ("over_stalemate", ["🤝 It's a draw!", "Nobody could lay new cards"]),
+        ("stopped", ["The game was stopped."]),
+        ("abandoned", ["Nobody played for 10 minutes"]),
+    ],
+)
+def test_game_over_says_who_won_and_why(name: str, lines: list[str]) -> None:
+    text = description(board_of(name))
+    assert text.startswith("🏁 **Game over**")
+    for line in lines:
+        assert line in text
+    assert "Press **Rematch**" in text
+
+
+def test_the_winner_is_marked_and_final_counts_shown() -> None:
+    board = board_of("over_max_rounds")
+    assert [f.name for f in board.embed.fields] == ["P0", "🏆 P1"]
+    assert "**31 cards**" in (board.embed.fields[1].value or "")
+
+
+def test_the_computer_is_named_in_the_boards_language() -> None:
+    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    state, events = drive(config, seed=1)
+    for lang, name in (("nb", "🤖 Datamaskin (Middels)"), ("sv", "🤖 Datorn (Medel)")):
+        board = render_board(live(config, state, events, (ADA, CPU)), lang, T0)  # type: ignore[arg-type]
+        assert board.embed.fields[1].name == name
+
+
+def test_embed_colour_follows_the_game() -> None:
+    colours = {
+        board_of(name).embed.colour
+        for name in ("rk5_answer", "ik_war", "sk_bet", "stopped", "abandoned")
+    }
+    assert len(colours) == 4  # three games, and grey for a game ended by hand
+
+
+def test_war_piles_fixture_is_a_tie() -> None:
+    """Guards the fixture the war tests rely on."""
+    assert sum(WAR_PILES[0][:2]) == sum(WAR_PILES[1][:2])
+
+
+# -- snapshots ----------------------------------------------------------------------------------
+
+SNAPSHOTS = {"regnekrig": "rk5_next_target", "intervallkrig": "ik_war", "satsing": "sk_after_bets"}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", sorted(SNAPSHOTS))
+def test_snapshot_dump(game: str, lang: str) -> None:
+    """One board per game per language as plain text (run with -s to read them)."""
+    text = dump_board(board_of(SNAPSHOTS[game], lang), T0)
+    print(f"\n----- {game} / {lang} -----\n{text}")
+    assert "**" not in text and "<t:" not in text
+    assert re.search(r"in \d+ s", text)

@@ -1,0 +1,95 @@
+"""Every sentence the renderers, services and engine refusals need is in the catalogues."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.i18n import LANGS, catalogue, t
+from engine.game import TIMEOUT_REASON
+
+ROOT = Path(__file__).resolve().parents[3]
+ENGINE_CODES = (
+    "not_a_side",
+    "wrong_phase",
+    "not_your_turn",
+    "already_decided",
+    "not_in_comparison",
+    "cannot_bet",
+    "bad_swap",
+    "target_out_of_range",
+    "game_over",
+    "time_already_up",
+    "malformed_action",
+    "illegal_action",
+    "engine_error",
+    "bad_configuration",
+)
+SERVICE_KEYS = (
+    "error.game_over",
+    "error.no_game",
+    "error.channel_busy",
+    "error.stop_not_allowed",
+    "error.not_flippable",
+    "error.no_hint",
+    "error.challenge_self",
+    "error.challenge_bot",
+    "error.open_challenge",
+    "error.cooldown",
+    "error.not_invited",
+    "error.not_host",
+    "error.lobby_full",
+    "error.lobby_size",
+    "error.invitation_closed",
+    "error.teams_need_four",
+    "error.bad_option",
+    "reply.answer_received",
+    "reply.bet_received",
+    "reply.stopped",
+    "reply.challenge_sent",
+)
+
+
+def _source(*parts: str) -> str:
+    return "\n".join(p.read_text("utf-8") for part in parts for p in (ROOT / part).glob("*.py"))
+
+
+def test_every_engine_refusal_code_has_a_sentence() -> None:
+    found = set(re.findall(r'code="(\w+)"', _source("engine")))
+    assert found <= set(ENGINE_CODES), found - set(ENGINE_CODES)
+    missing = [code for code in ENGINE_CODES if f"engine.{code}" not in catalogue("en")]
+    assert missing == []
+
+
+def test_every_answer_rejection_code_has_a_sentence() -> None:
+    text = (ROOT / "engine" / "expressions.py").read_text("utf-8")
+    codes = set(re.findall(r'_error\(\s*"(\w+)"', text))
+    codes |= set(re.findall(r'return "(\w+)", \{', text))
+    codes |= set(re.findall(r'refuse\("(\w+)"', text))
+    codes |= {"unsupported_power", "too_long", TIMEOUT_REASON}
+    assert len(codes) >= 18
+    missing = [code for code in codes if f"answer.rejected.{code}" not in catalogue("en")]
+    assert missing == []
+
+
+def test_the_keys_the_services_raise_exist() -> None:
+    assert [key for key in SERVICE_KEYS if key not in catalogue("en")] == []
+    assert t("error.cooldown", "nb", seconds=5) == "Ta det litt rolig! Prøv igjen om 5 sekunder."
+    assert t("error.bad_option", "sv", option="level") == "Den inställningen fungerar inte: level."
+
+
+def test_every_literal_key_the_renderers_use_exists() -> None:
+    keys = set(re.findall(r'\bt\(\s*"([a-z0-9_.]+)"', _source("bot/render")))
+    assert len(keys) > 40
+    assert sorted(key for key in keys if key not in catalogue("en")) == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_button_labels_fit(lang: str) -> None:
+    for key, text in catalogue(lang).items():
+        if key.startswith("button."):
+            assert len(text) <= 80, key
+        if key.startswith("select."):
+            assert len(text) <= 150, key
