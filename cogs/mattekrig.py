@@ -199,7 +199,7 @@ class Mattekrig(
         moderator = bool(interaction.permissions.manage_messages)
         update = await self.bot.games.stop(game.id, interaction.user.id, moderator=moderator)
         await interaction.response.send_message(
-            t("reply.stopped", lang_of(interaction), player=interaction.user.mention),
+            t("reply.stopped", lang_of(interaction)),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         await self.bot.boards.refresh(update.game)

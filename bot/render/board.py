@@ -65,6 +65,12 @@ class Board:
     embed: discord.Embed
     view: discord.ui.View
 
+    def __post_init__(self) -> None:
+        # Every press is handled by the DynamicItems in bot/ui/items.py, which work on any
+        # message, old or new. A stopped view is still sent, but discord.py does not keep it
+        # in memory for each board forever (and does not dispatch presses to it twice).
+        self.view.stop()
+
 
 def clip(text: str, limit: int) -> str:
     """Cut to Discord's limit with an ellipsis (a safety net: normal boards are far shorter)."""

@@ -10,7 +10,7 @@ import re
 import discord
 
 from bot.i18n import t
-from bot.render.board import render_hint
+from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
 from bot.replies import lang_of, report_error, send_private
 from bot.services.errors import UserFacingError
@@ -109,11 +109,8 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
         if side not in game.state.pending:
             key = "engine.already_decided" if side in game.state.battle else "engine.wrong_phase"
             raise UserFacingError(key)
-        lang = lang_of(interaction)
-        cards = " · ".join(str(c.value).replace("-", "−") for c in game.state.up[side])
-        modal = AnswerModal(
-            self.cid.to_custom_id(), lang, t("modal.answer.cards", lang, cards=cards)
-        )
+        text = render_answer_modal(game, side, lang_of(interaction))
+        modal = AnswerModal(self.cid.to_custom_id(), text)
         await interaction.response.send_modal(modal)
 
 
@@ -124,7 +121,9 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
             self.game_id, interaction.user.id, self.cid.round, self.cid.int_arg()
         )
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, t("reply.bet_received", lang_of(interaction)))
+        lang = lang_of(interaction)
+        card = t("reply.bet_left" if self.cid.int_arg() == 0 else "reply.bet_right", lang)
+        await send_private(interaction, t("reply.bet_received", lang, card=card))
 
 
 class PassItem(MattekrigItem, template=template(Verb.PASS)):

@@ -11,6 +11,7 @@ import discord
 
 from bot.i18n import t
 from bot.replies import lang_of, report_error, send_private
+from bot.render.board import AnswerModalText
 from bot.ui.custom_ids import CustomId, Verb, parse
 from bot.ui.flow import bot_of
 from engine.expressions import MAX_ANSWER_LENGTH
@@ -19,16 +20,21 @@ ANSWER_FIELD = "answer_text"
 
 
 class AnswerModal(discord.ui.Modal):
-    def __init__(self, custom_id: str, lang: str, cards_hint: str) -> None:
-        super().__init__(title=t("modal.answer.title", lang)[:45], custom_id=custom_id)
+    """One text field in a Label that shows the side's own cards (and the target)."""
+
+    def __init__(self, custom_id: str, text: AnswerModalText) -> None:
+        super().__init__(title=text.title, custom_id=custom_id)
         self.answer: discord.ui.TextInput[AnswerModal] = discord.ui.TextInput(
             custom_id=ANSWER_FIELD,
-            label=t("modal.answer.label", lang)[:45],
-            placeholder=cards_hint[:100] or None,
+            placeholder=text.placeholder or None,
             max_length=MAX_ANSWER_LENGTH,
             required=True,
         )
-        self.add_item(self.answer)
+        self.add_item(
+            discord.ui.Label(
+                text=text.label, description=text.description or None, component=self.answer
+            )
+        )
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Deliberately empty: `handle_answer_submit` answers every submission (see module)."""
@@ -64,7 +70,7 @@ async def handle_answer_submit(interaction: discord.Interaction) -> bool:
         text = submitted_text(interaction.data.get("components")) or ""
         update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, t("reply.answer_received", lang, answer=text.strip()))
+        await send_private(interaction, t("reply.answer_received", lang))
     except Exception as error:
         await report_error(interaction, error)
     return True
