@@ -10,8 +10,8 @@ from typing import Any
 import discord
 
 from bot.i18n import t
-from bot.replies import lang_of, report_error, send_private
 from bot.render.board import AnswerModalText
+from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from bot.ui.flow import bot_of
 from engine.expressions import MAX_ANSWER_LENGTH
