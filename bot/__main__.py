@@ -6,6 +6,7 @@ import argparse
 import logging
 import sys
 
+import aiohttp
 import discord
 
 from bot.config import ConfigError, load_config
@@ -23,6 +24,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mattekrig: {error}", file=sys.stderr)
         return 2
     discord.utils.setup_logging(level=getattr(logging, config.log_level))
+    discord.VoiceClient.warn_nacl = False  # the bot never uses voice
     from bot.client import MattekrigBot
 
     bot = MattekrigBot(config, sync_global=args.sync)
@@ -38,6 +40,9 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         print("mattekrig: Discord refused the bot's intents.", file=sys.stderr)
         return 2
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"mattekrig: cannot reach Discord ({error}); check the network.", file=sys.stderr)
+        return 1
     return 0
 
 
