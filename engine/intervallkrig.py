@@ -16,7 +16,7 @@ from engine.events import (
     WarDeclared,
 )
 from engine.state import PASS, Phase, Step
-from engine.table import Table, ranked
+from engine.table import Table, ranked, writable
 
 BET_CARDS = 2  # §3.3: a bet lays two cards face down into the pot
 MIN_CARDS_TO_BET = 4  # §3.3 [decision]: two to bet, one replacement, one third card
@@ -120,9 +120,10 @@ class IntervalTable(Table):
             replaced = interval[swap]
             interval[swap] = replacement
             self.up[side] = tuple(interval)
-            self.pot[side].remove(replaced)
-            self.pot[side].append(replacement)
-            self.collection[side].append(replaced)  # §3.3: to its own collection pile
+            pot = writable(self.pot, side)
+            pot.remove(replaced)
+            pot.append(replacement)
+            writable(self.collection, side).append(replaced)  # §3.3: to its own collection pile
             self.emit(BetPlaced, side=side, swap=swap)
             self.emit(Swapped, side=side, out=replaced.value, in_=replacement.value)
         self.pending = []
@@ -206,9 +207,10 @@ class IntervalTable(Table):
         for side in self.battle:
             played = list(self.up[side])
             self.rng, shuffled = self.rng.shuffle(played)
+            pot = writable(self.pot, side)
             for card in played:
-                self.pot[side].remove(card)
-            self.pot[side].extend(shuffled)
+                pot.remove(card)
+            pot.extend(shuffled)
             self.up[side] = tuple(shuffled)
             self.emit(EndgameShuffled, side=side, order=tuple(c.id for c in shuffled))
             self.emit(CardsLaid, side=side, up=(shuffled[-1].value,), down=len(shuffled) - 1)

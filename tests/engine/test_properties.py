@@ -235,7 +235,10 @@ def drive(
             break
         between(step)
         action = random_action(state, rnd)
-        state, new_events = apply(state, action)
+        before = repr(state) if check else ""
+        previous, (state, new_events) = state, apply(state, action)
+        # An accepted action leaves its input alone too (`Table` shares the frozen piles).
+        assert not check or repr(previous) == before
         played.actions.append(action)
         played.events.extend(new_events)
     played.state = state

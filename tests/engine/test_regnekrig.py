@@ -5,11 +5,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from engine.actions import Answer, NameTarget, Timeout
 from engine.config import GameConfig, GameKind, Mode
 from engine.errors import ExpressionError, IllegalActionError
 from engine.game import apply, new_game
+from engine.regnekrig import closeness
 from engine.state import Phase
 from tests.engine.support import events, kinds, scenario
 
@@ -365,3 +368,18 @@ def test_value_strings_are_lowest_terms() -> None:
     """SCENARIOS.md: a value is the exact fraction in lowest terms, as a string."""
     out = scenario(level=3, piles=[[-6, 4], [1, 1]])
     assert values(out)[0] == str(Fraction(-2, 3))
+
+
+@given(
+    numerator=st.integers(-400, 400),
+    denominator=st.integers(1, 40),
+    target=st.integers(-15, 15),
+)
+def test_closeness_is_exactly_minus_the_distance(
+    numerator: int, denominator: int, target: int
+) -> None:
+    """§2.1 levels 5–7: the integer shortcut ranks exactly as −|value − target| in Fractions."""
+    value = Fraction(numerator, denominator)
+    key = closeness(value, target)
+    assert key == -abs(value - target)
+    assert isinstance(key, int) == (value.denominator == 1)
