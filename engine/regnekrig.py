@@ -104,7 +104,8 @@ class RegnekrigTable(Table):
         once every side has answered, all values are revealed together."""
         self.answers[side] = verdict
         self.pending.remove(side)
-        self.emit(Answered, side=side)
+        if verdict is not None:  # the engine's own choice (a flip) is no one's answer
+            self.emit(Answered, side=side)
         if not self.pending:
             self.reveal({s: self.answers[s] for s in self.battle})
 

@@ -108,3 +108,21 @@ def test_the_recorded_deal_restores_under_any_seed(seed: int, other: int) -> Non
     forced = chance_outcomes([e.to_json() for e in events])
     restored, _ = new_game(config, other, forced=forced)
     assert restored.sides == state.sides and restored.set_aside == state.set_aside
+
+
+def test_random_numbers_cover_the_target_range_uniformly() -> None:
+    """RULES §2.5: a uniformly random target from −15 to 15 (BLAKE2b with rejection)."""
+    counts = {v: 0 for v in range(-15, 16)}
+    rng = GameRng(seed=2024)
+    for _ in range(31 * 200):
+        rng, value = rng.randint(-15, 15)
+        counts[value] += 1
+    assert set(counts) == set(range(-15, 16))
+    assert min(counts.values()) > 120 and max(counts.values()) < 290  # ~200 each
+
+
+def test_random_numbers_depend_only_on_seed_and_draw() -> None:
+    assert GameRng(5, 3).randint(-15, 15) == GameRng(5, 3).randint(-15, 15)
+    assert [GameRng(5, d).randint(0, 10**6)[1] for d in range(5)] != [
+        GameRng(6, d).randint(0, 10**6)[1] for d in range(5)
+    ]
