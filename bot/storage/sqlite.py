@@ -36,6 +36,7 @@ from bot.storage.errors import (
     StorageError,
 )
 from bot.storage.migrate import Migration, load_migrations, migrate
+from bot.storage.privacy_sql import PrivacyStorage
 from bot.storage.records import (
     FINAL_GAME_STATUSES,
     FINAL_INVITATION_STATUSES,
@@ -51,6 +52,7 @@ from bot.storage.records import (
     StoredGame,
     Timer,
 )
+from bot.storage.results_sql import ResultsStorage
 
 log = logging.getLogger(__name__)
 
@@ -70,8 +72,11 @@ def _dump(value: Any) -> str:
     )
 
 
-class Storage:
-    """The bot's repository. Create with ``await Storage.open(path)``; close when done."""
+class Storage(ResultsStorage, PrivacyStorage):
+    """The bot's repository. Create with ``await Storage.open(path)``; close when done.
+
+    Results, ratings, boards and settings (`ResultsStorage`) and export, forget-me and
+    retention (`PrivacyStorage`) are mixins in their own modules, on the same connection."""
 
     def __init__(self, conn: aiosqlite.Connection, path: str, schema_version: int) -> None:
         self._conn: aiosqlite.Connection | None = conn

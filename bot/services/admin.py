@@ -1,0 +1,191 @@
+"""Teacher controls (`/mattekrig admin …`, Manage Server): one call per command.
+
+Discord hides the commands from members without Manage Server (``default_member_permissions``)
+but a server's admins can change that per command, so every method here also takes
+``manager`` (the caller's actual permission) and refuses with ``admin.not_allowed``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from bot.services.clock import Clock
+from bot.services.errors import UserFacingError
+from bot.services.results import OPERATIONS, ResultsService
+from bot.services.stats import summarize
+from bot.storage import BOARD_VISIBILITIES, GameResult, GuildSettings, PlayerGame, Season, Storage
+
+LANGUAGES = ("nb", "sv", "en")
+_UNSET: Any = object()
+
+# Report headers, in the language the teacher asks for.
+_OP_SIGNS = {
+    "add": "+",
+    "multiply": "·",
+    "divide": "÷",
+    "subtract": "−",
+    "target": "mål",
+    "square": "x²",
+    "root": "√",
+}
+_HEADERS = {
+    "en": {
+        "name": "Pupil",
+        "games": "Games",
+        "wins": "Wins",
+        "answers": "Answers",
+        "accuracy": "Accuracy (%)",
+        "op": "Accuracy {op} (%)",
+        "level": "Accuracy level {level} (%)",
+        "suggested": "Suggested level",
+        "target": "target",
+    },
+    "nb": {
+        "name": "Elev",
+        "games": "Spill",
+        "wins": "Seire",
+        "answers": "Svar",
+        "accuracy": "Treffsikkerhet (%)",
+        "op": "Treffsikkerhet {op} (%)",
+        "level": "Treffsikkerhet nivå {level} (%)",
+        "suggested": "Foreslått nivå",
+        "target": "mål",
+    },
+    "sv": {
+        "name": "Elev",
+        "games": "Spel",
+        "wins": "Vinster",
+        "answers": "Svar",
+        "accuracy": "Träffsäkerhet (%)",
+        "op": "Träffsäkerhet {op} (%)",
+        "level": "Träffsäkerhet nivå {level} (%)",
+        "suggested": "Föreslagen nivå",
+        "target": "mål",
+    },
+}
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonChange:
+    archived: Season | None  # the season that ended (its board stays viewable)
+    started: Season
+
+
+class AdminService:
+    def __init__(self, storage: Storage, clock: Clock, results: ResultsService) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.results = results
+
+    async def settings(self, guild_id: int) -> GuildSettings:
+        """The server's settings (also read by the Discord layer: channels, language,
+        threads)."""
+        return await self.storage.guild_settings(guild_id)
+
+    async def update_settings(
+        self,
+        guild_id: int,
+        *,
+        manager: bool,
+        board: str | None = None,
+        channels: Sequence[int] | None = None,
+        language: str | None = _UNSET,
+        threads: bool | None = None,
+    ) -> GuildSettings:
+        """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
+        allows every channel; ``language=None`` follows the server's locale."""
+        _require(manager)
+        if board is not None and board not in BOARD_VISIBILITIES:
+            raise UserFacingError("error.bad_option", option="board")
+        if language is not _UNSET and language is not None and language not in LANGUAGES:
+            raise UserFacingError("error.bad_option", option="language")
+        kwargs: dict[str, Any] = {"board": board, "channels": channels, "threads": threads}
+        if language is not _UNSET:
+            kwargs["language"] = language
+        return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
+
+    async def channel_allowed(self, guild_id: int, channel_id: int) -> bool:
+        """Whether games may start in this channel (a thread counts as its parent channel)."""
+        allowed = (await self.storage.guild_settings(guild_id)).channels
+        return not allowed or channel_id in allowed
+
+    async def new_season(self, guild_id: int, *, manager: bool) -> SeasonChange:
+        """`/mattekrig admin season new` (after the Discord layer's confirmation): archive the
+        running season's board and ratings, start a fresh one."""
+        _require(manager)
+        archived, started = await self.storage.new_season(guild_id, self.clock.now_ms())
+        return SeasonChange(archived, started)
+
+    async def void(self, guild_id: int, game_id: int, *, manager: bool) -> GameResult:
+        """`/mattekrig admin void <game>`: remove a result and its rating change."""
+        _require(manager)
+        return await self.results.void(guild_id, game_id)
+
+    async def report_csv(self, guild_id: int, *, manager: bool, lang: str = "en") -> str:
+        """`/mattekrig admin report`: one line per pupil (games, wins, accuracy overall, per
+        operation and per level, suggested level). Percentages are whole numbers, empty when
+        the pupil gave no such answer. Semicolon-separated for nb/sv (what a Norwegian or
+        Swedish spreadsheet expects), comma for en; starts with a BOM so names with æøå
+        open correctly."""
+        _require(manager)
+        return report_csv(await self.storage.guild_player_games(guild_id), lang=lang)
+
+
+def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
+    """The teacher's report from every pupil's games (pure)."""
+    words = _HEADERS.get(lang, _HEADERS["en"])
+    by_user: defaultdict[int, list[PlayerGame]] = defaultdict(list)
+    for g in games:
+        if g.player.user_id is not None:
+            by_user[g.player.user_id].append(g)
+    header = [words["name"], words["games"], words["wins"], words["answers"], words["accuracy"]]
+    for op in OPERATIONS:
+        sign = words["target"] if op == "target" else _OP_SIGNS[op]
+        header.append(words["op"].format(op=sign))
+    header.extend(words["level"].format(level=level) for level in range(1, 8))
+    header.append(words["suggested"])
+    lines = []
+    for user_id, mine in by_user.items():
+        stats = summarize(0, user_id, mine[-1].player.display_name, mine)
+        row = [
+            _cell(stats.display_name or str(user_id)),
+            str(stats.games),
+            str(stats.wins),
+            str(stats.answers.answers),
+            _percent(stats.answers.accuracy),
+        ]
+        row.extend(
+            _percent(stats.operations[op].accuracy) if op in stats.operations else ""
+            for op in OPERATIONS
+        )
+        row.extend(
+            _percent(stats.levels[level].accuracy) if level in stats.levels else ""
+            for level in range(1, 8)
+        )
+        row.append(str(stats.suggestion.level))
+        lines.append(row)
+    lines.sort(key=lambda r: r[0].casefold())
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="," if lang == "en" else ";", lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(lines)
+    return "\ufeff" + out.getvalue()
+
+
+def _percent(value: float | None) -> str:
+    return "" if value is None else str(round(value * 100))
+
+
+def _cell(text: str) -> str:
+    """A name a spreadsheet will not run as a formula (CSV injection: =, +, -, @)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def _require(manager: bool) -> None:
+    if not manager:
+        raise UserFacingError("admin.not_allowed")

@@ -1,0 +1,85 @@
+"""`/mattekrig my-data` and `/mattekrig forget-me`, and the retention PRIVACY.md promises.
+
+Retention (PRIVACY.md):
+
+* a finished game's move log (games, game_players, game_events, timers) is deleted
+  `GAME_LOG_DAYS` after it ended: its result was computed when it ended;
+* closed challenges and lobbies are deleted `INVITATION_DAYS` after they closed;
+* results (and with them the boards' totals) are deleted `RESULT_DAYS` after the game;
+  ratings stay what they are until the pupil is forgotten or the server removes the bot;
+* weekly board totals are deleted after `WEEKS_KEPT` weeks.
+
+`purge_old` runs all of it; the bot calls it once a day (and at start-up).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.services.clock import Clock
+from bot.services.errors import UserFacingError
+from bot.services.periods import DAY_MS, SCHOOL_TZ, week_key
+from bot.services.results import ResultsService
+from bot.storage import Storage, UserInLiveGameError
+
+GAME_LOG_DAYS = 30
+INVITATION_DAYS = 30
+RESULT_DAYS = 730
+WEEKS_KEPT = 2
+EXPORT_FORMAT = 1
+
+
+class PrivacyService:
+    def __init__(self, storage: Storage, clock: Clock, results: ResultsService) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.results = results
+
+    async def export(self, user_id: int) -> dict[str, Any]:
+        """Everything stored about the user: every table's rows that name them, and the rows
+        those belong to (the games they played, those games' results)."""
+        return {
+            "format": EXPORT_FORMAT,
+            "user_id": str(user_id),
+            "exported_at": self.clock.now_ms(),
+            "about": "Mattekrig: everything this bot stores about you. See PRIVACY.md.",
+            "tables": await self.storage.export_user(user_id),
+        }
+
+    async def export_file(self, user_id: int) -> tuple[str, bytes]:
+        """`/mattekrig my-data`: the (file name, UTF-8 JSON) to send as an ephemeral file."""
+        data = await self.export(user_id)
+        body = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
+        return f"mattekrig-data-{user_id}.json", body
+
+    async def forget(self, user_id: int) -> dict[str, int]:
+        """`/mattekrig forget-me` (after the Discord layer's confirmation): delete the user's
+        data everywhere; in other players' results they become an anonymous player.
+
+        Finished games that still lack a result are recorded first, so the opponents keep
+        theirs. Refused with ``privacy.forget.live_game`` while the user is in a live game
+        (stop it or let it end first). Returns rows touched per table.
+        """
+        if await self.storage.live_games_of(user_id):
+            raise UserFacingError("privacy.forget.live_game")
+        await self.results.record_pending(limit=10_000)
+        try:
+            return await self.storage.forget_user(user_id, self.clock.now_ms())
+        except UserInLiveGameError:  # a game started between the check and the delete
+            raise UserFacingError("privacy.forget.live_game") from None
+
+    async def forget_guild(self, guild_id: int) -> dict[str, int]:
+        """The bot was removed from a server: delete everything stored for it."""
+        return await self.storage.forget_guild(guild_id)
+
+    async def purge_old(self) -> dict[str, int]:
+        """Apply the retention periods (module docstring). Records pending results first."""
+        now = self.clock.now_ms()
+        await self.results.record_pending(limit=10_000)
+        return await self.storage.purge_old(
+            games_before=now - GAME_LOG_DAYS * DAY_MS,
+            invitations_before=now - INVITATION_DAYS * DAY_MS,
+            results_before=now - RESULT_DAYS * DAY_MS,
+            weeks_before=week_key(now - WEEKS_KEPT * 7 * DAY_MS, SCHOOL_TZ),
+        )

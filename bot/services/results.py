@@ -1,0 +1,342 @@
+"""A finished game's result: computed from its stored actions and events, then recorded.
+
+`compute_result` is pure: it reads a `StoredGame` (config, players, and every stored action
+with the events it produced, its time and who pressed) and returns the result rows. The
+stored events are the only source: what the players saw is what is counted.
+
+* **Answer time** is the answer's ``created_at`` minus the ``created_at`` of the action that
+  turned the cards being answered (the last earlier action whose events include a ``laid``
+  event): the moment the decision window opened for everyone, however many teammates or
+  opponents answered in between.
+* **Operations**: levels 1–4 count under their operation (add, multiply, divide, subtract);
+  levels 5–7 count under ``target``, and also under ``square`` / ``root`` when the pupil's
+  expression used one. An answer is *correct* when it was accepted (the ``value`` event has
+  no ``reason``) and *best* when it equals the best value (levels 1–4) or is as close to the
+  target as the best value (levels 5–7). A timed-out answer is a *miss*, not an answer.
+* **Side facts** (rounds won, wars won, exact hits, cards at the end) belong to the side and
+  are shared by a team's members; answers belong to whoever pressed.
+* Cards at the end come from replaying the game with the engine (exact, and the same code
+  the bot plays with); a game that cannot be replayed keeps ``cards_end`` empty.
+
+`ResultsService.record` runs in the background after a game ends (``schedule``), so the board
+update is never delayed: the replay runs in a worker thread and the write is one short
+transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import defaultdict
+from dataclasses import dataclass, field, replace
+from datetime import tzinfo
+from fractions import Fraction
+from typing import Any
+
+from bot.services.clock import Clock
+from bot.services.errors import UserFacingError
+from bot.services.live import GameUpdate
+from bot.services.periods import SCHOOL_TZ, day_key, week_key
+from bot.services.ratings import plan
+from bot.services.settings import GameSettings
+from bot.storage import (
+    GameResult,
+    OperationTally,
+    PlayerOutcome,
+    PlayerResult,
+    ResultReason,
+    Storage,
+    StoredGame,
+)
+from engine.actions import action_from_json
+from engine.game import restore
+
+log = logging.getLogger(__name__)
+
+LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
+TARGET_OPERATIONS = ("target", "square", "root")
+OPERATIONS = (*LEVEL_OPERATIONS.values(), *TARGET_OPERATIONS)
+_RULE_ENDINGS = ("all_cards", "time_up", "max_rounds", "stalemate")
+
+
+class NotFinishedError(ValueError):
+    """The game is still live (or never ended by the rules nor by stop / idle)."""
+
+
+@dataclass
+class _Tally:
+    answers: int = 0
+    correct: int = 0
+    best: int = 0
+    missed: int = 0
+    answer_ms: int = 0
+    ops: dict[str, OperationTally] = field(default_factory=dict)
+
+    def add(self, ops: list[str], correct: bool, best: bool, ms: int) -> None:
+        self.answers += 1
+        self.correct += int(correct)
+        self.best += int(best)
+        self.answer_ms += ms
+        for op in ops:
+            one = OperationTally(op, 1, int(correct), int(best), ms)
+            self.ops[op] = self.ops[op] + one if op in self.ops else one
+
+
+def compute_result(stored: StoredGame) -> GameResult:
+    """The result rows of a finished game (pure; see the module docstring).
+
+    Raises NotFinishedError for a live game and ValueError for a game outside a server.
+    ``day``, ``week``, ``season`` and the rating fields are left for `ResultsService`.
+    """
+    if stored.guild_id is None:
+        raise ValueError("results are kept for games in a server only")
+    settings = GameSettings.from_json(stored.config)
+    config = settings.engine
+    level = config.level
+    targets = config.has_targets
+
+    game_over: dict[str, Any] | None = None
+    last_event_at = stored.created_at
+    rounds = 0
+    target: int | None = None
+    at_war = False
+    opened_at = stored.created_at
+    rounds_won: defaultdict[int, int] = defaultdict(int)
+    wars_won: defaultdict[int, int] = defaultdict(int)
+    exact_hits: defaultdict[int, int] = defaultdict(int)
+    tallies: defaultdict[int, _Tally] = defaultdict(_Tally)  # by user id
+    side_users: defaultdict[int, list[int]] = defaultdict(list)
+    for p in stored.players:
+        if p.user_id is not None:
+            side_users[p.side].append(p.user_id)
+    waiting: dict[int, tuple[int, int]] = {}  # side -> (user id, answer ms) until revealed
+
+    for stored_event in stored.events:
+        action = stored_event.action if isinstance(stored_event.action, dict) else {}
+        kind = action.get("type")
+        side = action.get("side")
+        side = side if isinstance(side, int) else -1
+        events = [e for e in stored_event.events if isinstance(e, dict)]
+        answered = {e.get("side") for e in events if e.get("type") == "answered"}
+        if kind == "answer" and stored_event.user_id is not None and side in answered:
+            waiting[side] = (stored_event.user_id, stored_event.created_at - opened_at)
+        elif kind == "timeout" and side in answered:
+            for user in side_users.get(side, []):
+                tallies[user].missed += 1
+        for event in events:
+            etype = event.get("type")
+            if etype == "round_start":
+                rounds = max(rounds, int(event.get("round", 0)))
+                target = event.get("target")
+                at_war = False
+            elif etype == "war":
+                at_war = True
+            elif etype == "round_won":
+                rounds_won[event["side"]] += 1
+                if at_war:
+                    wars_won[event["side"]] += 1
+                at_war = False
+            elif etype == "pot_returned":
+                at_war = False
+            elif etype == "value":
+                value = _fraction(event.get("value"))
+                if targets and target is not None and value == target:
+                    exact_hits[event["side"]] += 1
+                pending = waiting.pop(event["side"], None)
+                if pending is not None:
+                    user, ms = pending
+                    tallies[user].add(
+                        _operations(level, targets, str(event.get("expr") or "")),
+                        event.get("reason") is None and value is not None,
+                        _is_best(value, _fraction(event.get("best_value")), target, targets),
+                        max(0, ms),
+                    )
+            elif etype == "game_over":
+                game_over = event
+        if any(e.get("type") == "laid" for e in events):
+            opened_at = stored_event.created_at
+        last_event_at = max(last_event_at, stored_event.created_at)
+
+    reason: ResultReason
+    winner: int | None = None
+    if stored.status == "over" and game_over is not None:
+        reason = game_over["reason"] if game_over["reason"] in _RULE_ENDINGS else "all_cards"
+        winner = game_over.get("winner")
+        ended_at = last_event_at
+    elif stored.status in ("stopped", "abandoned"):
+        reason = stored.status
+        ended_at = max(stored.updated_at, last_event_at)
+    else:
+        raise NotFinishedError(f"game {stored.id} is {stored.status}")
+
+    counts = final_counts(stored, settings)
+    side_sizes: defaultdict[int, int] = defaultdict(int)
+    for p in stored.players:
+        side_sizes[p.side] += 1
+    players = []
+    for p in stored.players:
+        tally = tallies.get(p.user_id, _Tally()) if p.user_id is not None else _Tally()
+        players.append(
+            PlayerResult(
+                seat=p.seat,
+                side=p.side,
+                kind="user" if p.user_id is not None else "computer",
+                display_name=p.display_name,
+                outcome=_outcome(reason, winner, p.side),
+                user_id=p.user_id,
+                computer=p.computer,
+                team=p.side if side_sizes[p.side] > 1 else None,
+                cards_end=counts[p.side] if counts and p.side < len(counts) else None,
+                rounds_won=rounds_won[p.side],
+                wars_won=wars_won[p.side],
+                exact_hits=exact_hits[p.side],
+                answers=tally.answers,
+                correct=tally.correct,
+                best=tally.best,
+                missed=tally.missed,
+                answer_ms=tally.answer_ms,
+                operations=tuple(sorted(tally.ops.values(), key=lambda o: o.op)),  # as loaded
+            )
+        )
+    return GameResult(
+        game_id=stored.id,
+        guild_id=stored.guild_id,
+        channel_id=stored.channel_id,
+        game=stored.game,
+        level=level,
+        deck=config.deck.value,
+        mode=config.mode.value,
+        sides=config.sides,
+        teams=any(size > 1 for size in side_sizes.values()),
+        computer=any(p.computer is not None for p in stored.players),
+        winner=winner,
+        reason=reason,
+        rounds=rounds,
+        started_at=stored.created_at,
+        ended_at=ended_at,
+        players=tuple(players),
+    )
+
+
+def final_counts(stored: StoredGame, settings: GameSettings) -> tuple[int, ...] | None:
+    """Each side's cards at the end, by replaying the stored actions (None if impossible)."""
+    recorded = [e for s in stored.events for e in s.events if isinstance(e, dict)]
+    dealt = next((e for e in recorded if e.get("type") == "dealt"), None)
+    if dealt is None or dealt.get("stacked"):
+        return None  # stacked piles (tests, scenarios) are not replayable from the seed
+    try:
+        actions = [
+            action_from_json(s.action)
+            for s in stored.events
+            if not (isinstance(s.action, dict) and s.action.get("type") == "deal")
+        ]
+        return restore(settings.engine, stored.seed, actions, recorded).counts
+    except Exception:  # an old game the engine can no longer replay keeps its other facts
+        log.warning("game %s could not be replayed for its card counts", stored.id)
+        return None
+
+
+def _fraction(text: Any) -> Fraction | None:
+    if text is None:
+        return None
+    try:
+        return Fraction(str(text))
+    except (ValueError, ZeroDivisionError):
+        return None
+
+
+def _operations(level: int, targets: bool, expr: str) -> list[str]:
+    if not targets:
+        return [LEVEL_OPERATIONS.get(level, "add")]
+    ops = ["target"]
+    if "²" in expr:
+        ops.append("square")
+    if "√" in expr:
+        ops.append("root")
+    return ops
+
+
+def _is_best(
+    value: Fraction | None, best: Fraction | None, target: int | None, targets: bool
+) -> bool:
+    if value is None or best is None:
+        return False
+    if targets and target is not None:
+        return abs(value - target) == abs(best - target)
+    return value == best
+
+
+def _outcome(reason: str, winner: int | None, side: int) -> PlayerOutcome:
+    if reason not in _RULE_ENDINGS:
+        return "none"
+    if winner is None:
+        return "draw"
+    return "win" if winner == side else "loss"
+
+
+class ResultsService:
+    """Records results (once per game), voids them, and runs the recording in the background."""
+
+    def __init__(self, storage: Storage, clock: Clock, *, tz: tzinfo = SCHOOL_TZ) -> None:
+        self.storage = storage
+        self.clock = clock
+        self.tz = tz
+        self._tasks: set[asyncio.Task[GameResult | None]] = set()
+
+    async def record(self, game_id: int) -> GameResult | None:
+        """Compute and store a finished game's result with its rating changes, in one
+        transaction. Idempotent: None when it was recorded before (or voided), or when the
+        game is live or outside a server."""
+        if await self.storage.load_result(game_id) is not None:
+            return None
+        stored = await self.storage.load_game(game_id)
+        if stored.status == "live" or stored.guild_id is None:
+            return None
+        # The replay is CPU work: keep it off the event loop so boards keep updating.
+        result = await asyncio.to_thread(compute_result, stored)
+        result = replace(
+            result, day=day_key(result.ended_at, self.tz), week=week_key(result.ended_at, self.tz)
+        )
+        return await self.storage.record_result(result, at=self.clock.now_ms(), rate=plan)
+
+    def schedule(self, game_id: int) -> asyncio.Task[GameResult | None]:
+        """Record in the background; a failure is logged, never raised into the game."""
+        task = asyncio.create_task(self._record_logged(game_id), name=f"record-result-{game_id}")
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return task
+
+    async def on_update(self, update: GameUpdate) -> None:
+        """A `GameService` listener: schedules the record when an update finished the game."""
+        if update.game.is_finished:
+            self.schedule(update.game.id)
+
+    async def drain(self) -> None:
+        """Wait for every scheduled record (tests, shutdown)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def record_pending(self, limit: int = 100) -> list[GameResult]:
+        """Record finished games that have no result yet (run at start-up and before purges:
+        a crash between a game's end and its record loses nothing)."""
+        recorded = []
+        for game_id in await self.storage.unrecorded_games(limit):
+            result = await self._record_logged(game_id)
+            if result is not None:
+                recorded.append(result)
+        return recorded
+
+    async def void(self, guild_id: int, game_id: int) -> GameResult:
+        """Remove a result from the boards and subtract its rating change (teacher's void).
+        Refused with ``admin.void.unknown_game`` when the server has no such result."""
+        result = await self.storage.void_result(guild_id, game_id, self.clock.now_ms())
+        if result is None:
+            raise UserFacingError("admin.void.unknown_game", game=game_id)
+        return result
+
+    async def _record_logged(self, game_id: int) -> GameResult | None:
+        try:
+            return await self.record(game_id)
+        except Exception:
+            log.exception("recording the result of game %s failed", game_id)
+            return None

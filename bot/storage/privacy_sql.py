@@ -1,0 +1,244 @@
+"""Everything stored about one person, out (export) or gone (forget), and retention's purge.
+
+A mixin of `Storage`. `USER_COLUMNS` names every column that holds a Discord user id; a test
+checks it against the live schema and against PRIVACY.md, so a new table that names a pupil
+cannot be added without its export, its deletion and its line in the privacy notice.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import AbstractAsyncContextManager
+from typing import TYPE_CHECKING, Any
+
+import aiosqlite
+
+from bot.storage.errors import ConflictError
+from bot.storage.records import GameResult
+from bot.storage.results_sql import _R, _players_of, _remove_result, _result
+
+# table -> the columns in it that hold a Discord user id.
+USER_COLUMNS: dict[str, tuple[str, ...]] = {
+    "game_players": ("user_id",),
+    "game_events": ("user_id",),
+    "invitations": ("host_id",),
+    "invitation_members": ("user_id",),
+    "result_players": ("user_id",),
+    "ratings": ("user_id",),
+    "rating_changes": ("user_id",),
+    "board_totals": ("user_id",),
+    "player_names": ("user_id",),
+    "departed_members": ("user_id",),
+}
+
+# What my-data sends: every row naming the user, and the rows those rows belong to (the
+# games they played, the results of those games, their answers per operation).
+_EXPORT: tuple[tuple[str, str], ...] = (
+    (
+        "games",
+        "SELECT * FROM games WHERE id IN (SELECT game_id FROM game_players WHERE user_id = :u)"
+        " ORDER BY id",
+    ),
+    ("game_players", "SELECT * FROM game_players WHERE user_id = :u ORDER BY game_id"),
+    ("game_events", "SELECT * FROM game_events WHERE user_id = :u ORDER BY game_id, seq"),
+    (
+        "invitations",
+        "SELECT * FROM invitations WHERE host_id = :u OR id IN"
+        " (SELECT invitation_id FROM invitation_members WHERE user_id = :u) ORDER BY id",
+    ),
+    (
+        "invitation_members",
+        "SELECT * FROM invitation_members WHERE user_id = :u ORDER BY invitation_id",
+    ),
+    (
+        "results",
+        "SELECT * FROM results WHERE game_id IN"
+        " (SELECT game_id FROM result_players WHERE user_id = :u) ORDER BY game_id",
+    ),
+    ("result_players", "SELECT * FROM result_players WHERE user_id = :u ORDER BY game_id"),
+    (
+        "result_operations",
+        "SELECT o.* FROM result_operations AS o JOIN result_players AS p"
+        " ON p.game_id = o.game_id AND p.seat = o.seat WHERE p.user_id = :u"
+        " ORDER BY o.game_id, o.op",
+    ),
+    ("ratings", "SELECT * FROM ratings WHERE user_id = :u ORDER BY guild_id, game, scope"),
+    (
+        "rating_changes",
+        "SELECT * FROM rating_changes WHERE user_id = :u ORDER BY at, game_id, scope",
+    ),
+    (
+        "board_totals",
+        "SELECT guild_id, scope, game, level, user_id, games, wins, draws, answers, correct,"
+        " last_at FROM board_totals WHERE user_id = :u ORDER BY guild_id, scope, game, level",
+    ),
+    ("player_names", "SELECT * FROM player_names WHERE user_id = :u ORDER BY guild_id"),
+    ("departed_members", "SELECT * FROM departed_members WHERE user_id = :u ORDER BY guild_id"),
+)
+EXPORTED_TABLES = tuple(table for table, _ in _EXPORT)
+
+_JSON_COLUMNS = frozenset({"config", "action", "events", "options", "payload", "channels"})
+
+# Tables whose rows belong to one server (for forget_guild), child tables first.
+_GUILD_TABLES = (
+    "invitations",
+    "results",
+    "ratings",
+    "board_totals",
+    "player_names",
+    "departed_members",
+    "seasons",
+    "guild_settings",
+    "games",
+)
+
+
+class UserInLiveGameError(ConflictError):
+    """The user is still playing: their live game must end before their data can go."""
+
+    def __init__(self, user_id: int, game_ids: list[int]) -> None:
+        super().__init__(f"user {user_id} is in live game(s) {game_ids}")
+        self.user_id = user_id
+        self.game_ids = game_ids
+
+
+class PrivacyStorage:
+    """The privacy half of `Storage` (see the module docstring)."""
+
+    if TYPE_CHECKING:
+
+        def _transaction(
+            self, mode: str = "IMMEDIATE"
+        ) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+
+    async def export_user(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
+        """Every stored row that names the user, table by table (JSON columns decoded)."""
+        out: dict[str, list[dict[str, Any]]] = {}
+        async with self._transaction("DEFERRED") as conn:
+            for table, sql in _EXPORT:
+                rows = await conn.execute_fetchall(sql, {"u": user_id})
+                out[table] = [_row_dict(r) for r in rows]
+        return out
+
+    async def live_games_of(self, user_id: int) -> list[int]:
+        async with self._transaction("DEFERRED") as conn:
+            return await _live_games_of(conn, user_id)
+
+    async def forget_user(self, user_id: int, at: int) -> dict[str, int]:
+        """Delete everything about the user; in other players' results they become an
+        anonymous seat (no id, no name, no answers), so the others keep their own results.
+
+        The move logs of the games they played are deleted whole (they would name them), as
+        are the challenges and lobbies they hosted; from the others they are removed.
+        Raises UserInLiveGameError while they are in a live game. Returns rows touched per
+        table.
+        """
+        counts: dict[str, int] = {}
+        async with self._transaction() as conn:
+            live = await _live_games_of(conn, user_id)
+            if live:
+                raise UserInLiveGameError(user_id, live)
+
+            async def run(table: str, sql: str, params: Any = (user_id,)) -> None:
+                cursor = await conn.execute(sql, params)
+                counts[table] = counts.get(table, 0) + max(cursor.rowcount, 0)
+
+            await run(
+                "games",
+                "DELETE FROM games WHERE id IN"
+                " (SELECT game_id FROM game_players WHERE user_id = ?)",
+            )
+            await run("game_events", "UPDATE game_events SET user_id = NULL WHERE user_id = ?")
+            await run("invitations", "DELETE FROM invitations WHERE host_id = ?")
+            await run(
+                "invitations",
+                "UPDATE invitations SET options = json_remove(options, ?), updated_at = ?"
+                " WHERE id IN (SELECT invitation_id FROM invitation_members WHERE user_id = ?)",
+                (f'$.names."{user_id:d}"', at, user_id),
+            )
+            await run("invitation_members", "DELETE FROM invitation_members WHERE user_id = ?")
+            await run(
+                "result_operations",
+                "DELETE FROM result_operations WHERE (game_id, seat) IN"
+                " (SELECT game_id, seat FROM result_players WHERE user_id = ?)",
+            )
+            await run(
+                "result_players",
+                "UPDATE result_players SET kind = 'anonymous', user_id = NULL,"
+                " display_name = NULL, answers = 0, correct = 0, best = 0, missed = 0,"
+                " answer_ms = 0 WHERE user_id = ?",
+            )
+            for table in ("ratings", "rating_changes", "board_totals", "player_names"):
+                await run(table, f"DELETE FROM {table} WHERE user_id = ?")
+            await run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
+        return counts
+
+    async def forget_guild(self, guild_id: int) -> dict[str, int]:
+        """Delete everything stored for a server (the bot was removed from it)."""
+        counts: dict[str, int] = {}
+        async with self._transaction() as conn:
+            for table in _GUILD_TABLES:
+                cursor = await conn.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+                counts[table] = max(cursor.rowcount, 0)
+        return counts
+
+    async def purge_old(
+        self,
+        *,
+        games_before: int,
+        invitations_before: int,
+        results_before: int,
+        weeks_before: int,
+    ) -> dict[str, int]:
+        """Retention (PRIVACY.md): delete finished games' move logs last changed before
+        ``games_before``, closed invitations before ``invitations_before``, results of games
+        that ended before ``results_before`` (taken off the boards first; ratings stay as
+        they are) and weekly board totals older than ISO week ``weeks_before``."""
+        counts: dict[str, int] = {}
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "DELETE FROM games WHERE status <> 'live' AND updated_at < ?", (games_before,)
+            )
+            counts["games"] = max(cursor.rowcount, 0)
+            cursor = await conn.execute(
+                "DELETE FROM invitations WHERE status <> 'open' AND updated_at < ?",
+                (invitations_before,),
+            )
+            counts["invitations"] = max(cursor.rowcount, 0)
+            rows = await conn.execute_fetchall(
+                f"SELECT {_R} FROM results AS r WHERE r.ended_at < ?", (results_before,)
+            )
+            old: list[GameResult] = []
+            for row in rows:
+                players = (await _players_of(conn, [row["r_game_id"]]))[row["r_game_id"]]
+                old.append(_result(row, players))
+            for result in old:
+                if result.voided_at is None:
+                    await _remove_result(conn, result, reverse_ratings=False)
+                await conn.execute("DELETE FROM results WHERE game_id = ?", (result.game_id,))
+            counts["results"] = len(old)
+            cursor = await conn.execute(
+                "DELETE FROM board_totals WHERE scope LIKE 'w%' AND scope < ?",
+                (f"w{weeks_before:d}",),
+            )
+            counts["board_totals"] = max(cursor.rowcount, 0)
+        return counts
+
+
+async def _live_games_of(conn: aiosqlite.Connection, user_id: int) -> list[int]:
+    rows = await conn.execute_fetchall(
+        "SELECT g.id FROM games AS g JOIN game_players AS p ON p.game_id = g.id"
+        " WHERE p.user_id = ? AND g.status = 'live' ORDER BY g.id",
+        (user_id,),
+    )
+    return [r[0] for r in rows]
+
+
+def _row_dict(row: Any) -> dict[str, Any]:
+    out = {}
+    for key in row.keys():  # noqa: SIM118 - sqlite3.Row has keys() but no iteration by key
+        value = row[key]
+        if key in _JSON_COLUMNS and isinstance(value, str):
+            value = json.loads(value)
+        out[key] = value
+    return out

@@ -1,0 +1,83 @@
+"""Shared builders for the results, ratings, board, stats and privacy service tests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+from bot.services.admin import AdminService
+from bot.services.clock import FakeClock
+from bot.services.games import GameService
+from bot.services.leaderboard import LeaderboardService
+from bot.services.privacy import PrivacyService
+from bot.services.results import ResultsService
+from bot.services.settings import GameSettings, settings_from_options
+from bot.storage import Player, Storage
+
+GUILD = 1
+
+
+@pytest.fixture(name="results")
+def results_fixture(storage: Storage, clock: FakeClock) -> ResultsService:
+    return ResultsService(storage, clock)
+
+
+@pytest.fixture(name="boards")
+def boards_fixture(storage: Storage, clock: FakeClock) -> LeaderboardService:
+    return LeaderboardService(storage, clock)
+
+
+@pytest.fixture(name="admin")
+def admin_fixture(storage: Storage, clock: FakeClock, results: ResultsService) -> AdminService:
+    return AdminService(storage, clock, results)
+
+
+@pytest.fixture(name="privacy")
+def privacy_fixture(storage: Storage, clock: FakeClock, results: ResultsService) -> PrivacyService:
+    return PrivacyService(storage, clock, results)
+
+
+def people(*user_ids: int, teams: bool = False) -> list[Player]:
+    """Seats in order; with ``teams`` seats 0 and 2 play seats 1 and 3 (RULES §1.2)."""
+    return [
+        Player(seat=i, side=i % 2 if teams else i, display_name=f"P{uid}", user_id=uid)
+        for i, uid in enumerate(user_ids)
+    ]
+
+
+async def start(
+    games: GameService,
+    players: Sequence[Player],
+    *,
+    seed: int = 1,
+    channel_id: int = 10,
+    settings: GameSettings | None = None,
+    **options: Any,
+) -> int:
+    if settings is None:
+        options = {"game": "regnekrig", "level": 1, "mode": "auto", **options}
+        options.setdefault("sides", len({p.side for p in players}))
+        settings = settings_from_options(**options)
+    update = await games.start(
+        guild_id=GUILD, channel_id=channel_id, settings=settings, players=players, seed=seed
+    )
+    return update.game.id
+
+
+async def play_out(games: GameService, clock: FakeClock, game_id: int, user_id: int) -> None:
+    """Flip (auto mode) until the game is over, one second per flip."""
+    game = games.live(game_id)
+    while not game.is_finished:
+        clock.advance(1)
+        await games.flip(game_id, user_id, None)
+
+
+async def auto_game(
+    games: GameService, clock: FakeClock, players: Sequence[Player], **options: Any
+) -> int:
+    game_id = await start(games, players, **options)
+    first = next(p.user_id for p in players if p.user_id is not None)
+    await play_out(games, clock, game_id, first)
+    return game_id

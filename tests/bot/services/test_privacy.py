@@ -1,0 +1,205 @@
+"""my-data and forget-me (issue point 5): the export holds every table's rows for the user;
+forgetting removes every row and value that names them (checked by scanning every column of
+every table, JSON text included) and leaves the other players' results intact; retention's
+purge keeps its promises."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from typing import Any
+
+import pytest
+
+from bot.services.clock import FakeClock
+from bot.services.errors import UserFacingError
+from bot.services.games import GameService
+from bot.services.invitations import InvitationService
+from bot.services.leaderboard import LeaderboardService
+from bot.services.periods import DAY_MS
+from bot.services.privacy import PrivacyService
+from bot.services.results import ResultsService
+from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
+from tests.bot.services.conftest import ALICE, BOB
+from tests.bot.services.results_support import (  # noqa: F401 - fixtures
+    GUILD,
+    auto_game,
+    boards_fixture,
+    people,
+    privacy_fixture,
+    results_fixture,
+    start,
+)
+
+ZELDA = 777_000_000_000_000_123  # a snowflake-sized id, unlike any other number stored
+NAME = "Zelda Ørnebu"
+
+
+def _scan(path: str, *needles: object) -> list[tuple[str, str, Any]]:
+    """Every (table, column, value) holding one of the needles, exactly or inside text."""
+    found = []
+    conn = sqlite3.connect(path)
+    try:
+        tables = [
+            r[0]
+            for r in conn.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
+            )
+        ]
+        for table in tables:
+            cursor = conn.execute(f"SELECT * FROM {table}")
+            columns = [d[0] for d in cursor.description]
+            for row in cursor:
+                for column, value in zip(columns, row, strict=True):
+                    for needle in needles:
+                        if value == needle or (isinstance(value, str) and str(needle) in value):
+                            found.append((table, column, value))
+    finally:
+        conn.close()
+    return found
+
+
+async def _a_full_history(
+    games: GameService,
+    invitations: InvitationService,
+    results: ResultsService,
+    boards: LeaderboardService,
+    clock: FakeClock,
+) -> dict[str, int]:
+    """Zelda in every table: games (finished and answered), results with answers and ratings,
+    a challenge she hosts, a lobby she joined, a departed mark."""
+    zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
+    alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
+    played = await auto_game(games, clock, [zelda, alice], seed=3)
+    answered = await start(games, [zelda, alice], mode="regn", channel_id=11)
+    game = games.live(answered)
+    clock.advance(3)
+    await games.answer(answered, ZELDA, game.state.window, "1")
+    await games.answer(answered, ALICE, game.state.window, "1")  # both answered: revealed
+    await games.stop(answered, ZELDA, moderator=False)
+    others = await auto_game(games, clock, people(ALICE, BOB), seed=4, channel_id=12)
+    for game_id in (played, answered, others):
+        assert await results.record(game_id) is not None
+    clock.advance(30)
+    await invitations.challenge(
+        guild_id=GUILD,
+        channel_id=10,
+        host_id=ZELDA,
+        invited=[BOB],
+        options={"game": "regnekrig"},
+        names={ZELDA: NAME, BOB: "Bob"},
+    )
+    lobby = await invitations.lobby(
+        guild_id=GUILD, channel_id=13, host_id=ALICE, options={}, host_name="Alice"
+    )
+    await invitations.join(lobby.id, ZELDA, NAME)
+    await boards.members_left(GUILD, [ZELDA])
+    return {"played": played, "answered": answered, "others": others, "lobby": lobby.id}
+
+
+@pytest.fixture
+async def history(
+    games: GameService,
+    invitations: InvitationService,
+    results: ResultsService,
+    boards: LeaderboardService,
+    clock: FakeClock,
+) -> dict[str, int]:
+    return await _a_full_history(games, invitations, results, boards, clock)
+
+
+async def test_my_data_holds_every_tables_rows_for_the_user(
+    storage: Storage, privacy: PrivacyService, history: dict[str, int]
+) -> None:
+    data = await privacy.export(ZELDA)
+    tables = data["tables"]
+    assert tuple(tables) == EXPORTED_TABLES
+    for table in EXPORTED_TABLES:
+        assert tables[table], f"the export has no {table} rows"
+    conn = sqlite3.connect(storage.path)
+    try:
+        for table, columns in USER_COLUMNS.items():
+            for column in columns:
+                [(count,)] = conn.execute(
+                    f"SELECT count(*) FROM {table} WHERE {column} = ?", (ZELDA,)
+                )
+                exported = [r for r in tables[table] if r.get(column) == ZELDA]
+                assert len(exported) == count > 0, (table, column)
+    finally:
+        conn.close()
+    assert {g["id"] for g in tables["games"]} == {history["played"], history["answered"]}
+    assert {r["game_id"] for r in tables["results"]} == {history["played"], history["answered"]}
+    assert any(e["action"]["type"] == "answer" for e in tables["game_events"])
+    assert {o["op"] for o in tables["result_operations"]} == {"add"}
+    name, body = await privacy.export_file(ZELDA)
+    assert name.endswith(".json") and json.loads(body)["user_id"] == str(ZELDA)
+    assert NAME in body.decode("utf-8")
+
+
+async def test_forget_me_leaves_no_trace_and_keeps_the_others_results(
+    storage: Storage, privacy: PrivacyService, history: dict[str, int]
+) -> None:
+    assert _scan(storage.path, ZELDA, NAME)  # she is everywhere before
+    alice_before = await storage.player_games(GUILD, ALICE)
+    alice_ratings = await storage.rating_lines(GUILD, ALICE)
+    counts = await privacy.forget(ZELDA)
+    assert counts["result_players"] == 2 and counts["games"] == 2
+    assert _scan(storage.path, ZELDA, NAME) == []
+    assert await privacy.export(ZELDA) == {**(await privacy.export(ZELDA))}
+    assert all(not rows for rows in (await privacy.export(ZELDA))["tables"].values())
+    alice_after = await storage.player_games(GUILD, ALICE)
+    assert [g.player for g in alice_after] == [g.player for g in alice_before]
+    assert await storage.rating_lines(GUILD, ALICE) == alice_ratings
+    played = await storage.load_result(history["played"])
+    assert played is not None
+    anonymous = next(p for p in played.players if p.side == 0)
+    assert (anonymous.kind, anonymous.user_id, anonymous.display_name) == ("anonymous", None, None)
+    assert anonymous.outcome in ("win", "loss")  # the game's facts stay for Alice
+    lobby = await storage.load_invitation(history["lobby"])
+    assert lobby.user_ids() == (ALICE,) and set(lobby.options["names"]) == {str(ALICE)}
+    assert await storage.load_game(history["others"])  # a game without her is kept
+
+
+async def test_forget_me_waits_for_a_live_game(
+    games: GameService, privacy: PrivacyService, clock: FakeClock
+) -> None:
+    game_id = await start(
+        games,
+        [
+            Player(seat=0, side=0, display_name=NAME, user_id=ZELDA),
+            Player(seat=1, side=1, display_name="A", user_id=ALICE),
+        ],
+        mode="regn",
+    )
+    with pytest.raises(UserFacingError) as refused:
+        await privacy.forget(ZELDA)
+    assert refused.value.key == "privacy.forget.live_game"
+    await games.stop(game_id, ZELDA, moderator=False)
+    await privacy.forget(ZELDA)  # records the stopped game first, then forgets
+
+
+async def test_retention_purges_move_logs_then_results(
+    storage: Storage, privacy: PrivacyService, clock: FakeClock, history: dict[str, int]
+) -> None:
+    await storage.expire_invitations(clock.now_ms() + 11 * 60_000)  # both expire
+    clock.advance(31 * DAY_MS / 1000)
+    counts = await privacy.purge_old()
+    assert counts["games"] == 3 and counts["results"] == 0 and counts["invitations"] == 2
+    assert counts["board_totals"] > 0  # last month's weekly totals
+    assert await storage.load_result(history["played"]) is not None
+    assert await storage.player_games(GUILD, ALICE)
+    clock.advance(730 * DAY_MS / 1000)
+    counts = await privacy.purge_old()
+    assert counts["results"] == 3
+    assert await storage.player_games(GUILD, ALICE) == []
+    from bot.storage import BoardQuery
+
+    assert (await storage.board(BoardQuery(GUILD, "all", sort="wins"))).total == 0
+    assert await storage.rating_lines(GUILD, ALICE)  # ratings stay
+
+
+async def test_forget_guild(
+    storage: Storage, privacy: PrivacyService, history: dict[str, int]
+) -> None:
+    await privacy.forget_guild(GUILD)
+    assert _scan(storage.path, ZELDA, NAME, "Alice") == []

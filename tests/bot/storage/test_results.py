@@ -1,0 +1,253 @@
+"""Results storage contract: one row per game and per player, recorded once, voided exactly,
+seasons, boards ranked from running totals, settings (issue points 1, 2, 3, 6, 7)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.storage import (
+    BoardQuery,
+    GuildSettings,
+    OperationTally,
+    Storage,
+)
+
+from .conftest import Backend
+from .helpers import T0
+from .results_helpers import DAY, FlatRater, duel, record
+
+A, B, C, D = 201, 202, 203, 204
+
+
+async def test_a_result_round_trips_with_players_and_operations(store: Storage) -> None:
+    """Point 1: one row per game and one per player, with answers per operation."""
+    ops = (OperationTally("add", 4, 3, 2, 4000),)
+    result = duel(1, A, B, answers={A: (4, 3)})
+    players = (
+        result.players[0].__class__(**{**_fields(result.players[0]), "operations": ops}),
+        result.players[1],
+    )
+    result = result.__class__(**{**_fields(result), "players": players})
+    stored = await record(store, result)
+    assert stored.season == 1 and stored.rated and stored.recorded_at == T0 + 1
+    loaded = await store.load_result(1)
+    assert loaded is not None
+    assert loaded == stored
+    assert loaded.players[0].operations == ops
+    assert loaded.players[0].mean_answer_ms == 1000
+    assert loaded.duration_ms == 60_000
+
+
+async def test_recording_twice_is_a_no_op(store: Storage) -> None:
+    rate = FlatRater()
+    await record(store, duel(1, A, B), rate)
+    assert await store.record_result(duel(1, A, B), at=T0, rate=rate) is None
+    assert len(rate.seen) == 1
+    [line_all, _line_season] = await store.rating_lines(1, A)
+    assert (line_all.rating, line_all.games) == (1010, 1)
+
+
+async def test_the_rater_sees_current_ratings_and_todays_pair_counts(store: Storage) -> None:
+    """Point 3: the cap counts rated games of the pair on the same day only."""
+    rate = FlatRater()
+    await record(store, duel(1, A, B), rate)
+    await record(store, duel(2, B, A), rate)
+    await record(store, duel(3, A, C), rate)
+    await record(store, duel(4, A, B, day=20231115), rate)
+    await record(store, duel(5, A, B), rate)
+    ratings, pairs = rate.seen[-1]
+    assert pairs == {frozenset((A, B)): 2}
+    assert ratings[("all", A)] == 1020 and ratings[("s1", B)] == 990
+    unrated = FlatRater(rated=False)
+    await record(store, duel(6, A, B), unrated)
+    await record(store, duel(7, A, B), rate)
+    assert rate.seen[-1][1] == {frozenset((A, B)): 3}  # the unrated game does not count
+
+
+async def test_void_subtracts_exactly_and_keeps_the_game_recorded(store: Storage) -> None:
+    """Point 6: `admin void` removes a result and its rating change."""
+    await record(store, duel(1, A, B, answers={A: (5, 5)}))
+    await record(store, duel(2, A, B))
+    voided = await store.void_result(1, 1, T0 + 5)
+    assert voided is not None and voided.game_id == 1
+    assert {line.rating for line in await store.rating_lines(1, A)} == {1010}
+    page = await store.board(BoardQuery(1, "all", sort="wins"), A)
+    assert page.own is not None and (page.own.games, page.own.wins, page.own.answers) == (1, 1, 0)
+    again = await store.load_result(1)
+    assert again is not None and again.voided_at == T0 + 5 and again.players == ()
+    assert await store.record_result(duel(1, A, B), at=T0, rate=FlatRater()) is None
+    assert await store.void_result(1, 1, T0 + 6) is None  # already voided
+    assert await store.void_result(2, 2, T0 + 6) is None  # another server's game
+
+
+async def test_voiding_the_only_game_removes_the_rating_and_board_rows(store: Storage) -> None:
+    await record(store, duel(1, A, B))
+    await store.void_result(1, 1, T0)
+    assert await store.rating_lines(1, A) == []
+    assert (await store.board(BoardQuery(1, "all", sort="wins"))).total == 0
+
+
+async def test_seasons_archive_and_restart(store: Storage) -> None:
+    """Point 6: a new season archives the board (still queryable) and starts a fresh one."""
+    assert await store.current_season(1) is None
+    await record(store, duel(1, A, B))
+    first = await store.current_season(1)
+    assert first is not None and first.season == 1
+    archived, started = await store.new_season(1, T0 + DAY)
+    assert archived is not None and archived.ended_at == T0 + DAY
+    assert started.season == 2 and started.ended_at is None
+    stored = await record(store, duel(2, B, A, at=T0 + 2 * DAY))
+    assert stored.season == 2
+    old = await store.board(BoardQuery(1, "s1", sort="wins"))
+    new = await store.board(BoardQuery(1, "s2", sort="wins"))
+    assert [r.user_id for r in old.rows] == [A, B]
+    assert [r.user_id for r in new.rows] == [B, A]
+    assert [s.season for s in await store.seasons(1)] == [1, 2]
+    assert await store.current_season(2) is None  # seasons are per server
+
+
+async def test_board_orders_pages_and_ranks_with_ties(store: Storage) -> None:
+    """Point 2: ordering, paging, shared ranks and the caller's own rank."""
+    game = 0
+    wins = {A: 3, B: 1, C: 3}
+    for user, n in wins.items():
+        for _ in range(n):
+            game += 1
+            await record(store, duel(game, user, 999, day=game))  # distinct days: no cap
+    await record(store, duel(99, 999, D, day=99))
+    page = await store.board(BoardQuery(1, "all", sort="wins", limit=2), D)
+    assert [(r.rank, r.user_id, r.wins) for r in page.rows] == [(1, A, 3), (1, C, 3)]
+    assert page.total == 5  # A, B, C, D and their opponent 999
+    assert page.own is not None and (page.own.rank, page.own.user_id) == (5, D)
+    page2 = await store.board(BoardQuery(1, "all", sort="wins", limit=2, offset=2))
+    # B and 999 have one win each; fewer games ranks first
+    assert [(r.rank, r.user_id, r.games) for r in page2.rows] == [(3, B, 1), (4, 999, 8)]
+    page3 = await store.board(BoardQuery(1, "all", sort="wins", limit=2, offset=4))
+    assert [(r.rank, r.user_id) for r in page3.rows] == [(5, D)]
+
+
+async def test_win_rate_and_accuracy_need_enough_games(store: Storage) -> None:
+    for i in range(5):
+        await record(store, duel(i + 1, A, B, day=i, answers={A: (1, 1), B: (1, 0)}))
+    await record(store, duel(9, C, A, day=9, answers={C: (12, 12)}))
+    by_rate = await store.board(BoardQuery(1, "all", sort="win_rate"), C)
+    assert [(r.user_id, r.wins, r.games) for r in by_rate.rows] == [(A, 5, 6), (B, 0, 5)]
+    assert by_rate.own is None  # one game: not ranked on win rate yet
+    by_accuracy = await store.board(BoardQuery(1, "all", sort="accuracy"))
+    assert [r.user_id for r in by_accuracy.rows] == [C]  # A and B have 5 answers
+    assert by_accuracy.rows[0].accuracy == 1.0
+
+
+async def test_rating_board_with_activity_filter(store: Storage) -> None:
+    await record(store, duel(1, A, B, week=202346))
+    await record(store, duel(2, C, D, week=202347, day=2))
+    query = BoardQuery(1, "w202347", game="regnekrig", sort="rating", rating_scope="s1")
+    page = await store.board(query)
+    assert [r.user_id for r in page.rows] == [A, C, B, D]
+    active = await store.board(
+        BoardQuery(
+            1, "w202347", game="regnekrig", sort="rating", rating_scope="s1", active_only=True
+        )
+    )
+    assert [(r.rank, r.user_id, r.rating) for r in active.rows] == [(1, C, 1010), (2, D, 990)]
+    with pytest.raises(ValueError):
+        await store.board(BoardQuery(1, "all", sort="rating"))
+
+
+async def test_game_and_level_filters(store: Storage) -> None:
+    await record(store, duel(1, A, B, level=3))
+    await record(store, duel(2, B, A, level=5, day=2))
+    await record(store, duel(3, C, D, game="intervallkrig", day=3))
+    level3 = await store.board(BoardQuery(1, "all", game="regnekrig", level=3, sort="wins"))
+    assert [(r.user_id, r.wins) for r in level3.rows] == [(A, 1), (B, 0)]
+    every = await store.board(BoardQuery(1, "all", sort="wins"))
+    assert {r.user_id for r in every.rows} == {A, B, C, D}
+    interval = await store.board(BoardQuery(1, "all", game="intervallkrig", sort="wins"))
+    assert [r.user_id for r in interval.rows] == [C, D]
+
+
+async def test_departed_members_leave_the_board_until_they_play_again(store: Storage) -> None:
+    await record(store, duel(1, A, B))
+    await store.mark_departed(1, [A], T0)
+    page = await store.board(BoardQuery(1, "all", sort="wins"), A)
+    assert [r.user_id for r in page.rows] == [B] and page.rows[0].rank == 1
+    assert page.own is None and page.total == 1
+    assert await store.departed(1) == {A}
+    await record(store, duel(2, A, C, day=2))
+    assert await store.departed(1) == set()
+    await store.mark_departed(1, [B], T0)
+    await store.mark_present(1, [B])
+    assert await store.departed(1) == set()
+
+
+async def test_display_names_are_refreshed_by_newer_games(store: Storage) -> None:
+    """Point 1: names are stored at game time and refreshed when the user plays again."""
+    first = duel(1, A, B)
+    await record(store, first)
+    renamed = duel(2, A, B, at=T0 + DAY, day=2)
+    players = (
+        renamed.players[0].__class__(**{**_fields(renamed.players[0]), "display_name": "Ny"}),
+        renamed.players[1],
+    )
+    await record(store, renamed.__class__(**{**_fields(renamed), "players": players}))
+    assert await store.player_names(1, [A, B]) == {A: "Ny", B: f"user{B}"}
+    assert (await store.load_result(1)).players[0].display_name == f"user{A}"  # type: ignore[union-attr]
+    page = await store.board(BoardQuery(1, "all", sort="wins"))
+    assert page.rows[0].display_name == "Ny"
+
+
+async def test_player_games_in_order(store: Storage) -> None:
+    await record(store, duel(2, A, B, at=T0 + 10))
+    await record(store, duel(1, B, A, at=T0, day=2))
+    await record(store, duel(3, A, B, at=T0 + 20, guild_id=2))
+    games = await store.player_games(1, A)
+    assert [(g.result.game_id, g.player.outcome) for g in games] == [(1, "loss"), (2, "win")]
+    assert all(g.result.players == (g.player,) for g in games)
+    assert len(await store.guild_player_games(1)) == 4
+
+
+async def test_unrecorded_games_lists_finished_server_games(store: Storage) -> None:
+    from .helpers import new_game
+
+    live = await new_game(store)
+    done = await new_game(store, channel_id=501)
+    await store.set_status(done, "stopped", T0)
+    assert await store.unrecorded_games() == [done]
+    assert live not in await store.unrecorded_games()
+
+
+async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
+    """Point 6: board visibility, allowed channels, language, threads."""
+    assert await store.guild_settings(1) == GuildSettings(1)
+    changed = await store.update_guild_settings(1, T0, board="own_rank", channels=[5, 6, 5])
+    assert (changed.board, changed.channels, changed.language, changed.threads) == (
+        "own_rank",
+        (5, 6),
+        None,
+        True,
+    )
+    changed = await store.update_guild_settings(1, T0 + 1, language="sv", threads=False)
+    assert (changed.board, changed.channels, changed.language, changed.threads) == (
+        "own_rank",
+        (5, 6),
+        "sv",
+        False,
+    )
+    assert await store.guild_settings(1) == changed
+    assert (await store.update_guild_settings(1, T0 + 2, language=None)).language is None
+    with pytest.raises(ValueError):
+        await store.update_guild_settings(1, T0, board="secret")
+
+
+async def test_results_survive_a_restart(backend: Backend) -> None:
+    async with await backend.open() as store:
+        await record(store, duel(1, A, B))
+    async with await backend.open() as store:
+        assert (await store.load_result(1)) is not None
+        assert (await store.board(BoardQuery(1, "all", sort="wins"))).total == 2
+
+
+def _fields(obj: object) -> dict[str, object]:
+    from dataclasses import fields
+
+    return {f.name: getattr(obj, f.name) for f in fields(obj)}  # type: ignore[arg-type]
