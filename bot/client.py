@@ -19,6 +19,7 @@ from bot.replies import report_error
 from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
+from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.storage import Invitation, Storage
 from bot.ui.items import DYNAMIC_ITEMS
@@ -50,6 +51,7 @@ class MattekrigBot(commands.Bot):
     games: GameService
     invitations: InvitationService
     scheduler: Scheduler
+    results: ResultsService
 
     def __init__(
         self,
@@ -77,6 +79,8 @@ class MattekrigBot(commands.Bot):
         self.games = GameService(self.storage, self.clock)
         self.invitations = InvitationService(self.storage, self.clock, self.games)
         self.scheduler = Scheduler(self.games, self.invitations, self.clock)
+        self.results = ResultsService(self.storage, self.clock)
+        self.games.on_finished = self.results.schedule
         self.games.listeners.append(self.boards.on_update)
         self.scheduler.invitation_listeners.append(self.show_closed_invitation)
         await self.tree.set_translator(MattekrigTranslator())
@@ -85,6 +89,7 @@ class MattekrigBot(commands.Bot):
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
+        await self.results.record_pending()  # games that ended just before a crash
         self.scheduler.start()
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
@@ -116,6 +121,8 @@ class MattekrigBot(commands.Bot):
     async def close(self) -> None:
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
+        if hasattr(self, "results"):
+            await self.results.drain()
         await super().close()
         if hasattr(self, "storage"):
             await self.storage.close()

@@ -78,6 +78,9 @@ class GameService:
         self.games: dict[int, LiveGame] = {}
         self.listeners: list[Listener] = []
         self.timers_changed: Callable[[], None] = lambda: None
+        # Called with a game's id once it has ended (by the rules, stopped or abandoned), after
+        # the ending is stored: the results are recorded in the background from there.
+        self.on_finished: Callable[[int], object] = lambda game_id: None
 
     # -- start, restore, look-up --------------------------------------------------------------
 
@@ -328,6 +331,7 @@ class GameService:
             game.answer_due_ms = None
             game.autoplay = False
             self.games.pop(game.id, None)  # its board keeps the final state; presses get "over"
+            self.on_finished(game.id)
             return events
         now = self.clock.now_ms()
         await self.storage.set_timer(game.id, IDLE_TIMER, now + IDLE_MINUTES * 60_000)
@@ -359,6 +363,7 @@ class GameService:
         game.answer_due_ms = None
         game.recent = []
         self.games.pop(game.id, None)
+        self.on_finished(game.id)
         return GameUpdate(game, (), cause)
 
     # -- timers ----------

@@ -158,3 +158,18 @@ async def test_hint_only_while_betting(games: GameService) -> None:
         with pytest.raises(UserFacingError) as refused:
             await games.hint(game.id, ALICE, game.state.window)
         assert refused.value.key == "error.no_hint"
+
+
+async def test_a_finished_game_has_its_result_recorded_in_the_background(
+    games: GameService, storage: Storage, clock: FakeClock
+) -> None:
+    """Issue 5 point 7: writing a game's results never delays the board update."""
+    from bot.services.results import ResultsService
+
+    results = ResultsService(storage, clock)
+    games.on_finished = results.schedule
+    game = (await start(games)).game
+    await games.stop(game.id, ALICE, moderator=False)
+    await results.drain()
+    recorded = await storage.load_result(game.id)
+    assert recorded is not None and not recorded.rated
