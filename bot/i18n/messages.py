@@ -32,7 +32,7 @@ from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from types import MappingProxyType
-from typing import Literal, cast
+from typing import Literal
 
 log = logging.getLogger(__name__)
 
@@ -53,16 +53,29 @@ class MissingTranslationError(KeyError):
 
 @cache
 def catalogue(lang: Lang) -> Mapping[str, str]:
-    """The raw catalogue of one language (read-only), loaded once."""
+    """The raw catalogue of one language (read-only), loaded once: ``<lang>.json`` plus every
+    ``<area>.<lang>.json`` beside it (an area of the bot keeps its sentences in its own file,
+    so two people adding keys never edit the same file). A key in two files is an error."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
-    text = resources.files("bot.i18n.catalogues").joinpath(f"{lang}.json").read_text("utf-8")
-    data = json.loads(text)
-    if not isinstance(data, dict) or not all(
-        isinstance(k, str) and isinstance(v, str) for k, v in data.items()
-    ):
-        raise ValueError(f"catalogue {lang}.json must be one flat object of strings")
-    return MappingProxyType(cast(dict[str, str], data))
+    folder = resources.files("bot.i18n.catalogues")
+    names = sorted(
+        entry.name
+        for entry in folder.iterdir()
+        if entry.name == f"{lang}.json" or entry.name.endswith(f".{lang}.json")
+    )
+    merged: dict[str, str] = {}
+    for name in names:
+        data = json.loads(folder.joinpath(name).read_text("utf-8"))
+        if not isinstance(data, dict) or not all(
+            isinstance(k, str) and isinstance(v, str) for k, v in data.items()
+        ):
+            raise ValueError(f"catalogue {name} must be one flat object of strings")
+        clash = merged.keys() & data.keys()
+        if clash:
+            raise ValueError(f"catalogue {name} repeats keys: {sorted(clash)}")
+        merged.update(data)
+    return MappingProxyType(merged)
 
 
 def template(key: str, lang: Lang) -> str:

@@ -11,11 +11,13 @@ make sense after a restart, so it names what was pressed and nothing else:
   (``mk:answer:42:3``); a challenge is ``c<id>`` (``mk:accept:c17``) and a lobby ``l<id>``
   (``mk:join:l9``). Challenges and lobbies are rows of the storage ``invitations`` table, so
   their ids never collide; the marker keeps a game id from being read as an invitation id.
-* ``round`` -- the game's round number when the button was drawn. A press whose round is not
-  the current one is stale and is answered, never applied.
+  A server is ``g<guild id>`` (``mk:page:g7:2:rating``, ``mk:season:g7::new``) and a user
+  ``u<user id>`` (``mk:forget:u5::yes``).
+* ``round`` -- for game verbs, the game's decision window when the button was drawn (a press
+  from an older window is stale and is answered, never applied); for pages, the page.
 * ``arg`` -- one short token for the verb (a target ``-7``, a page ``2``, ``yes``/``no``);
   letters, digits and ``_ . , + -``. An arg without a round is written with an empty round
-  (``mk:page:42::2``) so the fields stay positional.
+  (``mk:season:g7::new``) so the fields stay positional.
 
 Numbers are canonical (no sign, no leading zeros) and there is exactly one way to write each
 `CustomId`: ``build(*parse(s))`` gives back ``s`` for every ``s`` that parses. `parse` never
@@ -56,7 +58,11 @@ class Verb(StrEnum):
     FLIP = "flip"
     AUTO = "auto"
     REMATCH = "rematch"
+    # guild space: a server's leaderboard pages and the teacher's confirmations
     PAGE = "page"
+    SEASON = "season"
+    # user space: a pupil's own confirmations
+    FORGET = "forget"
 
 
 class Space(StrEnum):
@@ -65,9 +71,17 @@ class Space(StrEnum):
     GAME = "game"
     CHALLENGE = "challenge"
     LOBBY = "lobby"
+    GUILD = "guild"
+    USER = "user"
 
 
-MARKERS: dict[Space, str] = {Space.GAME: "", Space.CHALLENGE: "c", Space.LOBBY: "l"}
+MARKERS: dict[Space, str] = {
+    Space.GAME: "",
+    Space.CHALLENGE: "c",
+    Space.LOBBY: "l",
+    Space.GUILD: "g",
+    Space.USER: "u",
+}
 
 VERB_SPACES: dict[Verb, Space] = {
     Verb.ACCEPT: Space.CHALLENGE,
@@ -77,6 +91,9 @@ VERB_SPACES: dict[Verb, Space] = {
     Verb.LEAVE: Space.LOBBY,
     Verb.BEGIN: Space.LOBBY,
     Verb.CANCEL: Space.LOBBY,
+    Verb.PAGE: Space.GUILD,
+    Verb.SEASON: Space.GUILD,
+    Verb.FORGET: Space.USER,
     **{
         verb: Space.GAME
         for verb in (
@@ -88,7 +105,6 @@ VERB_SPACES: dict[Verb, Space] = {
             Verb.FLIP,
             Verb.AUTO,
             Verb.REMATCH,
-            Verb.PAGE,
         )
     },
 }
@@ -137,7 +153,15 @@ class CustomId:
     @property
     def invitation_id(self) -> int | None:
         """The challenge or lobby id (one storage table holds both)."""
-        return None if self.space is Space.GAME else self.ref
+        return self.ref if self.space in (Space.CHALLENGE, Space.LOBBY) else None
+
+    @property
+    def guild_id(self) -> int | None:
+        return self.ref if self.space is Space.GUILD else None
+
+    @property
+    def user_id(self) -> int | None:
+        return self.ref if self.space is Space.USER else None
 
     def int_arg(self) -> int | None:
         """``arg`` as an integer, or None when absent or not a whole number."""

@@ -7,6 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.ui.custom_ids import (
+    MARKERS,
     MAX_LENGTH,
     TEMPLATE,
     VERB_SPACES,
@@ -28,7 +29,7 @@ args = st.text(alphabet=ARG_ALPHABET, min_size=1, max_size=70)  # sometimes over
     [
         ((Verb.ANSWER, 42, 3), "mk:answer:42:3"),
         ((Verb.TARGET, 42, 3, -7), "mk:target:42:3:-7"),
-        ((Verb.PAGE, 42, None, 2), "mk:page:42::2"),
+        ((Verb.PAGE, 42, None, 2), "mk:page:g42::2"),
         ((Verb.REMATCH, 42), "mk:rematch:42"),
         ((Verb.ACCEPT, 17), "mk:accept:c17"),
         ((Verb.JOIN, 9), "mk:join:l9"),
@@ -55,7 +56,7 @@ def test_parse_fields_and_spaces() -> None:
     assert challenge.space is Space.CHALLENGE
     assert challenge.invitation_id == 17
     assert challenge.game_id is None
-    assert parse("mk:page:42::2") == CustomId(Verb.PAGE, 42, None, "2")
+    assert parse("mk:page:g42::2") == CustomId(Verb.PAGE, 42, None, "2")
     assert CustomId(Verb.BET, 1, 1, "yes").int_arg() is None
 
 
@@ -123,7 +124,7 @@ def test_build_refuses_bad_input(args: tuple[object, ...], kwargs: dict[str, obj
     arg=st.none() | args,
 )
 def test_round_trip(verb: Verb, ref: int, round_: int | None, arg: str | None) -> None:
-    marker = {Space.GAME: "", Space.CHALLENGE: "c", Space.LOBBY: "l"}[VERB_SPACES[verb]]
+    marker = MARKERS[VERB_SPACES[verb]]
     expected = f"mk:{verb}:{marker}{ref}"
     if round_ is not None or arg is not None:
         expected += f":{'' if round_ is None else round_}"
@@ -159,7 +160,7 @@ def test_parse_never_raises_and_prints_back_exactly(text: str) -> None:
 def test_parse_of_mutated_ids_never_raises(
     verb: Verb, ref: int, round_: int | None, arg: str | None
 ) -> None:
-    marker = {Space.GAME: "", Space.CHALLENGE: "c", Space.LOBBY: "l"}[VERB_SPACES[verb]]
+    marker = MARKERS[VERB_SPACES[verb]]
     raw = f"mk:{verb}:{marker}{ref}:{'' if round_ is None else round_}:{arg or ''}"
     parsed = parse(raw)
     if parsed is not None:
