@@ -7,6 +7,7 @@ not legal (the message names the action's index), 2 when the file cannot be read
 from __future__ import annotations
 
 import json
+import os
 import sys
 from typing import Any
 
@@ -116,7 +117,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"cannot read {args[0]}: {error}", file=sys.stderr)
         return 2
     result = run(data)
-    print(json.dumps(result, ensure_ascii=False))
+    try:
+        print(json.dumps(result, ensure_ascii=False), flush=True)
+    except BrokenPipeError:  # e.g. piped into `head`: the reader has what it wanted
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if result["status"] == "error" else 0
 
 
