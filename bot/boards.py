@@ -5,6 +5,7 @@ fastest path); changes from timers edit it through the channel."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING
 
@@ -38,12 +39,17 @@ class BoardPublisher:
             and not interaction.response.is_done()
         ):
             board = self.render(game)
-            await interaction.response.edit_message(
-                content=board.content, embed=board.embed, view=board.view
-            )
-            return
+            try:
+                await interaction.response.edit_message(
+                    content=board.content, embed=board.embed, view=board.view
+                )
+                return
+            except discord.NotFound:  # deleted while a modal was open: post a new board
+                log.info("board of game %s was deleted; posting a new one", game.id)
         if not interaction.response.is_done():
-            await interaction.response.defer(ephemeral=True, thinking=False)
+            # NotFound: the pressed message is gone; the caller's private reply answers.
+            with contextlib.suppress(discord.NotFound):
+                await interaction.response.defer(ephemeral=True, thinking=False)
         await self.refresh(game)
 
     async def post(self, channel: discord.abc.Messageable, game: LiveGame) -> discord.Message:

@@ -4,26 +4,33 @@ to the development server (globally only when asked)."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.boards import BoardPublisher
 from bot.config import Config
 from bot.i18n.translator import MattekrigTranslator
 from bot.render.invitations import render_challenge, render_lobby
 from bot.replies import report_error
+from bot.services.admin import AdminService
 from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
+from bot.services.leaderboard import LeaderboardService
+from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
+from bot.services.stats import StatsService
 from bot.storage import Invitation, Storage
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.modals import handle_answer_submit
+from bot.ui.record_items import RECORD_ITEMS
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +59,10 @@ class MattekrigBot(commands.Bot):
     invitations: InvitationService
     scheduler: Scheduler
     results: ResultsService
+    leaderboards: LeaderboardService
+    stats: StatsService
+    privacy: PrivacyService
+    admin: AdminService
 
     def __init__(
         self,
@@ -73,6 +84,7 @@ class MattekrigBot(commands.Bot):
         self.clock: Clock = clock or SystemClock()
         self.sync_global = sync_global
         self.boards = BoardPublisher(self)
+        self._purging: asyncio.Future[dict[str, int]] | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.config.database_path)
@@ -81,16 +93,21 @@ class MattekrigBot(commands.Bot):
         self.scheduler = Scheduler(self.games, self.invitations, self.clock)
         self.results = ResultsService(self.storage, self.clock)
         self.games.on_finished = self.results.schedule
+        self.leaderboards = LeaderboardService(self.storage, self.clock)
+        self.stats = StatsService(self.storage, self.clock)
+        self.privacy = PrivacyService(self.storage, self.clock, self.results)
+        self.admin = AdminService(self.storage, self.clock, self.results)
         self.games.listeners.append(self.boards.on_update)
         self.scheduler.invitation_listeners.append(self.show_closed_invitation)
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS)
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
         self.scheduler.start()
+        self.purge_daily.start()
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -98,6 +115,18 @@ class MattekrigBot(commands.Bot):
         if self.sync_global:
             await self.tree.sync()
             log.info("slash commands synced globally")
+
+    @tasks.loop(hours=24)
+    async def purge_daily(self) -> None:
+        """PRIVACY.md's retention periods, applied at start-up and then once a day."""
+        # shielded: stopping the bot never cuts a purge off halfway (`close` waits for it)
+        self._purging = asyncio.ensure_future(self.privacy.purge_old())
+        try:
+            removed = await asyncio.shield(self._purging)
+        except Exception:
+            log.exception("the daily purge failed; trying again tomorrow")
+            return
+        log.info("purged old data: %s", {k: v for k, v in removed.items() if v})
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await handle_answer_submit(interaction)
@@ -119,6 +148,10 @@ class MattekrigBot(commands.Bot):
             log.info("could not edit expired invitation %s", invitation.id)
 
     async def close(self) -> None:
+        self.purge_daily.cancel()
+        if self._purging is not None:
+            with contextlib.suppress(Exception):
+                await self._purging
         if hasattr(self, "scheduler"):
             await self.scheduler.stop()
         if hasattr(self, "results"):

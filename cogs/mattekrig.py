@@ -16,6 +16,9 @@ from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
 from bot.services.errors import UserFacingError
 from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
+from bot.ui.record_items import check_channel, house_rules
+from cogs.admin import AdminGroup
+from cogs.records import RecordCommands
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -37,8 +40,13 @@ def _missing_permission(interaction: discord.Interaction) -> str | None:
 
 
 class Mattekrig(
-    commands.GroupCog, group_name="mattekrig", group_description=ls("group.mattekrig.desc")
+    RecordCommands,
+    commands.GroupCog,
+    group_name="mattekrig",
+    group_description=ls("group.mattekrig.desc"),
 ):
+    admin = AdminGroup()  # /mattekrig admin … (cogs/admin.py)
+
     def __init__(self, bot: MattekrigBot) -> None:
         self.bot = bot
         super().__init__()
@@ -86,7 +94,8 @@ class Mattekrig(
         answer_seconds: app_commands.Range[int, 0, 600] = 60,
         thread: bool | None = None,
     ) -> None:
-        lang = lang_of(interaction)
+        settings, lang = await house_rules(self.bot, interaction)  # the teacher's settings
+        check_channel(interaction, settings)
         missing = _missing_permission(interaction)
         if missing is not None:
             raise app_commands.BotMissingPermissions([missing])
@@ -95,7 +104,8 @@ class Mattekrig(
             raise UserFacingError("error.challenge_bot")
         if opponents and computer:
             raise UserFacingError("error.bad_option", option="computer")
-        use_thread = may_create_thread(interaction) if thread is None else thread
+        default_thread = settings.threads and may_create_thread(interaction)
+        use_thread = default_thread if thread is None else thread
         if use_thread and not may_create_thread(interaction):
             use_thread = False
         if not use_thread and self.bot.games.in_channel(interaction.channel_id or 0):

@@ -73,5 +73,8 @@ class Scheduler:
             except Exception:
                 log.exception("scheduler pass failed; trying again shortly")
                 sleep_s = 5.0
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
+            # arrives just as the event is set, and stop() then waits forever.
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), timeout=sleep_s)
+                async with asyncio.timeout(sleep_s):
+                    await self._changed.wait()

@@ -19,7 +19,7 @@ import os
 import sqlite3
 from collections import defaultdict
 from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Self
@@ -143,18 +143,25 @@ class Storage(ResultsStorage, PrivacyStorage):
 
     @asynccontextmanager
     async def _transaction(self, mode: str = "IMMEDIATE") -> AsyncIterator[aiosqlite.Connection]:
+        """One transaction at a time on the shared connection. BEGIN, COMMIT and ROLLBACK are
+        shielded: aiosqlite runs them in its worker thread, where a cancelled caller would
+        otherwise leave a transaction open for the next one. The worker runs requests in
+        order, so a rollback queued after a cancelled BEGIN always finds it done."""
         conn = self._conn
         if conn is None:
             raise StorageError("storage is closed")
         async with self._lock:
-            await conn.execute(f"BEGIN {mode}")
+            try:
+                await asyncio.shield(conn.execute(f"BEGIN {mode}"))
+            except asyncio.CancelledError:
+                await asyncio.shield(_rollback(conn))
+                raise
             try:
                 yield conn
             except BaseException:
-                if conn.in_transaction:
-                    await conn.execute("ROLLBACK")
+                await asyncio.shield(_rollback(conn))
                 raise
-            await conn.execute("COMMIT")
+            await asyncio.shield(conn.execute("COMMIT"))
 
     # ----------------------------------------------------------------- games
 
@@ -595,6 +602,12 @@ class Storage(ResultsStorage, PrivacyStorage):
 
 
 # --------------------------------------------------------------------- helpers
+
+
+async def _rollback(conn: aiosqlite.Connection) -> None:
+    """Roll back whatever transaction is open (none is fine)."""
+    with suppress(sqlite3.OperationalError):
+        await conn.execute("ROLLBACK")
 
 
 def _check_players(players: Sequence[Player]) -> None:

@@ -57,4 +57,10 @@ async def post_board(
     target: discord.abc.Messageable = (
         thread if thread is not None else bot.get_partial_messageable(channel_id)
     )
-    await bot.boards.post(target, update.game)
+    try:
+        await bot.boards.post(target, update.game)
+    except discord.HTTPException:
+        # A game nobody can see must not block the channel: end it, then tell the user why.
+        log.warning("could not post the board of game %s; stopping it", update.game.id)
+        await bot.games.stop(update.game.id, 0, moderator=True)
+        raise

@@ -9,12 +9,15 @@ from typing import Any
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from bot.ui.flow import bot_of
-from engine.expressions import MAX_ANSWER_LENGTH
+from engine.errors import EngineError
+from engine.expressions import MAX_ANSWER_LENGTH, Verdict
+from engine.game import judge_answer
+from engine.state import Phase
 
 ANSWER_FIELD = "answer_text"
 
@@ -68,9 +71,36 @@ async def handle_answer_submit(interaction: discord.Interaction) -> bool:
     lang = lang_of(interaction)
     try:
         text = submitted_text(interaction.data.get("components")) or ""
+        verdict = _foreseen_verdict(bot, cid.game_id, interaction.user.id, text)
         update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, t("reply.answer_received", lang))
+        await send_private(interaction, answer_reply(verdict, lang))
     except Exception as error:
         await report_error(interaction, error)
     return True
+
+
+def _foreseen_verdict(bot: Any, game_id: int, user_id: int, text: str) -> Verdict | None:
+    """How the engine judges this answer with the side's cards now (None when it cannot be
+    said: the service then refuses the answer, or it is unreadable and refused anyway)."""
+    game = bot.games.games.get(game_id)
+    side = game.side_of(user_id) if game is not None else None
+    if side is None or game.state.phase is not Phase.ANSWER or side not in game.state.pending:
+        return None
+    try:
+        return judge_answer(game.state, side, text)
+    except EngineError:
+        return None
+
+
+def answer_reply(verdict: Verdict | None, lang: str) -> str:
+    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
+    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
+    if verdict is None or verdict.value is not None or verdict.reason is None:
+        return t("reply.answer_received", lang)
+    no_value = t("answer.counts_as_no_value", lang)
+    details = {k: v for k, v in verdict.details.items() if isinstance(v, str | int)}
+    try:
+        return f"{t(f'answer.rejected.{verdict.reason}', lang, **details)} {no_value}"
+    except (KeyError, MissingTranslationError):
+        return no_value

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 from bot.storage import ChannelBusyError, EventConflictError, Storage
 
@@ -66,3 +67,18 @@ async def test_two_starts_in_one_channel_one_wins(backend: Backend) -> None:
         )
         assert sum(isinstance(r, int) for r in results) == 1, results
         assert sum(isinstance(r, ChannelBusyError) for r in results) == 2, results
+
+
+async def test_a_cancelled_call_leaves_no_transaction_open(store: Storage) -> None:
+    """A task cancelled in the middle of a transaction (e.g. the scheduler at shutdown) must
+    not leave the shared connection inside a transaction for the next caller."""
+    game_id = await new_game(store)
+    for step in range(30):
+        task = asyncio.create_task(store.set_timer(game_id, "idle", T0 + step))
+        for _ in range(step % 4):
+            await asyncio.sleep(0)
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        await store.set_timer(game_id, "answer", T0)  # the next transaction starts cleanly
+    assert [t.kind for t in await store.timers_for(game_id)][-1] in ("answer", "idle")
