@@ -17,7 +17,7 @@ from bot.render.locale import as_lang
 from engine.config import GameKind
 
 HELP_COLOUR = discord.Colour(0x8B5CF6)
-COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats")
+COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats", "my_data", "forget_me")
 
 _SECTIONS: dict[GameKind, tuple[tuple[str, str], ...]] = {
     GameKind.REGNEKRIG: (
