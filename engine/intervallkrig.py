@@ -33,6 +33,8 @@ def inside(interval: tuple[Card, ...], card: Card) -> bool:
 
 
 class IntervalTable(Table):
+    __slots__ = ()
+
     def war_key(self, card: Card) -> int:
         """§3.2: closest to zero wins (option: highest value)."""
         if self.config.war_rule is WarRule.HIGHEST:

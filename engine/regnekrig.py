@@ -38,6 +38,8 @@ def closeness(value: Fraction, target: int) -> Fraction | int:
 
 
 class RegnekrigTable(Table):
+    __slots__ = ()
+
     def best_play(self, side: int) -> Play:
         a, b = self.up[side]
         return best(a.value, b.value, self.config.level, self.target)

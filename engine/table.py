@@ -37,6 +37,38 @@ class Table:
     a few sides, and copying every pile in and out was a fixed cost on every one (the
     benchmark plays two `apply`s per round at levels 5–7)."""
 
+    # Slots: a round reads and writes these attributes hundreds of times.
+    __slots__ = (
+        "answers",
+        "battle",
+        "bets",
+        "collection",
+        "config",
+        "draw",
+        "events",
+        "namer",
+        "out",
+        "outcome",
+        "pending",
+        "phase",
+        "pot",
+        "rng",
+        "round",
+        "seed",
+        "seq",
+        "set_aside",
+        "sides",
+        "state",
+        "step",
+        "target",
+        "third",
+        "three_card_round",
+        "ties",
+        "time_up",
+        "up",
+        "window",
+    )
+
     def __init__(self, state: GameState) -> None:
         self.state = state  # the input, never changed: `freeze` reuses what is still equal
         self.config: GameConfig = state.config
