@@ -10,7 +10,6 @@ import csv
 import io
 import json
 import logging
-import sqlite3
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
@@ -30,6 +29,7 @@ from bot.services.settings import settings_from_options
 from bot.storage import GameResult, Player
 from bot.ui.custom_ids import Verb, build, parse
 from bot.ui.record_items import MemberCheck
+from tests.bot.db_scan import scan
 from tests.bot.storage.results_helpers import duel
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.server import FakeDiscord
@@ -168,30 +168,6 @@ async def settle(fake: FakeDiscord, quiet: float = 0.05) -> None:
         await asyncio.sleep(quiet)
         if len(fake.requests) == before:
             return
-
-
-def scan(path: Path, *needles: object) -> list[tuple[str, str, Any]]:
-    """Every (table, column, value) holding a needle, exactly or inside text."""
-    found = []
-    conn = sqlite3.connect(path)
-    try:
-        tables = [
-            r[0]
-            for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        for table in tables:
-            cursor = conn.execute(f"SELECT * FROM {table}")
-            columns = [d[0] for d in cursor.description]
-            for row in cursor:
-                for column, value in zip(columns, row, strict=True):
-                    for needle in needles:
-                        if value == needle or (isinstance(value, str) and str(needle) in value):
-                            found.append((table, column, value))
-    finally:
-        conn.close()
-    return found
 
 
 # -- the leaderboard ---------------------------------------------------------------------------

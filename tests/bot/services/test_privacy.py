@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any
 
 import pytest
 
@@ -20,6 +19,7 @@ from bot.services.periods import DAY_MS
 from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
+from tests.bot.db_scan import scan as _scan
 from tests.bot.services.conftest import ALICE, BOB
 from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     GUILD,
@@ -33,30 +33,6 @@ from tests.bot.services.results_support import (  # noqa: F401 - fixtures
 
 ZELDA = 777_000_000_000_000_123  # a snowflake-sized id, unlike any other number stored
 NAME = "Zelda Ørnebu"
-
-
-def _scan(path: str, *needles: object) -> list[tuple[str, str, Any]]:
-    """Every (table, column, value) holding one of the needles, exactly or inside text."""
-    found = []
-    conn = sqlite3.connect(path)
-    try:
-        tables = [
-            r[0]
-            for r in conn.execute(
-                "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"
-            )
-        ]
-        for table in tables:
-            cursor = conn.execute(f"SELECT * FROM {table}")
-            columns = [d[0] for d in cursor.description]
-            for row in cursor:
-                for column, value in zip(columns, row, strict=True):
-                    for needle in needles:
-                        if value == needle or (isinstance(value, str) and str(needle) in value):
-                            found.append((table, column, value))
-    finally:
-        conn.close()
-    return found
 
 
 async def _a_full_history(
