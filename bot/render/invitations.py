@@ -16,6 +16,7 @@ from bot.i18n import Lang, t
 from bot.render.board import COLOURS, ENDED_COLOUR, Board, clip, game_title, when
 from bot.render.locale import as_lang
 from bot.render.names import computer_name, join_names, user_name
+from bot.services.invitations import team_order
 from bot.services.settings import DEFAULT_ANSWER_SECONDS
 from bot.storage import Invitation
 from bot.ui.custom_ids import Verb, build
@@ -87,7 +88,25 @@ def _embed(inv: Invitation, title: str, lines: list[str]) -> discord.Embed:
     )
 
 
-def _view(items: list[discord.ui.Button[discord.ui.View]]) -> discord.ui.View:
+def _partner_select(
+    inv: Invitation, mates: list[int], names: Mapping[int, str], lang: Lang
+) -> discord.ui.Select[discord.ui.View]:
+    """The host's choice of team-mate (RULES §1.2: four players play two teams of two)."""
+    partner = _options(inv).get("partner")
+    return discord.ui.Select(
+        custom_id=build(Verb.TEAMS, inv.id),
+        placeholder=t("select.partner", lang),
+        options=[
+            discord.SelectOption(
+                label=user_name(uid, names)[:100], value=str(uid), default=uid == partner
+            )
+            for uid in mates
+        ],
+        row=1,
+    )
+
+
+def _view(items: list[discord.ui.Item[discord.ui.View]]) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     for item in items:
         view.add_item(item)
@@ -171,10 +190,21 @@ def _render_lobby(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> Boar
         t("invite.lobby.players", lang, count=len(joined), max=LOBBY_MAX),
         *(f"• {p}" for p in players),
     ]
-    items: list[discord.ui.Button[discord.ui.View]] = []
+    teams = bool(options.get("teams"))
+    if teams and len(joined) == LOBBY_MAX:
+        order = team_order(list(joined), options.get("partner"))
+        lines.append(
+            t(
+                "invite.lobby.teams",
+                lang,
+                team_a=f"{user_name(order[0], names)} + {user_name(order[2], names)}",
+                team_b=f"{user_name(order[1], names)} + {user_name(order[3], names)}",
+            )
+        )
+    items: list[discord.ui.Item[discord.ui.View]] = []
     if inv.status == "open":
         lines.append("")
-        need = "invite.lobby.need_teams" if options.get("teams") else "invite.lobby.need"
+        need = "invite.lobby.need_teams" if teams else "invite.lobby.need"
         lines.append(t(need, lang, host=host))
         lines.append(t("invite.lobby.expires", lang, when=when(inv.expires_at)))
         items = [
@@ -189,6 +219,9 @@ def _render_lobby(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> Boar
                 t("button.cancel", lang), build(Verb.CANCEL, inv.id), discord.ButtonStyle.danger
             ),
         ]
+        mates = [uid for uid in joined if uid != inv.host_id]
+        if teams and mates:
+            items.append(_partner_select(inv, mates, names, lang))
     else:
         lines.append("")
         lines.append(t(f"invite.lobby_closed.{inv.status}", lang, host=host))

@@ -22,6 +22,15 @@ MAX_PLAYERS = 4
 TEAM_PLAYERS = 4
 
 
+def team_order(user_ids: list[int], partner: int | None) -> list[int]:
+    """Seat order for two teams of two (RULES §1.2): seats 0 and 2 play seats 1 and 3. The host
+    (first) sits with the team-mate they chose, or with the third to join when they chose none."""
+    if partner is None or partner not in user_ids[1:]:
+        return list(user_ids)
+    others = [uid for uid in user_ids[1:] if uid != partner]
+    return [user_ids[0], others[0], partner, others[1]]
+
+
 def players_for(
     user_ids: list[int], names: Mapping[str, str], *, teams: bool
 ) -> tuple[list[Player], int]:
@@ -179,6 +188,19 @@ class InvitationService:
                 return await self._close(invitation_id, "cancelled")
             return await self.storage.leave_lobby(invitation_id, user_id, self.clock.now_ms())
 
+    async def choose_partner(self, invitation_id: int, user_id: int, partner: int) -> Invitation:
+        """The host picks their team-mate in a teams lobby (the other two form the other team)."""
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id != invitation.host_id:
+                raise UserFacingError("error.not_host")
+            if partner == user_id or partner not in invitation.user_ids("joined"):
+                raise UserFacingError("error.not_joined")
+            options = {**invitation.options, "partner": partner}
+            return await self.storage.update_invitation_options(
+                invitation_id, options, self.clock.now_ms()
+            )
+
     async def cancel(self, invitation_id: int, user_id: int) -> Invitation:
         async with self._lock(invitation_id):
             invitation = await self._open(invitation_id)
@@ -207,6 +229,8 @@ class InvitationService:
                     raise UserFacingError("error.lobby_size")
             options = invitation.options
             teams = bool(options.get("teams")) and len(user_ids) == TEAM_PLAYERS
+            if teams:
+                user_ids = team_order(user_ids, options.get("partner"))
             players, sides = players_for(user_ids, options.get("names", {}), teams=teams)
             update = await self.games.start(
                 guild_id=invitation.guild_id,

@@ -49,6 +49,7 @@ class Verb(StrEnum):
     LEAVE = "leave"
     BEGIN = "begin"
     CANCEL = "cancel"
+    TEAMS = "teams"
     # game space
     TARGET = "target"
     ANSWER = "answer"
@@ -91,6 +92,7 @@ VERB_SPACES: dict[Verb, Space] = {
     Verb.LEAVE: Space.LOBBY,
     Verb.BEGIN: Space.LOBBY,
     Verb.CANCEL: Space.LOBBY,
+    Verb.TEAMS: Space.LOBBY,
     Verb.PAGE: Space.GUILD,
     Verb.SEASON: Space.GUILD,
     Verb.FORGET: Space.USER,

@@ -241,6 +241,22 @@ class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
         await _begin(interaction, invitation, interaction.user.id)
 
 
+class TeamsItem(MattekrigItem, template=template(Verb.TEAMS)):
+    """The host picks their team-mate in a teams lobby."""
+
+    async def act(self, interaction: discord.Interaction) -> None:
+        bot = bot_of(interaction)
+        values = (interaction.data or {}).get("values") or []
+        try:
+            partner = int(values[0])
+        except (IndexError, ValueError, TypeError):
+            raise UserFacingError("error.not_joined") from None
+        invitation = await bot.invitations.choose_partner(
+            self.invitation_id, interaction.user.id, partner
+        )
+        await _show_invitation(interaction, invitation)
+
+
 class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
     async def act(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
@@ -264,4 +280,5 @@ DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
     LeaveItem,
     BeginItem,
     CancelItem,
+    TeamsItem,
 )

@@ -138,6 +138,32 @@ async def test_lobby_join_leave_start_and_refusals(table: Table, no_errors: Any)
     assert_all_answered(table.fake)
 
 
+async def test_teams_lobby_host_picks_a_team_mate(table: Table, no_errors: Any) -> None:
+    """Issue 4: four players pick teams (the host chooses a team-mate) in a 2 v 2 lobby."""
+    table.fake.world.add_user("dave", locale="no")
+    start = await table.driver.slash(
+        "alice", "mattekrig start", game="regnekrig", teams=True, thread=False
+    )
+    lobby = start.original
+    assert lobby is not None
+    ref = ref_of(lobby, Verb.JOIN)
+    for who in ("bob", "carol", "dave"):
+        await table.driver.click(who, lobby, build(Verb.JOIN, ref))
+    lobby = table.fake.message(lobby.id)
+    dave = str(table.user("dave").id)
+    not_host = await table.driver.select("bob", lobby, build(Verb.TEAMS, ref), [dave])
+    await assert_refused(table.fake, not_host, "error.not_host", "sv")
+    picked = await table.driver.select("alice", lobby, build(Verb.TEAMS, ref), [dave])
+    assert picked.answered and picked.response_type == 7
+    begin = await table.driver.click("alice", table.fake.message(lobby.id), build(Verb.BEGIN, ref))
+    assert begin.answered and not begin.rejected
+    await table.settle()
+    game = next(iter(table.bot.games.games.values()))
+    sides = {p.display_name: p.side for p in game.players}
+    assert sides["Alice"] == sides["Dave"] != sides["Bob"] == sides["Carol"]
+    assert_all_answered(table.fake)
+
+
 async def test_lobby_fills_up_and_expires(table: Table, no_errors: Any) -> None:
     table.fake.world.add_user("dave", locale="no")
     table.fake.world.add_user("erik", locale="sv-SE")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import discord
 import pytest
 
 from bot.render.board import Board
@@ -138,3 +139,33 @@ def test_bad_options_never_crash() -> None:
     assert "Regnekrig" in (board.embed.description or "")
     board = render_challenge(invitation(options=None or {}), "en", {})  # type: ignore[arg-type]
     assert "<@1>" in (board.embed.description or "")
+
+
+def test_a_teams_lobby_shows_the_teams_and_the_hosts_team_mate_select() -> None:
+    """RULES §1.2: four players play two teams of two; the host chooses a team-mate."""
+    members = tuple(Member(uid, "joined") for uid in (1, 2, 3, 4))
+    lobby = Invitation(
+        id=9,
+        kind="lobby",
+        guild_id=1,
+        channel_id=2,
+        message_id=None,
+        host_id=1,
+        options={"game": "regnekrig", "teams": True, "partner": 4},
+        status="open",
+        game_id=None,
+        created_at=0,
+        updated_at=0,
+        expires_at=600_000,
+        members=members,
+    )
+    names = {1: "Ada", 2: "Bo", 3: "Cy", 4: "Di"}
+    for lang in ("nb", "sv", "en"):
+        board = render_lobby(lobby, lang, names)
+        assert "Ada + Di" in (board.embed.description or "")
+        assert "Bo + Cy" in (board.embed.description or "")
+        selects = [i for i in board.view.children if isinstance(i, discord.ui.Select)]
+        assert len(selects) == 1
+        cid = parse(selects[0].custom_id)
+        assert cid is not None and cid.verb is Verb.TEAMS and cid.invitation_id == 9
+        assert [o.value for o in selects[0].options] == ["2", "3", "4"]

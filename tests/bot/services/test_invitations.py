@@ -139,3 +139,26 @@ async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationS
     again = await invitations.rematch(game.id, ALICE)
     assert again.game.id != game.id
     assert [p.computer for p in again.game.players] == [None, "easy"]
+
+
+async def test_the_host_picks_a_team_mate(invitations: InvitationService) -> None:
+    """Issue 4: four players can pick teams (or be split automatically by join order)."""
+    lobby = await invitations.lobby(
+        guild_id=1,
+        channel_id=10,
+        host_id=ALICE,
+        options={**OPTIONS, "teams": True},
+        host_name="Alice",
+    )
+    for user in (BOB, CARL, DINA):
+        lobby = await invitations.join(lobby.id, user, f"U{user}")
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.choose_partner(lobby.id, BOB, CARL)
+    assert refused.value.key == "error.not_host"
+    with pytest.raises(UserFacingError) as refused:
+        await invitations.choose_partner(lobby.id, ALICE, EVE)
+    assert refused.value.key == "error.not_joined"
+    await invitations.choose_partner(lobby.id, ALICE, DINA)
+    _, update = await invitations.begin(lobby.id, ALICE)
+    sides = {p.user_id: p.side for p in update.game.players}
+    assert sides[ALICE] == sides[DINA] != sides[BOB] == sides[CARL]
