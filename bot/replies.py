@@ -9,7 +9,7 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.i18n import pick_locale, t
+from bot.i18n import Lang, pick_locale, t
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
 from engine.errors import EngineError, ExpressionError
@@ -28,7 +28,7 @@ PERMISSION_NAMES = {
 }
 
 
-def lang_of(interaction: discord.Interaction) -> str:
+def lang_of(interaction: discord.Interaction) -> Lang:
     """RULES of the house: the user's Discord language, then the server's, then English."""
     return pick_locale(interaction.locale, interaction.guild_locale)
 
@@ -71,7 +71,7 @@ def _values(error: EngineError) -> dict[str, object]:
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
     """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
-        error = error.__cause__ or getattr(error, "original", error)
+        error = error.__cause__ or getattr(error, "original", None) or error
     lang = lang_of(interaction)
     text = describe(error, lang)
     if text is None:

@@ -171,7 +171,7 @@ class Mattekrig(
         user = interaction.user
         computer_name = t("computer.name", lang)
         strength = t(f"computer.{options['computer']}.name", lang)
-        arguments = dict(
+        arguments: dict[str, Any] = dict(
             guild_id=interaction.guild_id,
             channel_id=interaction.channel_id or 0,
             host_id=user.id,

@@ -1,3 +1,5 @@
+# mypy: disable-error-code="type-var"
+# (these commands live on a mixin of the /mattekrig GroupCog; discord.py types them for the cog)
 """`/mattekrig leaderboard | stats | my-data | forget-me`: the pupil's records and data.
 
 A mixin of the `Mattekrig` GroupCog (DESIGN: one GroupCog named ``mattekrig``), so these
@@ -41,7 +43,7 @@ class RecordCommands:
         season=ls("opt.season.desc"),
         share=ls("opt.share.desc"),
     )
-    @app_commands.choices(
+    @app_commands.choices(  # type: ignore[misc]  # str and int choices in one decorator
         game=[choice("game", g) for g in GAMES],
         level=[choice("level", n) for n in range(1, 8)],
         period=[choice("period", p) for p in PERIODS],

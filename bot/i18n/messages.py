@@ -92,9 +92,13 @@ def template(key: str, lang: Lang) -> str:
     return english
 
 
-def t(key: str, lang: Lang, /, **values: object) -> str:
-    """The sentence ``key`` in ``lang`` with its ``{placeholders}`` filled from ``values``."""
-    return template(key, lang).format_map(values)
+def t(key: str, lang: str, /, **values: object) -> str:
+    """The sentence ``key`` in ``lang`` with its ``{placeholders}`` filled from ``values``.
+
+    ``lang`` may be any spelling of a language (``nb``, ``no``, ``sv-SE``, ``en-GB``): stored
+    settings and Discord locales reach here as plain strings, and a language we do not speak
+    is English rather than an error in front of a pupil."""
+    return template(key, lang_of(lang) or DEFAULT_LANG).format_map(values)
 
 
 def placeholders(text: str) -> frozenset[str]:

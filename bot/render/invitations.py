@@ -140,7 +140,7 @@ def _render_challenge(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> 
         state = t(f"invite.member.{member.state}", lang)
         lines.append(f"{mark} {user_name(member.user_id, names)} — {state}")
     content: str | None = None
-    items: list[discord.ui.Button[discord.ui.View]] = []
+    items: list[discord.ui.Item[discord.ui.View]] = []
     if inv.status == "open":
         lines.append("")
         lines.append(t("invite.challenge.how", lang, host=host))

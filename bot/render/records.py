@@ -88,8 +88,8 @@ class BoardOptions:
         return cls(
             game=game,
             level=int(match["level"]) or None,
-            period=period,  # type: ignore[arg-type]
-            sort=sort,  # type: ignore[arg-type]
+            period=period,
+            sort=sort,
             season=season,
             shared=match["view"] != "p",
             lang=None if match["view"] == "p" else match["view"],

@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
-from bot.services.live import GameUpdate, LiveGame, UpdateCause
+from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
 from bot.services.settings import IDLE_MINUTES, GameSettings
 from bot.storage import (
     ChannelBusyError,
@@ -352,8 +352,8 @@ class GameService:
         self.timers_changed()
         return events
 
-    async def _end(self, game: LiveGame, ending: str, cause: UpdateCause) -> GameUpdate:
-        status = "stopped" if ending == "stopped" else "abandoned"
+    async def _end(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
+        status: Ending = ending
         try:
             await self.storage.set_status(game.id, status, self.clock.now_ms())
         except GameClosedError:

@@ -5,7 +5,7 @@ that turn an accepted challenge or a full lobby into a game."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 THREAD_NAME_MAX = 100
-THREAD_ARCHIVE_MINUTES = 60
+THREAD_ARCHIVE_MINUTES: Literal[60] = 60
 
 
 def bot_of(interaction: discord.Interaction) -> MattekrigBot:

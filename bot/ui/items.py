@@ -6,6 +6,7 @@ after a restart. Each one answers every press: its result, or a short private ex
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import discord
 
@@ -20,6 +21,13 @@ from bot.ui.flow import bot_of, post_board, thread_from, thread_name
 from bot.ui.modals import AnswerModal
 
 ItemT = discord.ui.Item[discord.ui.View]
+
+
+def selected_values(interaction: discord.Interaction) -> list[str]:
+    """The values a select sent (an empty list for anything else)."""
+    data: Any = interaction.data or {}
+    values = data.get("values")
+    return [str(v) for v in values] if isinstance(values, list) else []
 
 
 class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
@@ -39,7 +47,7 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
             raise ValueError(f"unparseable custom_id {match.string!r}")
         return cls(item, cid)
 
-    async def callback(self, interaction: discord.Interaction) -> None:  # type: ignore[override]
+    async def callback(self, interaction: discord.Interaction) -> None:
         try:
             await self.act(interaction)
         except Exception as error:
@@ -83,9 +91,8 @@ class TargetItem(MattekrigItem, template=template(Verb.TARGET)):
         bot = bot_of(interaction)
         value: int | None = None
         if self.cid.arg != "random":
-            values = (interaction.data or {}).get("values") or []
             try:
-                value = int(values[0])
+                value = int(selected_values(interaction)[0])
             except (IndexError, ValueError, TypeError):
                 raise UserFacingError("engine.target_out_of_range") from None
         update = await bot.games.name_target(
@@ -246,9 +253,8 @@ class TeamsItem(MattekrigItem, template=template(Verb.TEAMS)):
 
     async def act(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        values = (interaction.data or {}).get("values") or []
         try:
-            partner = int(values[0])
+            partner = int(selected_values(interaction)[0])
         except (IndexError, ValueError, TypeError):
             raise UserFacingError("error.not_joined") from None
         invitation = await bot.invitations.choose_partner(
