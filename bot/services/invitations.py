@@ -70,7 +70,6 @@ class InvitationService:
         self.storage = storage
         self.clock = clock
         self.games = games
-        self._last_challenge: dict[int, int] = {}
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, invitation_id: int) -> asyncio.Lock:
@@ -100,7 +99,7 @@ class InvitationService:
         if options.get("teams") and len(invited) + 1 != TEAM_PLAYERS:
             raise UserFacingError("error.teams_need_four")
         now = self.clock.now_ms()
-        last = self._last_challenge.get(host_id)
+        last = await self.storage.last_challenge_at(host_id)
         if last is not None and now - last < COOLDOWN_MS:
             seconds = (COOLDOWN_MS - (now - last) + 999) // 1000
             raise UserFacingError("error.cooldown", seconds=seconds)
@@ -115,7 +114,6 @@ class InvitationService:
             at=now,
             expires_at=now + CHALLENGE_MS,
         )
-        self._last_challenge[host_id] = now
         self.games.timers_changed()
         return await self.storage.load_invitation(invitation_id)
 

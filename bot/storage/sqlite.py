@@ -587,6 +587,17 @@ class Storage(ResultsStorage, PrivacyStorage):
             )
             return await _invitations(conn, [r["id"] for r in rows])
 
+    async def last_challenge_at(self, host_id: int) -> int | None:
+        """When ``host_id`` last sent a challenge (any status), for the cooldown to survive a
+        restart."""
+        async with self._transaction("DEFERRED") as conn:
+            row = await _one(
+                conn,
+                "SELECT max(created_at) FROM invitations WHERE host_id = ? AND kind = 'challenge'",
+                (host_id,),
+            )
+        return None if row is None else row[0]
+
     async def open_invitations_for_user(self, user_id: int) -> list[Invitation]:
         """Open challenges and lobbies the user hosts or is in (declined ones excluded)."""
         async with self._transaction("DEFERRED") as conn:

@@ -162,3 +162,17 @@ async def test_the_host_picks_a_team_mate(invitations: InvitationService) -> Non
     _, update = await invitations.begin(lobby.id, ALICE)
     sides = {p.user_id: p.side for p in update.game.players}
     assert sides[ALICE] == sides[DINA] != sides[BOB] == sides[CARL]
+
+
+async def test_the_cooldown_survives_a_restart(
+    invitations: InvitationService, clock: FakeClock
+) -> None:
+    """The cooldown is read from storage, so restarting the bot does not lift it."""
+    inv = await challenge(invitations, BOB)
+    await invitations.withdraw(inv.id, ALICE)
+    restarted = InvitationService(invitations.storage, clock, invitations.games)
+    with pytest.raises(UserFacingError) as refused:
+        await challenge(restarted, CARL)
+    assert refused.value.key == "error.cooldown"
+    clock.advance(21)
+    await challenge(restarted, CARL)
