@@ -10,6 +10,7 @@ import pytest
 
 from bot.i18n import t
 from bot.render.cards import number_text
+from bot.services.invitations import COOLDOWN_MS
 from bot.ui.custom_ids import Verb, build
 from engine.state import Phase
 from tests.bot.e2e import (
@@ -220,6 +221,8 @@ async def test_flip_autoplay_and_target_buttons_after_restart(
     await table.driver.slash("alice", "mattekrig stop")
 
     seed_deals(monkeypatch, 2)
+    # The challenge cooldown is stored, so it outlives the restarts above: wait it out.
+    table.bot.clock.advance(COOLDOWN_MS / 1000)  # type: ignore[attr-defined]
     other = await table.challenge_game("alice", ["bob"], game="regnekrig", level=6)
     board = table.board(other)
     namer = table.players_of(other, table.state(other).namer)[0]
