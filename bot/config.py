@@ -6,7 +6,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotenv import load_dotenv
+from dotenv import find_dotenv, load_dotenv
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
@@ -33,7 +33,10 @@ def load_config(environ: dict[str, str] | None = None, *, dotenv: bool = True) -
     """Read settings from `environ` (default: the process environment, after loading `.env`)."""
     if environ is None:
         if dotenv:
-            load_dotenv()
+            # `.env` in the folder the bot is started from (the repository, per the README):
+            # python-dotenv's default looks beside the calling module, which for an installed
+            # package is site-packages.
+            load_dotenv(find_dotenv(usecwd=True))
         environ = dict(os.environ)
     token = environ.get("DISCORD_TOKEN", "").strip()
     if not token:
