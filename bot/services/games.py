@@ -377,7 +377,13 @@ class GameService:
                 await self.storage.clear_timer(timer.game_id, timer.kind)
                 continue
             async with game.lock:
-                update = await self._fire(game, timer.kind, timer.payload)
+                try:
+                    update = await self._fire(game, timer.kind, timer.payload)
+                except Exception:
+                    # A deadline that cannot be applied must not fail every pass after it.
+                    log.exception("timer %s of game %s failed; dropping it", timer.kind, game.id)
+                    await self.storage.clear_timer(game.id, timer.kind)
+                    continue
             if update is not None:
                 updates.append(update)
                 await self._notify(update)

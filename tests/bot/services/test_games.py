@@ -173,3 +173,20 @@ async def test_a_finished_game_has_its_result_recorded_in_the_background(
     await results.drain()
     recorded = await storage.load_result(game.id)
     assert recorded is not None and not recorded.rated
+
+
+async def test_a_timer_that_fails_is_dropped_not_retried_forever(
+    games: GameService, storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A deadline whose handling fails is logged and cleared, so the scheduler's next pass does
+    not fail on it again."""
+    game = (await start(games, answer_seconds=0)).game
+    await storage.set_timer(game.id, "answer", clock.now_ms(), {"window": game.state.window})
+
+    async def broken(*args: object) -> None:
+        raise RuntimeError("boom")
+
+    games._fire = broken  # type: ignore[method-assign]
+    assert await games.fire_due_timers() == []
+    assert "answer" not in {t.kind for t in await storage.timers_for(game.id)}
+    assert "dropping it" in caplog.text
