@@ -9,23 +9,18 @@ import logging
 import discord
 from discord import app_commands
 
-from bot.i18n import Lang, pick_locale, t
+from bot.i18n import Lang, catalogue, pick_locale, t
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
 from engine.errors import EngineError, ExpressionError
 
 log = logging.getLogger(__name__)
 
-# Discord permission attribute → the name Discord's own settings show.
-PERMISSION_NAMES = {
-    "send_messages": "Send Messages",
-    "send_messages_in_threads": "Send Messages in Threads",
-    "embed_links": "Embed Links",
-    "create_public_threads": "Create Public Threads",
-    "read_message_history": "Read Message History",
-    "view_channel": "View Channel",
-    "attach_files": "Attach Files",
-}
+
+def permission_name(attribute: str, lang: str) -> str:
+    """A Discord permission as Discord's own settings name it in the user's language."""
+    key = f"permission.{attribute}"
+    return t(key, lang) if key in catalogue("en") else attribute
 
 
 def lang_of(interaction: discord.Interaction) -> Lang:
@@ -55,12 +50,14 @@ def describe(error: BaseException, lang: str) -> str | None:
     if isinstance(error, ConflictError):
         return t("error.conflict", lang)
     if isinstance(error, app_commands.BotMissingPermissions):
-        missing = ", ".join(PERMISSION_NAMES.get(p, p) for p in error.missing_permissions)
+        missing = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
         return t("error.missing_permission", lang, permission=missing)
     if isinstance(error, app_commands.MissingPermissions | app_commands.CheckFailure):
         return t("error.not_allowed", lang)
     if isinstance(error, discord.Forbidden):
-        return t("error.missing_permission", lang, permission=PERMISSION_NAMES["send_messages"])
+        return t(
+            "error.missing_permission", lang, permission=permission_name("send_messages", lang)
+        )
     return None
 
 

@@ -180,3 +180,14 @@ def test_the_catalogue_never_imports_discord() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True
     )
     assert result.stdout.strip() == "False"
+
+
+def test_missing_permissions_are_named_in_the_users_language() -> None:
+    """Issue 4 point 5: if the bot lacks a permission, the user is told which one, with the
+    name Discord's own settings show in their language."""
+    from bot.replies import permission_name
+
+    assert permission_name("send_messages", "en") == "Send Messages"
+    assert permission_name("send_messages", "nb") == "Send meldinger"
+    assert permission_name("embed_links", "sv") == "Bädda in länkar"
+    assert permission_name("manage_webhooks", "nb") == "manage_webhooks"  # not one we need
