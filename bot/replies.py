@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.i18n import Lang, catalogue, pick_locale, t
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
-from engine.errors import EngineError, ExpressionError
+from engine.errors import EngineError
 
 log = logging.getLogger(__name__)
 
@@ -43,10 +43,9 @@ def describe(error: BaseException, lang: str) -> str | None:
     """The sentence a user is shown for an error we expect, or None for a bug."""
     if isinstance(error, UserFacingError):
         return t(error.key, lang, **error.values)
-    if isinstance(error, ExpressionError):
-        return t(f"answer.rejected.{error.code}", lang, **_values(error))
     if isinstance(error, EngineError):
-        return t(f"engine.{error.code}", lang, **_values(error))
+        error = UserFacingError.from_engine(error)
+        return t(error.key, lang, **error.values)
     if isinstance(error, ConflictError):
         return t("error.conflict", lang)
     if isinstance(error, app_commands.BotMissingPermissions):
@@ -59,10 +58,6 @@ def describe(error: BaseException, lang: str) -> str | None:
             "error.missing_permission", lang, permission=permission_name("send_messages", lang)
         )
     return None
-
-
-def _values(error: EngineError) -> dict[str, object]:
-    return {k: v for k, v in error.details.items() if isinstance(v, str | int)}
 
 
 async def report_error(interaction: discord.Interaction, error: BaseException) -> None:

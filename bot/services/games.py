@@ -12,6 +12,7 @@ import logging
 import random
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.services.clock import Clock
@@ -22,7 +23,6 @@ from bot.storage import (
     ChannelBusyError,
     ConflictError,
     GameClosedError,
-    GameRecord,
     Player,
     Storage,
 )
@@ -56,19 +56,6 @@ AUTOPLAY_PACE_MS = 3_000  # one flip every three seconds: readable, and far belo
 DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
 
 Listener = Callable[[GameUpdate], Awaitable[None]]
-
-
-def _engine_error(error: EngineError) -> UserFacingError:
-    """An engine refusal as a catalogue key (answers have their own family)."""
-    from engine.errors import ExpressionError
-
-    if isinstance(error, ExpressionError):
-        return UserFacingError(f"answer.rejected.{error.code}", **_safe(error.details))
-    return UserFacingError(f"engine.{error.code}", **_safe(error.details))
-
-
-def _safe(details: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in details.items() if isinstance(v, str | int)}
 
 
 class GameService:
@@ -113,20 +100,8 @@ class GameService:
         except ChannelBusyError:
             raise UserFacingError("error.channel_busy") from None
         await self.storage.append_event(game_id, 0, DEAL_ACTION, [e.to_json() for e in events], now)
-        record = GameRecord(
-            id=game_id,
-            guild_id=guild_id,
-            channel_id=channel_id,
-            thread_id=thread_id,
-            message_id=None,
-            game=settings.engine.game.value,
-            config=settings.to_json(),
-            seed=seed,
-            status="live",
-            created_at=now,
-            updated_at=now,
-            players=tuple(players),
-        )
+        record = await self.storage.live_game_in_channel(thread_id or channel_id)
+        assert record is not None and record.id == game_id  # one live game per channel: this one
         game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
         self.games[game_id] = game
         async with game.lock:
@@ -169,7 +144,7 @@ class GameService:
             elif timer.kind == AUTOPLAY_TIMER:
                 game.autoplay = True
         last = stored.events[-1].events if stored.events else []
-        game.recent = _events_from_json(last)
+        game.recent = [event_from_json(data) for data in last]
         return game
 
     def live(self, game_id: int) -> LiveGame:
@@ -191,10 +166,11 @@ class GameService:
         await self.storage.set_board_message(
             game.id, message_id, self.clock.now_ms(), thread_id=thread_id
         )
-        fields = {**_record_fields(game.record), "message_id": message_id}
-        if thread_id is not None:
-            fields["thread_id"] = thread_id
-        game.record = GameRecord(**fields)
+        game.record = replace(
+            game.record,
+            message_id=message_id,
+            thread_id=thread_id if thread_id is not None else game.record.thread_id,
+        )
 
     # -- player actions ----------
 
@@ -213,7 +189,8 @@ class GameService:
         """`value` None asks for a random target (RULES §2.5: the engine picks uniformly)."""
 
         def build(game: LiveGame, side: int) -> Action:
-            return NameTarget(side, value) if value is not None else _random_target(game, side)
+            # A timeout at the naming step is the engine's own uniform choice (RULES §2.5).
+            return NameTarget(side, value) if value is not None else Timeout(side)
 
         return await self._act(game_id, user_id, window, build)
 
@@ -294,7 +271,7 @@ class GameService:
         try:
             state, events = apply(game.state, action)
         except EngineError as error:
-            raise _engine_error(error) from None
+            raise UserFacingError.from_engine(error) from None
         try:
             await self.storage.append_event(
                 game.id,
@@ -444,19 +421,3 @@ class GameService:
 def _can_flip(game: LiveGame) -> bool:
     state = game.state
     return not state.is_over and (state.phase is Phase.FLIP or state.config.mode is Mode.AUTO)
-
-
-def _random_target(game: LiveGame, side: int) -> Action:
-    """A random target is the engine's own choice (a timeout at the naming step)."""
-    return Timeout(side)
-
-
-def _record_fields(record: GameRecord) -> dict[str, Any]:
-    from dataclasses import fields
-
-    return {f.name: getattr(record, f.name) for f in fields(GameRecord)}
-
-
-def _events_from_json(events: list[dict[str, Any]]) -> list[Event]:
-    """Stored events back into objects, for the board's result line after a restart."""
-    return [event_from_json(data) for data in events]

@@ -22,11 +22,9 @@ from tests.bot.e2e import (
     assert_all_answered,
     assert_game_over,
     best_answer,
-    no_errors_fixture,  # noqa: F401 (the `no_errors` fixture)
     private_reply,
     seed_deals,
     strong_vs_weak,
-    table_fixture,  # noqa: F401 (the `table` fixture)
 )
 
 # A deal per level whose game ends in few rounds with `strong_vs_weak` (measured; any deal

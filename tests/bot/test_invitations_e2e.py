@@ -16,10 +16,8 @@ from tests.bot.e2e import (
     assert_all_answered,
     assert_refused,
     best_answer,
-    no_errors_fixture,  # noqa: F401 (the `no_errors` fixture)
     ref_of,
     seed_deals,
-    table_fixture,  # noqa: F401 (the `table` fixture)
 )
 from tests.fakediscord.state import PUBLIC_THREAD
 

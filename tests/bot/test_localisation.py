@@ -18,10 +18,8 @@ from tests.bot.e2e import (
     assert_all_answered,
     assert_refused,
     best_answer,
-    no_errors_fixture,  # noqa: F401 (the `no_errors` fixture)
     private_reply,
     seed_deals,
-    table_fixture,  # noqa: F401 (the `table` fixture)
 )
 
 LANGUAGES = [

@@ -18,11 +18,9 @@ from tests.bot.e2e import (
     assert_refused,
     best_answer,
     cards,
-    no_errors_fixture,  # noqa: F401 (the `no_errors` fixture)
     private_reply,
     ref_of,
     seed_deals,
-    table_fixture,  # noqa: F401 (the `table` fixture)
 )
 from tests.fakediscord.state import CREATE_PUBLIC_THREADS, EMBED_LINKS, SEND_MESSAGES
 

@@ -20,11 +20,9 @@ from tests.bot.e2e import (
     assert_refused,
     best_answer,
     cards,
-    no_errors_fixture,  # noqa: F401 (the `no_errors` fixture)
     private_reply,
     ref_of,
     seed_deals,
-    table_fixture,  # noqa: F401 (the `table` fixture)
 )
 
 
