@@ -10,16 +10,18 @@ the game (§1.5). The games subclass it (`engine.regnekrig`, `engine.intervallkr
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import TypeVar
 
 from engine.cards import Card
 from engine.config import GameConfig, Mode
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Refusal
 from engine.events import (
     Event,
     GameOver,
     PileReshuffled,
     PotReturned,
+    RoundStarted,
     RoundWon,
     SideOut,
 )
@@ -37,36 +39,15 @@ class Table:
     a few sides, and copying every pile in and out was a fixed cost on every one (the
     benchmark plays two `apply`s per round at levels 5–7)."""
 
-    # Slots: a round reads and writes these attributes hundreds of times.
+    # Slots (a round reads and writes these attributes hundreds of times): every field of the
+    # state, plus the per-side piles as lists of their own and the apply's events.
     __slots__ = (
-        "answers",
-        "battle",
-        "bets",
-        "collection",
-        "config",
+        *(f.name for f in fields(GameState)),
         "draw",
-        "events",
-        "namer",
+        "collection",
         "out",
-        "outcome",
-        "pending",
-        "phase",
-        "pot",
-        "rng",
-        "round",
-        "seed",
-        "seq",
-        "set_aside",
-        "sides",
         "state",
-        "step",
-        "target",
-        "third",
-        "three_card_round",
-        "ties",
-        "time_up",
-        "up",
-        "window",
+        "events",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -97,6 +78,8 @@ class Table:
         self.seq = state.seq
         self.window = state.window
         self.outcome: Outcome | None = state.outcome
+        self.story: list[Event] = list(state.story)
+        self.last_story: Sequence[Event] = state.last_story
         self.events: list[Event] = []
 
     # -- freezing -----------------------------------------------------------------------
@@ -136,12 +119,19 @@ class Table:
             seq=self.seq,
             window=self.window,
             outcome=self.outcome,
+            story=tuple(self.story),
+            last_story=tuple(self.last_story),
         )
 
     def emit(self, cls: type[E], **fields: object) -> E:
         self.seq += 1
         event = cls(seq=self.seq, **fields)
         self.events.append(event)
+        if cls is RoundStarted:  # a new round: the one before becomes the last told
+            self.last_story = self.story
+            self.story = [event]
+        else:
+            self.story.append(event)
         return event
 
     # -- sides and cards ----------------------------------------------------------------
@@ -289,6 +279,13 @@ class Table:
 
     # -- what each game provides -----------------------------------------------------------
 
+    ONE_CARD_ROUNDS = False  # whether a round may be played one card each (RULES §3.4)
+
+    @staticmethod
+    def endgame(state: GameState) -> str | None:
+        """The endgame rule the next round is played by, if any (for screens to announce)."""
+        return None
+
     def schedule_round(self) -> None:
         raise NotImplementedError
 
@@ -296,13 +293,13 @@ class Table:
         raise NotImplementedError
 
     def name_target(self, side: int, value: int | None) -> None:
-        raise IllegalActionError("there is no target to name now", code="wrong_phase")
+        raise IllegalActionError("there is no target to name now", code=Refusal.WRONG_PHASE)
 
     def answer(self, side: int, verdict: Verdict | None) -> None:
-        raise IllegalActionError("there is nothing to answer now", code="wrong_phase")
+        raise IllegalActionError("there is nothing to answer now", code=Refusal.WRONG_PHASE)
 
     def decide_bet(self, side: int, swap: int) -> None:
-        raise IllegalActionError("there is no bet to decide now", code="wrong_phase")
+        raise IllegalActionError("there is no bet to decide now", code=Refusal.WRONG_PHASE)
 
 
 def writable(piles: list[Sequence[Card]], side: int) -> list[Card]:

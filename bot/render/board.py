@@ -25,10 +25,11 @@ from bot.render.names import join_names, side_names
 from bot.render.results import result_line
 from bot.services.live import LiveGame
 from bot.services.settings import IDLE_MINUTES
-from engine.config import GameKind, Mode
+from engine.config import Mode
 from engine.events import WarDeclared
 from engine.hints import SwapChances
 from engine.observe import Observation, SideView, observe
+from engine.registry import GameDescriptor
 from engine.state import Phase, Step
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-limits)
@@ -41,17 +42,7 @@ MODAL_TITLE_MAX = 45
 TEXT_INPUT_LABEL_MAX = 45
 PLACEHOLDER_MAX = 100
 
-COLOURS: dict[GameKind, discord.Colour] = {
-    GameKind.REGNEKRIG: discord.Colour(0x3B82F6),  # blue
-    GameKind.INTERVALLKRIG: discord.Colour(0x22C55E),  # green
-    GameKind.SATSING: discord.Colour(0xF59E0B),  # amber
-}
 ENDED_COLOUR = discord.Colour(0x6B7280)  # grey: stopped or abandoned
-EMOJI: dict[GameKind, str] = {
-    GameKind.REGNEKRIG: "🧮",
-    GameKind.INTERVALLKRIG: "↔️",
-    GameKind.SATSING: "🎲",
-}
 ENDGAME_ONE = 2  # RULES §3.4: two or one card → one card each
 ENDGAME_THREE = 3
 SELECT = 3  # component type of a string select
@@ -85,21 +76,23 @@ def when(due_ms: int) -> str:
 # -- title, colour, footer ----------------------------------------------------------------------
 
 
-def game_title(kind: GameKind, level: int, lang: Lang) -> str:
-    name = t(f"game.{kind.value}.name", lang)
-    if kind is GameKind.REGNEKRIG:
+def game_title(game: GameDescriptor, level: int, lang: Lang) -> str:
+    name = t(game.name_key, lang)
+    if game.has_levels:
         level_name = t(f"level.{level}.name", lang)
         name = f"{name} · {t('board.level', lang, level=level, name=level_name)}"
-    return f"{EMOJI[kind]} {name}"
+    return f"{game.emoji} {name}"
 
 
 def _footer(game: LiveGame, lang: Lang) -> str:
     config = game.state.config
     parts = [t(f"deck.{config.deck.value}.name", lang)]
-    if config.game is GameKind.REGNEKRIG:
+    game_options = config.descriptor
+    if game_options.option("mode") is not None:
         parts.append(t(f"mode.{config.mode.value}.name", lang))
+    if game_options.option("war_size") is not None:
         parts.append(t("board.war_size", lang, count=config.war_size))
-    else:
+    if game_options.option("war_rule") is not None:
         parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
     parts.append(t("board.game_number", lang, id=game.id))
     return " · ".join(parts)
@@ -142,7 +135,7 @@ def _prompt(game: LiveGame, obs: Observation, names: dict[int, str], lang: Lang)
     battle = [names[s] for s in obs.battle]
     # The result line already says "war between …" when the war began in this change.
     announced = any(isinstance(e, WarDeclared) for e in game.recent)
-    auto = config.mode is Mode.AUTO and config.game is not GameKind.SATSING
+    auto = config.mode is Mode.AUTO and not config.descriptor.betting
     next_round = _display_round(obs)
     if obs.phase is Phase.TARGET:
         if auto:
@@ -331,8 +324,8 @@ def _render_board(game: LiveGame, lang: Lang, now_ms: int) -> Board:
         if waiting:
             lines.append(waiting)
         lines.extend(_deadlines(game, obs, now_ms, lang))
-    kind = obs.config.game
-    colour = ENDED_COLOUR if game.ended is not None else COLOURS[kind]
+    kind = obs.config.descriptor
+    colour = ENDED_COLOUR if game.ended is not None else discord.Colour(kind.colour)
     embed = discord.Embed(
         title=clip(game_title(kind, obs.config.level, lang), TITLE_MAX),
         description=clip("\n".join(lines), DESCRIPTION_MAX),

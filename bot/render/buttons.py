@@ -16,7 +16,7 @@ from bot.i18n import Lang, t
 from bot.render.cards import number_text
 from bot.services.live import LiveGame
 from bot.ui.custom_ids import Verb, build
-from engine.config import TARGET_MAX, TARGET_MIN, GameKind, Mode
+from engine.config import TARGET_MAX, TARGET_MIN, Mode
 from engine.state import Phase
 
 
@@ -85,7 +85,7 @@ def game_items(game: LiveGame, lang: Lang) -> list[discord.ui.Item[discord.ui.Vi
                 emoji="🔁",
             )
         ]
-    auto = state.config.mode is Mode.AUTO and state.config.game is not GameKind.SATSING
+    auto = state.config.mode is Mode.AUTO and not state.config.descriptor.betting
     if state.phase is Phase.FLIP or auto:
         return _flip_row(game, lang)
     if not _humans_pending(game):

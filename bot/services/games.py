@@ -91,7 +91,7 @@ class GameService:
                 guild_id=guild_id,
                 channel_id=channel_id,
                 thread_id=thread_id,
-                game=settings.engine.game.value,
+                game=settings.engine.game,
                 config=settings.to_json(),
                 seed=seed,
                 players=players,

@@ -7,7 +7,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.computer import Strength
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig
+from engine.registry import descriptor
 
 DEFAULT_ANSWER_SECONDS = 60
 MAX_ANSWER_SECONDS = 600
@@ -66,11 +67,13 @@ def settings_from_options(
     sides: int = 2,
 ) -> GameSettings:
     """Settings from slash-command options (already range-checked by Discord)."""
-    kind = GameKind(game)
+    kind = descriptor(game)
+    if kind.modes and mode not in kind.modes:
+        mode = kind.modes[0].value  # satsing: the bets are the game, always asked
     engine = GameConfig.from_json(
         {
-            "game": kind.value,
-            "level": level if kind is GameKind.REGNEKRIG else 1,
+            "game": kind.key,
+            "level": level if kind.has_levels else 1,
             "deck": deck,
             "mode": mode,
             "sides": sides,
@@ -78,8 +81,6 @@ def settings_from_options(
             "war_rule": war_rule,
         }
     )
-    if engine.mode is Mode.AUTO and kind is GameKind.SATSING:
-        engine = replace(engine, mode=Mode.REGN)  # bets are the game: always asked
     return GameSettings(
         engine=engine,
         answer_seconds=max(0, min(answer_seconds, MAX_ANSWER_SECONDS)),

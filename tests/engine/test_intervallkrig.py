@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Bet, Flip, Pass
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.errors import IllegalActionError
 from engine.game import apply, new_game, waiting_for
 from engine.observe import observe
@@ -97,7 +97,7 @@ def test_equal_war_cards_fight_another_war() -> None:
 
 
 def satsing(piles: list[list[int]], mode: Mode = Mode.REGN):
-    config = GameConfig(GameKind.SATSING, mode=mode)
+    config = GameConfig("satsing", mode=mode)
     state, _ = new_game(config, 0, piles)
     return state
 
@@ -235,7 +235,7 @@ def test_no_side_can_lay_and_the_tie_remains_ends_the_game() -> None:
 
 def test_intervallkrig_rounds_wait_for_a_flip() -> None:
     """Every intervallkrig round and war waits for a player's flip, so each result is seen."""
-    config = GameConfig(GameKind.INTERVALLKRIG, mode=Mode.REGN)
+    config = GameConfig("intervallkrig", mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 5, 3, 6, 1, *FILL], [2, 6, 4, 6, -3, *FILL]])
     assert state.phase is Phase.FLIP and waiting_for(state) == []
     state, evs = apply(state, Flip(1))

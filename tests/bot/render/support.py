@@ -14,7 +14,7 @@ from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
 from bot.storage import GameRecord, Player
 from engine.actions import Action, Answer, Bet, Flip, NameTarget, Pass, Timeout, TimeUp
-from engine.config import GameConfig, GameKind, Mode, WarRule
+from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
 from engine.game import apply, new_game
 from engine.state import GameState
@@ -90,7 +90,7 @@ def live(
         channel_id=2,
         thread_id=None,
         message_id=3,
-        game=config.game.value,
+        game=config.game,
         config=config.to_json(),
         seed=0,
         status="live" if ended is None and not state.is_over else (ended or "over"),
@@ -143,9 +143,9 @@ def custom_ids(view: discord.ui.View) -> list[str]:
 
 REGN = Mode.REGN
 AUTO = Mode.AUTO
-RK = GameKind.REGNEKRIG
-IK = GameKind.INTERVALLKRIG
-SK = GameKind.SATSING
+RK = "regnekrig"
+IK = "intervallkrig"
+SK = "satsing"
 L5_PILES = [[3, -2, 1, 1, 4, 4, 5, 5, 6, 6], [1, 1, 2, 2, 4, 4, 5, 5, 6, 6]]
 BONUS_PILES = [[3, 4, 1, 1, 2, 2, 5, 5], [1, 1, 0, 0, 2, 2, 5, 5]]
 WAR_PILES = [[2, 3, 0, 0, 0, 1, 1, 1, 1, 1, 5, 6], [1, 4, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2]]
