@@ -10,7 +10,6 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.board import render_board
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
@@ -192,10 +191,7 @@ class Mattekrig(
             await post_board(self.bot, update, created, update.game.record.channel_id)
             return
         update = await self.bot.invitations.versus_computer(**arguments)
-        board = render_board(update.game, lang, self.bot.clock.now_ms())
-        await interaction.response.send_message(
-            content=board.content, embed=board.embed, view=board.view
-        )
+        await self.bot.boards.render(update.game).reply(interaction)
         message = await interaction.original_response()
         await self.bot.games.set_board(update.game, message.id)
 

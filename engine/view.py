@@ -102,6 +102,7 @@ class Comparison:
     kind: str  # "round", "war", "three_card" (§3.4 exactly three), "one_card" (§3.4 two or one)
     plays: tuple[Play, ...]
     war: tuple[int, ...]  # the sides that went on to war from it; empty when it decided
+    war_kind: str | None = None  # the war it led to: "war", "three_card" or "one_card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,7 @@ class View:
     namer: int | None  # games with targets: the side that names this or the next target
     war: War | None
     endgame: str | None  # §3.4 "three_card" or "one_card": the next round's endgame
+    window: int  # the decision window: a choice offered in an earlier one is stale
     awaited: tuple[int, ...]  # the sides whose decision the game waits for
     battle: tuple[int, ...]  # the sides in the comparison in play
     sides: tuple[SideView, ...]
@@ -209,6 +211,7 @@ def view(state: GameState, side: int | None) -> View:
         namer=state.namer if state.config.has_targets else None,
         war=_war(state, now),
         endgame=state.config.descriptor.table.endgame(state) if now is Now.FLIP else None,
+        window=state.window,
         awaited=state.pending,
         battle=state.battle,
         sides=sides,
@@ -424,18 +427,18 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     time_up = False
     over: Outcome | None = None
 
-    def close(war: tuple[int, ...]) -> None:
+    def close(war: tuple[int, ...] = (), war_kind: str | None = None) -> None:
         nonlocal drafts
         if drafts:
             plays = tuple(d.freeze(target) for d in sorted(drafts.values(), key=_by_side))
-            comparisons.append(Comparison(kind, plays, war))
+            comparisons.append(Comparison(kind, plays, war, war_kind))
         drafts = {}
 
     for event in story:
         if isinstance(event, CardsLaid):
             draft = drafts.get(event.side)
             if draft is not None and (draft.up or draft.third):
-                close(())  # a new comparison begins without a declared war (never, in fact)
+                close()  # a new comparison begins without a declared war (never, in fact)
                 draft = None
             if draft is None:
                 first = not comparisons and not drafts
@@ -452,7 +455,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
         elif isinstance(event, ThirdDrawn):
             drafts.setdefault(event.side, _PlayDraft(event.side)).third = event
         elif isinstance(event, WarDeclared):
-            close(event.sides)
+            close(event.sides, event.kind)
             kind = event.kind
         elif isinstance(event, BonusPaid):
             bonus.append(Bonus(event.from_, event.to, event.cards))
@@ -468,7 +471,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
             time_up = True
         elif isinstance(event, GameOver):
             over = Outcome(event.winner, Termination(event.reason))
-    close(())
+    close()
     why = _why(comparisons, winner, bool(bonus), target) if winner is not None else None
     return RoundFacts(
         round=start.round,
