@@ -139,6 +139,12 @@ REGNEKRIG = GameDescriptor(
         ("rules.heading.end", "rules.common.end"),
     ),
 )
+# Satsing is intervallkrig with bets: the same wars, endgame and end.
+_INTERVAL_RULES_END = (
+    ("rules.heading.war", "rules.intervallkrig.war"),
+    ("rules.heading.endgame", "rules.intervallkrig.endgame"),
+    ("rules.heading.end", "rules.common.end"),
+)
 INTERVALLKRIG = GameDescriptor(
     key="intervallkrig",
     table=IntervalTable,
@@ -150,9 +156,7 @@ INTERVALLKRIG = GameDescriptor(
     rules=(
         ("rules.heading.round", "rules.intervallkrig.round"),
         ("rules.heading.example", "rules.intervallkrig.example"),
-        ("rules.heading.war", "rules.intervallkrig.war"),
-        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
-        ("rules.heading.end", "rules.common.end"),
+        *_INTERVAL_RULES_END,
     ),
 )
 SATSING = GameDescriptor(
@@ -169,9 +173,7 @@ SATSING = GameDescriptor(
         ("rules.heading.bet", "rules.satsing.bet"),
         ("rules.heading.hint", "rules.satsing.hint"),
         ("rules.heading.example", "rules.satsing.example"),
-        ("rules.heading.war", "rules.intervallkrig.war"),
-        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
-        ("rules.heading.end", "rules.common.end"),
+        *_INTERVAL_RULES_END,
     ),
 )
 
