@@ -139,7 +139,8 @@ REGNEKRIG = GameDescriptor(
         ("rules.heading.end", "rules.common.end"),
     ),
 )
-# Satsing is intervallkrig with bets: the same wars, endgame and end.
+# Satsing is intervallkrig with bets: the same options and the same wars, endgame and end.
+_INTERVAL_OPTIONS = (DECK, SIDES_OPTION, TEAMS, WAR_RULE, TIME_LIMIT)
 _INTERVAL_RULES_END = (
     ("rules.heading.war", "rules.intervallkrig.war"),
     ("rules.heading.endgame", "rules.intervallkrig.endgame"),
@@ -150,7 +151,7 @@ INTERVALLKRIG = GameDescriptor(
     table=IntervalTable,
     emoji="↔️",
     colour=0x22C55E,  # green
-    options=(DECK, SIDES_OPTION, TEAMS, WAR_RULE, TIME_LIMIT),
+    options=_INTERVAL_OPTIONS,
     needs=frozenset({Need.FLIP}),
     modes=(),  # nothing to decide: the mode changes nothing
     rules=(
@@ -164,7 +165,7 @@ SATSING = GameDescriptor(
     table=IntervalTable,
     emoji="🎲",
     colour=0xF59E0B,  # amber
-    options=(DECK, SIDES_OPTION, TEAMS, WAR_RULE, TIME_LIMIT, ANSWER_TIME),
+    options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed
     needs=frozenset({Need.BET, Need.FLIP}),
     modes=(Mode.REGN,),  # the bets are the game: a screen always asks for them
     betting=True,

@@ -383,21 +383,20 @@ class _PlayDraft:
                 cards[cards.index(self.swap[0])] = self.swap[1]
             low, high = sorted(cards)
             interval = (low, high)
+        shown_interval = interval if self.third is not None or self.swap or self.passed else None
+        third, inside = (self.third.card, self.third.inside) if self.third else (None, None)
+        # Positional, in `Play`'s field order: the regnekrig part, then the intervallkrig part.
+        regnekrig = (value, played, best, best_value, reason, distance)
         return Play(
-            side=self.side,
-            up=self.up,
-            down=self.down,
-            value=value,
-            played=played,
-            best=best,
-            best_value=best_value,
-            reason=reason,
-            distance=distance,
-            swap=self.swap,
-            passed=self.passed,
-            interval=interval if self.third is not None or self.swap or self.passed else None,
-            third=self.third.card if self.third is not None else None,
-            inside=self.third.inside if self.third is not None else None,
+            self.side,
+            self.up,
+            self.down,
+            *regnekrig,
+            self.swap,
+            self.passed,
+            shown_interval,
+            third,
+            inside,
         )
 
 

@@ -15,11 +15,11 @@ from bot.render.buttons import choice_of
 from bot.render.screen import GameScreen
 from bot.ui.custom_ids import parse
 from engine.actions import Action, Answer, ChoiceKind, choice_action
-from engine.config import GameConfig, Mode
+from engine.config import GameConfig
 from engine.game import apply, new_game
-from engine.registry import GAMES
 from engine.state import GameState
 from engine.view import view
+from tests.engine.strategies import game_configs, seeds
 
 T0 = 1_700_000_000_000
 
@@ -79,18 +79,11 @@ def _check(state: GameState, humans: frozenset[int]) -> None:
 
 
 @settings(max_examples=30, deadline=None)
-@given(
-    game=st.sampled_from(list(GAMES)),
-    level=st.integers(1, 7),
-    sides=st.integers(2, 4),
-    mode=st.sampled_from(list(Mode)),
-    computer=st.booleans(),
-    seed=st.integers(0, 2**31 - 1),
-)
+@given(config=game_configs(max_rounds=25), computer=st.booleans(), seed=seeds)
 def test_the_boards_controls_are_exactly_the_legal_choices(
-    game: str, level: int, sides: int, mode: Mode, computer: bool, seed: int
+    config: GameConfig, computer: bool, seed: int
 ) -> None:
-    config = GameConfig(game, level=level, sides=sides, mode=mode, max_rounds=25)
+    sides = config.sides
     humans = frozenset(range(sides - 1 if computer else sides))
     rnd = random.Random(seed)
     state, _ = new_game(config, seed)
