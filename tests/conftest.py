@@ -1,3 +1,35 @@
-"""Shared pytest configuration: the fake Discord fixtures."""
+"""Shared pytest configuration: the fake Discord fixtures, and the `slow` marker.
+
+`pytest -m "not slow"` is the fast subset for the edit–test loop (CONTRIBUTING.md); CI runs
+everything. Tests are marked here by what makes them slow, not one by one, so a new test
+of a slow kind is marked without anyone remembering to:
+
+* end-to-end tests: the real discord.py client against the fake Discord (`fake_discord`);
+* Hypothesis tests (hundreds of generated games or expressions each);
+* the linters and the type checker (`tests/test_lint.py`, `tests/test_typing.py`).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
 
 pytest_plugins = ["tests.fakediscord.fixtures"]
+
+TESTS = Path(__file__).resolve().parent
+SLOW_FILES = {TESTS / "test_lint.py", TESTS / "test_typing.py"}
+
+
+def is_slow(item: pytest.Item) -> bool:
+    if "fake_discord" in getattr(item, "fixturenames", ()):
+        return True
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return True
+    return Path(str(item.path)).resolve() in SLOW_FILES
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
