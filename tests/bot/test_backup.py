@@ -135,7 +135,10 @@ async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
         for wave_number in range(13):  # 13 waves of 4 presses at once, one per game
             if wave_number == 6:  # half-way: the backup runs beside the bot's writes
                 copying = asyncio.ensure_future(asyncio.to_thread(backup, tmp_database, copy))
-            wave = [await table.flip(who, gid, wait=False) for who, gid in zip(players, games)]
+            wave = [
+                await table.flip(who, gid, wait=False)
+                for who, gid in zip(players, games, strict=True)
+            ]
             presses.extend(wave)
             await asyncio.gather(*(table.driver.answered(p) for p in wave))
         assert copying is not None

@@ -103,8 +103,49 @@ def test_cli_exits_2_on_a_missing_file_or_bad_usage(tmp_path: Path) -> None:
     assert _replay("a.json", "b.json").returncode == 2
 
 
-def test_cli_a_bad_configuration_is_an_error(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "scenario",
+    [
+        {"game": "regnekrig", "level": 9},
+        {"game": "chess"},
+        [1, 2, 3],
+        {"game": "regnekrig", "seed": "seven"},
+        {"game": "regnekrig", "actions": {"side": 0}},
+        {"game": "regnekrig", "piles": [[1, "two"], [3, 4]]},
+        {"game": "regnekrig", "sides": 2, "piles": [[1, 2], [3, 4], [5, 6]]},
+    ],
+    ids=["level", "game", "list", "seed", "actions", "pile-values", "pile-count"],
+)
+def test_cli_exits_2_on_a_wrongly_shaped_scenario(tmp_path: Path, scenario: object) -> None:
+    """docs/replay.md: exit 2 means nothing was replayed (1 is kept for an illegal action)."""
     path = tmp_path / "bad.json"
-    path.write_text(json.dumps({"game": "regnekrig", "level": 9}), encoding="utf-8")
+    path.write_text(json.dumps(scenario), encoding="utf-8")
     result = _replay(str(path))
-    assert result.returncode == 1 and json.loads(result.stdout)["status"] == "error"
+    assert result.returncode == 2 and result.stdout == ""
+    assert result.stderr.startswith(f"{path} is not a scenario: ")
+    assert run(scenario)["status"] == "error"  # the library call reports it instead
+
+
+def test_cli_reads_standard_input_and_pretty_prints() -> None:
+    path = FOLDER / "scenarios_md_example.json"
+    result = subprocess.run(
+        [sys.executable, "-m", "engine.replay", "-", "--pretty"],
+        cwd=ROOT,
+        input=path.read_text(encoding="utf-8"),
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith('{\n  "status": "over",')
+    assert json.loads(result.stdout) == json.loads(expected_path(path).read_text("utf-8"))
+
+
+def test_cli_help_and_version_name_the_exit_codes() -> None:
+    shown = _replay("--help")
+    assert shown.returncode == 0
+    assert "- for standard input" in shown.stdout and "--pretty" in shown.stdout
+    assert "1 an action is not legal" in " ".join(shown.stdout.split())
+    version = _replay("--version")
+    assert version.returncode == 0 and version.stdout.startswith("mattekrig ")
