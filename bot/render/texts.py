@@ -17,6 +17,7 @@ from bot.render.locale import as_lang
 from engine.config import GameKind
 
 HELP_COLOUR = discord.Colour(0x8B5CF6)
+RULE_BOOK = "docs/rules.md"  # the full rule book, with every decision explained
 COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats", "my_data", "forget_me")
 
 _SECTIONS: dict[GameKind, tuple[tuple[str, str], ...]] = {
@@ -73,7 +74,8 @@ def _game_embed(kind: GameKind, lang: Lang) -> discord.Embed:
         embed.add_field(name=t(heading, lang), value=t(body, lang), inline=False)
         if kind is GameKind.REGNEKRIG and heading == "rules.heading.round":
             embed.add_field(name=t("rules.heading.levels", lang), value=_levels(lang), inline=False)
-    embed.set_footer(text=t("rules.footer", lang, help=command("help", lang).strip("`")))
+    footer = t("rules.footer", lang, help=command("help", lang).strip("`"))
+    embed.set_footer(text=f"{footer}\n{t('rules.book', lang, path=RULE_BOOK)}")
     return embed
 
 
@@ -89,7 +91,8 @@ def _overview(lang: Lang) -> discord.Embed:
             value=t(f"game.{kind.value}.desc", lang),
             inline=False,
         )
-    embed.set_footer(text=t("rules.overview.footer", lang, rules=command("rules", lang).strip("`")))
+    footer = t("rules.overview.footer", lang, rules=command("rules", lang).strip("`"))
+    embed.set_footer(text=f"{footer}\n{t('rules.book', lang, path=RULE_BOOK)}")
     return embed
 
 

@@ -26,8 +26,34 @@ def one_sentence(result_stderr: str) -> str:
     return lines[0]
 
 
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh working folder, and data and config folders of the test's own."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home" / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / "config"))
+    monkeypatch.chdir(folder)
+    root = logging.getLogger()  # main() installs its log handler: put pytest's back after
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
+    return folder
+
+
+def refused(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, **settings: str
+) -> str:
+    """Start the bot in-process: it must stop with exit 2 and one sentence, before login."""
+    for name, value in settings.items():
+        monkeypatch.setenv(name, value)
+    assert main([]) == 2
+    return one_sentence(capsys.readouterr().err)
+
+
 def start(tmp_path: Path, *args: str, wrap: list[str] | None = None, **settings: str) -> str:
-    """Start the bot in a fresh working folder; it must stop with exit 2 and one sentence."""
+    """Start the bot as its own process in a fresh working folder: exit 2, one sentence."""
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
     result = mattekrig(*args, cwd=work, env=clean_env(tmp_path / "home", **settings), wrap=wrap)
@@ -41,11 +67,12 @@ def test_missing_token_is_one_sentence(tmp_path: Path) -> None:
     assert not (tmp_path / "home" / "data").exists()  # nothing created before the checks pass
 
 
-def test_missing_token_names_the_env_file_once_it_exists(tmp_path: Path) -> None:
+def test_missing_token_names_the_env_file_once_it_exists(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The hint "copy .env.example" is not repeated once there is a `.env`."""
-    (tmp_path / "work").mkdir()
-    (tmp_path / "work" / ".env").write_text("DISCORD_TOKEN=\n")
-    line = start(tmp_path)
+    (work / ".env").write_text("DISCORD_TOKEN=\n")
+    line = refused(capsys, monkeypatch)
     assert "after DISCORD_TOKEN= in" in line and ".env.example" not in line
 
 
@@ -62,43 +89,60 @@ def test_missing_token_names_the_env_file_once_it_exists(tmp_path: Path) -> None
     ],
 )
 def test_a_malformed_token_is_named_before_connecting(
-    tmp_path: Path, token: str, says: str
+    work: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    token: str,
+    says: str,
 ) -> None:
-    line = start(tmp_path, DISCORD_TOKEN=token)
+    line = refused(capsys, monkeypatch, DISCORD_TOKEN=token)
     assert says in line
     assert shaped_token() not in line  # the token is never echoed
 
 
-def test_bad_settings_are_one_sentence(tmp_path: Path) -> None:
-    token = shaped_token()
-    assert "DEV_GUILD_ID" in start(tmp_path, DISCORD_TOKEN=token, DEV_GUILD_ID="my-server")
-    assert "LOG_LEVEL" in start(tmp_path, DISCORD_TOKEN=token, LOG_LEVEL="LOUD")
-    assert "LOG_FORMAT" in start(tmp_path, DISCORD_TOKEN=token, LOG_FORMAT="xml")
+@pytest.mark.parametrize(
+    ("name", "value"), [("DEV_GUILD_ID", "my-server"), ("LOG_LEVEL", "LOUD"), ("LOG_FORMAT", "xml")]
+)
+def test_bad_settings_are_one_sentence(
+    work: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    value: str,
+) -> None:
+    settings = {"DISCORD_TOKEN": shaped_token(), name: value}
+    assert refused(capsys, monkeypatch, **settings).startswith(f"mattekrig: {name} ")
 
 
-def test_a_folder_as_database_is_one_sentence(tmp_path: Path) -> None:
-    folder = tmp_path / "db"
+def test_a_folder_as_database_is_one_sentence(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    folder = work / "db"
     folder.mkdir()
-    line = start(tmp_path, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(folder))
+    line = refused(capsys, monkeypatch, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(folder))
     assert f"DATABASE_PATH {folder} is a folder" in line
     assert list(folder.iterdir()) == []
 
 
-def test_a_text_file_as_database_is_one_sentence(tmp_path: Path) -> None:
-    text = tmp_path / "notes.txt"
+def test_a_text_file_as_database_is_one_sentence(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    text = work / "notes.txt"
     text.write_text("not a database\n")
-    line = start(tmp_path, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(text))
+    line = refused(capsys, monkeypatch, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(text))
     assert f"{text} is not a SQLite database" in line
     assert text.read_text() == "not a database\n"
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt", "work"]
+    assert [p.name for p in work.iterdir()] == ["notes.txt"]
 
 
-def test_a_newer_schema_is_refused_with_one_sentence(tmp_path: Path) -> None:
+def test_a_newer_schema_is_refused_with_one_sentence(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
     """README "Upgrading": a database from a newer bot is never opened by an older one."""
-    newer = tmp_path / "newer.db"
+    newer = work / "newer.db"
     with sqlite3.connect(newer) as conn:
         conn.execute(f"PRAGMA user_version = {known_version() + 1}")
-    line = start(tmp_path, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(newer))
+    line = refused(capsys, monkeypatch, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(newer))
     assert f"schema version {known_version() + 1}" in line
     assert f"knows only up to {known_version()}" in line
     with sqlite3.connect(newer) as conn:
@@ -142,17 +186,20 @@ def test_an_existing_database_on_a_read_only_mount_is_one_sentence(tmp_path: Pat
     assert [p.name for p in folder.iterdir()] == ["m.db"]
 
 
-def test_an_old_default_database_is_not_silently_replaced(tmp_path: Path) -> None:
+def test_an_old_default_database_is_not_silently_replaced(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """The default moved from `data/mattekrig.db` in the working folder to the user's data
     folder: a database left at the old place is named, not shadowed by a new empty one."""
-    (tmp_path / "work" / "data").mkdir(parents=True)
-    (tmp_path / "work" / "data" / "mattekrig.db").write_bytes(b"")
-    line = start(tmp_path, DISCORD_TOKEN=shaped_token())
+    (work / "data").mkdir()
+    (work / "data" / "mattekrig.db").write_bytes(b"")
+    line = refused(capsys, monkeypatch, DISCORD_TOKEN=shaped_token())
     assert "an older Mattekrig's database is at" in line and "DATABASE_PATH=" in line
     assert not (tmp_path / "home" / "data").exists()
 
 
 def test_a_second_bot_on_the_same_database_stops_naming_it(tmp_path: Path) -> None:
+    """A real second process: the lock is the kernel's, between processes."""
     database = tmp_path / "m.db"
     with DatabaseLock(database):  # this test process plays the running bot
         line = start(tmp_path, DISCORD_TOKEN=shaped_token(), DATABASE_PATH=str(database))
