@@ -6,7 +6,10 @@ of a slow kind is marked without anyone remembering to:
 
 * end-to-end tests: the real discord.py client against the fake Discord (`fake_discord`);
 * Hypothesis tests (hundreds of generated games or expressions each);
-* the linters and the type checker (`tests/test_lint.py`, `tests/test_typing.py`).
+* the linters and the type checker (`tests/test_lint.py`, `tests/test_typing.py`);
+* exhaustive checks listed in `EXHAUSTIVE` (every card pair against a brute force);
+* tests that start a separate Python process: they mark themselves (`pytest.mark.slow`),
+  and an in-process test covers the same behaviour in the fast subset.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ pytest_plugins = ["tests.fakediscord.fixtures"]
 
 TESTS = Path(__file__).resolve().parent
 SLOW_FILES = {TESTS / "test_lint.py", TESTS / "test_typing.py"}
+EXHAUSTIVE = {("test_solver.py", "test_levels_5_to_7_match_brute_force_for_every_pair_and_target")}
 
 
 def is_slow(item: pytest.Item) -> bool:
@@ -26,7 +30,9 @@ def is_slow(item: pytest.Item) -> bool:
         return True
     if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
         return True
-    return Path(str(item.path)).resolve() in SLOW_FILES
+    path = Path(str(item.path)).resolve()
+    name = getattr(item, "originalname", item.name)
+    return path in SLOW_FILES or (path.name, name) in EXHAUSTIVE
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -10,13 +10,15 @@ import subprocess
 import tomllib
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from discord import app_commands
 
+from bot.config import Config
 from bot.i18n import LANGS, catalogue, t
+from bot.ops.sync import CommandsOnly
 from bot.render.texts import RULE_BOOK, rules_text
-from cogs.mattekrig import Mattekrig
 from engine import events
 from engine.state import Termination
 
@@ -167,19 +169,25 @@ def test_the_replay_doc_names_every_key_action_event_and_reason() -> None:
 # -- the commands -------------------------------------------------------------------------------
 
 
-def _commands() -> Iterator[tuple[list[str], list[str]]]:
-    """(path, option names) of every slash command, e.g. (["admin", "void"], ["game"])."""
+async def _commands() -> list[tuple[list[str], list[str]]]:
+    """(path, option names) of every slash command, e.g. (["admin", "void"], ["game"]), from
+    the command tree the bot builds (its extensions loaded by name, no login)."""
+    bot = CommandsOnly(Config("unused", ROOT / "unused.db", None, "INFO"))
+    await bot.setup_hook()
+    found: list[tuple[list[str], list[str]]] = []
 
-    def walk(
-        items: list[app_commands.Command[..., ...] | app_commands.Group], prefix: list[str]
-    ) -> Iterator[tuple[list[str], list[str]]]:
+    def walk(items: list[Any], prefix: list[str]) -> None:
         for item in items:
             if isinstance(item, app_commands.Group):
-                yield from walk(item.commands, [*prefix, item.name])
+                walk(item.commands, [*prefix, item.name])
             else:
-                yield [*prefix, item.name], [p.name for p in item.parameters]
+                found.append(([*prefix, item.name], [p.name for p in item.parameters]))
 
-    yield from walk(Mattekrig.__cog_app_commands__, [])
+    (root,) = bot.tree.get_commands()
+    assert isinstance(root, app_commands.Group) and root.name == "mattekrig"
+    walk(root.commands, [])
+    await bot.close()
+    return found
 
 
 def _key(path: list[str]) -> str:
@@ -200,10 +208,10 @@ def _option(path: list[str], option: str, lang: str) -> str:
     return t(specific if specific in catalogue("en") else f"opt.{option}.name", lang)
 
 
-def test_commands_doc_names_every_command_and_option_in_three_languages() -> None:
+async def test_commands_doc_names_every_command_and_option_in_three_languages() -> None:
     text = (DOCS / "commands.md").read_text(encoding="utf-8")
     sections = {s.split("`", 2)[1]: s for s in text.split("\n### ")[1:] if s.startswith("`")}
-    commands = list(_commands())
+    commands = await _commands()
     assert len(commands) >= 12
     for path, options in commands:
         english = "/" + _name(path, "en")
@@ -214,10 +222,10 @@ def test_commands_doc_names_every_command_and_option_in_three_languages() -> Non
                 assert f"`{_option(path, option, lang)}`" in sections[english], (path, option)
 
 
-def test_readme_lists_every_command() -> None:
+async def test_readme_lists_every_command() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     table = readme.split("## Commands", 1)[1].split("\n## ", 1)[0]
-    for path, _ in _commands():
+    for path, _ in await _commands():
         assert f"`{' '.join(path)}" in table, path
     for command in ("run", "check", "sync", "backup", "restore"):
         assert f"`mattekrig {command}" in readme, command

@@ -61,6 +61,7 @@ def start(tmp_path: Path, *args: str, wrap: list[str] | None = None, **settings:
     return one_sentence(result.stderr)
 
 
+@pytest.mark.slow  # its own process
 def test_missing_token_is_one_sentence(tmp_path: Path) -> None:
     line = start(tmp_path)
     assert line.startswith("mattekrig: DISCORD_TOKEN is not set: copy .env.example to .env")
@@ -160,6 +161,7 @@ def _read_only(folder: Path) -> list[str] | None:
     return wrap
 
 
+@pytest.mark.slow  # its own process
 def test_a_new_database_in_a_read_only_folder_is_one_sentence(tmp_path: Path) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -173,6 +175,7 @@ def test_a_new_database_in_a_read_only_folder_is_one_sentence(tmp_path: Path) ->
     assert list(folder.iterdir()) == []
 
 
+@pytest.mark.slow  # its own process
 def test_an_existing_database_on_a_read_only_mount_is_one_sentence(tmp_path: Path) -> None:
     folder = tmp_path / "ro"
     folder.mkdir()
@@ -198,6 +201,7 @@ def test_an_old_default_database_is_not_silently_replaced(
     assert not (tmp_path / "home" / "data").exists()
 
 
+@pytest.mark.slow  # its own process
 def test_a_second_bot_on_the_same_database_stops_naming_it(tmp_path: Path) -> None:
     """A real second process: the lock is the kernel's, between processes."""
     database = tmp_path / "m.db"
