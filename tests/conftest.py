@@ -5,6 +5,7 @@ everything. Tests are marked here by what makes them slow, not one by one, so a 
 of a slow kind is marked without anyone remembering to:
 
 * end-to-end tests: the real discord.py client against the fake Discord (`fake_discord`);
+* tests built on a played history of whole games (the privacy tests' `history` fixture);
 * Hypothesis tests (hundreds of generated games or expressions each);
 * the linters and the type checker (`tests/test_lint.py`, `tests/test_typing.py`);
 * exhaustive checks listed in `EXHAUSTIVE` (every card pair against a brute force);
@@ -21,12 +22,13 @@ import pytest
 pytest_plugins = ["tests.fakediscord.fixtures"]
 
 TESTS = Path(__file__).resolve().parent
+SLOW_FIXTURES = {"fake_discord", "history"}
 SLOW_FILES = {TESTS / "test_lint.py", TESTS / "test_typing.py"}
 EXHAUSTIVE = {("test_solver.py", "test_levels_5_to_7_match_brute_force_for_every_pair_and_target")}
 
 
 def is_slow(item: pytest.Item) -> bool:
-    if "fake_discord" in getattr(item, "fixturenames", ()):
+    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
         return True
     if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
         return True
