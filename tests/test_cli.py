@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
-from bot.ops.cli import COMMANDS, main, version
+from bot.ops.cli import COMMANDS, arguments, main, version
 from bot.ops.database import known_version
 from bot.ops.invite import PERMISSIONS, invite_url
 from bot.ops.lock import DatabaseLock
@@ -45,6 +45,13 @@ def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
     for command in COMMANDS:
         assert f"    {command} " in out, command
     assert "Without a command, `run`" in out
+
+
+def test_run_is_the_default_command_and_the_old_sync_flag_still_works() -> None:
+    assert arguments([]) == ["run"]
+    assert arguments(["--sync"]) == ["run", "--sync"]  # `python -m bot --sync`, as before
+    assert arguments(["check", "--online"]) == ["check", "--online"]
+    assert arguments(["--help"]) == ["--help"]
 
 
 @pytest.mark.parametrize("command", ["", *COMMANDS])

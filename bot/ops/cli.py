@@ -33,6 +33,10 @@ log = logging.getLogger("bot")
 COMMANDS = ("run", "check", "sync", "backup", "restore")
 UNREACHABLE = 1
 PROBLEM = 2
+REJECTED = (
+    "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot → Reset "
+    "Token) and put the new one in .env."
+)
 
 
 def version() -> str:
@@ -78,7 +82,7 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _arguments(argv: list[str]) -> list[str]:
+def arguments(argv: list[str]) -> list[str]:
     """`mattekrig` and `mattekrig --sync` (the old form) mean `mattekrig run …`."""
     if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
         return ["run", *argv]
@@ -99,6 +103,7 @@ def _run(args: argparse.Namespace) -> int:
     with DatabaseLock(config.database_path):
         setup_logging(config.log_level, config.log_format)
         log.info("%s, database %s", version(), report.summary())
+        # imported here, not at the top: check, backup and restore never load the client
         from bot.client import MattekrigBot
         from bot.storage import StorageError
 
@@ -151,10 +156,6 @@ def _restore(args: argparse.Namespace) -> int:
     return 0
 
 
-REJECTED = (
-    "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot → Reset "
-    "Token) and put the new one in .env."
-)
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run,
     "check": _check,
@@ -165,7 +166,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(_arguments(sys.argv[1:] if argv is None else argv))
+    args = parser().parse_args(arguments(sys.argv[1:] if argv is None else argv))
     try:
         return HANDLERS[args.command](args)
     except StartupError as problem:
