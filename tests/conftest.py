@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-pytest_plugins = ["tests.fakediscord.fixtures"]
+pytest_plugins = ["tests.fakediscord.fixtures", "tests.ops_support"]
 
 TESTS = Path(__file__).resolve().parent
 SLOW_FIXTURES = {"fake_discord", "history"}

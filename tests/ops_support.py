@@ -1,13 +1,17 @@
-"""Helpers for the operator tests: a token of the right shape, and running `mattekrig` as a
-separate process the way an operator does (own working folder, own data folder)."""
+"""Helpers for the operator tests: a token of the right shape, a working folder of the test's
+own, and running `mattekrig` as a separate process the way an operator does. Registered as a
+pytest plugin in tests/conftest.py for its fixtures."""
 
 from __future__ import annotations
 
 import base64
+import logging
 import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -16,6 +20,31 @@ def shaped_token(user_id: int = 123456789012345678) -> str:
     """A made-up token with a real token's shape (never accepted by Discord)."""
     first = base64.urlsafe_b64encode(str(user_id).encode()).decode().rstrip("=")
     return f"{first}.AbCdEf.{'x' * 27}"
+
+
+SETTINGS = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT")
+
+
+@pytest.fixture
+def root_logger_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The commands install their own log handler on the root logger: put pytest's back."""
+    root = logging.getLogger()
+    monkeypatch.setattr(root, "handlers", list(root.handlers))
+    monkeypatch.setattr(root, "level", root.level)
+
+
+@pytest.fixture
+def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, root_logger_kept: None) -> Path:
+    """A fresh working folder to start `mattekrig` in, with data and config folders of the
+    test's own and none of the developer's settings in the environment."""
+    folder = tmp_path / "work"
+    folder.mkdir()
+    for name in SETTINGS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home" / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / "config"))
+    monkeypatch.chdir(folder)
+    return folder
 
 
 def clean_env(home: Path, **settings: str) -> dict[str, str]:

@@ -5,7 +5,6 @@ everywhere, `check` reports without touching anything, `check --online` and `syn
 from __future__ import annotations
 
 import asyncio
-import logging
 import sqlite3
 from pathlib import Path
 
@@ -19,22 +18,6 @@ from bot.ops.lock import DatabaseLock
 from bot.ops.sync import CommandsOnly, sync_commands
 from tests.fakediscord.server import FakeDiscord
 from tests.ops_support import ROOT, shaped_token
-
-
-@pytest.fixture
-def env(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A working folder with nothing of the developer's in the environment."""
-    work = tmp_path / "work"
-    work.mkdir()
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
-    monkeypatch.chdir(work)
-    root = logging.getLogger()  # commands install their log handler: put pytest's back after
-    monkeypatch.setattr(root, "handlers", list(root.handlers))
-    monkeypatch.setattr(root, "level", root.level)
-    return work
 
 
 def test_help_lists_every_command(capsys: pytest.CaptureFixture[str]) -> None:
@@ -64,32 +47,32 @@ def test_version_everywhere(capsys: pytest.CaptureFixture[str], command: str) ->
 
 
 def test_check_reports_without_creating_anything(
-    env: Path, capsys: pytest.CaptureFixture[str]
+    work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    database = env / "new" / "m.db"
-    (env / ".env").write_text(
+    database = work / "new" / "m.db"
+    (work / ".env").write_text(
         f"DISCORD_TOKEN={shaped_token(42424242424242)}\nDATABASE_PATH=new/m.db\nDEV_GUILD_ID=7\n"
     )
     assert main(["check"]) == 0
     out = capsys.readouterr().out
-    assert f"settings  {env / '.env'}" in out
+    assert f"settings  {work / '.env'}" in out
     assert f"database  {database} (new: created with schema version {known_version()})" in out
     assert "token     shape OK (the bot's user id 42424242424242)" in out
     assert f"invite    {invite_url(42424242424242)}" in out
     assert "at start-up to server 7 (DEV_GUILD_ID)" in out
     assert shaped_token(42424242424242) not in out
-    assert not (env / "new").exists()
+    assert not (work / "new").exists()
 
 
 def test_check_names_live_games_a_running_bot_and_every_problem(
-    env: Path, capsys: pytest.CaptureFixture[str]
+    work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    database = env / "m.db"
+    database = work / "m.db"
     with sqlite3.connect(database) as conn:
         conn.execute("CREATE TABLE games (id INTEGER PRIMARY KEY, status TEXT)")
         conn.executemany("INSERT INTO games (status) VALUES (?)", [("live",), ("over",)])
         conn.execute("PRAGMA user_version = 1")
-    (env / ".env").write_text(f"DATABASE_PATH={database}\nLOG_LEVEL=LOUD\n")
+    (work / ".env").write_text(f"DATABASE_PATH={database}\nLOG_LEVEL=LOUD\n")
     with DatabaseLock(database):
         assert main(["check"]) == 2
     out = capsys.readouterr().out
@@ -128,10 +111,10 @@ def _accept_shaped_token(fake: FakeDiscord) -> str:
 
 
 async def test_check_online_names_the_bot_and_its_servers(
-    env: Path, fake_discord: FakeDiscord, capsys: pytest.CaptureFixture[str]
+    work: Path, fake_discord: FakeDiscord, capsys: pytest.CaptureFixture[str]
 ) -> None:
     token = _accept_shaped_token(fake_discord)
-    (env / ".env").write_text(f"DISCORD_TOKEN={token}\nDATABASE_PATH=m.db\n")
+    (work / ".env").write_text(f"DISCORD_TOKEN={token}\nDATABASE_PATH=m.db\n")
     assert await asyncio.to_thread(main, ["check", "--online"]) == 0
     out = capsys.readouterr().out
     assert f"online    logged in as {fake_discord.bot_user.username}" in out
@@ -141,9 +124,9 @@ async def test_check_online_names_the_bot_and_its_servers(
 
 
 async def test_check_online_with_a_rejected_token_is_one_problem(
-    env: Path, fake_discord: FakeDiscord, capsys: pytest.CaptureFixture[str]
+    work: Path, fake_discord: FakeDiscord, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    (env / ".env").write_text(f"DISCORD_TOKEN={shaped_token()}\nDATABASE_PATH=m.db\n")
+    (work / ".env").write_text(f"DISCORD_TOKEN={shaped_token()}\nDATABASE_PATH=m.db\n")
     assert await asyncio.to_thread(main, ["check", "--online"]) == 2
     assert "problem: Discord rejected DISCORD_TOKEN" in capsys.readouterr().out
 

@@ -122,7 +122,12 @@ def replays(stored: Any) -> bool:
 async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
     table: Table, tmp_database: Path, tmp_path: Path
 ) -> None:
+    """Ten games against the computer, five waves of ten presses at once (one per game); the
+    backup runs in a thread half-way, beside the bot's writes. Its copy holds every game, and
+    every stored game replays to exactly its stored events."""
+    fake = table.fake
     players = ["alice", "bob", "carol", "teacher"]
+    players += [fake.world.add_user(f"pupil{n}", guild=fake.guild).username for n in range(6)]
     games = []
     for who in players:
         gid, _ = await table.start_computer(who, game="intervallkrig", thread=True)
@@ -132,12 +137,16 @@ async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
 
     async def press_away() -> None:
         copying = None
-        for wave_number in range(13):  # 13 waves of 4 presses at once, one per game
-            if wave_number == 6:  # half-way: the backup runs beside the bot's writes
+        for _ in range(20):  # waves of one press per game still on, at the same moment
+            if len(presses) >= 50:
+                break
+            if copying is None and len(presses) >= 20:  # half-way: beside the bot's writes
                 copying = asyncio.ensure_future(asyncio.to_thread(backup, tmp_database, copy))
+            await table.settle()  # every board shows its new buttons
             wave = [
                 await table.flip(who, gid, wait=False)
                 for who, gid in zip(players, games, strict=True)
+                if not table.game(gid).is_finished
             ]
             presses.extend(wave)
             await asyncio.gather(*(table.driver.answered(p) for p in wave))
@@ -147,6 +156,7 @@ async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
     await press_away()
     await table.settle()
     assert len(presses) >= 50
+    assert all(p.response_type == 7 for p in presses)  # every press was a move (board edit)
     assert_all_answered(table.fake)
     restored = tmp_path / "restored" / "m.db"
     restore(copy, restored)

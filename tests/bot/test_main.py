@@ -4,7 +4,6 @@ where it should not (issue 16)."""
 
 from __future__ import annotations
 
-import logging
 import os
 import sqlite3
 from pathlib import Path
@@ -24,22 +23,6 @@ def one_sentence(result_stderr: str) -> str:
     assert len(lines) == 1, result_stderr
     assert lines[0].startswith("mattekrig: ") and "Traceback" not in result_stderr
     return lines[0]
-
-
-@pytest.fixture
-def work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh working folder, and data and config folders of the test's own."""
-    folder = tmp_path / "work"
-    folder.mkdir()
-    for name in ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT"):
-        monkeypatch.delenv(name, raising=False)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "home" / "data"))
-    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "home" / "config"))
-    monkeypatch.chdir(folder)
-    root = logging.getLogger()  # main() installs its log handler: put pytest's back after
-    monkeypatch.setattr(root, "handlers", list(root.handlers))
-    monkeypatch.setattr(root, "level", root.level)
-    return folder
 
 
 def refused(
@@ -212,6 +195,7 @@ def test_a_second_bot_on_the_same_database_stops_naming_it(tmp_path: Path) -> No
 
 
 def test_unreachable_discord_is_one_sentence_after_the_database_line(
+    work: Path,
     tmp_path: Path,
     monkeypatch: pytest.MonkeyPatch,
     capsys: pytest.CaptureFixture[str],
@@ -219,9 +203,6 @@ def test_unreachable_discord_is_one_sentence_after_the_database_line(
     """Discord unreachable (here: a closed port on 127.0.0.1): one sentence, exit 1. The first
     log line names the database in use and its schema version; a missing folder is made."""
     monkeypatch.setattr(discord.http.Route, "BASE", "http://127.0.0.1:9/api/v10")
-    root = logging.getLogger()  # main() installs its log handler: put pytest's back after
-    monkeypatch.setattr(root, "handlers", list(root.handlers))
-    monkeypatch.setattr(root, "level", root.level)
     database = tmp_path / "new" / "folder" / "db.sqlite3"
     monkeypatch.setenv("DISCORD_TOKEN", shaped_token())
     monkeypatch.setenv("DATABASE_PATH", str(database))
