@@ -8,7 +8,8 @@ of a slow kind is marked without anyone remembering to:
 * tests built on a played history of whole games (the privacy tests' `history` fixture);
 * Hypothesis tests (hundreds of generated games or expressions each);
 * the linters and the type checker (`tests/test_lint.py`, `tests/test_typing.py`);
-* exhaustive checks listed in `EXHAUSTIVE` (every card pair against a brute force);
+* exhaustive checks listed in `EXHAUSTIVE` (every card pair against a brute force, every
+  phase of many whole games);
 * tests that start a separate Python process: they mark themselves (`pytest.mark.slow`),
   and an in-process test covers the same behaviour in the fast subset.
 """
@@ -24,7 +25,11 @@ pytest_plugins = ["tests.fakediscord.fixtures", "tests.ops_support"]
 TESTS = Path(__file__).resolve().parent
 SLOW_FIXTURES = {"fake_discord", "history"}
 SLOW_FILES = {TESTS / "test_lint.py", TESTS / "test_typing.py"}
-EXHAUSTIVE = {("test_solver.py", "test_levels_5_to_7_match_brute_force_for_every_pair_and_target")}
+EXHAUSTIVE = {  # every card pair against a brute force, or every phase of many whole games
+    ("test_solver.py", "test_levels_5_to_7_match_brute_force_for_every_pair_and_target"),
+    ("test_solver.py", "test_levels_1_to_4_match_brute_force_for_every_pair"),
+    ("test_computer.py", "test_only_legal_actions_in_every_phase"),
+}
 
 
 def is_slow(item: pytest.Item) -> bool:
