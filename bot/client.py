@@ -16,6 +16,8 @@ from discord.ext import commands, tasks
 from bot.boards import BoardPublisher
 from bot.config import Config
 from bot.i18n.translator import MattekrigTranslator
+from bot.ops.invite import ready_line
+from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
 from bot.replies import report_error
 from bot.services.admin import AdminService
@@ -85,6 +87,7 @@ class MattekrigBot(commands.Bot):
         self.sync_global = sync_global
         self.boards = BoardPublisher(self)
         self._purging: asyncio.Future[dict[str, int]] | None = None
+        watch_presses(self)  # every log line of a press names its interaction, guild, game
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(self.config.database_path)
@@ -127,6 +130,9 @@ class MattekrigBot(commands.Bot):
             log.exception("the daily purge failed; trying again tomorrow")
             return
         log.info("purged old data: %s", {k: v for k, v in removed.items() if v})
+
+    async def on_ready(self) -> None:
+        log.info(ready_line(self))
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         await handle_answer_submit(interaction)
