@@ -109,6 +109,18 @@ def positions(deck: DeckProfile = DeckProfile.FORTEGN) -> list[Position]:
     return out
 
 
+def every_position() -> list[Position]:
+    """Every kind of round with every deck (the set-up moments once)."""
+    out: list[Position] = []
+    seen: set[str] = set()
+    for deck in DeckProfile:
+        for position in positions(deck):
+            if position.name not in seen:
+                seen.add(position.name)
+                out.append(position)
+    return out
+
+
 def _best(state: GameState, side: int) -> str:
     for choice in _table(state).choices_of(side):
         if isinstance(choice.action, Answer):

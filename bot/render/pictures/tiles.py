@@ -106,7 +106,8 @@ def face(card: Face, scale: int) -> Image.Image:
         _centred(draw, text, CARD_W * s / 2, 28 * s, size * s, True, ink)
         _number_line(draw, card.value, s)
     else:
-        _centred(draw, text, CARD_W * s / 2, 39 * s, (size - 2) * s, True, ink)
+        middle = 39 if card.suit is not None else 34  # below the corner index, if any
+        _centred(draw, text, CARD_W * s / 2, middle * s, (size - 2) * s, True, ink)
     if card.suit is not None:
         suit = _SUITS.get(card.suit, "")
         colour = _suit_ink(card.suit)
