@@ -109,7 +109,7 @@ def _header(canvas: _Canvas, scene: Scene) -> None:
     canvas.box(0, 0, WIDTH, HEADER, p.FELT_DARK)
     canvas.paste(_swatch(scene.colour, 5 * SCALE, HEADER * SCALE), 0, 0)
     dark = p.FELT_DARK
-    right = WIDTH - PAD
+    right: float = WIDTH - PAD
     if scene.target is not None:
         right -= canvas.text(
             scene.target, right, 7, size=16, bold=True, width=60, background=dark, right=True
@@ -122,14 +122,14 @@ def _header(canvas: _Canvas, scene: Scene) -> None:
             scene.pot, right, 10, size=12, width=90, ink=p.MUTED, background=dark, right=True
         )
         right -= 12
-    x = PAD + 2
+    x: float = PAD + 2
     x += canvas.text(scene.title, x, 8, size=14, bold=True, width=right - x - 70, background=dark)
     x += 10
     canvas.text(scene.round, x, 10, size=12, width=right - x, ink=p.MUTED, background=dark)
 
 
 def _banner(canvas: _Canvas, scene: Scene, y: float) -> None:
-    x = PAD
+    x: float = PAD
     if scene.banner_mark is not None:
         canvas.paste(tiles.mark(scene.banner_mark, 18, SCALE), x, y + 5)
         x += 24
@@ -137,7 +137,7 @@ def _banner(canvas: _Canvas, scene: Scene, y: float) -> None:
 
 
 def _row(canvas: _Canvas, row: Row, y: float) -> None:
-    x = WIDTH - PAD
+    x: float = WIDTH - PAD
     for kind in reversed(row.marks):
         x -= MARK
         canvas.paste(tiles.mark(kind, MARK, SCALE), x, y + 4)

@@ -39,6 +39,24 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
     return ImageFont.truetype(io.BytesIO(_font_bytes(BOLD if bold else REGULAR)), size)
 
 
+UNASSIGNED = "\U0010fffd"  # no font has it: what it draws is the font's missing-glyph box
+
+
+@cache
+def has_glyph(character: str) -> bool:
+    """Whether the font draws `character` as itself rather than as the missing-glyph box."""
+    face = font(20)
+    return character.isspace() or bytes(face.getmask(character)) != bytes(face.getmask(UNASSIGNED))
+
+
+def printable(text: str) -> str:
+    """`text` without the characters the font cannot draw (a name's emoji, the computer's 🤖),
+    so a picture never shows a box; the alternative text keeps them."""
+    if all(has_glyph(c) for c in text):
+        return text
+    return " ".join("".join(c for c in text if has_glyph(c)).split())
+
+
 def fit(text: str, size: int, bold: bool, width: int) -> str:
     """`text`, cut with an ellipsis so it is at most `width` pixels wide."""
     face = font(size, bold)

@@ -51,8 +51,9 @@ def best_step(state: GameState) -> GameState:
     if seen.now is Now.BET:
         side = seen.awaited[0]
         bets = [c for c in choices if c.side == side and c.kind is ChoiceKind.BET]
-        return apply(state, (bets[0] if side % 2 and bets else Pass(side)).action
-                     if bets and side % 2 else Pass(side))[0]
+        if bets and side % 2:  # odd sides bet on their first card, even sides keep theirs
+            return apply(state, bets[0].action)[0]
+        return apply(state, Pass(side))[0]
     return apply(state, choices[0].action)[0]
 
 
@@ -96,7 +97,10 @@ def positions(deck: DeckProfile = DeckProfile.FORTEGN) -> list[Position]:
     add(f"regnekrig-1-answered-{d}", answered)
     add(f"regnekrig-1-result-{d}", _run(answered, [Answer(1, _best(answered, 1))]))
     regn5 = GameConfig("regnekrig", level=5, deck=deck, mode=Mode.REGN)
-    add(f"regnekrig-5-result-{d}", _until(regn5, 3, lambda v: _decided(v) and v.now is Now.NAME_TARGET))
+    add(
+        f"regnekrig-5-result-{d}",
+        _until(regn5, 3, lambda v: _decided(v) and v.now is Now.NAME_TARGET),
+    )
     regn7 = GameConfig("regnekrig", level=7, deck=deck, mode=Mode.AUTO, sides=4)
     add(f"regnekrig-7-four-sides-{d}", _until(regn7, 5, _decided))
     interval = GameConfig("intervallkrig", deck=deck)
@@ -137,7 +141,9 @@ def _moments() -> list[Position]:
     roots = _stacked("regnekrig", [[9, 2, 5, 5, 1, 1], [3, 5, 5, 5, 1, 1]], level=7)
     roots = _run(roots, [NameTarget(0, 6), Answer(0, "√9 · 2"), Answer(1, "3 + 5")])
     out.append(Position("regnekrig-7-roots", _table(roots)))
-    war = _stacked("regnekrig", [[2, 3, 0, 0, 5, 6, 1, 2], [1, 4, 0, 0, 1, 1, 2, 2]], level=1, war_size=2)
+    war = _stacked(
+        "regnekrig", [[2, 3, 0, 0, 5, 6, 1, 2], [1, 4, 0, 0, 1, 1, 2, 2]], level=1, war_size=2
+    )
     war = _run(war, [Answer(0, "2 + 3"), Answer(1, "1 + 4")])
     out.append(Position("regnekrig-1-war", _table(war)))
     won = _run(war, [Answer(0, "5 + 6"), Answer(1, "1 · 1")])

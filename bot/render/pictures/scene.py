@@ -84,7 +84,10 @@ def scene(view: View, names: dict[int, str], lang: str) -> Scene:
     target: int | None = None
     if config.has_targets:
         target = view.target if in_play else (current.target if current is not None else None)
-    side_names = {i: names.get(i) or t("side.fallback", language, number=i + 1) for i in range(len(view.sides))}
+    side_names = {
+        i: names.get(i) or t("side.fallback", language, number=i + 1)
+        for i in range(len(view.sides))
+    }
     rows = tuple(
         _row(view, side, side_names, current, previous, in_play, language) for side in view.sides
     )

@@ -15,7 +15,7 @@ from functools import cache, lru_cache
 from PIL import Image, ImageDraw
 
 from bot.render.pictures import palette as p
-from bot.render.pictures.fonts import fit, font
+from bot.render.pictures.fonts import fit, font, printable
 
 CARD_W, CARD_H = 48, 68  # a card, in logical pixels (the picture is drawn at SCALE×)
 BACK_W, BACK_H = 34, 48  # a face-down card in a stack
@@ -225,7 +225,7 @@ def text(
 ) -> Image.Image:
     """One line of text on its background, cut with an ellipsis to `width` logical pixels."""
     face_ = font(size * scale, bold)
-    shown = fit(line, size * scale, bold, width * scale)
+    shown = fit(printable(line), size * scale, bold, width * scale)
     ascent, descent = face_.getmetrics()
     w = max(1, round(face_.getlength(shown)))
     image = Image.new("RGB", (w, ascent + descent), background)
