@@ -24,7 +24,7 @@ import statistics
 import time
 from collections.abc import Callable
 
-from bot.render.pictures import draw_table, picture, tiles
+from bot.render.pictures import draw_table, forget, tiles
 from bot.render.pictures.gallery import NAMES, played
 from engine.cards import DeckProfile
 from engine.config import GameConfig, Mode
@@ -78,7 +78,7 @@ def measure(sides: int, games: int, steps: int) -> dict[str, float]:
     warm = views(sides, range(1000, 1002), steps)
     for shown in warm:  # card faces, backs, marks and the names' tiles drawn once
         draw_table(shown, NAMES, "nb")
-    picture.cache_clear()
+    forget()
     fresh = views(sides, range(games), steps)
     new_ms: list[float] = []
     cached_us: list[float] = []
@@ -99,7 +99,7 @@ def measure(sides: int, games: int, steps: int) -> dict[str, float]:
 
 def first_ever_ms() -> float:
     shown = views(4, range(1), 3)[-1]
-    picture.cache_clear()
+    forget()
     for cache in (tiles.face, tiles.back, tiles.stack, tiles.mark, tiles.text):
         cache.cache_clear()
     return _timed(lambda: draw_table(shown, NAMES, "sv")) * 1000

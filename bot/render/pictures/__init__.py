@@ -1,9 +1,10 @@
 """Card pictures of the table: `draw_table(view, names, lang)` → a PNG and its alternative text.
 
 Pure: no discord, no storage, no I/O but reading the shipped font. Drawn from the view only.
-A picture is cached by its scene (what it shows, derived from the view), so drawing the same
-state again costs a dictionary look-up. Safe to call from worker threads (`asyncio.to_thread`),
-which is how the bot should call it: drawing is CPU work that must stay off the event loop.
+A picture is cached by the view itself and by its scene (what it shows, derived from the
+view), so drawing the same state again costs a dictionary look-up. Safe to call from worker
+threads (`asyncio.to_thread`), which is how the bot should call it: drawing is CPU work that
+must stay off the event loop.
 """
 
 from __future__ import annotations
@@ -34,7 +35,14 @@ class Picture:
 
 def draw_table(view: View, names: dict[int, str], lang: str) -> Picture:
     """The table as `view` shows it, names printed as given (plain text, not Markdown)."""
-    return picture(scene(view, names, lang))
+    return _drawn(view, tuple(sorted(names.items())), lang)
+
+
+@lru_cache(maxsize=PICTURES_KEPT)
+def _drawn(view: View, names: tuple[tuple[int, str], ...], lang: str) -> Picture:
+    """The same view again (a frozen, hashable value) is a look-up, without building its
+    scene; a different view with the same scene still shares the picture below."""
+    return picture(scene(view, dict(names), lang))
 
 
 @lru_cache(maxsize=PICTURES_KEPT)
@@ -43,4 +51,10 @@ def picture(shown: Scene) -> Picture:
     return Picture(render(shown), alt_text(shown))
 
 
-__all__ = ["ALT_MAX", "FILENAME", "Picture", "Scene", "draw_table", "picture", "scene"]
+def forget() -> None:
+    """Empty the picture caches (tests and benchmarks measure a first drawing)."""
+    _drawn.cache_clear()
+    picture.cache_clear()
+
+
+__all__ = ["ALT_MAX", "FILENAME", "Picture", "Scene", "draw_table", "forget", "picture", "scene"]

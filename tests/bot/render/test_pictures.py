@@ -12,7 +12,7 @@ import pytest
 from PIL import Image
 
 from bot.i18n import LANGS, t
-from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, picture, scene, tiles
+from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, forget, scene, tiles
 from bot.render.pictures import palette as p
 from bot.render.pictures.compose import SCALE, WIDTH, height
 from bot.render.pictures.gallery import NAMES, Position, every_position, positions
@@ -88,7 +88,7 @@ def test_the_same_view_gives_the_same_bytes() -> None:
     another state gives another picture."""
     position = _by_name("regnekrig-6-four-sides-exact-hit")
     first = draw_table(position.view, NAMES, "sv").png
-    picture.cache_clear()
+    forget()
     tiles.face.cache_clear()
     tiles.text.cache_clear()
     again = draw_table(position.view, NAMES, "sv").png
@@ -109,7 +109,7 @@ def test_drawing_from_many_threads_gives_the_same_pictures() -> None:
     caches gives exactly what drawing one by one gives."""
     chosen = POSITIONS[:12]
     expected = [draw_table(p.view, NAMES, "nb").png for p in chosen]
-    picture.cache_clear()
+    forget()
     tiles.text.cache_clear()
     results: dict[int, bytes] = {}
 
