@@ -219,7 +219,7 @@ def _bullseye(draw: ImageDraw.ImageDraw, k: int) -> None:
     draw.ellipse((c - r, c - r, c + r, c + r), fill=p.BULL)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)  # names, counts and statuses recur; plays mostly do not
 def text(
     line: str, size: int, bold: bool, ink: p.RGB, background: p.RGB, width: int, scale: int
 ) -> Image.Image:
