@@ -7,6 +7,7 @@ from __future__ import annotations
 import io
 import threading
 from collections import Counter
+from pathlib import Path
 
 import pytest
 from PIL import Image
@@ -14,6 +15,7 @@ from PIL import Image
 from bot.i18n import LANGS, t
 from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, forget, scene, tiles
 from bot.render.pictures import palette as p
+from bot.render.pictures.__main__ import main
 from bot.render.pictures.compose import SCALE, WIDTH, height
 from bot.render.pictures.gallery import NAMES, Position, every_position, positions
 from bot.render.pictures.tiles import Face, Mark
@@ -250,3 +252,16 @@ def test_positions_deal_every_deck() -> None:
     for deck in DeckProfile:
         dealt = positions(deck)
         assert {p.view.config.deck for p in dealt if p.name.endswith(deck.value)} == {deck}
+
+
+def test_the_gallery_command_writes_every_round_in_every_language(tmp_path: Path) -> None:
+    """`python -m bot.render.pictures --gallery DIR`: a picture and its text per kind and
+    language."""
+    assert main(["--gallery", str(tmp_path)]) == 0
+    for lang in LANGS:
+        pictures = sorted(path.stem for path in (tmp_path / lang).glob("*.png"))
+        assert pictures == sorted(p.name for p in POSITIONS)
+        texts = sorted(path.stem for path in (tmp_path / lang).glob("*.txt"))
+        assert texts == pictures
+    alt = (tmp_path / "sv" / "regnekrig-5-exact-hit.txt").read_text("utf-8")
+    assert alt.startswith("Kortbord: Räknekrig")
