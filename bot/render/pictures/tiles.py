@@ -110,7 +110,8 @@ def face(card: Face, scale: int) -> Image.Image:
         _centred(draw, text, CARD_W * s / 2, middle * s, (size - 2) * s, True, ink)
     if card.suit is not None:
         suit = _SUITS.get(card.suit, "")
-        colour = _suit_ink(card.suit)
+        # heltall: the suit only helps find the card; in its colour it would read as a sign.
+        colour = p.EDGE if card.deck == "heltall" else _suit_ink(card.suit)
         letter = _letter(card)
         top = 9 * s
         if letter is not None:

@@ -227,6 +227,7 @@ def test_the_heltall_deck_has_its_own_face() -> None:
     low = tiles.face(Face("heltall", -6, "H", 1), SCALE)
     high = tiles.face(Face("heltall", 6, "H", 13), SCALE)
     assert _colours(low)[p.NAVY] > 100
+    assert _colours(low)[p.RED] == 0  # a red heart would read as a minus sign
     assert low.tobytes() != high.tobytes()
     assert tiles.face(Face("heltall", 5), SCALE).tobytes() != (
         tiles.face(Face("vanlig", 5), SCALE).tobytes()
