@@ -37,11 +37,11 @@ log = logging.getLogger(__name__)
 EXTENSIONS = ("cogs.mattekrig",)
 
 
-class MattekrigTree(app_commands.CommandTree):
+class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
     """The one error ladder for slash commands."""
 
     async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[MattekrigBot], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
 
@@ -128,7 +128,7 @@ class MattekrigBot(commands.Bot):
             return
         log.info("purged old data: %s", {k: v for k, v in removed.items() if v})
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    async def on_interaction(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await handle_answer_submit(interaction)
 
     async def show_closed_invitation(self, invitation: Invitation) -> None:

@@ -5,6 +5,7 @@ gets an answer in their language and never "This interaction failed"."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
@@ -13,6 +14,9 @@ from bot.i18n import Lang, catalogue, pick_locale, t
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
 from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
 
@@ -23,12 +27,12 @@ def permission_name(attribute: str, lang: str) -> str:
     return t(key, lang) if key in catalogue("en") else attribute
 
 
-def lang_of(interaction: discord.Interaction) -> Lang:
+def lang_of(interaction: discord.Interaction[MattekrigBot]) -> Lang:
     """RULES of the house: the user's Discord language, then the server's, then English."""
     return pick_locale(interaction.locale, interaction.guild_locale)
 
 
-async def send_private(interaction: discord.Interaction, text: str) -> None:
+async def send_private(interaction: discord.Interaction[MattekrigBot], text: str) -> None:
     """A short ephemeral message, whether or not the interaction was answered already."""
     try:
         if interaction.response.is_done():
@@ -60,7 +64,9 @@ def describe(error: BaseException, lang: str) -> str | None:
     return None
 
 
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+async def report_error(
+    interaction: discord.Interaction[MattekrigBot], error: BaseException
+) -> None:
     """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or getattr(error, "original", None) or error

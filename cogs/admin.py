@@ -10,7 +10,7 @@ and refuses with ``admin.not_allowed``). Every answer is private to the teacher.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -21,15 +21,17 @@ from bot.render.records import render_season_confirm, render_settings
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
 from bot.storage import BOARD_VISIBILITIES
-from bot.ui.flow import bot_of
 from bot.ui.record_items import house_rules, is_manager, require_guild
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
 
 LANGUAGE_CHOICES = ("nb", "sv", "en", "server")
 MAX_GAME_ID = 2**53 - 1  # Discord's largest integer option
 NO_PINGS = discord.AllowedMentions.none()
 
 
-def _manager(interaction: discord.Interaction) -> tuple[int, bool]:
+def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]:
     """The server and True, or a refusal before anything is deferred or loaded."""
     guild_id = require_guild(interaction)
     if not is_manager(interaction):
@@ -45,9 +47,9 @@ class AdminGroup(
     default_permissions=discord.Permissions(manage_guild=True),
 ):
     @app_commands.command(name="season", description=ls("cmd.admin.season.desc"))
-    async def season(self, interaction: discord.Interaction) -> None:
+    async def season(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Shows the running season and asks before starting the next (see `SeasonItem`)."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, _ = _manager(interaction)
         _, lang = await house_rules(bot, interaction)
         current = await bot.storage.current_season(guild_id)
@@ -71,7 +73,7 @@ class AdminGroup(
     )
     async def settings(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[MattekrigBot],
         leaderboard: str | None = None,
         allow_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
@@ -80,7 +82,7 @@ class AdminGroup(
         threads: bool | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, manager = _manager(interaction)
         settings, lang = await house_rules(bot, interaction)
         changes: dict[str, Any] = {}
@@ -112,10 +114,12 @@ class AdminGroup(
     @app_commands.command(name="void", description=ls("cmd.admin.void.desc"))
     @app_commands.describe(game=ls("cmd.admin.void.opt.game.desc"))
     async def void(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID]
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        game: app_commands.Range[int, 1, MAX_GAME_ID],
     ) -> None:
         """Takes back a result and its rating change (e.g. a game played for someone else)."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(bot, interaction)
         await bot.admin.void(guild_id, game, manager=manager)
@@ -124,9 +128,9 @@ class AdminGroup(
         )
 
     @app_commands.command(name="report", description=ls("cmd.admin.report.desc"))
-    async def report(self, interaction: discord.Interaction) -> None:
+    async def report(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """A CSV file, one line per pupil, in the teacher's language."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(bot, interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)

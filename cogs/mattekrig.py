@@ -31,7 +31,7 @@ STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")
 
 
-def _missing_permission(interaction: discord.Interaction) -> str | None:
+def _missing_permission(interaction: discord.Interaction[MattekrigBot]) -> str | None:
     perms = interaction.app_permissions
     for name in NEEDED:
         if not getattr(perms, name):
@@ -78,7 +78,7 @@ class Mattekrig(
     )
     async def start(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[MattekrigBot],
         game: str,
         level: app_commands.Range[int, 1, 7] = 1,
         opponent: discord.Member | None = None,
@@ -164,7 +164,10 @@ class Mattekrig(
             )
 
     async def _start_computer(
-        self, interaction: discord.Interaction, options: dict[str, Any], use_thread: bool
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        options: dict[str, Any],
+        use_thread: bool,
     ) -> None:
         """A game against the computer starts at once (issue 4)."""
         lang = options["locale"]
@@ -201,7 +204,7 @@ class Mattekrig(
 
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()
-    async def stop(self, interaction: discord.Interaction) -> None:
+    async def stop(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Any player of the game, or a member who can manage messages, ends it."""
         game = self.bot.games.in_channel(interaction.channel_id or 0)
         if game is None:
@@ -217,13 +220,15 @@ class Mattekrig(
     @app_commands.command(name="rules", description=ls("cmd.rules.desc"))
     @app_commands.describe(game=ls("cmd.rules.opt.game.desc"))
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
-    async def rules(self, interaction: discord.Interaction, game: str = "regnekrig") -> None:
+    async def rules(
+        self, interaction: discord.Interaction[MattekrigBot], game: str = "regnekrig"
+    ) -> None:
         await interaction.response.send_message(
             embeds=rules_text(game, lang_of(interaction)), ephemeral=True
         )
 
     @app_commands.command(name="help", description=ls("cmd.help.desc"))
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await interaction.response.send_message(
             embeds=help_text(lang_of(interaction)), ephemeral=True
         )

@@ -51,7 +51,7 @@ class RecordCommands:
     )
     async def leaderboard(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[MattekrigBot],
         game: str | None = None,
         level: int | None = None,
         period: str = "season",
@@ -77,7 +77,7 @@ class RecordCommands:
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
     async def stats(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[MattekrigBot],
         user: discord.Member | None = None,
         game: str | None = None,
         share: bool = False,
@@ -99,7 +99,7 @@ class RecordCommands:
         )
 
     @app_commands.command(name=ls("cmd.my_data.name"), description=ls("cmd.my_data.desc"))
-    async def my_data(self, interaction: discord.Interaction) -> None:
+    async def my_data(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Everything stored about the caller, as a JSON file only they can see (works in
         direct messages too: the data is the user's, not a server's)."""
         _, lang = await house_rules(self.bot, interaction)
@@ -112,7 +112,7 @@ class RecordCommands:
         )
 
     @app_commands.command(name=ls("cmd.forget_me.name"), description=ls("cmd.forget_me.desc"))
-    async def forget_me(self, interaction: discord.Interaction) -> None:
+    async def forget_me(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Asks first: the red button (only the caller's) deletes, see `ForgetItem`."""
         _, lang = await house_rules(self.bot, interaction)
         board = render_forget_confirm(interaction.user.id, lang)

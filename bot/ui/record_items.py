@@ -34,7 +34,6 @@ from bot.services.errors import UserFacingError
 from bot.services.leaderboard import Leaderboard
 from bot.storage import GuildSettings
 from bot.ui.custom_ids import Verb, template
-from bot.ui.flow import bot_of
 from bot.ui.items import MattekrigItem
 
 if TYPE_CHECKING:
@@ -49,7 +48,7 @@ GONE_CODES = frozenset({10007, 10013})  # Unknown Member, Unknown User
 
 
 async def house_rules(
-    bot: MattekrigBot, interaction: discord.Interaction
+    bot: MattekrigBot, interaction: discord.Interaction[MattekrigBot]
 ) -> tuple[GuildSettings, Lang]:
     """The server's settings and the language to answer in.
 
@@ -66,7 +65,7 @@ async def house_rules(
     return settings, pick_locale(interaction.locale, fallback)
 
 
-def home_channel_id(interaction: discord.Interaction) -> int:
+def home_channel_id(interaction: discord.Interaction[MattekrigBot]) -> int:
     """The channel a command was used in; a thread counts as its parent channel."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent_id is not None:
@@ -74,19 +73,19 @@ def home_channel_id(interaction: discord.Interaction) -> int:
     return interaction.channel_id or 0
 
 
-def check_channel(interaction: discord.Interaction, settings: GuildSettings) -> None:
+def check_channel(interaction: discord.Interaction[MattekrigBot], settings: GuildSettings) -> None:
     """Refuse to start a game outside the channels the teacher allowed (none listed: any)."""
     if settings.channels and home_channel_id(interaction) not in settings.channels:
         channels = ", ".join(f"<#{c}>" for c in settings.channels)
         raise UserFacingError("start.channel_not_allowed", channels=channels)
 
 
-def is_manager(interaction: discord.Interaction) -> bool:
+def is_manager(interaction: discord.Interaction[MattekrigBot]) -> bool:
     """Manage Server, as Discord resolved it for this member in this channel."""
     return interaction.guild_id is not None and bool(interaction.permissions.manage_guild)
 
 
-def require_guild(interaction: discord.Interaction) -> int:
+def require_guild(interaction: discord.Interaction[MattekrigBot]) -> int:
     if interaction.guild_id is None:
         raise UserFacingError("error.guild_only")
     return interaction.guild_id
@@ -149,12 +148,12 @@ def member_check(client: discord.Client) -> MemberCheck:
 
 
 async def show_leaderboard(
-    interaction: discord.Interaction, options: BoardOptions, page: int, *, edit: bool
+    interaction: discord.Interaction[MattekrigBot], options: BoardOptions, page: int, *, edit: bool
 ) -> None:
     """Load a page, drop members who left, and show it: as a new reply (``edit`` False) or in
     place of the pressed message. A shared board never shows anyone's own place: when the
     teacher lets pupils see only their own place, the answer is private whatever was asked."""
-    bot = bot_of(interaction)
+    bot = interaction.client
     guild_id = require_guild(interaction)
     viewer = interaction.user.id
     manager = is_manager(interaction)
@@ -195,7 +194,7 @@ async def show_leaderboard(
 
 
 async def _show(
-    interaction: discord.Interaction, board: Board, *, edit: bool, ephemeral: bool
+    interaction: discord.Interaction[MattekrigBot], board: Board, *, edit: bool, ephemeral: bool
 ) -> None:
     none = discord.AllowedMentions.none()
     if interaction.response.is_done():
@@ -223,7 +222,7 @@ class PageItem(MattekrigItem, template=template(Verb.PAGE)):
     """◀ ▶ on a leaderboard: anyone may page a shared board (it edits for everyone, and shows
     nobody's own place); a private board is only ever seen by its owner."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         options = BoardOptions.from_arg(self.cid.arg)
         if options is None or self.cid.guild_id != interaction.guild_id:
             raise UserFacingError("error.not_allowed")
@@ -233,8 +232,8 @@ class PageItem(MattekrigItem, template=template(Verb.PAGE)):
 class ForgetItem(MattekrigItem, template=template(Verb.FORGET)):
     """Yes / No under the forget-me question; only the pupil who asked may press."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         if interaction.user.id != self.cid.user_id:
             raise UserFacingError("privacy.forget.not_yours")
         _, lang = await house_rules(bot, interaction)
@@ -254,8 +253,8 @@ class SeasonItem(MattekrigItem, template=template(Verb.SEASON)):
     (the service refuses too). The round slot is the season that was running when the
     question was asked, so a second press cannot start two seasons."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         guild_id = require_guild(interaction)
         manager = is_manager(interaction)
         if self.cid.guild_id != guild_id or not manager:
