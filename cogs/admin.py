@@ -18,9 +18,9 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.records import render_season_confirm, render_settings
+from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
-from bot.storage import BOARD_VISIBILITIES
 from bot.ui.record_items import house_rules, is_manager, require_guild
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ class AdminGroup(
         bot = interaction.client
         guild_id, _ = _manager(interaction)
         _, lang = await house_rules(bot, interaction)
-        current = await bot.storage.current_season(guild_id)
+        current = await bot.admin.current_season(guild_id)
         board = render_season_confirm(guild_id, current, lang)
         await interaction.response.send_message(
             embed=board.embed, view=board.view, ephemeral=True, allowed_mentions=NO_PINGS
@@ -68,7 +68,7 @@ class AdminGroup(
         threads=ls("cmd.admin.settings.opt.threads.desc"),
     )
     @app_commands.choices(
-        leaderboard=[choice("leaderboard", v) for v in BOARD_VISIBILITIES],
+        leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
     )
     async def settings(

@@ -19,11 +19,12 @@ from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
 from bot.ui.record_items import check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.records import RecordCommands
+from engine.registry import GAMES as REGISTRY
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
-GAMES = ("regnekrig", "intervallkrig", "satsing")
+GAMES = tuple(REGISTRY)
 DECKS = ("heltall", "fortegn", "vanlig")
 MODES = ("regn", "auto")
 WAR_RULES = ("closest_to_zero", "highest")
@@ -143,9 +144,7 @@ class Mattekrig(
                 allowed_mentions=discord.AllowedMentions(users=opponents),
             )
             message = await interaction.original_response()
-            await self.bot.storage.set_invitation_message(
-                invitation.id, message.id, self.bot.clock.now_ms()
-            )
+            await self.bot.invitations.set_message(invitation.id, message.id)
         else:
             invitation = await self.bot.invitations.lobby(
                 guild_id=interaction.guild_id,
@@ -159,9 +158,7 @@ class Mattekrig(
                 content=board.content, embed=board.embed, view=board.view
             )
             message = await interaction.original_response()
-            await self.bot.storage.set_invitation_message(
-                invitation.id, message.id, self.bot.clock.now_ms()
-            )
+            await self.bot.invitations.set_message(invitation.id, message.id)
 
     async def _start_computer(
         self,

@@ -19,8 +19,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.records import BoardOptions, render_forget_confirm, render_stats
-from bot.services.leaderboard import GAMES, PERIODS
-from bot.storage import BOARD_SORTS
+from bot.services.leaderboard import GAMES, PERIODS, SORTS
 from bot.ui.record_items import house_rules, is_manager, require_guild, show_leaderboard
 
 if TYPE_CHECKING:
@@ -47,7 +46,7 @@ class RecordCommands:
         game=[choice("game", g) for g in GAMES],
         level=[choice("level", n) for n in range(1, 8)],
         period=[choice("period", p) for p in PERIODS],
-        sort=[choice("sort", s) for s in BOARD_SORTS],
+        sort=[choice("sort", s) for s in SORTS],
     )
     async def leaderboard(
         self,

@@ -18,9 +18,11 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
-from bot.storage import BOARD_VISIBILITIES, GameResult, GuildSettings, PlayerGame, Season, Storage
+from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season, Storage
+from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 
 LANGUAGES = ("nb", "sv", "en")
+VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
 _UNSET: Any = object()
 
 # Report headers, in the language the teacher asks for.
@@ -86,6 +88,11 @@ class AdminService:
         """The server's settings (also read by the Discord layer: channels, language,
         threads)."""
         return await self.storage.guild_settings(guild_id)
+
+    async def current_season(self, guild_id: int) -> Season | None:
+        """The running season (None before the server's first result), shown before asking
+        to start the next one."""
+        return await self.storage.current_season(guild_id)
 
     async def update_settings(
         self,

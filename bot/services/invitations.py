@@ -13,7 +13,8 @@ from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
 from bot.services.settings import settings_from_options
-from bot.storage import Invitation, InvitationClosedError, LobbyFullError, Player, Storage
+from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
+from bot.storage import InvitationClosedError, LobbyFullError, Player, Storage
 
 CHALLENGE_MS = 2 * 60_000
 LOBBY_MS = 10 * 60_000
@@ -74,6 +75,14 @@ class InvitationService:
 
     def _lock(self, invitation_id: int) -> asyncio.Lock:
         return self._locks.setdefault(invitation_id, asyncio.Lock())
+
+    async def invitation(self, invitation_id: int) -> Invitation:
+        """The challenge or lobby as stored, open or closed (a button checks its host)."""
+        return await self.storage.load_invitation(invitation_id)
+
+    async def set_message(self, invitation_id: int, message_id: int) -> None:
+        """Remember the message that carries the invitation's buttons (edited on expiry)."""
+        await self.storage.set_invitation_message(invitation_id, message_id, self.clock.now_ms())
 
     async def _check_host(self, host_id: int) -> None:
         for invitation in await self.storage.open_invitations_for_user(host_id):

@@ -40,12 +40,14 @@ from bot.storage import (
     season_scope,
     week_scope,
 )
+from engine.registry import GAMES as REGISTRY
 
 Period = Literal["week", "season", "all"]
 PERIODS: tuple[Period, ...] = ("week", "season", "all")
 PAGE_SIZE = 10
 DEFAULT_RATING_GAME = "regnekrig"
-GAMES = ("regnekrig", "intervallkrig", "satsing")
+GAMES = tuple(REGISTRY)
+SORTS = BOARD_SORTS
 
 
 @dataclass(frozen=True, slots=True)

@@ -17,7 +17,7 @@ from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
 from bot.replies import lang_of, report_error, send_private
 from bot.services.errors import UserFacingError
-from bot.storage import Invitation
+from bot.services.invitations import Invitation
 from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
 from bot.ui.flow import post_board, thread_from, thread_name
 from bot.ui.modals import AnswerModal
@@ -249,7 +249,7 @@ class LeaveItem(MattekrigItem, template=template(Verb.LEAVE)):
 class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
-        invitation = await bot.storage.load_invitation(self.invitation_id)
+        invitation = await bot.invitations.invitation(self.invitation_id)
         if invitation.host_id != interaction.user.id:
             raise UserFacingError("error.not_host")
         await _begin(interaction, invitation, interaction.user.id)

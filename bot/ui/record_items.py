@@ -30,9 +30,9 @@ from bot.render.records import (
     render_done,
     render_leaderboard,
 )
+from bot.services.admin import GuildSettings
 from bot.services.errors import UserFacingError
 from bot.services.leaderboard import Leaderboard
-from bot.storage import GuildSettings
 from bot.ui.custom_ids import Verb, template
 from bot.ui.items import MattekrigItem
 
@@ -264,7 +264,7 @@ class SeasonItem(MattekrigItem, template=template(Verb.SEASON)):
             board = render_done(t("admin.season.cancelled", lang))
             await _show(interaction, board, edit=True, ephemeral=True)
             return
-        running = await bot.storage.current_season(guild_id)
+        running = await bot.admin.current_season(guild_id)
         if (running.season if running else 0) != (self.cid.round or 0):
             await _show(
                 interaction, render_done(t("admin.season.stale", lang)), edit=True, ephemeral=True
