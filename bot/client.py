@@ -87,18 +87,31 @@ class MattekrigBot(commands.Bot):
         self._purging: asyncio.Future[dict[str, int]] | None = None
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.config.database_path)
-        self.games = GameService(self.storage, self.clock)
-        self.invitations = InvitationService(self.storage, self.clock, self.games)
-        self.scheduler = Scheduler(self.games, self.invitations, self.clock)
-        self.results = ResultsService(self.storage, self.clock)
-        self.games.on_finished = self.results.schedule
-        self.leaderboards = LeaderboardService(self.storage, self.clock)
-        self.stats = StatsService(self.storage, self.clock)
-        self.privacy = PrivacyService(self.storage, self.clock, self.results)
-        self.admin = AdminService(self.storage, self.clock, self.results)
-        self.games.listeners.append(self.boards.on_update)
-        self.scheduler.invitation_listeners.append(self.show_closed_invitation)
+        self.storage = storage = await Storage.open(self.config.database_path)
+        clock = self.clock
+        deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
+        self.results = ResultsService(storage, clock)
+        self.games = GameService(
+            storage,
+            clock,
+            listeners=[self.boards.on_update],
+            timers_changed=deadlines_changed.set,
+            on_finished=self.results.schedule,
+        )
+        self.invitations = InvitationService(
+            storage, clock, self.games, timers_changed=deadlines_changed.set
+        )
+        self.scheduler = Scheduler(
+            self.games,
+            self.invitations,
+            clock,
+            changed=deadlines_changed,
+            invitation_listeners=[self.show_closed_invitation],
+        )
+        self.leaderboards = LeaderboardService(storage, clock)
+        self.stats = StatsService(storage, clock)
+        self.privacy = PrivacyService(storage, clock, self.results)
+        self.admin = AdminService(storage, clock, self.results)
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

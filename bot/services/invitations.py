@@ -5,7 +5,7 @@ between challenges, and every invitation expires (challenge 2 minutes, lobby 10)
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.services.clock import Clock
@@ -67,10 +67,19 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
 
 
 class InvitationService:
-    def __init__(self, storage: Storage, clock: Clock, games: GameService) -> None:
+    def __init__(
+        self,
+        storage: Storage,
+        clock: Clock,
+        games: GameService,
+        *,
+        timers_changed: Callable[[], None] = lambda: None,
+    ) -> None:
+        """``timers_changed`` wakes the scheduler when an expiry was added."""
         self.storage = storage
         self.clock = clock
         self.games = games
+        self.timers_changed = timers_changed
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, invitation_id: int) -> asyncio.Lock:
@@ -123,7 +132,7 @@ class InvitationService:
             at=now,
             expires_at=now + CHALLENGE_MS,
         )
-        self.games.timers_changed()
+        self.timers_changed()
         return await self.storage.load_invitation(invitation_id)
 
     async def answer(self, invitation_id: int, user_id: int, *, accept: bool) -> Invitation:
@@ -170,7 +179,7 @@ class InvitationService:
             expires_at=now + LOBBY_MS,
             joined=[host_id],
         )
-        self.games.timers_changed()
+        self.timers_changed()
         return await self.storage.load_invitation(invitation_id)
 
     async def join(self, invitation_id: int, user_id: int, name: str) -> Invitation:
