@@ -28,9 +28,11 @@ from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
 from bot.storage import Invitation, Storage
+from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
-from bot.ui.record_items import RECORD_ITEMS
+from bot.ui.privacy import ForgetItem
 
 log = logging.getLogger(__name__)
 
@@ -115,7 +117,7 @@ class MattekrigBot(commands.Bot):
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem)
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
@@ -151,12 +153,12 @@ class MattekrigBot(commands.Bot):
         names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
         lang = invitation.options.get("locale", "en")
         render = render_challenge if invitation.kind == "challenge" else render_lobby
-        board = render(invitation, lang, names)
+        drawn = render(invitation, lang, names)
         message = self.get_partial_messageable(invitation.channel_id).get_partial_message(
             invitation.message_id
         )
         try:
-            await message.edit(content=board.content, embed=board.embed, view=board.view)
+            await message.edit(content=drawn.content, embed=drawn.embed, view=drawn.view)
         except discord.HTTPException:
             log.info("could not edit expired invitation %s", invitation.id)
 

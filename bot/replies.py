@@ -11,6 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
+from bot.render.board import Board
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
 from engine.errors import EngineError
@@ -80,3 +81,27 @@ async def report_error(
         )
         text = t("error.generic", lang)
     await send_private(interaction, text)
+
+
+async def show(
+    interaction: discord.Interaction[MattekrigBot], message: Board, *, edit: bool, ephemeral: bool
+) -> None:
+    """Send ``message`` without pings: in place of the pressed message (``edit``), as a new
+    reply, or, once the interaction was deferred, as its original response."""
+    none = discord.AllowedMentions.none()
+    if interaction.response.is_done():
+        await interaction.edit_original_response(
+            content=message.content, embed=message.embed, view=message.view, allowed_mentions=none
+        )
+    elif edit:
+        await interaction.response.edit_message(
+            content=message.content, embed=message.embed, view=message.view, allowed_mentions=none
+        )
+    else:
+        await interaction.response.send_message(
+            content=message.content,
+            embed=message.embed,
+            view=message.view,
+            ephemeral=ephemeral,
+            allowed_mentions=none,
+        )

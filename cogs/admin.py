@@ -17,11 +17,11 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.records import render_season_confirm, render_settings
+from bot.render.admin import render_season_confirm, render_settings
 from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
-from bot.ui.record_items import house_rules, is_manager, require_guild
+from bot.ui.guild import house_rules, is_manager, require_guild
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -51,11 +51,11 @@ class AdminGroup(
         """Shows the running season and asks before starting the next (see `SeasonItem`)."""
         bot = interaction.client
         guild_id, _ = _manager(interaction)
-        _, lang = await house_rules(bot, interaction)
+        _, lang = await house_rules(interaction)
         current = await bot.admin.current_season(guild_id)
-        board = render_season_confirm(guild_id, current, lang)
+        question = render_season_confirm(guild_id, current, lang)
         await interaction.response.send_message(
-            embed=board.embed, view=board.view, ephemeral=True, allowed_mentions=NO_PINGS
+            embed=question.embed, view=question.view, ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="settings", description=ls("cmd.admin.settings.desc"))
@@ -84,10 +84,10 @@ class AdminGroup(
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
-        settings, lang = await house_rules(bot, interaction)
+        settings, lang = await house_rules(interaction)
         changes: dict[str, Any] = {}
         if leaderboard is not None:
-            changes["board"] = leaderboard
+            changes["leaderboard"] = leaderboard
         if threads is not None:
             changes["threads"] = threads
         if language is not None:
@@ -103,7 +103,7 @@ class AdminGroup(
             changes["channels"] = channels
         if changes:
             settings = await bot.admin.update_settings(guild_id, manager=manager, **changes)
-            _, lang = await house_rules(bot, interaction)  # the language may have changed
+            _, lang = await house_rules(interaction)  # the language may have changed
         embed = render_settings(
             settings, lang, str(interaction.guild_locale or "en"), saved=bool(changes)
         )
@@ -121,7 +121,7 @@ class AdminGroup(
         """Takes back a result and its rating change (e.g. a game played for someone else)."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
-        _, lang = await house_rules(bot, interaction)
+        _, lang = await house_rules(interaction)
         await bot.admin.void(guild_id, game, manager=manager)
         await interaction.response.send_message(
             t("admin.void.done", lang, game=game), ephemeral=True, allowed_mentions=NO_PINGS
@@ -132,7 +132,7 @@ class AdminGroup(
         """A CSV file, one line per pupil, in the teacher's language."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
-        _, lang = await house_rules(bot, interaction)
+        _, lang = await house_rules(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
         day = local_time(bot.clock.now_ms()).date().isoformat()

@@ -16,9 +16,11 @@ from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
 from bot.services.errors import UserFacingError
 from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
-from bot.ui.record_items import check_channel, house_rules
+from bot.ui.guild import check_channel, house_rules
 from cogs.admin import AdminGroup
-from cogs.records import RecordCommands
+from cogs.leaderboard import LeaderboardCommands
+from cogs.privacy import PrivacyCommands
+from cogs.stats import StatsCommands
 from engine.registry import GAMES as REGISTRY
 
 if TYPE_CHECKING:
@@ -41,7 +43,9 @@ def _missing_permission(interaction: discord.Interaction[MattekrigBot]) -> str |
 
 
 class Mattekrig(
-    RecordCommands,
+    LeaderboardCommands,
+    StatsCommands,
+    PrivacyCommands,
     commands.GroupCog,
     group_name="mattekrig",
     group_description=ls("group.mattekrig.desc"),
@@ -95,7 +99,7 @@ class Mattekrig(
         answer_seconds: app_commands.Range[int, 0, 600] = 60,
         thread: bool | None = None,
     ) -> None:
-        settings, lang = await house_rules(self.bot, interaction)  # the teacher's settings
+        settings, lang = await house_rules(interaction)  # the teacher's settings
         check_channel(interaction, settings)
         missing = _missing_permission(interaction)
         if missing is not None:
@@ -136,11 +140,11 @@ class Mattekrig(
                 options=options,
                 names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
             )
-            board = render_challenge(invitation, lang, _names(invitation))
+            invitation_message = render_challenge(invitation, lang, _names(invitation))
             await interaction.response.send_message(
-                content=board.content,
-                embed=board.embed,
-                view=board.view,
+                content=invitation_message.content,
+                embed=invitation_message.embed,
+                view=invitation_message.view,
                 allowed_mentions=discord.AllowedMentions(users=opponents),
             )
             message = await interaction.original_response()
@@ -153,9 +157,11 @@ class Mattekrig(
                 options=options,
                 host_name=user.display_name,
             )
-            board = render_lobby(invitation, lang, _names(invitation))
+            invitation_message = render_lobby(invitation, lang, _names(invitation))
             await interaction.response.send_message(
-                content=board.content, embed=board.embed, view=board.view
+                content=invitation_message.content,
+                embed=invitation_message.embed,
+                view=invitation_message.view,
             )
             message = await interaction.original_response()
             await self.bot.invitations.set_message(invitation.id, message.id)

@@ -99,19 +99,20 @@ class AdminService:
         guild_id: int,
         *,
         manager: bool,
-        board: str | None = None,
+        leaderboard: str | None = None,
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
-        allows every channel; ``language=None`` follows the server's locale."""
+        allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
+        is who sees the leaderboard (stored as the settings' ``board``)."""
         _require(manager)
-        if board is not None and board not in BOARD_VISIBILITIES:
-            raise UserFacingError("error.bad_option", option="board")
+        if leaderboard is not None and leaderboard not in VISIBILITIES:
+            raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
-        kwargs: dict[str, Any] = {"board": board, "channels": channels, "threads": threads}
+        kwargs: dict[str, Any] = {"board": leaderboard, "channels": channels, "threads": threads}
         if language is not _UNSET:
             kwargs["language"] = language
         return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)

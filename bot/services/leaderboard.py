@@ -18,9 +18,7 @@ every board from then on, until they play in the server again (`record` clears t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
+from bot.reports import GAMES, PERIODS, Leaderboard, Period
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.periods import SCHOOL_TZ, week_key, week_start_ms
@@ -28,52 +26,17 @@ from bot.storage import (
     ALL_GAMES,
     ALL_LEVELS,
     ALL_TIME,
-    BOARD_MIN_ANSWERS,
-    BOARD_MIN_GAMES,
     BOARD_SORTS,
     BoardQuery,
-    BoardRow,
     BoardSort,
-    BoardVisibility,
     Season,
     Storage,
     season_scope,
     week_scope,
 )
-from engine.registry import GAMES as REGISTRY
 
-Period = Literal["week", "season", "all"]
-PERIODS: tuple[Period, ...] = ("week", "season", "all")
 PAGE_SIZE = 10
 DEFAULT_RATING_GAME = "regnekrig"
-GAMES = tuple(REGISTRY)
-SORTS = BOARD_SORTS
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard:
-    """One page of a board, ready to render. ``rows`` is empty when the server shows members
-    only their own rank; ``own`` is the viewer's line (None when not ranked here)."""
-
-    guild_id: int
-    game: str | None
-    level: int | None
-    period: Period
-    sort: BoardSort
-    page: int  # 0-based
-    pages: int
-    total: int
-    rows: tuple[BoardRow, ...]
-    own: BoardRow | None
-    visibility: BoardVisibility
-    season: Season | None  # the season shown (period "season"), or the running one
-    week_start_ms: int | None  # Monday 00:00 of the week shown (period "week")
-    min_games: int = BOARD_MIN_GAMES
-    min_answers: int = BOARD_MIN_ANSWERS
-
-    @property
-    def own_only(self) -> bool:
-        return self.visibility == "own_rank" and not self.rows
 
 
 class LeaderboardService:

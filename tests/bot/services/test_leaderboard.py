@@ -142,12 +142,12 @@ async def test_visibility_is_enforced_in_the_service(
     boards: LeaderboardService, admin: AdminService, play: Recorder
 ) -> None:
     await play(A, B)
-    await admin.update_settings(GUILD, manager=True, board="own_rank")
+    await admin.update_settings(GUILD, manager=True, leaderboard="own_rank")
     own = await boards.leaderboard(GUILD, B, sort="wins")
     assert own.own_only and own.rows == () and own.own is not None and own.own.rank == 2
     teacher = await boards.leaderboard(GUILD, B, sort="wins", manager=True)
     assert len(teacher.rows) == 2
-    await admin.update_settings(GUILD, manager=True, board="hidden")
+    await admin.update_settings(GUILD, manager=True, leaderboard="hidden")
     with pytest.raises(UserFacingError) as refused:
         await boards.leaderboard(GUILD, B)
     assert refused.value.key == "board.hidden"

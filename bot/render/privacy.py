@@ -1,0 +1,38 @@
+"""`/mattekrig forget-me`, rendered: the question before anything is deleted (the command is
+in `cogs/privacy.py`, its buttons in `bot/ui/privacy.py`)."""
+
+from __future__ import annotations
+
+import discord
+
+from bot.i18n import t
+from bot.render.board import Board
+from bot.render.locale import as_lang
+from bot.render.records import DANGER_COLOUR
+from bot.ui.custom_ids import Verb, build
+
+
+def render_forget_confirm(user_id: int, lang: str) -> Board:
+    """The one chance to change one's mind: a red button only the asker can press."""
+    lang = as_lang(lang)
+    embed = discord.Embed(
+        title=t("privacy.forget.title", lang),
+        description=t("privacy.forget.text", lang),
+        colour=DANGER_COLOUR,
+    )
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=t("button.forget_yes", lang),
+            custom_id=build(Verb.FORGET, user_id, None, "yes"),
+            style=discord.ButtonStyle.danger,
+        )
+    )
+    view.add_item(
+        discord.ui.Button(
+            label=t("button.forget_no", lang),
+            custom_id=build(Verb.FORGET, user_id, None, "no"),
+            style=discord.ButtonStyle.secondary,
+        )
+    )
+    return Board(content=None, embed=embed, view=view)
