@@ -12,7 +12,7 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
-from bot.services.settings import settings_from_options
+from bot.services.settings import settings_from_options, team_order
 from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
 from bot.storage import InvitationClosedError, LobbyFullError, Player, Storage
 
@@ -21,15 +21,6 @@ LOBBY_MS = 10 * 60_000
 COOLDOWN_MS = 20_000
 MAX_PLAYERS = 4
 TEAM_PLAYERS = 4
-
-
-def team_order(user_ids: list[int], partner: int | None) -> list[int]:
-    """Seat order for two teams of two (RULES §1.2): seats 0 and 2 play seats 1 and 3. The host
-    (first) sits with the team-mate they chose, or with the third to join when they chose none."""
-    if partner is None or partner not in user_ids[1:]:
-        return list(user_ids)
-    others = [uid for uid in user_ids[1:] if uid != partner]
-    return [user_ids[0], others[0], partner, others[1]]
 
 
 def players_for(
