@@ -12,6 +12,7 @@ from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
 from bot.render.board import Board
+from bot.render.records import render_done
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
 from engine.errors import EngineError
@@ -105,3 +106,8 @@ async def show(
             ephemeral=ephemeral,
             allowed_mentions=none,
         )
+
+
+async def show_done(interaction: discord.Interaction[MattekrigBot], text: str) -> None:
+    """A confirmation's answer in place of its question: the sentence, no buttons."""
+    await show(interaction, render_done(text), edit=True, ephemeral=True)

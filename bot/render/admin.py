@@ -8,7 +8,7 @@ import discord
 from bot.i18n import t
 from bot.render.board import Board, clip
 from bot.render.locale import as_lang
-from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date
+from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date, render_question
 from bot.storage.records import GuildSettings, Season
 from bot.ui.custom_ids import Verb, build
 
@@ -30,22 +30,14 @@ def render_season_confirm(guild_id: int, current: Season | None, lang: str) -> B
         description=f"{now}\n\n{t('admin.season.confirm', lang)}",
         colour=DANGER_COLOUR,
     )
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(
-            label=t("button.season_new", lang, season=number),
-            custom_id=build(Verb.SEASON, guild_id, running, "new"),
-            style=discord.ButtonStyle.danger,
-        )
+    return render_question(
+        embed,
+        yes=(
+            t("button.season_new", lang, season=number),
+            build(Verb.SEASON, guild_id, running, "new"),
+        ),
+        no=(t("button.cancel", lang), build(Verb.SEASON, guild_id, running, "no")),
     )
-    view.add_item(
-        discord.ui.Button(
-            label=t("button.cancel", lang),
-            custom_id=build(Verb.SEASON, guild_id, running, "no"),
-            style=discord.ButtonStyle.secondary,
-        )
-    )
-    return Board(content=None, embed=embed, view=view)
 
 
 def render_settings(

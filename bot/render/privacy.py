@@ -8,7 +8,7 @@ import discord
 from bot.i18n import t
 from bot.render.board import Board
 from bot.render.locale import as_lang
-from bot.render.records import DANGER_COLOUR
+from bot.render.records import DANGER_COLOUR, render_question
 from bot.ui.custom_ids import Verb, build
 
 
@@ -20,19 +20,8 @@ def render_forget_confirm(user_id: int, lang: str) -> Board:
         description=t("privacy.forget.text", lang),
         colour=DANGER_COLOUR,
     )
-    view = discord.ui.View(timeout=None)
-    view.add_item(
-        discord.ui.Button(
-            label=t("button.forget_yes", lang),
-            custom_id=build(Verb.FORGET, user_id, None, "yes"),
-            style=discord.ButtonStyle.danger,
-        )
+    return render_question(
+        embed,
+        yes=(t("button.forget_yes", lang), build(Verb.FORGET, user_id, None, "yes")),
+        no=(t("button.forget_no", lang), build(Verb.FORGET, user_id, None, "no")),
     )
-    view.add_item(
-        discord.ui.Button(
-            label=t("button.forget_no", lang),
-            custom_id=build(Verb.FORGET, user_id, None, "no"),
-            style=discord.ButtonStyle.secondary,
-        )
-    )
-    return Board(content=None, embed=embed, view=view)

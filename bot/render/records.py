@@ -38,6 +38,18 @@ def display(user_id: int, name: str | None) -> str:
     return clean_name(name) if name else f"<@{user_id}>"
 
 
+def render_question(embed: discord.Embed, *, yes: tuple[str, str], no: tuple[str, str]) -> Board:
+    """A question with a red button and a grey one, each a (label, custom_id): the shape of
+    every confirmation before something cannot be undone."""
+    view = discord.ui.View(timeout=None)
+    for (label, custom_id), style in (
+        (yes, discord.ButtonStyle.danger),
+        (no, discord.ButtonStyle.secondary),
+    ):
+        view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=style))
+    return Board(content=None, embed=embed, view=view)
+
+
 def render_done(text: str, *, colour: discord.Colour = ADMIN_COLOUR) -> Board:
     """A confirmation message after its button was pressed: the sentence, no buttons."""
     return Board(

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.render.records import render_done
-from bot.replies import show
+from bot.replies import show_done
 from bot.services.errors import UserFacingError
 from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules, is_manager, require_guild
@@ -32,15 +31,12 @@ class SeasonItem(MattekrigItem, template=template(Verb.SEASON)):
             raise UserFacingError("admin.not_allowed")
         _, lang = await house_rules(interaction)
         if self.cid.arg != "new":
-            done = render_done(t("admin.season.cancelled", lang))
-            await show(interaction, done, edit=True, ephemeral=True)
+            await show_done(interaction, t("admin.season.cancelled", lang))
             return
         running = await bot.admin.current_season(guild_id)
         if (running.season if running else 0) != (self.cid.round or 0):
-            await show(
-                interaction, render_done(t("admin.season.stale", lang)), edit=True, ephemeral=True
-            )
+            await show_done(interaction, t("admin.season.stale", lang))
             return
         change = await bot.admin.new_season(guild_id, manager=manager)
         text = t("admin.season.started", lang, season=change.started.season)
-        await show(interaction, render_done(text), edit=True, ephemeral=True)
+        await show_done(interaction, text)

@@ -8,8 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.i18n import t
-from bot.render.records import render_done
-from bot.replies import show
+from bot.replies import show_done
 from bot.services.errors import UserFacingError
 from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules
@@ -28,11 +27,8 @@ class ForgetItem(MattekrigItem, template=template(Verb.FORGET)):
             raise UserFacingError("privacy.forget.not_yours")
         _, lang = await house_rules(interaction)
         if self.cid.arg != "yes":
-            done = render_done(t("privacy.forget.kept", lang))
-            await show(interaction, done, edit=True, ephemeral=True)
+            await show_done(interaction, t("privacy.forget.kept", lang))
             return
         await interaction.response.defer()  # results still pending are recorded first
         await bot.privacy.forget(interaction.user.id)
-        await show(
-            interaction, render_done(t("privacy.forget.done", lang)), edit=True, ephemeral=True
-        )
+        await show_done(interaction, t("privacy.forget.done", lang))
