@@ -158,7 +158,7 @@ class MattekrigBot(commands.Bot):
             invitation.message_id
         )
         try:
-            await message.edit(content=drawn.content, embed=drawn.embed, view=drawn.view)
+            await drawn.edit(message)
         except discord.HTTPException:
             log.info("could not edit expired invitation %s", invitation.id)
 

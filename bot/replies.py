@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
-from bot.render.board import Board
+from bot.render.panel import Panel
 from bot.render.records import render_done
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
@@ -85,27 +85,16 @@ async def report_error(
 
 
 async def show(
-    interaction: discord.Interaction[MattekrigBot], message: Board, *, edit: bool, ephemeral: bool
+    interaction: discord.Interaction[MattekrigBot], message: Panel, *, edit: bool, ephemeral: bool
 ) -> None:
     """Send ``message`` without pings: in place of the pressed message (``edit``), as a new
     reply, or, once the interaction was deferred, as its original response."""
-    none = discord.AllowedMentions.none()
     if interaction.response.is_done():
-        await interaction.edit_original_response(
-            content=message.content, embed=message.embed, view=message.view, allowed_mentions=none
-        )
+        await message.edit_reply(interaction)
     elif edit:
-        await interaction.response.edit_message(
-            content=message.content, embed=message.embed, view=message.view, allowed_mentions=none
-        )
+        await message.show_in(interaction)
     else:
-        await interaction.response.send_message(
-            content=message.content,
-            embed=message.embed,
-            view=message.view,
-            ephemeral=ephemeral,
-            allowed_mentions=none,
-        )
+        await message.reply(interaction, private=ephemeral)
 
 
 async def show_done(interaction: discord.Interaction[MattekrigBot], text: str) -> None:

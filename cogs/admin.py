@@ -54,9 +54,7 @@ class AdminGroup(
         _, lang = await house_rules(interaction)
         current = await bot.admin.current_season(guild_id)
         question = render_season_confirm(guild_id, current, lang)
-        await interaction.response.send_message(
-            embed=question.embed, view=question.view, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await question.reply(interaction, private=True)
 
     @app_commands.command(name="settings", description=ls("cmd.admin.settings.desc"))
     @app_commands.describe(

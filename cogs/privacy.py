@@ -47,6 +47,4 @@ class PrivacyCommands:
         """Asks first: the red button (only the caller's) deletes, see `ForgetItem`."""
         _, lang = await house_rules(interaction)
         question = render_forget_confirm(interaction.user.id, lang)
-        await interaction.response.send_message(
-            embed=question.embed, view=question.view, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await question.reply(interaction, private=True)

@@ -84,6 +84,22 @@ class Choice:
     value: int | None = None  # TARGET: the target; BET: the index of the card to swap
 
 
+def choice_action(kind: ChoiceKind, side: int, value: int | None = None, text: str = "") -> Action:
+    """The engine action a screen sends when `side` makes a choice of this kind (a press, a
+    select, a typed answer). Whether it is legal now is for `engine.game.apply` to say."""
+    if kind is ChoiceKind.FLIP:
+        return Flip(side)
+    if kind is ChoiceKind.RANDOM_TARGET:
+        return Timeout(side)  # RULES §2.5: the engine draws the target, as when time runs out
+    if kind is ChoiceKind.ANSWER:
+        return Answer(side, text)
+    if kind is ChoiceKind.PASS:
+        return Pass(side)
+    if value is None:
+        raise IllegalActionError(f"a {kind.value} needs a value", code=Refusal.MALFORMED_ACTION)
+    return NameTarget(side, value) if kind is ChoiceKind.TARGET else Bet(side, value)
+
+
 def action_to_json(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": action.kind}
     if not isinstance(action, TimeUp):

@@ -210,6 +210,14 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     return table.freeze(), table.events
 
 
+def awaited(state: GameState) -> tuple[int, ...]:
+    """The sides whose decision the game waits for from its players: none in auto mode, where
+    the engine makes every decision (a flip makes them) and nothing is timed."""
+    if state.config.mode is Mode.AUTO or state.phase not in _DECISION_KIND:
+        return ()
+    return state.pending
+
+
 def waiting_for(state: GameState) -> list[Decision]:
     """The decisions the game waits for (empty when a flip or nothing is next)."""
     kind = _DECISION_KIND.get(state.phase)

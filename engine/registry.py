@@ -69,8 +69,14 @@ class Option:
         return self.values.stop - 1
 
 
+LEVEL = Option("level", 1, values=LEVELS)
 DECK = Option("deck", DeckProfile.HELTALL.value, choices=tuple(d.value for d in DeckProfile))
+MODE = Option("mode", Mode.REGN.value, choices=(Mode.REGN.value, Mode.AUTO.value))
 SIDES_OPTION = Option("sides", 2, values=SIDES)
+WAR_SIZE = Option("war_size", 6, values=WAR_SIZES)
+WAR_RULE = Option(
+    "war_rule", WarRule.CLOSEST_TO_ZERO.value, choices=tuple(w.value for w in WarRule)
+)
 TEAMS = Option("teams", False)
 TIME_LIMIT = Option("minutes", 0, values=MINUTES)
 ANSWER_TIME = Option("answer_seconds", 60, values=ANSWER_SECONDS)
@@ -87,6 +93,8 @@ class GameDescriptor:
     modes: tuple[Mode, ...]  # the modes a screen offers, the default first (none: no decisions)
     levels: range = range(1, 2)
     betting: bool = False  # RULES §3.3: satsing's swap bets
+    # The rules page a screen shows: (heading, text) catalogue keys, in order.
+    rules: tuple[tuple[str, str], ...] = ()
 
     @property
     def name_key(self) -> str:
@@ -109,40 +117,65 @@ REGNEKRIG = GameDescriptor(
     emoji="🧮",
     colour=0x3B82F6,  # blue
     options=(
-        Option("level", 1, values=LEVELS),
+        LEVEL,
         DECK,
-        Option("mode", Mode.REGN.value, choices=(Mode.REGN.value, Mode.AUTO.value)),
+        MODE,
         SIDES_OPTION,
         TEAMS,
-        Option("war_size", 6, values=WAR_SIZES),
+        WAR_SIZE,
         TIME_LIMIT,
         ANSWER_TIME,
     ),
     needs=frozenset({Need.TARGET, Need.ANSWER}),
     modes=(Mode.REGN, Mode.AUTO),
     levels=LEVELS,
+    rules=(
+        ("rules.heading.round", "rules.regnekrig.round"),
+        ("rules.heading.target", "rules.regnekrig.target"),
+        ("rules.heading.answer", "rules.regnekrig.answer"),
+        ("rules.heading.example", "rules.regnekrig.example"),
+        ("rules.heading.war", "rules.regnekrig.war"),
+        ("rules.heading.bonus", "rules.regnekrig.bonus"),
+        ("rules.heading.end", "rules.common.end"),
+    ),
 )
-_WAR_RULE = Option(
-    "war_rule", WarRule.CLOSEST_TO_ZERO.value, choices=tuple(w.value for w in WarRule)
+# Satsing is intervallkrig with bets: the same options and the same wars, endgame and end.
+_INTERVAL_OPTIONS = (DECK, SIDES_OPTION, TEAMS, WAR_RULE, TIME_LIMIT)
+_INTERVAL_RULES_END = (
+    ("rules.heading.war", "rules.intervallkrig.war"),
+    ("rules.heading.endgame", "rules.intervallkrig.endgame"),
+    ("rules.heading.end", "rules.common.end"),
 )
 INTERVALLKRIG = GameDescriptor(
     key="intervallkrig",
     table=IntervalTable,
     emoji="↔️",
     colour=0x22C55E,  # green
-    options=(DECK, SIDES_OPTION, TEAMS, _WAR_RULE, TIME_LIMIT),
+    options=_INTERVAL_OPTIONS,
     needs=frozenset({Need.FLIP}),
     modes=(),  # nothing to decide: the mode changes nothing
+    rules=(
+        ("rules.heading.round", "rules.intervallkrig.round"),
+        ("rules.heading.example", "rules.intervallkrig.example"),
+        *_INTERVAL_RULES_END,
+    ),
 )
 SATSING = GameDescriptor(
     key="satsing",
     table=IntervalTable,
     emoji="🎲",
     colour=0xF59E0B,  # amber
-    options=(DECK, SIDES_OPTION, TEAMS, _WAR_RULE, TIME_LIMIT, ANSWER_TIME),
+    options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed
     needs=frozenset({Need.BET, Need.FLIP}),
     modes=(Mode.REGN,),  # the bets are the game: a screen always asks for them
     betting=True,
+    rules=(
+        ("rules.heading.round", "rules.satsing.round"),
+        ("rules.heading.bet", "rules.satsing.bet"),
+        ("rules.heading.hint", "rules.satsing.hint"),
+        ("rules.heading.example", "rules.satsing.example"),
+        *_INTERVAL_RULES_END,
+    ),
 )
 
 GAMES: Mapping[str, GameDescriptor] = {g.key: g for g in (REGNEKRIG, INTERVALLKRIG, SATSING)}

@@ -102,6 +102,7 @@ class Comparison:
     kind: str  # "round", "war", "three_card" (§3.4 exactly three), "one_card" (§3.4 two or one)
     plays: tuple[Play, ...]
     war: tuple[int, ...]  # the sides that went on to war from it; empty when it decided
+    war_kind: str | None = None  # the war it led to: "war", "three_card" or "one_card"
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,7 @@ class View:
     namer: int | None  # games with targets: the side that names this or the next target
     war: War | None
     endgame: str | None  # §3.4 "three_card" or "one_card": the next round's endgame
+    window: int  # the decision window: a choice offered in an earlier one is stale
     awaited: tuple[int, ...]  # the sides whose decision the game waits for
     battle: tuple[int, ...]  # the sides in the comparison in play
     sides: tuple[SideView, ...]
@@ -209,6 +211,7 @@ def view(state: GameState, side: int | None) -> View:
         namer=state.namer if state.config.has_targets else None,
         war=_war(state, now),
         endgame=state.config.descriptor.table.endgame(state) if now is Now.FLIP else None,
+        window=state.window,
         awaited=state.pending,
         battle=state.battle,
         sides=sides,
@@ -380,21 +383,20 @@ class _PlayDraft:
                 cards[cards.index(self.swap[0])] = self.swap[1]
             low, high = sorted(cards)
             interval = (low, high)
+        shown_interval = interval if self.third is not None or self.swap or self.passed else None
+        third, inside = (self.third.card, self.third.inside) if self.third else (None, None)
+        # Positional, in `Play`'s field order: the regnekrig part, then the intervallkrig part.
+        regnekrig = (value, played, best, best_value, reason, distance)
         return Play(
-            side=self.side,
-            up=self.up,
-            down=self.down,
-            value=value,
-            played=played,
-            best=best,
-            best_value=best_value,
-            reason=reason,
-            distance=distance,
-            swap=self.swap,
-            passed=self.passed,
-            interval=interval if self.third is not None or self.swap or self.passed else None,
-            third=self.third.card if self.third is not None else None,
-            inside=self.third.inside if self.third is not None else None,
+            self.side,
+            self.up,
+            self.down,
+            *regnekrig,
+            self.swap,
+            self.passed,
+            shown_interval,
+            third,
+            inside,
         )
 
 
@@ -424,18 +426,18 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     time_up = False
     over: Outcome | None = None
 
-    def close(war: tuple[int, ...]) -> None:
+    def close(war: tuple[int, ...] = (), war_kind: str | None = None) -> None:
         nonlocal drafts
         if drafts:
             plays = tuple(d.freeze(target) for d in sorted(drafts.values(), key=_by_side))
-            comparisons.append(Comparison(kind, plays, war))
+            comparisons.append(Comparison(kind, plays, war, war_kind))
         drafts = {}
 
     for event in story:
         if isinstance(event, CardsLaid):
             draft = drafts.get(event.side)
             if draft is not None and (draft.up or draft.third):
-                close(())  # a new comparison begins without a declared war (never, in fact)
+                close()  # a new comparison begins without a declared war (never, in fact)
                 draft = None
             if draft is None:
                 first = not comparisons and not drafts
@@ -452,7 +454,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
         elif isinstance(event, ThirdDrawn):
             drafts.setdefault(event.side, _PlayDraft(event.side)).third = event
         elif isinstance(event, WarDeclared):
-            close(event.sides)
+            close(event.sides, event.kind)
             kind = event.kind
         elif isinstance(event, BonusPaid):
             bonus.append(Bonus(event.from_, event.to, event.cards))
@@ -468,7 +470,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
             time_up = True
         elif isinstance(event, GameOver):
             over = Outcome(event.winner, Termination(event.reason))
-    close(())
+    close()
     why = _why(comparisons, winner, bool(bonus), target) if winner is not None else None
     return RoundFacts(
         round=start.round,

@@ -27,9 +27,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # and the value modules below.
 RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.ui.custom_ids")
 # Plain values shared across the layers: no I/O, no service, no discord. `bot.services.live`
-# is the game a service hands to render (names, deadlines; the engine's view has the rest) and
-# `bot.services.settings` the table rules it carries; `bot.storage.records` the rows storage
-# returns (frozen dataclasses); `bot.reports` what the record services report.
+# is the game a service holds (render/names.py reads the sides' names from it; the board draws
+# a `GameScreen`) and `bot.services.settings` the table rules it carries; `bot.storage.records`
+# the rows storage returns (frozen dataclasses); `bot.reports` what the record services report.
 VALUE_MODULES = ("bot.reports", "bot.storage.records", "bot.services.live", "bot.services.settings")
 
 

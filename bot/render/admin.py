@@ -6,14 +6,15 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import t
-from bot.render.board import Board, clip
+from bot.render.board import clip
 from bot.render.locale import as_lang
+from bot.render.panel import Panel
 from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date, render_question
 from bot.storage.records import GuildSettings, Season
 from bot.ui.custom_ids import Verb, build
 
 
-def render_season_confirm(guild_id: int, current: Season | None, lang: str) -> Board:
+def render_season_confirm(guild_id: int, current: Season | None, lang: str) -> Panel:
     """What a new season does, with a red button (Manage Server only) and Cancel. The round
     slot of both ids holds the season running now (0: none), so a second press, or a press
     after someone else started a season, is refused instead of starting yet another."""

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 import discord
 
 from bot.i18n import Lang, t
-from bot.render.board import Board, clip
+from bot.render.board import clip
 from bot.render.locale import as_lang
+from bot.render.panel import Panel
 from bot.render.records import (
     DESCRIPTION_MAX,
     FOOTER_MAX,
@@ -161,7 +162,7 @@ def render_leaderboard(
     *,
     shared: bool = False,
     archived: int | None = None,
-) -> Board:
+) -> Panel:
     """One page: what it counts, the top rows, the viewer's own place (private leaderboards only)
     and ◀ ▶ buttons when there is more than one page. ``archived``: the season number the
     viewer asked for (kept in the buttons so paging stays in that season)."""
@@ -223,4 +224,4 @@ def render_leaderboard(
                 style=discord.ButtonStyle.secondary,
             )
         )
-    return Board(content=None, embed=embed, view=view)
+    return Panel(content=None, embed=embed, view=view)

@@ -6,13 +6,13 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import t
-from bot.render.board import Board
 from bot.render.locale import as_lang
+from bot.render.panel import Panel
 from bot.render.records import DANGER_COLOUR, render_question
 from bot.ui.custom_ids import Verb, build
 
 
-def render_forget_confirm(user_id: int, lang: str) -> Board:
+def render_forget_confirm(user_id: int, lang: str) -> Panel:
     """The one chance to change one's mind: a red button only the asker can press."""
     lang = as_lang(lang)
     embed = discord.Embed(

@@ -10,8 +10,8 @@ from datetime import UTC, datetime
 import discord
 
 from bot.i18n import Lang, t
-from bot.render.board import Board
 from bot.render.names import clean_name
+from bot.render.panel import Panel
 
 LEADERBOARD_COLOUR = discord.Colour(0xEAB308)  # gold
 STATS_COLOUR = discord.Colour(0x3B82F6)  # blue
@@ -38,7 +38,7 @@ def display(user_id: int, name: str | None) -> str:
     return clean_name(name) if name else f"<@{user_id}>"
 
 
-def render_question(embed: discord.Embed, *, yes: tuple[str, str], no: tuple[str, str]) -> Board:
+def render_question(embed: discord.Embed, *, yes: tuple[str, str], no: tuple[str, str]) -> Panel:
     """A question with a red button and a grey one, each a (label, custom_id): the shape of
     every confirmation before something cannot be undone."""
     view = discord.ui.View(timeout=None)
@@ -47,12 +47,12 @@ def render_question(embed: discord.Embed, *, yes: tuple[str, str], no: tuple[str
         (no, discord.ButtonStyle.secondary),
     ):
         view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=style))
-    return Board(content=None, embed=embed, view=view)
+    return Panel(content=None, embed=embed, view=view)
 
 
-def render_done(text: str, *, colour: discord.Colour = ADMIN_COLOUR) -> Board:
+def render_done(text: str, *, colour: discord.Colour = ADMIN_COLOUR) -> Panel:
     """A confirmation message after its button was pressed: the sentence, no buttons."""
-    return Board(
+    return Panel(
         content=None,
         embed=discord.Embed(description=text, colour=colour),
         view=discord.ui.View(timeout=None),

@@ -18,34 +18,6 @@ from engine.registry import GAMES, REGNEKRIG, GameDescriptor
 HELP_COLOUR = discord.Colour(0x8B5CF6)
 COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats", "my_data", "forget_me")
 
-_SECTIONS: dict[str, tuple[tuple[str, str], ...]] = {
-    "regnekrig": (
-        ("rules.heading.round", "rules.regnekrig.round"),
-        ("rules.heading.target", "rules.regnekrig.target"),
-        ("rules.heading.answer", "rules.regnekrig.answer"),
-        ("rules.heading.example", "rules.regnekrig.example"),
-        ("rules.heading.war", "rules.regnekrig.war"),
-        ("rules.heading.bonus", "rules.regnekrig.bonus"),
-        ("rules.heading.end", "rules.common.end"),
-    ),
-    "intervallkrig": (
-        ("rules.heading.round", "rules.intervallkrig.round"),
-        ("rules.heading.example", "rules.intervallkrig.example"),
-        ("rules.heading.war", "rules.intervallkrig.war"),
-        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
-        ("rules.heading.end", "rules.common.end"),
-    ),
-    "satsing": (
-        ("rules.heading.round", "rules.satsing.round"),
-        ("rules.heading.bet", "rules.satsing.bet"),
-        ("rules.heading.hint", "rules.satsing.hint"),
-        ("rules.heading.example", "rules.satsing.example"),
-        ("rules.heading.war", "rules.intervallkrig.war"),
-        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
-        ("rules.heading.end", "rules.common.end"),
-    ),
-}
-
 
 def command(name: str, lang: Lang) -> str:
     """A slash command as the pupil types it in their own Discord language."""
@@ -67,7 +39,7 @@ def _game_embed(game: GameDescriptor, lang: Lang) -> discord.Embed:
         description=t(f"rules.{game.key}.intro", lang),
         colour=discord.Colour(game.colour),
     )
-    for heading, body in _SECTIONS[game.key]:
+    for heading, body in game.rules:
         embed.add_field(name=t(heading, lang), value=t(body, lang), inline=False)
         if game.has_levels and heading == "rules.heading.round":
             embed.add_field(name=t("rules.heading.levels", lang), value=_levels(lang), inline=False)

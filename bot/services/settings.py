@@ -8,11 +8,9 @@ from typing import Any
 
 from engine.computer import Strength
 from engine.config import GameConfig
-from engine.registry import descriptor
+from engine.registry import ANSWER_TIME, DECK, TIME_LIMIT, WAR_RULE, descriptor
 
-DEFAULT_ANSWER_SECONDS = 60
-MAX_ANSWER_SECONDS = 600
-MAX_MINUTES = 120
+DEFAULT_ANSWER_SECONDS = int(ANSWER_TIME.default)
 IDLE_MINUTES = 10  # a game nobody touches for this long ends as abandoned
 
 
@@ -55,10 +53,10 @@ def settings_from_options(
     *,
     game: str,
     level: int = 1,
-    deck: str = "heltall",
+    deck: str = str(DECK.default),
     mode: str = "regn",
     war_size: int = 6,
-    war_rule: str = "closest_to_zero",
+    war_rule: str = str(WAR_RULE.default),
     answer_seconds: int = DEFAULT_ANSWER_SECONDS,
     minutes: int = 0,
     locale: str = "en",
@@ -83,8 +81,8 @@ def settings_from_options(
     )
     return GameSettings(
         engine=engine,
-        answer_seconds=max(0, min(answer_seconds, MAX_ANSWER_SECONDS)),
-        minutes=max(0, min(minutes, MAX_MINUTES)),
+        answer_seconds=max(ANSWER_TIME.low, min(answer_seconds, ANSWER_TIME.high)),
+        minutes=max(TIME_LIMIT.low, min(minutes, TIME_LIMIT.high)),
         locale=locale,
         teams=teams,
         computer=Strength(computer) if computer else None,

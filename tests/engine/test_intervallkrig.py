@@ -8,8 +8,8 @@ from engine.actions import Bet, Flip, Pass
 from engine.config import GameConfig, Mode
 from engine.errors import IllegalActionError
 from engine.game import apply, new_game, waiting_for
-from engine.observe import observe
 from engine.state import PASS, Phase
+from engine.view import view as observe
 from tests.engine.support import events, kinds, scenario
 
 FILL = [0, 0, 0, 0]  # extra cards so a round is not an endgame round (§3.4)
@@ -130,8 +130,8 @@ def test_bets_are_decided_before_any_swap_and_only_once() -> None:
     with pytest.raises(IllegalActionError) as refused:
         apply(state, Bet(0, 1))
     assert refused.value.code == "already_decided"
-    view = observe(state, 1)
-    assert view.sides[0].decided and view.own_bet is None  # side 1 sees that, not what
+    seen = observe(state, 1)
+    assert seen.sides[0].decided and seen.own_bet is None  # side 1 sees that, not what
     assert observe(state, 0).own_bet == 0
     assert state.up[0][0].value == 1  # nothing swapped yet
 

@@ -8,7 +8,6 @@ import random
 from fractions import Fraction
 
 from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from engine.actions import Action, Answer, Bet, ChoiceKind, Flip, NameTarget, Pass, Timeout, TimeUp
 from engine.config import GameConfig, Mode
@@ -17,6 +16,7 @@ from engine.registry import GAMES
 from engine.state import GameState, Phase
 from engine.table import Table
 from engine.view import Now, Status, Why, view
+from tests.engine.strategies import game_configs, seeds
 
 
 def _player_actions(state: GameState) -> set[Action]:
@@ -42,23 +42,16 @@ def _play(config: GameConfig, seed: int, steps: int) -> list[GameState]:
 
 
 @settings(max_examples=40, deadline=None)
-@given(
-    game=st.sampled_from(list(GAMES)),
-    level=st.integers(1, 7),
-    sides=st.integers(2, 4),
-    mode=st.sampled_from(list(Mode)),
-    seed=st.integers(0, 2**31 - 1),
-)
+@given(config=game_configs(max_rounds=30), seed=seeds)
 def test_the_choices_are_exactly_the_legal_actions_and_each_applies(
-    game: str, level: int, sides: int, mode: Mode, seed: int
+    config: GameConfig, seed: int
 ) -> None:
     """DESIGN: screens build their buttons from the view only, so the view offers exactly what
     `legal_actions` allows each side, and every offered choice is accepted."""
-    config = GameConfig(game, level=level, sides=sides, mode=mode, max_rounds=30)
     for state in _play(config, seed, 60):
         table = view(state, None)
         assert {c.action for c in table.choices} == _player_actions(state)
-        for side in range(sides):
+        for side in range(config.sides):
             own = view(state, side)
             assert own.choices == table.choices_of(side)
         for choice in table.choices:

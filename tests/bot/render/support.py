@@ -9,7 +9,9 @@ from typing import Any
 
 import discord
 
-from bot.render.board import Board
+from bot import render
+from bot.boards import screen_of
+from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
 from bot.storage import GameRecord, Player
@@ -18,6 +20,7 @@ from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
 from engine.game import apply, new_game
 from engine.state import GameState
+from engine.view import view
 from tests.fakediscord.limits import Problems, check_message
 
 T0 = 1_700_000_000_000
@@ -217,3 +220,18 @@ def _positions() -> dict[str, Callable[[], LiveGame]]:
 
 
 POSITIONS = _positions()
+
+
+# -- the renderers, fed the way the bot feeds them (`bot.boards.screen_of`) ---------------------
+
+
+def render_board(game: LiveGame, lang: str, now_ms: int) -> Board:
+    return render.board.render_board(screen_of(game, lang), lang, now_ms)
+
+
+def render_answer_modal(game: LiveGame, side: int, lang: str) -> AnswerModalText:
+    return render.board.render_answer_modal(view(game.state, side), side, lang)
+
+
+def render_modal_title(game: LiveGame, lang: str) -> str:
+    return render.board.render_modal_title(view(game.state, None), lang)

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot.render.board import Board, dump_board, render_board
+from bot.render.board import Board, dump_board
 from bot.ui.custom_ids import Space, Verb, parse
 from engine.actions import Answer, Bet, Flip, NameTarget, Timeout
 from engine.config import GameConfig, Mode
@@ -29,6 +29,7 @@ from tests.bot.render.support import (
     limit_problems,
     live,
     players_for,
+    render_board,
 )
 
 

@@ -1,4 +1,4 @@
-"""`engine.observe`: what one side may see (OpenSpiel's observation). A side never sees a
+"""`engine.view`: what one side may see (OpenSpiel's observation). A side never sees a
 pile's order, another side's answer (RULES §2.2) or bet (§3.3) before they are revealed
 together; a spectator sees only the cards that are face up."""
 
@@ -18,8 +18,8 @@ from engine.cards import Card
 from engine.config import GameConfig, Mode
 from engine.expressions import Verdict
 from engine.game import apply, legal_actions, new_game
-from engine.observe import observe
 from engine.state import GameState, Phase, SideState
+from engine.view import view as observe
 
 
 def _walk(value: Any) -> Iterator[Any]:
@@ -137,7 +137,7 @@ def test_after_the_reveal_everyone_sees_the_result() -> None:
     state, events = apply(state, Answer(1, "3*3"))
     assert [e.type for e in events].count("value") == 2
     assert observe(state, 1).own_answer is None
-    assert not any(view.decided for view in observe(state, None).sides)
+    assert not any(side_view.decided for side_view in observe(state, None).sides)
 
 
 def test_flip_phase_shows_no_decisions() -> None:
@@ -146,4 +146,4 @@ def test_flip_phase_shows_no_decisions() -> None:
     state, _ = apply(state, Flip(0))
     seen = observe(state, 0)
     assert seen.own_answer is None and seen.own_bet is None
-    assert not any(view.decided for view in seen.sides)
+    assert not any(side_view.decided for side_view in seen.sides)
