@@ -28,7 +28,7 @@ SORTS: tuple[BoardSort, ...] = BOARD_SORTS
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """One page of a board, ready to render. ``rows`` is empty when the server shows members
+    """One page of a leaderboard, ready to render. ``rows`` is empty when the server shows members
     only their own rank; ``own`` is the viewer's line (None when not ranked here)."""
 
     guild_id: int

@@ -38,7 +38,7 @@ class StatsCommands:
         game: str | None = None,
         share: bool = False,
     ) -> None:
-        """Private unless shared; another member's only when the teacher shows the board."""
+        """Private unless shared; another member's only when the teacher shows the leaderboard."""
         guild_id = require_guild(interaction)
         _, lang = await house_rules(interaction)
         target = user or interaction.user

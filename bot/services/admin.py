@@ -74,7 +74,7 @@ _HEADERS = {
 
 @dataclass(frozen=True, slots=True)
 class SeasonChange:
-    archived: Season | None  # the season that ended (its board stays viewable)
+    archived: Season | None  # the season that ended (its leaderboard stays viewable)
     started: Season
 
 
@@ -124,7 +124,7 @@ class AdminService:
 
     async def new_season(self, guild_id: int, *, manager: bool) -> SeasonChange:
         """`/mattekrig admin season new` (after the Discord layer's confirmation): archive the
-        running season's board and ratings, start a fresh one."""
+        running season's leaderboard and ratings, start a fresh one."""
         _require(manager)
         archived, started = await self.storage.new_season(guild_id, self.clock.now_ms())
         return SeasonChange(archived, started)

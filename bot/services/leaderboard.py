@@ -8,12 +8,12 @@ Games, wins and win rate count rated games only (the competition: nobody climbs 
 the computer or farming a friend); accuracy counts every answer given.
 
 The teacher's visibility setting is enforced here, not in the cog: ``hidden`` refuses the
-board to members (managers still see it), ``own_rank`` shows members only their own line.
+leaderboard to members (managers still see it), ``own_rank`` shows members only their own line.
 
 Departed members: without the privileged member intent the bot is never told who left. The
 Discord layer checks the names on a page it is about to show (a member look-up by id needs
 no privileged intent) and reports the unknown ones with `members_left`; they are kept off
-every board from then on, until they play in the server again (`record` clears the mark).
+every leaderboard from then on, until they play in the server again (`record` clears the mark).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ class LeaderboardService:
         """Top `PAGE_SIZE` of the server from ``page`` on, with the viewer's own rank.
 
         ``season`` picks an archived season (period becomes "season"). ``manager``: the
-        viewer may manage the server (sees hidden boards). Refusals: ``board.hidden``,
+        viewer may manage the server (sees hidden leaderboards). Refusals: ``board.hidden``,
         ``error.bad_option``.
         """
         if sort not in BOARD_SORTS:

@@ -45,7 +45,7 @@ class StatsService:
         manager: bool = False,
     ) -> PlayerStats:
         """The viewer's own stats, or ``user_id``'s. Another member's stats are refused
-        (``stats.private``) when the teacher has hidden the board, unless the viewer manages
+        (``stats.private``) when the teacher has hidden the leaderboard, unless the viewer manages
         the server."""
         user_id = viewer_id if user_id is None else user_id
         if user_id != viewer_id and not manager:

@@ -7,7 +7,7 @@ about to be shown, every name on it the bot has not confirmed lately is looked u
 ``GET /guilds/{guild}/members/{user}`` (no privileged intent needed; at most one call per row,
 run together, and a member confirmed present is not asked again for `PRESENT_TTL_S`). Only
 Discord's "Unknown Member"/"Unknown User" answer counts as gone; any other failure counts as
-present, so a flaky network never empties a board. The page is then drawn again without them.
+present, so a flaky network never empties a leaderboard. The page is then drawn again without them.
 """
 
 from __future__ import annotations
@@ -142,8 +142,8 @@ async def show_leaderboard(
 
 
 class PageItem(MattekrigItem, template=template(Verb.PAGE)):
-    """◀ ▶ on a leaderboard: anyone may page a shared board (it edits for everyone, and shows
-    nobody's own place); a private board is only ever seen by its owner."""
+    """◀ ▶ on a leaderboard: anyone may page a shared leaderboard (it edits for everyone, and shows
+    nobody's own place); a private one is only ever seen by its owner."""
 
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         options = LeaderboardOptions.from_arg(self.cid.arg)
