@@ -59,7 +59,23 @@ class TimeUp:
     kind: ClassVar[str] = "time_up"
 
 
-Action = NameTarget | Answer | Timeout | Bet | Pass | Flip | TimeUp
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    """RULES §1.5: the side gives the game up (a player stops it, or lets too many decisions
+    run out while the others play on)."""
+
+    kind: ClassVar[str] = "forfeit"
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
+class Abandon:
+    """RULES §1.5: nobody plays the game any more; it ends with no winner."""
+
+    kind: ClassVar[str] = "abandon"
+
+
+Action = NameTarget | Answer | Timeout | Bet | Pass | Flip | TimeUp | Forfeit | Abandon
 
 
 class ChoiceKind(StrEnum):
@@ -102,7 +118,7 @@ def choice_action(kind: ChoiceKind, side: int, value: int | None = None, text: s
 
 def action_to_json(action: Action) -> dict[str, Any]:
     out: dict[str, Any] = {"type": action.kind}
-    if not isinstance(action, TimeUp):
+    if not isinstance(action, TimeUp | Abandon):
         out["side"] = action.side
     if isinstance(action, NameTarget):
         out["value"] = action.value
@@ -120,6 +136,8 @@ def action_from_json(data: Any) -> Action:
     kind = data.get("type")
     if kind == "time_up":
         return TimeUp()
+    if kind == "abandon":
+        return Abandon()
     side = _whole(data, "side")
     if kind == "target":
         return NameTarget(side, _whole(data, "value"))
@@ -138,6 +156,8 @@ def action_from_json(data: Any) -> Action:
         return Pass(side)
     if kind == "flip":
         return Flip(side)
+    if kind == "forfeit":
+        return Forfeit(side)
     raise IllegalActionError(f"unknown action type {kind!r}", code=Refusal.MALFORMED_ACTION)
 
 

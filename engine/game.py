@@ -13,12 +13,14 @@ from functools import cache
 from typing import Any
 
 from engine.actions import (
+    Abandon,
     Action,
     Answer,
     Bet,
     Choice,
     ChoiceKind,
     Flip,
+    Forfeit,
     NameTarget,
     Pass,
     Timeout,
@@ -89,6 +91,7 @@ def new_game(
         third=(None,) * sides,
         answers=(None,) * sides,
         bets=(None,) * sides,
+        misses=(0,) * sides,
     )
     table = _table(state)
     table.emit(
@@ -151,7 +154,13 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     if state.outcome is not None:
         raise IllegalActionError("the game is over", code=Refusal.GAME_OVER)
     table = _table(state)
-    if isinstance(action, TimeUp):
+    _count_misses(state, action, table)
+    if isinstance(action, Forfeit):
+        _check_side(state, action.side)
+        table.forfeit(action.side)
+    elif isinstance(action, Abandon):
+        table.end(Termination.ABANDONED, None)
+    elif isinstance(action, TimeUp):
         if state.time_up:
             raise IllegalActionError("time is already up", code=Refusal.TIME_ALREADY_UP)
         table.time_up = True
@@ -210,6 +219,49 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     return table.freeze(), table.events
 
 
+MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run out of time
+
+
+def _count_misses(state: GameState, action: Action, table: Table) -> None:
+    """RULES §1.5: an answer or a bet that runs out of time is a miss; any decision the side
+    makes itself (naming a target, or letting the engine draw it, counts) starts over."""
+    if isinstance(action, Timeout) and 0 <= action.side < len(table.misses):
+        if state.phase in (Phase.ANSWER, Phase.BET):
+            table.misses[action.side] += 1
+        else:
+            table.misses[action.side] = 0
+    elif isinstance(action, NameTarget | Answer | Bet | Pass) and 0 <= action.side < len(
+        table.misses
+    ):
+        table.misses[action.side] = 0
+
+
+def idle_ending(
+    state: GameState, humans: frozenset[int], limit: int = MISSES_TO_ABANDON
+) -> Action | None:
+    """RULES §1.5: when every side people play (and still in play) has let its last `limit`
+    decisions run out, the game is abandoned; when one has while another plays on, it
+    forfeits. None while the game is played."""
+    if state.outcome is not None:
+        return None
+    playing = [s for s in sorted(humans) if s < len(state.sides) and not state.sides[s].out]
+    idle = [s for s in playing if state.misses[s] >= limit]
+    if not idle:
+        return None
+    if len(idle) == len(playing):
+        return Abandon()
+    return Forfeit(idle[0])
+
+
+def rounds_finished(state: GameState) -> int:
+    """The rounds played to their end: the round in play counts once it is decided (RULES
+    §1.5: a stop before the first round is finished cancels the game)."""
+    in_play = state.phase in (Phase.ANSWER, Phase.BET) or (
+        state.phase is Phase.FLIP and state.step is not Step.ROUND
+    )
+    return state.round - 1 if in_play and state.outcome is None else state.round
+
+
 def awaited(state: GameState) -> tuple[int, ...]:
     """The sides whose decision the game waits for from its players: none in auto mode, where
     the engine makes every decision (a flip makes them) and nothing is timed."""
@@ -266,6 +318,9 @@ def legal_actions(state: GameState) -> list[Action]:
         actions.extend(Timeout(side) for side in state.pending)
     if not state.time_up:
         actions.append(TimeUp())
+    # RULES §1.5: a side may give up, and the bot may end a game nobody plays, at any time.
+    actions.extend(Forfeit(s) for s in state.live_sides)
+    actions.append(Abandon())
     return actions
 
 
@@ -298,7 +353,7 @@ def _bets(side: int) -> tuple[Choice, ...]:
 
 def fits(state: GameState, action: Action) -> bool:
     """Whether the action is of the kind the game waits for now (it may still be illegal)."""
-    if isinstance(action, (TimeUp, Flip)):
+    if isinstance(action, (TimeUp, Flip, Forfeit, Abandon)):
         return True
     if isinstance(action, Timeout):
         return state.phase in _DECISION_KIND

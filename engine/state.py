@@ -34,12 +34,15 @@ class Termination(StrEnum):
     TIME_UP = "time_up"
     MAX_ROUNDS = "max_rounds"
     STALEMATE = "stalemate"
+    FORFEIT = "forfeit"  # §1.5: a side gave the game up
+    ABANDONED = "abandoned"  # §1.5: nobody played it any more
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     winner: int | None  # None: a draw
     reason: Termination
+    side: int | None = None  # a forfeit: the side that gave up
 
 
 PASS = -1  # in `GameState.bets`: the side decided not to bet
@@ -83,6 +86,9 @@ class GameState:
     seq: int = 0  # the last event's sequence number
     window: int = 0  # counts the decision windows opened: a button from an older one is stale
     outcome: Outcome | None = None
+    # RULES §1.5: each side's answers and bets run out of time in a row (any decision of its
+    # own starts the count again); a game nobody plays is abandoned from it.
+    misses: tuple[int, ...] = ()
     # What a screen tells about the rounds (`engine.view`): the events since the round in play
     # began (once it is decided, until the next one begins, the decided round), and the round
     # before it. They are the engine's own events, so a restored game has them too.

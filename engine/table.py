@@ -77,6 +77,7 @@ class Table:
         self.time_up = state.time_up
         self.seq = state.seq
         self.window = state.window
+        self.misses: list[int] = list(state.misses)
         self.outcome: Outcome | None = state.outcome
         self.story: list[Event] = list(state.story)
         self.last_story: Sequence[Event] = state.last_story
@@ -119,6 +120,7 @@ class Table:
             seq=self.seq,
             window=self.window,
             outcome=self.outcome,
+            misses=tuple(self.misses),
             story=tuple(self.story),
             last_story=tuple(self.last_story),
         )
@@ -237,14 +239,30 @@ class Table:
         """End the game; without a given winner the side with the most cards wins, equal most
         is a draw (RULES §1.5)."""
         if reason is not Termination.ALL_CARDS:
-            counts = [self.count(s) for s in range(self.sides)]
-            most = max(counts)
-            leaders = [s for s, c in enumerate(counts) if c == most]
-            winner = leaders[0] if len(leaders) == 1 else None
-        self.outcome = Outcome(winner, reason)
+            winner = self.most_cards(range(self.sides))
+        self.end(reason, winner)
+
+    def most_cards(self, sides: Iterable[int]) -> int | None:
+        """The one side among `sides` with the most cards (draw and collection piles, not the
+        table); None when several share the most."""
+        counts = {s: self.count(s) for s in sides}
+        most = max(counts.values())
+        leaders = [s for s, c in counts.items() if c == most]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def end(self, reason: Termination, winner: int | None, side: int | None = None) -> None:
+        self.outcome = Outcome(winner, reason, side)
         self.phase = Phase.OVER
         self.pending = []
-        self.emit(GameOver, winner=winner, reason=reason.value)
+        self.emit(GameOver, winner=winner, reason=reason.value, side=side)
+
+    def forfeit(self, side: int) -> None:
+        """RULES §1.5: the side gives up and the game ends at once, the cards on the table
+        staying where they are: with two sides the other wins, with more the side with the most
+        cards among the others (equal most: a draw)."""
+        self.end(
+            Termination.FORFEIT, self.most_cards(s for s in range(self.sides) if s != side), side
+        )
 
     def stalemate(self) -> None:
         """No side can go on: every side takes back its cards and the game ends as when time

@@ -469,7 +469,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
         elif isinstance(event, TimeUpNoted):
             time_up = True
         elif isinstance(event, GameOver):
-            over = Outcome(event.winner, Termination(event.reason))
+            over = Outcome(event.winner, Termination(event.reason), event.side)
     close()
     why = _why(comparisons, winner, bool(bonus), target) if winner is not None else None
     return RoundFacts(

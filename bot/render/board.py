@@ -28,8 +28,10 @@ from bot.render.panel import Panel
 from bot.render.results import result_line
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
+from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
 from engine.registry import GameDescriptor
+from engine.state import Termination
 from engine.view import Now, SideView, Status, View
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-limits)
@@ -190,10 +192,16 @@ def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list
     if outcome is None:  # pragma: no cover - finished says one of the two is set
         return lines
     if outcome.winner is None:
-        lines.append(t("over.draw", lang))
+        if outcome.reason is not Termination.ABANDONED:
+            lines.append(t("over.draw", lang))
     else:
         lines.append(t("over.winner", lang, name=names[outcome.winner]))
-    lines.append(t(f"over.reason.{outcome.reason.value}", lang))
+    if outcome.reason is Termination.FORFEIT and outcome.side is not None:
+        lines.append(t("over.reason.forfeit", lang, name=names[outcome.side]))
+    elif outcome.reason is Termination.ABANDONED:
+        lines.append(t("over.reason.no_answers", lang, count=MISSES_TO_ABANDON))
+    else:
+        lines.append(t(f"over.reason.{outcome.reason.value}", lang))
     return lines
 
 

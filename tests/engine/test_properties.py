@@ -38,10 +38,12 @@ from hypothesis.stateful import (
 )
 
 from engine.actions import (
+    Abandon,
     Action,
     Answer,
     Bet,
     Flip,
+    Forfeit,
     NameTarget,
     Pass,
     Timeout,
@@ -128,7 +130,10 @@ def random_action(state: GameState, rnd: random.Random, time_up_chance: float = 
         return Answer(side, answer_text(state, side, rnd))
     if TimeUp() in legal and rnd.random() < time_up_chance:
         return TimeUp()
-    choices = [a for a in legal if not isinstance(a, TimeUp)]
+    endings = [a for a in legal if isinstance(a, Forfeit | Abandon)]  # RULES §1.5, rarely
+    if endings and rnd.random() < time_up_chance:
+        return rnd.choice(endings)
+    choices = [a for a in legal if not isinstance(a, TimeUp | Forfeit | Abandon)]
     return rnd.choice(choices or legal)
 
 

@@ -9,7 +9,19 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 
-from engine.actions import Action, Answer, Bet, ChoiceKind, Flip, NameTarget, Pass, Timeout, TimeUp
+from engine.actions import (
+    Abandon,
+    Action,
+    Answer,
+    Bet,
+    ChoiceKind,
+    Flip,
+    Forfeit,
+    NameTarget,
+    Pass,
+    Timeout,
+    TimeUp,
+)
 from engine.config import GameConfig, Mode
 from engine.game import apply, legal_actions, new_game
 from engine.registry import GAMES
@@ -20,12 +32,14 @@ from tests.engine.strategies import game_configs, seeds
 
 
 def _player_actions(state: GameState) -> set[Action]:
-    """What a player may choose: every legal action but time running out, and a timeout only
+    """What a player may choose: every legal action but time running out, giving up and
+    abandoning (they end the game, by command or by the bot: RULES §1.5), and a timeout only
     where it is a choice (RULES §2.5: let the engine draw the target)."""
     return {
         a
         for a in legal_actions(state)
-        if not isinstance(a, TimeUp) and (not isinstance(a, Timeout) or state.phase is Phase.TARGET)
+        if not isinstance(a, TimeUp | Forfeit | Abandon)
+        and (not isinstance(a, Timeout) or state.phase is Phase.TARGET)
     }
 
 

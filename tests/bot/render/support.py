@@ -15,7 +15,18 @@ from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
 from bot.storage import GameRecord, Player
-from engine.actions import Action, Answer, Bet, Flip, NameTarget, Pass, Timeout, TimeUp
+from engine.actions import (
+    Abandon,
+    Action,
+    Answer,
+    Bet,
+    Flip,
+    Forfeit,
+    NameTarget,
+    Pass,
+    Timeout,
+    TimeUp,
+)
 from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
 from engine.game import apply, new_game
@@ -212,6 +223,10 @@ def _positions() -> dict[str, Callable[[], LiveGame]]:
         "over_time_up": lambda: live(ik, *drive(ik, [TimeUp()], seed=1)),
         "over_max_rounds": lambda: live(ik_one, *until_over(ik_one, seed=2)),
         "over_stalemate": lambda: live(ik, *drive(ik, [Flip(0), Flip(0)], piles=[[1], [1]])),
+        "over_forfeit": lambda: live(
+            l5, *drive(l5, [NameTarget(0, 7), Forfeit(1)], piles=L5_PILES)
+        ),
+        "over_no_answers": lambda: live(sk, *drive(sk, [Abandon()], seed=3)),
         "stopped": lambda: live(
             l5, *drive(l5, [NameTarget(0, 7)], piles=L5_PILES), ended="stopped"
         ),

@@ -132,6 +132,8 @@ EXPECTED: dict[str, set[tuple[Verb, str | None]]] = {
     "over_time_up": {(Verb.REMATCH, None)},
     "over_max_rounds": {(Verb.REMATCH, None)},
     "over_stalemate": {(Verb.REMATCH, None)},
+    "over_forfeit": {(Verb.REMATCH, None)},
+    "over_no_answers": {(Verb.REMATCH, None)},
     "stopped": {(Verb.REMATCH, None)},
     "abandoned": {(Verb.REMATCH, None)},
 }
@@ -313,6 +315,8 @@ def test_earlier_cards_of_a_war_are_counted_not_shown() -> None:
         ("over_time_up", ["🤝 It's a draw!", "Time is up: the side with the most cards wins."]),
         ("over_max_rounds", ["🏆 **P1** wins!", "highest number of rounds"]),
         ("over_stalemate", ["🤝 It's a draw!", "Nobody could lay new cards"]),
+        ("over_forfeit", ["🏆 **P0** wins!", "P1 gave up."]),
+        ("over_no_answers", ["Nobody answered 3 times in a row"]),
         ("stopped", ["The game was stopped."]),
         ("abandoned", ["Nobody played for 10 minutes"]),
     ],
