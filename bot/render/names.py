@@ -13,7 +13,7 @@ from discord.utils import escape_markdown, escape_mentions
 
 from bot.i18n import Lang, t
 from bot.services.live import LiveGame
-from bot.storage import Player
+from bot.storage.records import Player
 
 MAX_NAME = 32  # Discord's own display-name limit; longer names are clipped with "…"
 
