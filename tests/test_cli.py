@@ -87,6 +87,7 @@ PERMISSION_NAMES = {
     "read_messages": "View Channels",  # discord.py's name for view_channel
     "send_messages": "Send Messages",
     "embed_links": "Embed Links",
+    "attach_files": "Attach Files",
     "read_message_history": "Read Message History",
     "create_public_threads": "Create Public Threads",
     "send_messages_in_threads": "Send Messages in Threads",

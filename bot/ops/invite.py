@@ -16,6 +16,7 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     embed_links=True,
+    attach_files=True,
     read_message_history=True,
     create_public_threads=True,
     send_messages_in_threads=True,

@@ -21,6 +21,7 @@ from .errors import (
     CANNOT_EDIT_OTHERS_MESSAGE,
     EMPTY_MESSAGE,
     INVALID_WEBHOOK_TOKEN,
+    MISSING_PERMISSIONS,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
@@ -44,6 +45,7 @@ from .limits import (
 )
 from .state import (
     APPLICATION_COMMAND,
+    ATTACH_FILES,
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
@@ -285,6 +287,16 @@ class RestApi:
         check_attachments(body, files, total, problems, prefix)
         problems.raise_if_any()
 
+    def _may_attach(self, uploads: list[Upload], channel_id: int | None) -> None:
+        """A file needs the bot's Attach Files permission where it is posted (403 50013)."""
+        if not uploads or channel_id is None:
+            return
+        guild = self.world.guilds.get(self.world.channel_by_id(channel_id).guild_id)
+        if guild is not None and not self.world.permissions(self.world.bot_user, guild) & (
+            ATTACH_FILES
+        ):
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
     def _interaction_limit(self, interaction: FakeInteraction) -> int:
         """The upload limit the interaction told the bot (`Interaction.filesize_limit`)."""
         limit = interaction.payload.get("attachment_size_limit")
@@ -491,6 +503,7 @@ class RestApi:
             source = self._source_message(interaction) if kind == 7 else None
             limit = self._interaction_limit(interaction)
             self._check_files(data, uploads, source, limit=limit, prefix=("data",))
+            self._may_attach(uploads, interaction.channel_id)
         resource: dict[str, Any] = {"type": kind}
         message: FakeMessage | None = None
         event: str | None = None
@@ -627,6 +640,7 @@ class RestApi:
         body = self._body(request)
         self._check_message(body)
         self._check_files(body, self._uploads(request), message, limit=limit)
+        self._may_attach(self._uploads(request), message.channel_id)
         self._require_not_empty(body, self._uploads(request), message)
         self._apply(message, body, self._uploads(request), editing=True)
         await self._announce("MESSAGE_UPDATE", message)
@@ -662,6 +676,7 @@ class RestApi:
             self._check_message(body)
             limit = self._interaction_limit(interaction)
             self._check_files(body, self._uploads(request), None, limit=limit)
+            self._may_attach(self._uploads(request), interaction.channel_id)
             channel = self.world.channel_by_id(interaction.channel_id)
             self._require_not_empty(body, self._uploads(request))
             flags = int(body.get("flags") or 0) & (SENDABLE_FLAGS | FLAG_EPHEMERAL)
@@ -733,6 +748,7 @@ class RestApi:
         self._check_message(body)
         limit = self.world.attachment_size_limit
         self._check_files(body, self._uploads(request), None, limit=limit)
+        self._may_attach(self._uploads(request), channel.id)
         self._require_not_empty(body, self._uploads(request))
         flags = int(body.get("flags") or 0) & SENDABLE_FLAGS
         message = self._new_message(channel, body, self._uploads(request), flags=flags)
