@@ -12,10 +12,10 @@ from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.texts import help_text, rules_text
-from bot.replies import lang_of
+from bot.replies import lang_of, reply_lang
 from bot.services.errors import UserFacingError
 from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
-from bot.ui.guild import check_channel, house_rules
+from bot.ui.guild import board_language, check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
@@ -106,8 +106,9 @@ class Mattekrig(
         ),
         thread: bool | None = None,
     ) -> None:
-        settings, lang = await house_rules(interaction)  # the teacher's settings
+        settings, _ = await house_rules(interaction)  # the teacher's settings
         check_channel(interaction, settings)
+        lang = board_language(interaction, settings)  # every public message of the game
         missing = _missing_permission(interaction)
         if missing is not None:
             raise app_commands.BotMissingPermissions([missing])
@@ -207,15 +208,16 @@ class Mattekrig(
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()
     async def stop(self, interaction: discord.Interaction[MattekrigBot]) -> None:
-        """Any player of the game, or a member who can manage messages, ends it."""
+        """A player gives the game up (RULES §1.5: a forfeit, or a cancel before the first
+        round is finished); the board says so in its own language, the stopper is told
+        privately in theirs."""
         game = self.bot.games.in_channel(interaction.channel_id or 0)
         if game is None:
             raise UserFacingError("error.no_game")
-        moderator = bool(interaction.permissions.manage_messages)
-        update = await self.bot.games.stop(game.id, interaction.user.id, moderator=moderator)
+        update = await self.bot.games.stop(game.id, interaction.user.id)
+        key = "reply.cancelled" if update.game.ended == "stopped" else "reply.forfeited"
         await interaction.response.send_message(
-            t("reply.stopped", lang_of(interaction)),
-            allowed_mentions=discord.AllowedMentions.none(),
+            t(key, reply_lang(interaction, update.game.settings.locale)), ephemeral=True
         )
         await self.bot.boards.refresh(update.game)
 

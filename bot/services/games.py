@@ -23,6 +23,7 @@ from bot.storage import (
     ChannelBusyError,
     ConflictError,
     GameClosedError,
+    GameStatus,
     Player,
     Storage,
 )
@@ -31,6 +32,7 @@ from engine.actions import (
     Answer,
     ChoiceKind,
     Flip,
+    Forfeit,
     Timeout,
     TimeUp,
     action_from_json,
@@ -40,8 +42,18 @@ from engine.actions import (
 from engine.computer import Strength, choose
 from engine.errors import EngineError
 from engine.events import Event, event_from_json
-from engine.game import apply, awaited, choices, judge_answer, new_game, restore
+from engine.game import (
+    apply,
+    awaited,
+    choices,
+    idle_ending,
+    judge_answer,
+    new_game,
+    restore,
+    rounds_finished,
+)
 from engine.hints import SwapChances, swap_chances
+from engine.state import GameState, Termination
 from engine.view import view
 
 log = logging.getLogger(__name__)
@@ -256,15 +268,35 @@ class GameService:
             self.timers_changed()
             return GameUpdate(game, (), "action")
 
-    async def stop(self, game_id: int, user_id: int, *, moderator: bool) -> GameUpdate:
-        """`/mattekrig stop`: any player of the game, or a member who can manage messages."""
+    async def stop(self, game_id: int, user_id: int) -> GameUpdate:
+        """`/mattekrig stop` by a player: RULES §1.5, the player's side forfeits (the others
+        win, and it counts); before the first round is finished it cancels the game instead
+        (counted for nobody)."""
         game = self.live(game_id)
         async with game.lock:
-            if game.side_of(user_id) is None and not moderator:
+            side = game.side_of(user_id)
+            if side is None or game.is_finished:
                 raise UserFacingError("error.stop_not_allowed")
-            return await self._end(game, "stopped", "stop")
+            if rounds_finished(game.state) == 0:
+                return await self._end(game, "stopped", "stop")
+            events = await self._apply(game, Forfeit(side), user_id)
+            events.extend(await self._after_change(game))
+            game.recent = events
+            return GameUpdate(game, tuple(events), "stop")
+
+    async def end(self, game_id: int, user_id: int) -> GameUpdate:
+        """`/mattekrig admin end`: a server manager ends any game with no result (logged, so
+        a teacher's intervention can be traced)."""
+        game = self.live(game_id)
+        async with game.lock:
+            log.info("game %s ended by manager %s with no result", game.id, user_id)
+            return await self._end(game, "ended", "stop")
 
     # -- the one path every action takes ----------
+
+    @staticmethod
+    def _humans(game: LiveGame) -> frozenset[int]:
+        return frozenset(range(game.state.config.sides)) - game.computer_sides()
 
     def _side(self, game: LiveGame, user_id: int, window: int | None) -> int:
         if game.is_finished:
@@ -311,7 +343,7 @@ class GameService:
                 [e.to_json() for e in events],
                 self.clock.now_ms(),
                 user_id=user_id,
-                status="over" if state.is_over else None,
+                status=_status(state),
             )
         except GameClosedError:
             raise UserFacingError("error.game_over") from None
@@ -361,12 +393,12 @@ class GameService:
         return events
 
     async def _end(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
-        status: Ending = ending
+        status: GameStatus = "abandoned" if ending == "abandoned" else "stopped"
         try:
             await self.storage.set_status(game.id, status, self.clock.now_ms())
         except GameClosedError:
             raise UserFacingError("error.game_over") from None
-        game.ended = status
+        game.ended = ending
         game.autoplay = False
         game.answer_due_ms = None
         game.recent = []
@@ -414,6 +446,11 @@ class GameService:
                 if game.state.window != window:
                     break
                 events.extend(await self._apply(game, Timeout(side), None))
+            # RULES §1.5: decisions left to run out, in a row, end the game (abandoned, or the
+            # idle side forfeits while the others play on).
+            ending = idle_ending(game.state, self._humans(game))
+            if ending is not None:
+                events.extend(await self._apply(game, ending, None))
         elif kind == TIME_LIMIT_TIMER:
             await self.storage.clear_timer(game.id, TIME_LIMIT_TIMER)
             game.time_limit_due_ms = None
@@ -447,6 +484,13 @@ class GameService:
                 await listener(update)
             except Exception:  # a failed board edit must not stop the timers
                 log.exception("update listener failed for game %s", update.game.id)
+
+
+def _status(state: GameState) -> GameStatus | None:
+    """The stored status an action leaves: RULES §1.5, an abandoned game is no result."""
+    if state.outcome is None:
+        return None
+    return "abandoned" if state.outcome.reason is Termination.ABANDONED else "over"
 
 
 def _can_flip(game: LiveGame) -> bool:

@@ -12,7 +12,7 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
-from bot.services.settings import settings_from_options, team_order
+from bot.services.settings import GameSettings, settings_from_options, team_order
 from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
 from bot.storage import InvitationClosedError, LobbyFullError, Player, Storage
 
@@ -235,7 +235,10 @@ class InvitationService:
                 if not 2 <= len(user_ids) <= MAX_PLAYERS:
                     raise UserFacingError("error.lobby_size")
             options = invitation.options
-            teams = bool(options.get("teams")) and len(user_ids) == TEAM_PLAYERS
+            # RULES §1.2: teams are two against two; a teams lobby never becomes a free-for-all.
+            if options.get("teams") and len(user_ids) != TEAM_PLAYERS:
+                raise UserFacingError("error.teams_need_four")
+            teams = bool(options.get("teams"))
             if teams:
                 user_ids = team_order(user_ids, options.get("partner"))
             players, sides = players_for(user_ids, options.get("names", {}), teams=teams)
@@ -276,19 +279,49 @@ class InvitationService:
             players=players,
         )
 
-    async def rematch(self, game_id: int, user_id: int) -> GameUpdate:
-        """The same players and settings again, in the same channel."""
+    async def rematch(self, game_id: int, user_id: int) -> Invitation | GameUpdate:
+        """A new challenge to the same players with the same settings (issue 10: nobody is
+        conscripted, they accept or decline as usual); against the computer, which accepts at
+        once, the new game starts now."""
         stored = await self.storage.load_game(game_id)
-        if stored.player_for(user_id) is None:
+        me = stored.player_for(user_id)
+        if me is None:
             raise UserFacingError("error.not_a_player")
-        from bot.services.settings import GameSettings
-
-        return await self.games.start(
+        settings = GameSettings.from_json(stored.config)
+        others = [p for p in stored.players if p.user_id is not None and p.user_id != user_id]
+        if not others:
+            return await self.games.start(
+                guild_id=stored.guild_id,
+                channel_id=stored.channel_id,
+                thread_id=stored.thread_id,
+                settings=settings,
+                players=list(stored.players),
+            )
+        engine = settings.engine.to_json()
+        options: dict[str, Any] = {
+            key: engine[key]
+            for key in ("game", "level", "deck", "mode", "war_size", "war_rule")
+            if key in engine
+        }
+        options.update(
+            answer_seconds=settings.answer_seconds,
+            minutes=settings.minutes,
+            locale=settings.locale,
+            teams=settings.teams,
+            thread=False,
+        )
+        if settings.teams:
+            mates = [p.user_id for p in others if p.side == me.side]
+            if mates:
+                options["partner"] = mates[0]
+        names = {p.user_id: p.display_name for p in stored.players if p.user_id is not None}
+        return await self.challenge(
             guild_id=stored.guild_id,
-            channel_id=stored.channel_id,
-            thread_id=stored.thread_id,
-            settings=GameSettings.from_json(stored.config),
-            players=list(stored.players),
+            channel_id=stored.home_channel_id,
+            host_id=user_id,
+            invited=[p.user_id for p in others if p.user_id is not None],
+            options=options,
+            names=names,
         )
 
     # -- expiry ----------

@@ -144,12 +144,21 @@ class Invitation:
 
 # --------------------------------------------------------------------- results and boards
 
-ResultReason = Literal["all_cards", "time_up", "max_rounds", "stalemate", "stopped", "abandoned"]
+ResultReason = Literal[
+    "all_cards",
+    "time_up",
+    "max_rounds",
+    "stalemate",
+    "forfeit",
+    "stopped",
+    "abandoned",
+]
 RESULT_REASONS: tuple[ResultReason, ...] = (
     "all_cards",
     "time_up",
     "max_rounds",
     "stalemate",
+    "forfeit",
     "stopped",
     "abandoned",
 )
@@ -275,7 +284,7 @@ class GameResult:
 
     @property
     def finished(self) -> bool:
-        """Ended by the rules (not stopped or abandoned)."""
+        """Ended by the rules, a forfeit included (old rows: not stopped or abandoned)."""
         return self.reason not in ("stopped", "abandoned")
 
     def user_ids(self) -> tuple[int, ...]:
@@ -394,4 +403,5 @@ class GuildSettings:
     channels: tuple[int, ...] = ()  # channels games may be played in; empty = any
     language: str | None = None  # None: the server's own locale
     threads: bool = True
+    pings: bool = True  # mention the player a game waits for (issue 10)
     updated_at: int | None = None

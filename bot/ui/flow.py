@@ -58,5 +58,5 @@ async def post_board(
     except discord.HTTPException:
         # A game nobody can see must not block the channel: end it, then tell the user why.
         log.warning("could not post the board of game %s; stopping it", update.game.id)
-        await bot.games.stop(update.game.id, 0, moderator=True)
+        await bot.games.end(update.game.id, 0)
         raise

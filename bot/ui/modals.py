@@ -13,7 +13,7 @@ import discord
 
 from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
-from bot.replies import lang_of, report_error, send_private
+from bot.replies import reply_lang, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from engine.expressions import MAX_ANSWER_LENGTH, Verdict
 
@@ -69,22 +69,26 @@ async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -
     if cid is None or cid.verb is not Verb.ANSWER or cid.game_id is None:
         return False
     bot = interaction.client
-    lang = lang_of(interaction)
     try:
         text = submitted_text(interaction.data.get("components")) or ""
         update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, answer_reply(update.verdict, lang))
+        # Quiet: an accepted answer is acknowledged by the board's ✓; only an answer that
+        # counts as no value is explained (RULES §2.2), so the mistake teaches something.
+        reply = answer_reply(update.verdict, reply_lang(interaction, update.game.settings.locale))
+        if reply is not None:
+            await send_private(interaction, reply)
     except Exception as error:
         await report_error(interaction, error)
     return True
 
 
-def answer_reply(verdict: Verdict | None, lang: str) -> str:
-    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
-    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
+def answer_reply(verdict: Verdict | None, lang: str) -> str | None:
+    """The private reply to an accepted answer: None when it has a value (the board's ✓ says
+    it was received). An answer that breaks a rule is accepted as *no value* (RULES §2.2);
+    the pupil is told which rule."""
     if verdict is None or verdict.value is not None or verdict.reason is None:
-        return t("reply.answer_received", lang)
+        return None
     no_value = t("answer.counts_as_no_value", lang)
     details = {k: v for k, v in verdict.details.items() if isinstance(v, str | int)}
     try:

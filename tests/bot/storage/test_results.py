@@ -209,9 +209,15 @@ async def test_player_games_in_order(store: Storage) -> None:
 async def test_unrecorded_games_lists_finished_server_games(store: Storage) -> None:
     from .helpers import new_game
 
+    """RULES §1.5: only a game ended by the rules has a result; a stopped (cancelled or ended
+    by a manager) or abandoned game counts for nobody, so it is never waiting for one."""
     live = await new_game(store)
     done = await new_game(store, channel_id=501)
-    await store.set_status(done, "stopped", T0)
+    stopped = await new_game(store, channel_id=502)
+    abandoned = await new_game(store, channel_id=503)
+    await store.set_status(done, "over", T0)
+    await store.set_status(stopped, "stopped", T0)
+    await store.set_status(abandoned, "abandoned", T0)
     assert await store.unrecorded_games() == [done]
     assert live not in await store.unrecorded_games()
 
