@@ -25,7 +25,7 @@ from bot.render.cards import card_face, cards_text, count_text, number_text
 from bot.render.locale import as_lang
 from bot.render.names import join_names
 from bot.render.panel import Panel
-from bot.render.results import result_line
+from bot.render.results import RoundBlock, round_block
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
 from engine.game import MISSES_TO_ABANDON
@@ -205,6 +205,12 @@ def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list
     return lines
 
 
+def _block(view: View, names: Mapping[int, str], lang: Lang) -> RoundBlock | None:
+    """The round shown (the one in play once it revealed something, else the one before:
+    the previous round stays until the next is played)."""
+    return round_block(view.result, names, lang, war=view.war, war_rule=_rule_name(view, lang))
+
+
 # -- the sides ----------------------------------------------------------------------------------
 
 _STATUS_KEYS = {
@@ -219,7 +225,9 @@ _STATUS_KEYS = {
 }
 
 
-def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tuple[str, str]:
+def _side_field(
+    screen: GameScreen, side: SideView, name: str, played: tuple[str, ...], lang: Lang
+) -> tuple[str, str]:
     view = screen.view
     marks = ""
     if view.outcome is not None and view.outcome.winner == side.side:
@@ -243,8 +251,9 @@ def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tu
         if cards:
             lines.append(cards)
         key = _STATUS_KEYS.get((side.status, view.now)) if side.status is not None else None
-        if key is not None:
+        if key is not None and not view.auto:  # auto mode: nobody is thinking
             lines.append(t(key, lang))
+    lines.extend(played)  # this side's part of the round block
     return clip(marks + name, FIELD_NAME_MAX), clip("\n".join(lines), FIELD_VALUE_MAX)
 
 
@@ -260,9 +269,9 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
         lines.extend(_game_over(screen, names, lang))
     else:
         lines.append(_header(view, lang))
-    result = result_line(view.result, names, lang)
-    if result:
-        lines.append(result)
+    block = _block(view, names, lang)
+    if block is not None:
+        lines.extend(block.head)
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:
@@ -278,8 +287,10 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
         description=clip("\n".join(lines), DESCRIPTION_MAX),
         colour=colour,
     )
+    plays = block.plays if block is not None else {}
     for side in view.sides:
-        name, value = _side_field(screen, side, names[side.side], lang)
+        played = tuple(plays.get(side.side, ()))
+        name, value = _side_field(screen, side, names[side.side], played, lang)
         embed.add_field(name=name, value=value, inline=True)
     embed.set_footer(text=clip(_footer(screen, lang), FOOTER_MAX))
     return Panel(content=None, embed=embed, view=game_view(screen, lang))
