@@ -25,7 +25,7 @@ from bot.render.cards import card_face, cards_text, count_text, number_text
 from bot.render.locale import as_lang
 from bot.render.names import join_names
 from bot.render.panel import Panel
-from bot.render.results import RoundBlock, round_block
+from bot.render.results import LINE_MAX, RoundBlock, round_block
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
 from engine.game import MISSES_TO_ABANDON
@@ -138,18 +138,19 @@ def _prompt(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
     return lines
 
 
-def _waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
-    """Who has decided (✓) and who we still wait for (⏳), never what they decided."""
-    marks = []
-    for side in view.battle:
-        status = view.sides[side].status
-        if status is Status.AWAITED:
-            marks.append(f"⏳ {names[side]}")
-        elif status is Status.DECIDED:
-            marks.append(f"✓ {names[side]}")
+def _waiting_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """Who we still wait for (⏳), never a side that has decided (its own field says ✓), in
+    lines no wider than a phone."""
+    marks = [f"⏳ {names[s]}" for s in view.battle if view.sides[s].status is Status.AWAITED]
     if not marks:
-        return None
-    return t("board.waiting", lang, sides=" · ".join(marks))
+        return []
+    lines = [t("board.waiting", lang, sides=marks[0])]
+    for mark in marks[1:]:
+        if len(lines[-1]) + 3 + len(mark) <= LINE_MAX:
+            lines[-1] += f" · {mark}"
+        else:
+            lines.append(mark)
+    return lines
 
 
 def _deadlines(screen: GameScreen, now_ms: int, lang: Lang) -> list[str]:
@@ -276,9 +277,7 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
         lines.append(t("over.rematch", lang))
     else:
         lines.extend(_prompt(view, names, lang))
-        waiting = _waiting_line(view, names, lang)
-        if waiting:
-            lines.append(waiting)
+        lines.extend(_waiting_lines(view, names, lang))
         lines.extend(_deadlines(screen, now_ms, lang))
     game = view.config.descriptor
     colour = ENDED_COLOUR if screen.ended is not None else discord.Colour(game.colour)
