@@ -131,6 +131,8 @@ class InvitationService:
         invited player has accepted, `Invitation.all_accepted` is true: start it with `begin`."""
         async with self._lock(invitation_id):
             invitation = await self._open(invitation_id)
+            if user_id == invitation.host_id and accept:
+                raise UserFacingError("error.accept_own")
             if user_id not in invitation.user_ids():
                 raise UserFacingError("error.not_invited")
             now = self.clock.now_ms()
