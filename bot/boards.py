@@ -22,6 +22,7 @@ from bot.render.names import side_names
 from bot.render.panel import Panel
 from bot.render.pictures import draw_table
 from bot.render.screen import GameScreen
+from bot.replies import reply_lang
 from bot.services.live import GameUpdate, LiveGame
 from engine.view import Now, view
 
@@ -93,6 +94,12 @@ class BoardPublisher:
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
+                await self.refresh(game)
+                # Something to explain (issue 10 point 4): the board the pupil used is gone.
+                text = t("reply.board_reposted", reply_lang(interaction, game.settings.locale))
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.send_message(text, ephemeral=True)
+                return
         if not interaction.response.is_done():
             # NotFound: the pressed message is gone; the caller's private reply answers.
             with contextlib.suppress(discord.NotFound):

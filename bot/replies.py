@@ -5,7 +5,7 @@ gets an answer in their language and never "This interaction failed"."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -35,7 +35,7 @@ def lang_of(interaction: discord.Interaction[MattekrigBot]) -> Lang:
     return pick_locale(interaction.locale, interaction.guild_locale)
 
 
-def reply_lang(interaction: discord.Interaction[MattekrigBot], board: str) -> Lang:
+def reply_lang(interaction: discord.Interaction[Any], board: str) -> Lang:
     """A private reply about a game: the presser's own Discord language when it is one of
     ours, else the board's."""
     return our_lang(interaction.locale) or pick_locale(board)

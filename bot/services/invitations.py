@@ -100,7 +100,9 @@ class InvitationService:
         invited: list[int],
         options: dict[str, Any],
         names: Mapping[int, str],
+        cooldown: bool = True,
     ) -> Invitation:
+        """``cooldown`` False: a rematch, which the players just asked for by finishing a game."""
         if host_id in invited:
             raise UserFacingError("error.challenge_self")
         if len(set(invited)) != len(invited) or len(invited) + 1 > MAX_PLAYERS:
@@ -109,7 +111,7 @@ class InvitationService:
             raise UserFacingError("error.teams_need_four")
         now = self.clock.now_ms()
         last = await self.storage.last_challenge_at(host_id)
-        if last is not None and now - last < COOLDOWN_MS:
+        if cooldown and last is not None and now - last < COOLDOWN_MS:
             seconds = (COOLDOWN_MS - (now - last) + 999) // 1000
             raise UserFacingError("error.cooldown", seconds=seconds)
         await self._check_host(host_id)
@@ -285,12 +287,22 @@ class InvitationService:
         """A new challenge to the same players with the same settings (issue 10: nobody is
         conscripted, they accept or decline as usual); against the computer, which accepts at
         once, the new game starts now."""
+        async with self._lock(-game_id):  # both pressing at once: one challenge
+            return await self._rematch(game_id, user_id)
+
+    async def _rematch(self, game_id: int, user_id: int) -> Invitation | GameUpdate:
         stored = await self.storage.load_game(game_id)
         me = stored.player_for(user_id)
         if me is None:
             raise UserFacingError("error.not_a_player")
         settings = GameSettings.from_json(stored.config)
         others = [p for p in stored.players if p.user_id is not None and p.user_id != user_id]
+        # Both pressed Rematch: the second press accepts the first one's challenge.
+        players = {p.user_id for p in stored.players if p.user_id is not None}
+        for open_ in await self.storage.open_invitations_for_user(user_id):
+            same = set(open_.user_ids()) | {open_.host_id} == players
+            if open_.kind == "challenge" and user_id != open_.host_id and same:
+                return await self.answer(open_.id, user_id, accept=True)
         if not others:
             return await self.games.start(
                 guild_id=stored.guild_id,
@@ -324,6 +336,7 @@ class InvitationService:
             invited=[p.user_id for p in others if p.user_id is not None],
             options=options,
             names=names,
+            cooldown=False,
         )
 
     # -- expiry ----------

@@ -158,6 +158,14 @@ class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
             return
         lang = made.options.get("locale", "en")
         names = {int(k): v for k, v in made.options.get("names", {}).items()}
+        if made.host_id != interaction.user.id:  # accepted the other player's rematch
+            await interaction.response.defer()
+            await _show_invitation(interaction, made)
+            if made.all_accepted:
+                invitation, update = await bot.invitations.begin(made.id, None)
+                await _show_invitation(interaction, invitation)
+                await post_board(bot, update, None, invitation.channel_id)
+            return
         challenge = render_challenge(made, lang, names)
         invited = [discord.Object(uid) for uid in made.user_ids()]
         await interaction.response.send_message(

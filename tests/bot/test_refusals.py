@@ -227,7 +227,7 @@ async def test_answer_sent_after_the_board_was_deleted(
     # The bot first tries to edit the board it was sent from (Discord: 404 Unknown Message).
     await table.fake.wait_until(lambda: sent.answered, timeout=3.0)
     assert sent.original is not None and sent.original.ephemeral
-    assert sent.original.content == t("reply.answer_received", "nb")
+    assert sent.original.content == t("reply.board_reposted", "nb")
     assert sent.answer_latency is not None and sent.answer_latency < 3.0
     await table.settle()
     assert 0 not in table.state(gid).pending
