@@ -9,12 +9,12 @@ from typing import Any
 
 import discord
 
-from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
+from bot.render.board_text import answer_reply
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from bot.ui.flow import bot_of
-from engine.expressions import MAX_ANSWER_LENGTH, Verdict
+from engine.expressions import MAX_ANSWER_LENGTH
 
 ANSWER_FIELD = "answer_text"
 
@@ -74,16 +74,3 @@ async def handle_answer_submit(interaction: discord.Interaction) -> bool:
     except Exception as error:
         await report_error(interaction, error)
     return True
-
-
-def answer_reply(verdict: Verdict | None, lang: str) -> str:
-    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
-    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
-    if verdict is None or verdict.value is not None or verdict.reason is None:
-        return t("reply.answer_received", lang)
-    no_value = t("answer.counts_as_no_value", lang)
-    details = {k: v for k, v in verdict.details.items() if isinstance(v, str | int)}
-    try:
-        return f"{t(f'answer.rejected.{verdict.reason}', lang, **details)} {no_value}"
-    except (KeyError, MissingTranslationError):
-        return no_value
