@@ -88,4 +88,3 @@ def main(argv: list[str] | None = None) -> int:
         print(f"mattekrig play: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
     return 0
-

@@ -129,6 +129,9 @@ class Games:
     def start(self, settings: GameSettings, names: tuple[str, ...]) -> TableGame:
         now = self.clock()
         self._forget(now)
+        while len(self._games) >= CAP:
+            oldest = min(self._games.values(), key=lambda g: g.touched)
+            del self._games[oldest.id]
         seed = self._seeds()
         state, _ = new_game(settings.engine, seed)
         deadline = now + settings.minutes * 60 if settings.minutes else None
@@ -157,6 +160,3 @@ class Games:
     def _forget(self, now: float) -> None:
         for gid in [g.id for g in self._games.values() if now - g.touched > EXPIRY_SECONDS]:
             del self._games[gid]
-        while len(self._games) >= CAP:
-            oldest = min(self._games.values(), key=lambda g: g.touched)
-            del self._games[oldest.id]

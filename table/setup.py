@@ -103,7 +103,7 @@ def read_setup(form: Mapping[str, str]) -> NewTable:
     computer: str | None = None
     if opponent != EACH_OTHER:
         if opponent not in tuple(s.value for s in Strength):
-            raise SetupError("error.bad_option", option="computer")
+            raise SetupError("error.bad_option", option="opponent")
         if teams:
             raise SetupError("table.error.teams_computer")
         if len(names) != 1:
