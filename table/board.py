@@ -91,6 +91,13 @@ def _act_form(game: TableGame, table: View, side: int, lang: Lang, inner: str) -
     )
 
 
+def _secret(game: TableGame, key: str, lang: Lang) -> str:
+    """Hot-seat: the others look away (said only when others play at this screen)."""
+    if len(game.humans) < 2:
+        return ""
+    return f'<p class="secret">{esc(t(key, lang))}</p>'
+
+
 def _choice_value(choice: Choice) -> str:
     return f"{choice.kind.value}:{choice.value}" if choice.value is not None else choice.kind.value
 
@@ -120,8 +127,8 @@ def _answer_controls(game: TableGame, table: View, choice: Choice, lang: Lang, t
         about = t("modal.answer.cards", lang, cards=cards)
     level = table.config.level
     inner = (
-        f'<p class="secret">{esc(t("table.answer.secret", lang))}</p>'
-        f'<label for="answer">{esc(t("modal.answer.label", lang))}</label>'
+        _secret(game, "table.answer.secret", lang)
+        + f'<label for="answer">{esc(t("modal.answer.label", lang))}</label>'
         f'<p class="about" id="about">{esc(about)}</p>'
         f'<input id="answer" name="answer" autocomplete="off" autocapitalize="off" '
         f'spellcheck="false" maxlength="100" aria-describedby="about" '
@@ -143,7 +150,7 @@ def _bet_controls(
     for c in offered:
         key = _BET_LABELS[c.value or 0] if c.kind is ChoiceKind.BET else "button.no_bet"
         buttons.append(button(t(key, lang), name="choice", value=_choice_value(c)))
-    inner = f'<p class="secret">{esc(t("table.bet.secret", lang))}</p>{"".join(buttons)}'
+    inner = _secret(game, "table.bet.secret", lang) + "".join(buttons)
     out = _act_form(game, table, side, lang, inner)
     if side in table.hints:
         if hint:
@@ -265,14 +272,14 @@ def table_page(
         + _time(game, table, now, lang)
         + "</section>"
     )
+    sides = "".join(_side(game, table, s, names[s.side], lang) for s in table.sides)
+    body.append(f'<section class="sides">{sides}</section>')
     if over:
         body.append(_summary(game, table, names, lang))
     else:
         body.append(
             f'<section class="actions">{_controls(game, table, names, lang, typed, hint)}</section>'
         )
-    sides = "".join(_side(game, table, s, names[s.side], lang) for s in table.sides)
-    body.append(f'<section class="sides">{sides}</section>')
     body.append(_footer(table, lang))
     data = f' data-window="{table.window}" data-game="{esc(game.id)}"'
     return document(lang, "over" if over else "playing", title, "".join(body), data=data)
