@@ -26,6 +26,8 @@ from bot.render.board_text import (
     outcome_lines,
     prompt_lines,
     render_hint,
+    settings_parts,
+    side_mark,
     status_text,
     waiting_line,
 )
@@ -64,15 +66,7 @@ def when(due_ms: int) -> str:
 
 
 def _footer(screen: GameScreen, lang: Lang) -> str:
-    config = screen.view.config
-    parts = [t(f"deck.{config.deck.value}.name", lang)]
-    game_options = config.descriptor
-    if game_options.option("mode") is not None:
-        parts.append(t(f"mode.{config.mode.value}.name", lang))
-    if game_options.option("war_size") is not None:
-        parts.append(t("board.war_size", lang, count=config.war_size))
-    if game_options.option("war_rule") is not None:
-        parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
+    parts = settings_parts(screen.view.config, lang)
     parts.append(t("board.game_number", lang, id=screen.game_id))
     return " · ".join(parts)
 
@@ -118,13 +112,7 @@ def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list
 
 def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tuple[str, str]:
     view = screen.view
-    marks = ""
-    if view.outcome is not None and view.outcome.winner == side.side:
-        marks = "🏆 "
-    elif side.out:
-        marks = "💤 "
-    elif view.now is Now.NAME_TARGET and side.side == view.namer:
-        marks = "🎯 "
+    marks = side_mark(view, side)
     lines = [
         t("board.side.out", lang) if side.out else f"🃏 **{count_text(side.count, lang)}**",
     ]

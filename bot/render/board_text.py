@@ -15,6 +15,7 @@ from bot.i18n import Lang, MissingTranslationError, t
 from bot.render.cards import count_text, number_text
 from bot.render.locale import as_lang
 from bot.render.naming import join_names
+from engine.config import GameConfig
 from engine.expressions import Verdict
 from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
@@ -26,6 +27,20 @@ from engine.view import Now, SideView, Status, View
 def clip(text: str, limit: int) -> str:
     """Cut to Discord's limit with an ellipsis (a safety net: normal boards are far shorter)."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def settings_parts(config: GameConfig, lang: Lang) -> list[str]:
+    """The game's settings as the board's footer lists them: deck, mode, war size, war rule
+    (each only for a game that has it)."""
+    parts = [t(f"deck.{config.deck.value}.name", lang)]
+    game = config.descriptor
+    if game.option("mode") is not None:
+        parts.append(t(f"mode.{config.mode.value}.name", lang))
+    if game.option("war_size") is not None:
+        parts.append(t("board.war_size", lang, count=config.war_size))
+    if game.option("war_rule") is not None:
+        parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
+    return parts
 
 
 def game_title(game: GameDescriptor, level: int, lang: Lang) -> str:
@@ -135,6 +150,17 @@ _STATUS_KEYS = {
     (Status.CANNOT_BET, Now.BET): "board.status.cannot_bet",
     (Status.WATCHING, Now.BET): "board.status.watching",
 }
+
+
+def side_mark(view: View, side: SideView) -> str:
+    """The mark before a side's name: 🏆 the winner, 💤 out of cards, 🎯 names the target."""
+    if view.outcome is not None and view.outcome.winner == side.side:
+        return "🏆 "
+    if side.out:
+        return "💤 "
+    if view.now is Now.NAME_TARGET and side.side == view.namer:
+        return "🎯 "
+    return ""
 
 
 def status_text(side: SideView, now: Now, lang: Lang) -> str | None:
