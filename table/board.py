@@ -19,6 +19,8 @@ from bot.render.board_text import (
     outcome_lines,
     prompt_lines,
     render_hint,
+    settings_parts,
+    side_mark,
     status_text,
     waiting_line,
 )
@@ -28,7 +30,7 @@ from bot.render.results import result_line
 from engine.actions import Choice, ChoiceKind
 from engine.cards import Card
 from engine.hints import swap_chances
-from engine.view import Now, SideView, View, view
+from engine.view import SideView, View, view
 from table.games import COMPUTER_SIDE, TableGame
 from table.page import button, document, esc, hidden, lang_switch, md, message
 
@@ -55,13 +57,7 @@ def _face(card: Card) -> str:
 
 
 def _side(game: TableGame, table: View, side: SideView, name: str, lang: Lang) -> str:
-    marks = ""
-    if table.outcome is not None and table.outcome.winner == side.side:
-        marks = "🏆 "
-    elif side.out:
-        marks = "💤 "
-    elif table.now is Now.NAME_TARGET and side.side == table.namer:
-        marks = "🎯 "
+    marks = side_mark(table, side)
     count = t("board.side.out", lang) if side.out else f"🃏 {count_text(side.count, lang)}"
     lines = [f'<p class="count">{esc(count)}</p>']
     if not table.is_over:
@@ -222,16 +218,7 @@ def _summary(game: TableGame, table: View, names: Mapping[int, str], lang: Lang)
 
 
 def _footer(table: View, lang: Lang) -> str:
-    config = table.config
-    parts = [t(f"deck.{config.deck.value}.name", lang)]
-    game = config.descriptor
-    if game.option("mode") is not None:
-        parts.append(t(f"mode.{config.mode.value}.name", lang))
-    if game.option("war_size") is not None:
-        parts.append(t("board.war_size", lang, count=config.war_size))
-    if game.option("war_rule") is not None:
-        parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
-    return f"<footer><p>{esc(' · '.join(parts))}</p></footer>"
+    return f"<footer><p>{esc(' · '.join(settings_parts(table.config, lang)))}</p></footer>"
 
 
 def table_page(
