@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from importlib import resources
 from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n import Lang, t
 from bot.render.board_text import answer_reply
@@ -63,6 +65,7 @@ SECURITY_HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+_WHOLE = re.compile(r"-?[0-9]{1,6}")
 MAX_FIELD = 200  # longer form values are malformed (an answer is at most 100 characters)
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -78,8 +81,20 @@ def _html(text: str, status: int = 200) -> web.Response:
 
 
 async def _form(request: web.Request) -> dict[str, str]:
-    data = await request.post()
+    """The form's text fields (files are ignored); a body that cannot be read is an empty
+    form, which every handler refuses in words."""
+    try:
+        data = await request.post()
+    except (ValueError, UnicodeDecodeError, HttpProcessingError):
+        return {}
     return {k: v[:MAX_FIELD] for k, v in data.items() if isinstance(v, str)}
+
+
+def whole(text: str | None) -> int | None:
+    """A whole number as a form or a query writes it ("-3", "12"), else None."""
+    if text is None or not _WHOLE.fullmatch(text):
+        return None
+    return int(text)
 
 
 def _picture(request: web.Request, game: TableGame, lang: Lang) -> Picture | None:
@@ -148,15 +163,13 @@ async def table(request: web.Request) -> web.Response:
     if game is None:
         return _no_game(lang)
     note_text = None
-    number = request.query.get("note", "")
-    note = game.take_note(int(number)) if number.isdigit() else None
+    note = game.take_note(whole(request.query.get("note")))
     if note is not None:
         note_text = note.text(lang)
         if note.side is not None:
             names = side_names(game, lang)
             note_text = t("table.note.side", lang, name=names[note.side], text=note_text)
-    hint = request.query.get("hint", "")
-    show_hint = hint.isdigit() and int(hint) in view(game.state, None).hints
+    show_hint = whole(request.query.get("hint")) in view(game.state, None).hints
     return _page(request, game, lang, note=note_text, hint=show_hint)
 
 
@@ -169,9 +182,10 @@ class Refused(Exception):
 
 
 def _whole(text: str | None) -> int:
-    if text is None or not text.lstrip("-").isdigit() or len(text) > 6:
+    number = whole(text)
+    if number is None:
         raise Refused("engine.malformed_action")
-    return int(text)
+    return number
 
 
 def _press(game: TableGame, form: dict[str, str]) -> int | None:
@@ -273,10 +287,12 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = await handler(request)
     except web.HTTPException as error:
         if error.status in (404, 405):
-            status = error.status
-            response = _html(not_found_page(_lang(request), "table.error.not_found"), status)
+            key = "table.error.not_found"
+        elif 400 <= error.status < 500:
+            key = "table.error.bad_request"  # e.g. a body larger than any form
         else:
             raise
+        response = _html(not_found_page(_lang(request), key), error.status)
     response.headers.update(SECURITY_HEADERS)
     return response
 

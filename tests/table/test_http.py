@@ -415,3 +415,37 @@ async def test_the_picture_seam_shows_the_drawn_table_with_its_alt_text() -> Non
         assert await response.read() == b"\x89PNG fake 1"
         assert seen[-1] == {0: "Ada", 1: "Bo"}
         assert t("table.turn", "sv", name="Ada") in text_of(page)
+
+
+@pytest.mark.parametrize(
+    ("headers", "body", "status", "key", "game"),
+    [
+        ({"Content-Type": "multipart/form-data; boundary=x"}, b"--x\r\nnonsense", 400,
+         "table.error.unknown_game", ""),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, b"game=%FF%FE", 400,
+         "table.error.unknown_game", "\ufffd\ufffd"),
+        ({"Content-Type": "application/x-www-form-urlencoded"}, b"x=" + b"1" * 70_000, 413,
+         "table.error.bad_request", ""),
+    ],
+)  # fmt: skip
+async def test_a_body_that_is_no_form_is_refused_in_words(
+    table: Table, headers: dict[str, str], body: bytes, status: int, key: str, game: str
+) -> None:
+    response = await table.client.post("/games?lang=nb", data=body, headers=headers)
+    assert response.status == status
+    assert message_of(await response.text()) == t(key, "nb", game=game)
+    assert len(table.games) == 0
+
+
+@pytest.mark.parametrize("number", ["--5", "²", "1e3", "9999999", " 1"])
+async def test_odd_numbers_in_a_press_or_a_link_change_nothing(table: Table, number: str) -> None:
+    gid, _ = await start(table, **REGNEKRIG_2)
+    state = table.game(gid).state
+    for fields in ({"window": number}, {"side": number}):
+        data = {"window": str(state.window), "side": "0", "choice": "answer", "answer": "1"}
+        response = await table.client.post(f"/game/{gid}/act", data={**data, **fields})
+        assert response.status == 400
+        assert message_of(await response.text()) == t("engine.malformed_action", "en")
+    response = await table.client.get(f"/game/{gid}", params={"note": number, "hint": number})
+    assert response.status == 200
+    assert table.game(gid).state is state
