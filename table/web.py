@@ -276,7 +276,9 @@ async def static(request: web.Request) -> web.Response:
     if name not in STATIC:
         return _html(not_found_page(_lang(request), "table.error.not_found"), 404)
     data = resources.files("table").joinpath("static", name).read_bytes()
-    return web.Response(body=data, content_type=STATIC[name], charset="utf-8")
+    response = web.Response(body=data, content_type=STATIC[name], charset="utf-8")
+    response.headers["Cache-Control"] = "max-age=3600"  # the pages themselves are no-store
+    return response
 
 
 @web.middleware
@@ -293,7 +295,8 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         else:
             raise
         response = _html(not_found_page(_lang(request), key), error.status)
-    response.headers.update(SECURITY_HEADERS)
+    for name, value in SECURITY_HEADERS.items():
+        response.headers.setdefault(name, value)
     return response
 
 

@@ -27,7 +27,7 @@ from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, in_ci, missing
 from tests.table.support import Table, best_answer, serve
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, Page
+    from playwright.async_api import Browser, BrowserContext, Page
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -57,9 +57,18 @@ def base(table: Table) -> str:
     return str(table.client.make_url("/"))
 
 
-async def new_page(browser: Browser, locale: str) -> Page:
-    context = await browser.new_context(locale=locale, accept_downloads=True)
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def context(browser: Browser) -> AsyncIterator[BrowserContext]:
+    """One browser context for the module (a new one per test costs more than the test)."""
+    shared = await browser.new_context(accept_downloads=True)
+    yield shared
+    await shared.close()
+
+
+async def new_page(context: BrowserContext, locale: str) -> Page:
+    """A new tab whose browser asks for `locale` (its Accept-Language)."""
     page = await context.new_page()
+    await page.set_extra_http_headers({"Accept-Language": locale})
     page.set_default_timeout(5000)
     return page
 
@@ -142,11 +151,11 @@ async def download_plays_back(page: Page, table: Table, lang: str, tmp: Path) ->
 
 
 async def test_hot_seat_two_players_type_their_answers_in_nb(
-    browser: Browser, served: Table, tmp_path: Path
+    context: BrowserContext, served: Table, tmp_path: Path
 ) -> None:
     """RULES §2.2: each side types a value or a calculation; an unreadable one is refused
     (type again), one that breaks a rule counts as no value and says which rule."""
-    page = await new_page(browser, "nb-NO")
+    page = await new_page(context, "nb-NO")
     await page.goto(base(served))
     assert await state_of(page) == "setup"
     await press(page, f"🧮 {t('game.regnekrig.name', 'nb')}")
@@ -185,14 +194,14 @@ async def test_hot_seat_two_players_type_their_answers_in_nb(
 
     await end_by_time(page, served, "nb")
     await download_plays_back(page, served, "nb", tmp_path)
-    await page.context.close()
+    await page.close()
 
 
 async def test_one_player_against_the_computer_bets_with_a_hint_in_sv(
-    browser: Browser, served: Table, tmp_path: Path
+    context: BrowserContext, served: Table, tmp_path: Path
 ) -> None:
     """RULES §3.3: satsing's bets are decided in secret; the hint shows the chances."""
-    page = await new_page(browser, "sv-SE")
+    page = await new_page(context, "sv-SE")
     await page.goto(base(served) + "?game=satsing")
     await page.fill("#player1", "Ada")
     hard = t("table.setup.computer", "sv", strength=t("choice.computer.hard", "sv"))
@@ -219,12 +228,12 @@ async def test_one_player_against_the_computer_bets_with_a_hint_in_sv(
     assert computer in await words(page)
     await end_by_time(page, served, "sv")
     await download_plays_back(page, served, "sv", tmp_path)
-    await page.context.close()
+    await page.close()
 
 
-async def test_four_players_play_as_two_teams_in_en(browser: Browser, served: Table) -> None:
+async def test_four_players_play_as_two_teams_in_en(context: BrowserContext, served: Table) -> None:
     """RULES §1.2: four players play two teams of two; a team is one side with one pile."""
-    page = await new_page(browser, "en-GB")
+    page = await new_page(context, "en-GB")
     await page.goto(base(served) + "?game=intervallkrig")
     for n, name in enumerate(["Ada", "Bo", "Cy", "Di"], start=1):
         await page.fill(f"#player{n}", name)
@@ -242,12 +251,12 @@ async def test_four_players_play_as_two_teams_in_en(browser: Browser, served: Ta
     assert line is not None and plain(line) in await words(page)
     await end_by_time(page, served, "en")
     assert t("over.winner", "en", name="x").split("x")[0].replace("*", "") in await words(page)
-    await page.context.close()
+    await page.close()
 
 
-async def test_a_class_plays_with_the_keyboard_only(browser: Browser, served: Table) -> None:
+async def test_a_class_plays_with_the_keyboard_only(context: BrowserContext, served: Table) -> None:
     """Setup, answers, flips and the end, with Tab, typing and Enter (no mouse)."""
-    page = await new_page(browser, "en-US")
+    page = await new_page(context, "en-US")
     await page.goto(base(served))
     assert (await focused(page))["tag"] == "BUTTON"  # the first game
     await enter(page)
@@ -294,16 +303,18 @@ async def test_a_class_plays_with_the_keyboard_only(browser: Browser, served: Ta
         await play_on()
     assert await state_of(page) == "over"
     assert (await focused(page))["text"] == t("table.download", "en")
-    await page.context.close()
+    await page.close()
 
 
-async def test_a_stale_press_from_a_second_tab_is_refused(browser: Browser, served: Table) -> None:
-    page = await new_page(browser, "en")
+async def test_a_stale_press_from_a_second_tab_is_refused(
+    context: BrowserContext, served: Table
+) -> None:
+    page = await new_page(context, "en")
     await page.goto(base(served) + "?game=intervallkrig")
     await page.fill("#player1", "Ada")
     await page.fill("#player2", "Bo")
     await press(page, "Start")
-    second = await page.context.new_page()
+    second = await new_page(context, "en")
     await second.goto(page.url)
     game = served.game(game_id(page))
     await press(page, "Flip")
@@ -315,14 +326,34 @@ async def test_a_stale_press_from_a_second_tab_is_refused(browser: Browser, serv
     # The refused tab now shows the table as it is, so its next press counts.
     await press(second, "Flip")
     assert len(game.actions) == 2
-    await page.context.close()
+    await second.close()
+    await page.close()
 
 
-async def test_the_language_switch_changes_every_word(browser: Browser, served: Table) -> None:
-    page = await new_page(browser, "en")
+async def test_the_language_switch_changes_every_word(
+    context: BrowserContext, served: Table
+) -> None:
+    page = await new_page(context, "en")
     await page.goto(base(served) + "?game=intervallkrig")
     await press(page, "Svenska")
     assert await page.get_attribute("html", "lang") == "sv"
     assert t("button.begin", "sv") in await words(page)
     assert await state_of(page) == "setup"
-    await page.context.close()
+    await page.close()
+
+
+async def test_the_table_fits_a_phone(context: BrowserContext, served: Table) -> None:
+    """One column on a phone: nothing wider than the screen, every button in reach."""
+    page = await new_page(context, "nb")
+    await page.set_viewport_size({"width": 360, "height": 740})
+    await page.goto(base(served) + "?game=regnekrig")
+    await page.fill("#player1", "Ada")
+    await page.fill("#player2", "Bo")
+    await page.select_option("#level", "5")
+    await press(page, t("button.begin", "nb"))
+    width = await page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360
+    for box in await page.locator("button").all():
+        shape = await box.bounding_box()
+        assert shape is not None and shape["x"] + shape["width"] <= 360
+    await page.close()
