@@ -13,7 +13,7 @@ from playwright.async_api import Page, async_playwright
 from tests.table.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.table.support import best_answer, serve
 
-SIZE = {"width": 960, "height": 640}
+SIZE = {"width": 880, "height": 600}
 
 
 async def _press(page: Page, label: str) -> None:
