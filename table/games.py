@@ -30,11 +30,13 @@ Clock = Callable[[], float]
 Text = Callable[[str], str]
 
 
+Told = tuple[int, Text]  # a sentence for one side (its name comes first)
+
+
 @dataclass(frozen=True, slots=True)
 class Note:
     number: int
-    side: int | None  # the side it is for (its name comes first), None: everyone
-    text: Text
+    told: tuple[Told, ...]
 
 
 @dataclass
@@ -54,6 +56,9 @@ class TableGame:
     # is reproducible; never the engine's RNG, which deals the cards.
     rng: random.Random = field(default_factory=random.Random)
     note: Note | None = None  # the message for the next page, with its number
+    # Hot-seat: what an answer counted as is told when the comparison is revealed, not
+    # while the others still answer at the same screen (RULES §2.2: revealed together).
+    held: list[Told] = field(default_factory=list)
 
     @property
     def computer(self) -> Strength | None:
@@ -90,11 +95,17 @@ class TableGame:
         if due and not self.state.time_up and self.state.outcome is None:
             self.play(TimeUp())
 
-    def add_note(self, side: int | None, text: Text) -> int:
+    @property
+    def hot_seat(self) -> bool:
+        """More than one side is played at this screen, so decisions are made in view of
+        the others."""
+        return len(self.humans) > 1
+
+    def add_note(self, *told: Told) -> int:
         """Keep a message for the next page (an answer's feedback), by the side it is for;
         returns its number, which the redirect names (a later page does not show it)."""
         number = (self.note.number if self.note is not None else 0) + 1
-        self.note = Note(number, side, text)
+        self.note = Note(number, told)
         return number
 
     def take_note(self, number: int | None) -> Note | None:

@@ -36,7 +36,7 @@ from engine.game import judge_answer
 from engine.state import Phase
 from engine.view import view
 from table.board import Picture, side_names, table_page
-from table.games import Clock, Games, TableGame
+from table.games import Clock, Games, TableGame, Text
 from table.lang import page_lang
 from table.page import not_found_page, setup_page
 from table.pictures import Drawer
@@ -162,13 +162,14 @@ async def table(request: web.Request) -> web.Response:
     game = _game(request)
     if game is None:
         return _no_game(lang)
-    note_text = None
     note = game.take_note(whole(request.query.get("note")))
+    note_text = None
     if note is not None:
-        note_text = note.text(lang)
-        if note.side is not None:
-            names = side_names(game, lang)
-            note_text = t("table.note.side", lang, name=names[note.side], text=note_text)
+        names = side_names(game, lang)
+        note_text = " ".join(
+            t("table.note.side", lang, name=names[side], text=text(lang))
+            for side, text in note.told
+        )
     show_hint = whole(request.query.get("hint")) in view(game.state, None).hints
     return _page(request, game, lang, note=note_text, hint=show_hint)
 
@@ -204,27 +205,49 @@ def _press(game: TableGame, form: dict[str, str]) -> int | None:
     text = form.get("answer", "").strip()
     try:
         if kind is ChoiceKind.ANSWER:
-            # RULES §2.2: an answer that breaks a rule is accepted as no value; the side is
-            # told which rule (the verdict is asked of the unchanged state first).
-            verdict = None
-            if game.state.phase is Phase.ANSWER and side in game.state.pending:
-                verdict = judge_answer(game.state, side, text)
-            game.play(choice_action(kind, side, value, text))
-            return game.add_note(side, lambda lang: answer_reply(verdict, lang))
+            return _answer(game, side, text)
         game.play(choice_action(kind, side, value, text))
     except EngineError as error:
         refusal = UserFacingError.from_engine(error)
         raise Refused(refusal.key, 400, side, **refusal.values) from None
+    reply = _reply(game, kind, value)
+    return game.add_note((side, reply)) if reply is not None else None
+
+
+def _answer(game: TableGame, side: int, text: str) -> int:
+    """RULES §2.2: an answer that breaks a rule is accepted as no value, and the side is told
+    which rule (the verdict is asked of the unchanged state first). At a shared screen that
+    is told once the comparison is revealed; until then only that the answer is in."""
+    verdict = None
+    if game.state.phase is Phase.ANSWER and side in game.state.pending:
+        verdict = judge_answer(game.state, side, text)
+    window = game.state.window
+    game.play(choice_action(ChoiceKind.ANSWER, side, None, text))
+
+    def told(lang: str) -> str:
+        return answer_reply(verdict, lang)
+
+    if game.hot_seat and game.state.window == window:
+        if verdict is not None and verdict.value is None:
+            game.held.append((side, told))
+        return game.add_note((side, lambda lang: answer_reply(None, lang)))
+    held, game.held = game.held, []
+    return game.add_note(*held, (side, told))
+
+
+def _reply(game: TableGame, kind: ChoiceKind, value: int | None) -> Text | None:
+    """The Discord reply to a target or a bet; at a shared screen a bet is only "in" (what
+    it was stays secret until every side has decided, RULES §3.3)."""
+    if kind in (ChoiceKind.BET, ChoiceKind.PASS) and game.hot_seat:
+        return lambda lang: t("table.note.decided", lang)
     if kind is ChoiceKind.BET:
         card_key = "reply.bet_left" if value == 0 else "reply.bet_right"
-        return game.add_note(
-            side, lambda lang: t("reply.bet_received", lang, card=t(card_key, lang))
-        )
+        return lambda lang: t("reply.bet_received", lang, card=t(card_key, lang))
     if kind is ChoiceKind.PASS:
-        return game.add_note(side, lambda lang: t("reply.pass_received", lang))
+        return lambda lang: t("reply.pass_received", lang)
     if kind is ChoiceKind.TARGET and value is not None:
         target = number_text(value)
-        return game.add_note(side, lambda lang: t("reply.target_named", lang, target=target))
+        return lambda lang: t("reply.target_named", lang, target=target)
     return None
 
 

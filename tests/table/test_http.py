@@ -283,6 +283,42 @@ async def test_a_right_and_a_wrong_answer_are_told_as_on_discord(table: Table) -
     assert line is not None and text_of(line.replace("**", "")) in text_of(page)
 
 
+async def test_at_a_shared_screen_a_wrong_answer_is_told_when_all_have_answered(
+    table: Table,
+) -> None:
+    """RULES §2.2: the values are revealed together; at one screen, what Ada's answer counted
+    as is told with the reveal, not while Bo still thinks."""
+    gid, _ = await start(table, **REGNEKRIG_2)
+    game = table.game(gid)
+    verdict = judge_answer(game.state, 0, "99")
+    assert verdict.value is None
+    status, page = await press(table, gid, "answer", side=0, answer="99")
+    in_words = t("table.note.side", "en", name="Ada", text=answer_reply(None, "en"))
+    assert status == 200 and message_of(page) == in_words
+    assert t("answer.counts_as_no_value", "en") not in text_of(page)
+    right = best_answer(game, 1)
+    status, page = await press(table, gid, "answer", side=1, answer=right)
+    told = [
+        t("table.note.side", "en", name="Ada", text=answer_reply(verdict, "en")),
+        t("table.note.side", "en", name="Bo", text=answer_reply(None, "en")),
+    ]
+    assert message_of(page) == " ".join(told)
+
+
+async def test_at_a_shared_screen_a_bet_is_only_in_until_all_have_decided(table: Table) -> None:
+    """RULES §3.3: bets are decided in secret and revealed together."""
+    gid, _ = await start(table, game="satsing", player1="Ada", player2="Bo")
+    if table.game(gid).state.phase is not Phase.BET:
+        await press(table, gid, "flip")
+    status, page = await press(table, gid, "bet:0", side=0)
+    assert status == 200
+    assert message_of(page) == t(
+        "table.note.side", "en", name="Ada", text=t("table.note.decided", "en")
+    )
+    bet = t("reply.bet_received", "en", card=t("reply.bet_left", "en"))
+    assert bet not in text_of(page)
+
+
 async def test_the_computer_plays_its_side_at_once(table: Table) -> None:
     gid, page = await start(table, game="regnekrig", level="5", player1="Ada", opponent="hard")
     game = table.game(gid)
@@ -299,9 +335,8 @@ async def test_the_computer_plays_its_side_at_once(table: Table) -> None:
 
 async def test_the_betting_hint_is_the_boards(table: Table) -> None:
     gid, _ = await start(table, game="satsing", player1="Ada", player2="Bo")
-    await press(table, gid, "flip")
     game = table.game(gid)
-    assert game.state.phase is Phase.BET and 0 in game.state.pending
+    assert game.state.phase is Phase.BET and 0 in game.state.pending  # RULES §3.3
     page = await (await table.client.get(f"/game/{gid}?hint=0&lang=sv")).text()
     for line in render_hint(swap_chances(game.state, 0), "sv").splitlines():
         assert text_of(line.replace("**", "")) in text_of(page)
