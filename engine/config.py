@@ -8,6 +8,7 @@ from typing import Any
 
 from engine.cards import DeckProfile
 from engine.errors import ConfigurationError
+from engine.expressions import AnswerForm
 
 TARGET_MIN = -15
 TARGET_MAX = 15
@@ -45,6 +46,7 @@ class GameConfig:
     war_size: int = 6
     war_rule: WarRule = WarRule.CLOSEST_TO_ZERO
     max_rounds: int = 1000
+    answer_form: AnswerForm = AnswerForm.NUMBER  # regn mode, levels 3–7 (RULES §2.2)
 
     def __post_init__(self) -> None:
         if self.level not in LEVELS:
@@ -70,6 +72,7 @@ class GameConfig:
             "war_size": self.war_size,
             "war_rule": self.war_rule.value,
             "max_rounds": self.max_rounds,
+            "answer_form": self.answer_form.value,
         }
 
     @classmethod
@@ -85,6 +88,7 @@ class GameConfig:
                 war_size=_int(data.get("war_size", 6), "war_size"),
                 war_rule=WarRule(data.get("war_rule", WarRule.CLOSEST_TO_ZERO.value)),
                 max_rounds=_int(data.get("max_rounds", 1000), "max_rounds"),
+                answer_form=AnswerForm(data.get("answer_form", AnswerForm.NUMBER.value)),
             )
         except KeyError as missing:
             raise ConfigurationError(f"missing key {missing}", field=str(missing)) from None

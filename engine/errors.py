@@ -6,6 +6,7 @@ public API: add new ones, never rename.
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any
 
 
@@ -49,3 +50,17 @@ class ExpressionError(EngineError):
         super().__init__(message, **details)
         if code is not None:
             self.code = code
+
+
+class Unreadable(StrEnum):
+    """Every `ExpressionError` code: the answer was not read, nothing is counted, and the pupil
+    may type it again (RULES.md §2.2). Why an answer that *was* read counts as no value is a
+    `engine.expressions.Reason`; together the two are every code an answer can get."""
+
+    EMPTY = "empty"
+    TOO_LONG = "too_long"
+    UNKNOWN_SYMBOL = "unknown_symbol"
+    MALFORMED = "malformed"
+    UNSUPPORTED_POWER = "unsupported_power"  # levels 6–7: a power other than 2
+    POWER_NOT_ALLOWED = "power_not_allowed"  # levels 1–5: no power is part of the level
+    RESULT_MISSING = "result_missing"  # an expression without the number it gives (§2.2)

@@ -16,7 +16,7 @@ from engine.cards import Card, new_deck, stacked_cards
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
-from engine.expressions import Verdict, judge
+from engine.expressions import Reason, Verdict, judge
 from engine.intervallkrig import IntervalTable
 from engine.regnekrig import RegnekrigTable
 from engine.rng import GameRng
@@ -24,7 +24,7 @@ from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination
 from engine.table import Table
 
-TIMEOUT_REASON = "timeout"
+TIMEOUT_REASON = Reason.TIMEOUT.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,7 +140,7 @@ def _check_pending(state: GameState, side: int, phase: Phase) -> None:
 def judge_answer(state: GameState, side: int, text: str) -> Verdict:
     """What an answer would count as for this side now (RULES §2.2); raises for unreadable text."""
     a, b = state.up[side]
-    return judge(text, (a.value, b.value), state.config.level)
+    return judge(text, (a.value, b.value), state.config.level, state.config.answer_form)
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
@@ -213,7 +213,7 @@ def waiting_for(state: GameState) -> list[Decision]:
 
 def legal_actions(state: GameState) -> list[Action]:
     """Every action that `apply` accepts now. Answers are free text: the listed `Answer` for a
-    side is its best legal expression; any other legal answer is accepted too."""
+    side is its best legal expression with its value; any other legal answer is accepted too."""
     if state.outcome is not None:
         return []
     actions: list[Action] = []
@@ -229,7 +229,7 @@ def legal_actions(state: GameState) -> list[Action]:
             a, b = state.up[side]
             play = best(a.value, b.value, state.config.level, state.target)
             if play.value is not None:
-                actions.append(Answer(side, play.text))
+                actions.append(Answer(side, play.answer))
             actions.append(Timeout(side))
     elif state.phase is Phase.BET:
         for side in state.pending:
