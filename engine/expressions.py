@@ -782,7 +782,17 @@ def typed_number(expr: Expr) -> int | str:
         value = evaluate(expr)
     except ExpressionError:
         return to_text(expr)
-    return value.numerator if value.denominator == 1 and is_number(expr) else to_text(expr)
+    if not is_number(expr):
+        return to_text(expr)
+    if value.denominator == 1:
+        return value.numerator
+    inner, minuses = _strip_neg(expr)
+    if isinstance(inner, BinOp):  # a typed fraction keeps its terms: 6/4 stays 6/4
+        top, top_minuses = _strip_neg(inner.left)
+        assert isinstance(top, Num) and isinstance(inner.right, Num)
+        sign = MINUS if (minuses + top_minuses) % 2 else ""
+        return f"{sign}{top.value}/{inner.right.value}"
+    return to_text(expr)
 
 
 def _cards(cards: tuple[int, int]) -> dict[str, object]:
@@ -806,8 +816,9 @@ def _judge_number(
     if diagnosis is None:
         return accept(value)
     reason, details = diagnosis
-    if reason is Reason.ARITHMETIC_SLIP:
-        details = {**details, "number": typed_number(expr)}
+    # The number the pupil typed, as typed (1,6 stays 1,6); the slip's right value stays exact.
+    typed_key = "number" if reason is Reason.ARITHMETIC_SLIP else "value"
+    details = {**details, typed_key: typed_number(expr)}
     return refuse(reason, {**details, **_cards(cards)})
 
 

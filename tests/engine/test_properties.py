@@ -53,15 +53,29 @@ from engine.cards import DeckProfile
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, GameKind, Mode, WarRule
 from engine.errors import EngineError
 from engine.events import Event
+from engine.expressions import AnswerForm
 from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
 from engine.replay import run
+from engine import solver
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
 
 # Texts `parse` cannot read: refused with an `ExpressionError`, the answer may be typed again.
 UNREADABLE = ("", "   ", "2 +", "(((", "abc", "1 5", "5.", "√", ")(", "2 # 3")
 # Readable answers that are (almost always) not a legal value: judged, they count as no value.
-READABLE_WRONG = ("99", "1+1", "-3*4", "2^2", "sqrt(4)+6", "7/2", "3²-5", "0/0", "1/0")
+# Each expression gives its result, so it is an answer in every answer form (RULES §2.2).
+READABLE_WRONG = (
+    "99",
+    "1+1=2",
+    "-3*4=-12",
+    "2^2=4",
+    "sqrt(4)+6=8",
+    "7/2",
+    "3²-5=4",
+    "0/0",
+    "1/0",
+    "2+2=5",
+)
 
 PROPERTY_SETTINGS = settings(
     max_examples=200,
@@ -83,6 +97,7 @@ def configs(modes: Sequence[Mode] = tuple(Mode)) -> st.SearchStrategy[GameConfig
         war_size=st.sampled_from(range(1, 7)),
         war_rule=st.sampled_from(list(WarRule)),
         max_rounds=st.integers(30, 200),
+        answer_form=st.sampled_from(list(AnswerForm)),
     )
 
 
@@ -101,21 +116,22 @@ def dealt_ids(state: GameState) -> list[int]:
 
 
 def answer_text(state: GameState, side: int, rnd: random.Random) -> str:
-    """A readable answer: the best expression, a random reachable value's expression or the
-    value as a number, or a readable wrong answer (which counts as no value)."""
+    """A readable answer: the best play, a random reachable value's expression with its value
+    (RULES §2.2: "the value, alone or after the expression that gives it") or the value as a
+    number, or a readable wrong answer (which counts as no value)."""
     a, b = (card.value for card in state.up[side])
     level = state.config.level
     options = reachable(a, b, level)
     roll = rnd.random()
     if options and roll < 0.3:
         value = rnd.choice(sorted(options))
-        return options[value]
+        return solver.answer_text(options[value], value)
     if options and roll < 0.45:
         return str(rnd.choice(sorted(options)))
     if roll < 0.6:
         return rnd.choice(READABLE_WRONG)
     play = best(a, b, level, state.target)
-    return play.text if play.value is not None else rnd.choice(READABLE_WRONG)
+    return play.answer if play.value is not None else rnd.choice(READABLE_WRONG)
 
 
 def random_action(state: GameState, rnd: random.Random, time_up_chance: float = 0.005) -> Action:

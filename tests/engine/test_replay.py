@@ -32,6 +32,7 @@ INPUT_KEYS = {
     "piles",
     "actions",
     "max_rounds",
+    "answer_form",
 }
 
 
