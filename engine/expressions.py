@@ -732,9 +732,7 @@ def judge(
         parts = parse_answer(text)
     except ExpressionError as error:
         if error.code == "unsupported_power" and level < SQUARE_LEVEL:
-            raise ExpressionError(
-                "powers are not part of this level", code="power_not_allowed", level=level
-            ) from None
+            _error("power_not_allowed", "powers are not part of this level", level=level)
         raise
     typed = " = ".join(to_text(part) for part in parts)
     expression, result = parts[0], parts[-1]
