@@ -136,9 +136,7 @@ def _answer(state: GameState, side: int, style: Style, rng: random.Random) -> Ac
     return Answer(side, _slip(a, b, level, play.value, rng))
 
 
-def _weaker(
-    a: int, b: int, level: int, target: int | None, best_value: Fraction
-) -> list[Fraction]:
+def _weaker(a: int, b: int, level: int, target: int | None, best_value: Fraction) -> list[Fraction]:
     """Up to three legal values just worse than the best (the other order at levels 3–4)."""
     options = [v for v in reachable(a, b, level) if v != best_value]
     if target is None:

@@ -135,9 +135,7 @@ def _decimal_places(value: Fraction) -> int | None:
 # ---------------------------------------------------------------------------------------------
 # Tokens
 
-_Kind: TypeAlias = Literal[
-    "num", "+", "-", "*", "/", "(", ")", "pow", "sup", "root", "eq", "end"
-]
+_Kind: TypeAlias = Literal["num", "+", "-", "*", "/", "(", ")", "pow", "sup", "root", "eq", "end"]
 
 _SINGLE: Mapping[str, _Kind] = MappingProxyType(
     {
@@ -278,8 +276,12 @@ def parse_answer(text: str) -> tuple[Expr, ...]:
     for token in tokens:
         if token.kind in ("eq", "end"):
             if not chunk:
-                _error("malformed", "a number is missing beside '='", position=token.position,
-                       symbol=token.text)
+                _error(
+                    "malformed",
+                    "a number is missing beside '='",
+                    position=token.position,
+                    symbol=token.text,
+                )
             parts.append(_Parser(text, [*chunk, _Token("end", "", token.position)]).parse())
             chunk = []
         else:

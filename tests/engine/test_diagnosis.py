@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
@@ -311,7 +312,7 @@ def test_a_late_answer_counts_as_no_value_with_reason_timeout() -> None:
 
 def test_every_reason_is_tested_above() -> None:
     """One list of codes: each `Reason` is named by a test in this file."""
-    source = open(__file__, encoding="utf-8").read()
+    source = Path(__file__).read_text(encoding="utf-8")
     for reason in Reason:
         assert f'"{reason.value}"' in source or f"Reason.{reason.name}" in source, reason
 

@@ -37,6 +37,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from engine import solver
 from engine.actions import (
     Action,
     Answer,
@@ -56,7 +57,6 @@ from engine.events import Event
 from engine.expressions import AnswerForm
 from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
 from engine.replay import run
-from engine import solver
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
 
