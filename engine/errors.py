@@ -38,10 +38,12 @@ class ConfigurationError(EngineError):
 
 
 class ExpressionError(EngineError):
-    """What a pupil typed could not be read as a number or an expression.
+    """What a pupil typed could not be read as an answer (an `Unreadable` code).
 
     These refuse the answer (it can be typed again). A well-formed answer that breaks a
-    rule is not an error: it is judged and counts as *no value* (RULES.md §2.2).
+    rule is not an error: it is judged and counts as *no value* (RULES.md §2.2). `evaluate`
+    also raises this class for a value that does not exist (division by zero, the root of a
+    non-square, too large); `judge` turns those into the verdict reasons of the same codes.
     """
 
     code = "malformed"

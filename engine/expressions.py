@@ -19,6 +19,8 @@ Decisions where the rule book is silent:
   An exponent is a signed atom; only the literal 2 is supported, other superscript digits
   (``³``) are `unsupported_power` rather than `unknown_symbol`.
 * `[` `]` work like `(` `)` but must pair with their own kind.
+* An answer may give its steps and its result after ``=`` (``4·6=24``, ``3²+(-2)=9-2=7``):
+  `parse_answer` reads each part; `parse` reads one expression and refuses ``=``.
 * The canonical decimal mark is the comma (``1,5``), as pupils write it in Norway and Sweden.
 * `evaluate` refuses (code ``too_large``) a numerator or denominator over `MAX_BITS` bits:
   repeated squaring within 100 characters could otherwise make numbers with millions of

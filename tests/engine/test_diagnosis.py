@@ -9,6 +9,7 @@ be typed again." One test per code, with the details its sentence is filled with
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
@@ -17,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Timeout
+from engine.actions import Answer, Timeout
 from engine.config import GameConfig, GameKind, Mode
-from engine.errors import ExpressionError, Unreadable
+from engine.errors import ConfigurationError, ExpressionError, Unreadable
 from engine.events import ValueShown
 from engine.expressions import (
     AnswerForm,
@@ -395,3 +396,45 @@ def test_legal_expressions_are_accepted_and_every_sign_flip_is_a_sign_slip(
     assert judge(typed, cards, level).reason == "sign_slip"
     if slipped not in table:
         assert judge(number_answer(slipped), cards, level).reason == "sign_slip"
+
+
+# --- the game option (SCENARIOS.md `answer_form`) ----------------------------------------
+
+
+def test_answer_form_is_a_game_option_defaulting_to_number() -> None:
+    """SCENARIOS.md: `answer_form` ... default `number`; it survives the JSON round trip."""
+    config = GameConfig.from_json({"game": "regnekrig", "level": 4})
+    assert config.answer_form is NUMBER
+    chosen = GameConfig.from_json({"game": "regnekrig", "level": 4, "answer_form": "expression"})
+    assert chosen.answer_form is EXPRESSION
+    assert GameConfig.from_json(chosen.to_json()) == chosen
+
+
+def test_an_unknown_answer_form_is_a_configuration_error() -> None:
+    with pytest.raises(ConfigurationError):
+        GameConfig.from_json({"game": "regnekrig", "answer_form": "words"})
+
+
+@pytest.mark.parametrize(("level", "form"), [(1, EXPRESSION), (2, EXPRESSION), (4, NUMBER)])
+def test_the_game_judges_with_its_answer_form(level: int, form: AnswerForm) -> None:
+    """Levels 1–2 ask for the result "whatever the form"; at 3–7 the game's form decides."""
+    config = GameConfig(GameKind.REGNEKRIG, level=level, mode=Mode.REGN, answer_form=form)
+    state, _ = new_game(config, 0, [[5, 2, 1, 1], [3, 3, 1, 1]])
+    with pytest.raises(ExpressionError) as caught:
+        apply(state, Answer(0, "5·2" if level == 2 else "5+2" if level == 1 else "5-2"))
+    assert caught.value.code == "result_missing"
+    expression_form = replace(config, answer_form=EXPRESSION)
+    state, _ = new_game(expression_form, 0, [[5, 2, 1, 1], [3, 3, 1, 1]])
+    if level >= 3:
+        state, _ = apply(state, Answer(0, "5-2"))
+        assert state.pending == (1,)
+
+
+def test_every_code_the_reader_raises_is_declared_once() -> None:
+    """engine/errors.py `Unreadable` and `Reason` are the one list: the reader raises no
+    other code."""
+    source = (Path(__file__).parents[2] / "engine" / "expressions.py").read_text("utf-8")
+    raised = set(re.findall(r'_error\(\s*"(\w+)"', source))
+    assert len(raised) >= 8
+    assert raised <= {code.value for code in Unreadable} | {reason.value for reason in Reason}
+    assert not {code.value for code in Unreadable} & {reason.value for reason in Reason}
