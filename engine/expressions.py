@@ -666,8 +666,8 @@ def _walk(expr: Expr) -> Iterator[Expr]:
 
 def _signed_literals(expr: Expr) -> list[tuple[Fraction, Fraction | None]]:
     """Each literal with the signs written on it, left to right: ``-4`` is −4 and ``(-4)²``
-    is −4 squared. A sign in front of a square or root (``-3²``) is offered as the second
-    reading, so a pupil with the card −3 who writes ``-3²`` is using that card."""
+    is −4 squared. A sign in front of a square (``-3²``) is offered as the second reading,
+    so a pupil with the card −3 who writes ``-3²`` is using that card."""
     found: list[tuple[Fraction, Fraction | None]] = []
 
     def visit(node: Expr, minuses: int, outer: int) -> None:
@@ -679,8 +679,10 @@ def _signed_literals(expr: Expr) -> list[tuple[Fraction, Fraction | None]]:
         elif isinstance(node, BinOp):
             visit(node.left, 0, 0)
             visit(node.right, 0, 0)
-        else:
+        elif isinstance(node, Square):
             visit(node.operand, 0, outer + minuses)
+        else:  # −√4 is minus the root of 4: the 4 is the card, whatever the sign in front
+            visit(node.operand, 0, 0)
 
     visit(expr, 0, 0)
     return found

@@ -135,6 +135,12 @@ def test_a_leading_minus_on_a_negative_card_is_that_card() -> None:
     assert judge("5 - -4 = 9", (-4, 5), 5).value == 9
 
 
+def test_a_sign_in_front_of_a_root_is_not_the_cards_sign() -> None:
+    """−√4 is minus the root of 4: with the card −4 the pupil used 4, not −4."""
+    assert no_value("-\u221a4 + 6 = 4", (-4, 6), 7)[1]["card"] == -4
+    assert judge("6 - \u221a4 = 4", (4, 6), 7).value == 4
+
+
 def test_arithmetic_slip_for_a_legal_expression_with_the_wrong_number() -> None:
     """Issue 11: "4 · 6 = 24, ikke 25"."""
     assert no_value("4*6=25", (4, 6), 2) == (
