@@ -64,7 +64,9 @@ STYLES = {
 
 
 def _happens(chance: Fraction, rng: random.Random) -> bool:
-    """True with exactly `chance` (an integer draw, no float)."""
+    """True with exactly `chance` (an integer draw, no float); a certainty draws nothing."""
+    if chance >= 1 or chance <= 0:
+        return chance >= 1
     return rng.randrange(chance.denominator) < chance.numerator
 
 

@@ -490,15 +490,17 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._running() and self.state.phase is Phase.ANSWER)
     @rule(data=st.data())
     def free_answer(self, data: st.DataObject) -> None:
-        """RULES §2.2: a readable answer is judged; a reachable value's expression counts."""
+        """RULES §2.2: a readable answer is judged; a reachable value counts, alone or after
+        its expression."""
         side = data.draw(st.sampled_from(self.state.pending))
         a, b = (card.value for card in self.state.up[side])
         options = reachable(a, b, self.config.level)
-        texts = [*READABLE_WRONG, *options.values(), *(str(v) for v in options)]
+        answers = {solver.answer_text(e, v): v for v, e in options.items()}
+        texts = [*READABLE_WRONG, *answers, *(str(v) for v in options)]
         text = data.draw(st.sampled_from(texts))
         verdict = judge_answer(self.state, side, text)
-        for value, expression in options.items():
-            if text in (expression, str(value)):
+        for value in options:
+            if text == str(value) or answers.get(text) == value:
                 assert verdict.value == value and verdict.accepted
         self._apply(Answer(side, text))
 
