@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from engine.computer import Strength, choose
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
 
 LEVELS = range(1, 8)
@@ -50,7 +50,7 @@ OPPONENTS: tuple[tuple[str, Strength | None], ...] = (
 
 def play(level: int, pupil: Pupil, opponent: Strength | None, seed: int, rounds: int) -> bool:
     """One game; True when the pupil wins."""
-    config = GameConfig(GameKind.REGNEKRIG, level=level, mode=Mode.REGN, max_rounds=rounds)
+    config = GameConfig("regnekrig", level=level, mode=Mode.REGN, max_rounds=rounds)
     state, _ = new_game(config, seed)
     me = seed % 2
     rngs = (random.Random(seed * 2), random.Random(seed * 2 + 1))

@@ -10,7 +10,6 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.board import render_board
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
@@ -19,14 +18,21 @@ from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
 from bot.ui.record_items import check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.records import RecordCommands
+from engine.registry import (
+    ANSWER_TIME,
+    DECK,
+    GAMES,
+    LEVEL,
+    MODE,
+    REGNEKRIG,
+    TIME_LIMIT,
+    WAR_RULE,
+    WAR_SIZE,
+)
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
-GAMES = ("regnekrig", "intervallkrig", "satsing")
-DECKS = ("heltall", "fortegn", "vanlig")
-MODES = ("regn", "auto")
-WAR_RULES = ("closest_to_zero", "highest")
 STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")
 
@@ -72,26 +78,28 @@ class Mattekrig(
     @app_commands.choices(
         game=[choice("game", g) for g in GAMES],
         computer=[choice("computer", s) for s in STRENGTHS],
-        deck=[choice("deck", d) for d in DECKS],
-        mode=[choice("mode", m) for m in MODES],
-        war_rule=[choice("war_rule", w) for w in WAR_RULES],
+        deck=[choice("deck", d) for d in DECK.choices],
+        mode=[choice("mode", m) for m in MODE.choices],
+        war_rule=[choice("war_rule", w) for w in WAR_RULE.choices],
     )
     async def start(
         self,
         interaction: discord.Interaction,
         game: str,
-        level: app_commands.Range[int, 1, 7] = 1,
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] = int(LEVEL.default),
         opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         computer: str | None = None,
         teams: bool = False,
-        deck: str = "heltall",
-        mode: str = "regn",
-        minutes: app_commands.Range[int, 0, 120] = 0,
-        war_size: app_commands.Range[int, 1, 6] = 6,
-        war_rule: str = "closest_to_zero",
-        answer_seconds: app_commands.Range[int, 0, 600] = 60,
+        deck: str = str(DECK.default),
+        mode: str = str(MODE.default),
+        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] = int(TIME_LIMIT.default),
+        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] = int(WAR_SIZE.default),
+        war_rule: str = str(WAR_RULE.default),
+        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] = int(
+            ANSWER_TIME.default
+        ),
         thread: bool | None = None,
     ) -> None:
         settings, lang = await house_rules(self.bot, interaction)  # the teacher's settings
@@ -192,10 +200,7 @@ class Mattekrig(
             await post_board(self.bot, update, created, update.game.record.channel_id)
             return
         update = await self.bot.invitations.versus_computer(**arguments)
-        board = render_board(update.game, lang, self.bot.clock.now_ms())
-        await interaction.response.send_message(
-            content=board.content, embed=board.embed, view=board.view
-        )
+        await self.bot.boards.render(update.game).reply(interaction)
         message = await interaction.original_response()
         await self.bot.games.set_board(update.game, message.id)
 
@@ -217,7 +222,7 @@ class Mattekrig(
     @app_commands.command(name="rules", description=ls("cmd.rules.desc"))
     @app_commands.describe(game=ls("cmd.rules.opt.game.desc"))
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
-    async def rules(self, interaction: discord.Interaction, game: str = "regnekrig") -> None:
+    async def rules(self, interaction: discord.Interaction, game: str = REGNEKRIG.key) -> None:
         await interaction.response.send_message(
             embeds=rules_text(game, lang_of(interaction)), ephemeral=True
         )

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Answer, Timeout
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.errors import ConfigurationError, ExpressionError, Unreadable
 from engine.events import ValueShown
 from engine.expressions import (
@@ -310,7 +310,7 @@ def test_too_large_is_refused_by_evaluate() -> None:
 
 
 def test_a_late_answer_counts_as_no_value_with_reason_timeout() -> None:
-    state, _ = new_game(GameConfig(GameKind.REGNEKRIG, mode=Mode.REGN), 0, [[1, 2], [3, 4]])
+    state, _ = new_game(GameConfig("regnekrig", mode=Mode.REGN), 0, [[1, 2], [3, 4]])
     state, _ = apply(state, Timeout(0))
     state, events = apply(state, Timeout(1))
     reasons = {e.side: e.reason for e in events if isinstance(e, ValueShown)}
@@ -424,7 +424,7 @@ def test_an_unknown_answer_form_is_a_configuration_error() -> None:
 @pytest.mark.parametrize(("level", "form"), [(1, EXPRESSION), (2, EXPRESSION), (4, NUMBER)])
 def test_the_game_judges_with_its_answer_form(level: int, form: AnswerForm) -> None:
     """Levels 1–2 ask for the result "whatever the form"; at 3–7 the game's form decides."""
-    config = GameConfig(GameKind.REGNEKRIG, level=level, mode=Mode.REGN, answer_form=form)
+    config = GameConfig("regnekrig", level=level, mode=Mode.REGN, answer_form=form)
     state, _ = new_game(config, 0, [[5, 2, 1, 1], [3, 3, 1, 1]])
     with pytest.raises(ExpressionError) as caught:
         apply(state, Answer(0, "5·2" if level == 2 else "5+2" if level == 1 else "5-2"))
