@@ -8,11 +8,12 @@ Markdown bold (``**…**``) is kept as Discord shows it; a screen without Markdo
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from fractions import Fraction
 
 from bot.i18n import Lang, MissingTranslationError, t
-from bot.render.cards import count_text, number_text
+from bot.render.cards import MINUS, count_text, number_text
 from bot.render.locale import as_lang
 from bot.render.naming import join_names
 from engine.config import GameConfig
@@ -22,6 +23,8 @@ from engine.hints import SwapChances
 from engine.registry import GameDescriptor
 from engine.state import Outcome, Termination
 from engine.view import Now, SideView, Status, View
+
+_FRACTION = re.compile(r"-?\d+/\d+")  # an exact engine number ("-7/2")
 
 
 def clip(text: str, limit: int) -> str:
@@ -207,8 +210,22 @@ def answer_reply(verdict: Verdict | None, lang: str) -> str:
     if verdict is None or verdict.value is not None or verdict.reason is None:
         return t("reply.answer_received", lang)
     no_value = t("answer.counts_as_no_value", lang)
-    details = {k: v for k, v in verdict.details.items() if isinstance(v, str | int)}
     try:
-        return f"{t(f'answer.rejected.{verdict.reason}', lang, **details)} {no_value}"
+        sentence = t(f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details))
     except (KeyError, MissingTranslationError):
         return no_value
+    return f"{sentence} {no_value}"
+
+
+def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
+    """A verdict's details as the sentence shows them: numbers (ints, "p/q") with the true
+    minus sign (``−4``, ``−7/2``), expressions and typed numbers as the engine wrote them."""
+    values: dict[str, str] = {}
+    for key, value in details.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            values[key] = number_text(value)
+        elif isinstance(value, str):
+            values[key] = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
+    return values
