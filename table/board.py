@@ -260,7 +260,9 @@ def table_page(
         + "</section>"
     )
     sides = "".join(_side(game, table, s, names[s.side], lang) for s in table.sides)
-    body.append(f'<section class="sides">{sides}</section>')
+    # With the picture, the text sides stay for screen readers and scripts, out of sight.
+    shown = "sides" if picture is None else "sides visually-hidden"
+    body.append(f'<section class="{shown}">{sides}</section>')
     if over:
         body.append(_summary(game, table, names, lang))
     else:

@@ -1,6 +1,7 @@
 """`python -m tests.table.screenshots DIR`: the README's two pictures of the classroom table,
-taken in the headless browser the tests use (a game in play in regn mode, and a satsing
-table with the betting hint), from fixed seeds so they come out the same every time."""
+taken in the headless browser the tests use, with the card pictures when installed (a game
+in play in regn mode, and a satsing table with the betting hint), from fixed seeds so they
+come out the same every time."""
 
 from __future__ import annotations
 
@@ -10,10 +11,11 @@ from pathlib import Path
 
 from playwright.async_api import Page, async_playwright
 
+from table.pictures import installed_drawer
 from tests.table.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.table.support import best_answer, serve
 
-SIZE = {"width": 880, "height": 600}
+SIZE = {"width": 800, "height": 900}
 
 
 async def _press(page: Page, label: str) -> None:
@@ -23,7 +25,7 @@ async def _press(page: Page, label: str) -> None:
 
 async def take(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
-    async for table in serve(seeds=[5, 9]):
+    async for table in serve(seeds=[5, 9], drawer=installed_drawer()):
         base = str(table.client.make_url("/"))
         async with async_playwright() as playwright:
             browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -41,7 +43,7 @@ async def take(folder: Path) -> None:
             async with page.expect_navigation():
                 await page.press("input[name=answer]", "Enter")
             await page.evaluate("window.scrollTo(0, 0)")
-            await page.screenshot(path=str(folder / "table-regnekrig.png"))
+            await page.screenshot(path=str(folder / "table-browser-regnekrig.png"))
 
             page = await browser.new_page(viewport=SIZE, locale="en-GB")
             await page.goto(base + "?game=satsing")
@@ -53,7 +55,7 @@ async def take(folder: Path) -> None:
                 await _press(page, "Flip")
             await _press(page, "Hint")
             await page.evaluate("window.scrollTo(0, 0)")
-            await page.screenshot(path=str(folder / "table-satsing.png"))
+            await page.screenshot(path=str(folder / "table-browser-satsing.png"))
             await browser.close()
 
 

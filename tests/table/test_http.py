@@ -25,6 +25,7 @@ from engine.state import Phase
 from engine.view import View, view
 from table.board import side_names
 from table.games import CAP, EXPIRY_SECONDS
+from table.pictures import installed_drawer
 from tests.table.support import (
     Table,
     best_answer,
@@ -484,3 +485,19 @@ async def test_odd_numbers_in_a_press_or_a_link_change_nothing(table: Table, num
     response = await table.client.get(f"/game/{gid}", params={"note": number, "hint": number})
     assert response.status == 200
     assert table.game(gid).state is state
+
+
+@pytest.mark.parametrize("lang", ["nb", "sv", "en"])
+async def test_the_card_pictures_draw_the_table_when_installed(lang: str) -> None:
+    """`mattekrig play` shows the card pictures (bot.render.pictures) with their alt text."""
+    drawer = installed_drawer()
+    assert drawer is not None
+    async for served in serve(drawer=drawer):
+        gid, page = await start(served, lang, **REGNEKRIG_2)
+        found = re.search(r'<img class="picture" src="([^"]+)" alt="([^"]+)">', page)
+        assert found is not None
+        expected = drawer(view(served.game(gid).state, None), {0: "Ada", 1: "Bo"}, lang)
+        assert html.unescape(found.group(2)) == expected.alt
+        response = await served.client.get(html.unescape(found.group(1)))
+        assert response.status == 200 and response.content_type == "image/png"
+        assert (await response.read()).startswith(b"\x89PNG")
