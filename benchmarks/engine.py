@@ -110,18 +110,20 @@ def lookup_cases(n: int, seed: int = 0) -> list[tuple[int, int, int, int]]:
 
 
 def judge_cases(n: int, seed: int = 1) -> list[tuple[str, tuple[int, int], int]]:
-    """Answers as pupils type them: legal expressions, plain numbers, and wrong ones."""
+    """Answers as pupils type them: legal expressions with their value, plain numbers, and
+    wrong ones."""
     rnd = random.Random(seed)
     cases = []
     for a, b, level, _ in lookup_cases(n, seed):
         options = solver.reachable(a, b, level)
         roll = rnd.random()
         if options and roll < 0.6:
-            text = options[rnd.choice(list(options))]
+            value = rnd.choice(list(options))
+            text = solver.answer_text(options[value], value)  # RULES §2.2: with its value
         elif options and roll < 0.8:
             text = str(rnd.choice(list(options)))
         else:
-            text = f"{a} + {b} + 1"
+            text = f"{a} + {b} + 1 = 0"
         cases.append((text, (a, b), level))
     return cases
 

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import DeckProfile
 from engine.errors import ConfigurationError
+from engine.expressions import AnswerForm
 
 if TYPE_CHECKING:
     from engine.registry import GameDescriptor
@@ -38,6 +39,7 @@ class GameConfig:
     war_size: int = 6
     war_rule: WarRule = WarRule.CLOSEST_TO_ZERO
     max_rounds: int = 1000
+    answer_form: AnswerForm = AnswerForm.NUMBER  # regn mode, levels 3–7 (RULES §2.2)
     # Derived once from `game` (never stored, never compared): the rules look these up on
     # every round.
     descriptor: GameDescriptor = field(init=False, repr=False, compare=False)
@@ -69,6 +71,7 @@ class GameConfig:
             "war_size": self.war_size,
             "war_rule": self.war_rule.value,
             "max_rounds": self.max_rounds,
+            "answer_form": self.answer_form.value,
         }
 
     @classmethod
@@ -84,6 +87,7 @@ class GameConfig:
                 war_size=_int(data.get("war_size", 6), "war_size"),
                 war_rule=WarRule(data.get("war_rule", WarRule.CLOSEST_TO_ZERO.value)),
                 max_rounds=_int(data.get("max_rounds", 1000), "max_rounds"),
+                answer_form=AnswerForm(data.get("answer_form", AnswerForm.NUMBER.value)),
             )
         except KeyError as missing:
             raise ConfigurationError(f"missing key {missing}", field=str(missing)) from None

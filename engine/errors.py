@@ -12,7 +12,7 @@ from typing import Any
 
 class Refusal(StrEnum):
     """Why `engine.game.apply` refuses an action: the `code` of its `IllegalActionError`.
-    Unreadable answers are refused with the `ExpressionError` codes of `engine.expressions`."""
+    Unreadable answers are refused with the `ExpressionError` codes listed in `Unreadable`."""
 
     GAME_OVER = "game_over"  # the game has ended
     NOT_A_SIDE = "not_a_side"  # the side number is not one of the game's sides
@@ -55,10 +55,12 @@ class ConfigurationError(EngineError):
 
 
 class ExpressionError(EngineError):
-    """What a pupil typed could not be read as a number or an expression.
+    """What a pupil typed could not be read as an answer (an `Unreadable` code).
 
     These refuse the answer (it can be typed again). A well-formed answer that breaks a
-    rule is not an error: it is judged and counts as *no value* (RULES.md §2.2).
+    rule is not an error: it is judged and counts as *no value* (RULES.md §2.2). `evaluate`
+    also raises this class for a value that does not exist (division by zero, the root of a
+    non-square, too large); `judge` turns those into the verdict reasons of the same codes.
     """
 
     code = "malformed"
@@ -67,3 +69,17 @@ class ExpressionError(EngineError):
         super().__init__(message, **details)
         if code is not None:
             self.code = code
+
+
+class Unreadable(StrEnum):
+    """Every `ExpressionError` code: the answer was not read, nothing is counted, and the pupil
+    may type it again (RULES.md §2.2). Why an answer that *was* read counts as no value is a
+    `engine.expressions.Reason`; together the two are every code an answer can get."""
+
+    EMPTY = "empty"
+    TOO_LONG = "too_long"
+    UNKNOWN_SYMBOL = "unknown_symbol"
+    MALFORMED = "malformed"
+    UNSUPPORTED_POWER = "unsupported_power"  # levels 6–7: a power other than 2
+    POWER_NOT_ALLOWED = "power_not_allowed"  # levels 1–5: no power is part of the level
+    RESULT_MISSING = "result_missing"  # an expression without the number it gives (§2.2)

@@ -19,6 +19,8 @@ Decisions where the rule book is silent:
   An exponent is a signed atom; only the literal 2 is supported, other superscript digits
   (``³``) are `unsupported_power` rather than `unknown_symbol`.
 * `[` `]` work like `(` `)` but must pair with their own kind.
+* An answer may give its steps and its result after ``=`` (``4·6=24``, ``3²+(-2)=9-2=7``):
+  `parse_answer` reads each part; `parse` reads one expression and refuses ``=``.
 * The canonical decimal mark is the comma (``1,5``), as pupils write it in Norway and Sweden.
 * `evaluate` refuses (code ``too_large``) a numerator or denominator over `MAX_BITS` bits:
   repeated squaring within 100 characters could otherwise make numbers with millions of
@@ -27,8 +29,9 @@ Decisions where the rule book is silent:
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from math import isqrt
 from types import MappingProxyType
@@ -39,18 +42,24 @@ from engine.errors import ExpressionError
 __all__ = [
     "MAX_ANSWER_LENGTH",
     "MAX_BITS",
+    "AnswerForm",
     "BinOp",
     "Expr",
     "Neg",
     "Num",
     "Op",
+    "Reason",
     "Root",
     "Square",
     "Verdict",
+    "card_term",
     "evaluate",
+    "is_number",
     "judge",
     "level_operators",
+    "operator_symbol",
     "parse",
+    "parse_answer",
     "to_text",
 ]
 
@@ -128,7 +137,7 @@ def _decimal_places(value: Fraction) -> int | None:
 # ---------------------------------------------------------------------------------------------
 # Tokens
 
-_Kind: TypeAlias = Literal["num", "+", "-", "*", "/", "(", ")", "pow", "sup", "root", "end"]
+_Kind: TypeAlias = Literal["num", "+", "-", "*", "/", "(", ")", "pow", "sup", "root", "eq", "end"]
 
 _SINGLE: Mapping[str, _Kind] = MappingProxyType(
     {
@@ -150,6 +159,7 @@ _SINGLE: Mapping[str, _Kind] = MappingProxyType(
         "]": ")",
         "^": "pow",
         ROOT: "root",
+        "=": "eq",
     }
 )
 _SUPERSCRIPTS: Mapping[str, int] = MappingProxyType(
@@ -249,6 +259,38 @@ def parse(text: str) -> Expr:
     return _Parser(text, _tokenize(text)).parse()
 
 
+def parse_answer(text: str) -> tuple[Expr, ...]:
+    """Read an answer that may give its steps and result: ``4·6``, ``24``, ``4·6=24`` or
+    ``3²+(-2)=9-2=7`` (RULES.md §2.2: "alone or after its expression"). Every part between
+    the ``=`` signs is read as by `parse` and raises the same codes; an empty part is
+    `malformed`.
+
+    >>> [to_text(part) for part in parse_answer("4*6 = 24")]
+    ['4 · 6', '24']
+    """
+    if len(text) > MAX_ANSWER_LENGTH:
+        parse(text)  # raises too_long
+    if not text.strip():
+        _error("empty", "the answer is empty")
+    tokens = _tokenize(text)
+    parts: list[Expr] = []
+    chunk: list[_Token] = []
+    for token in tokens:
+        if token.kind in ("eq", "end"):
+            if not chunk:
+                _error(
+                    "malformed",
+                    "a number is missing beside '='",
+                    position=token.position,
+                    symbol=token.text,
+                )
+            parts.append(_Parser(text, [*chunk, _Token("end", "", token.position)]).parse())
+            chunk = []
+        else:
+            chunk.append(token)
+    return tuple(parts)
+
+
 class _Parser:
     """Recursive descent; grammar, loosest first:
 
@@ -285,6 +327,8 @@ class _Parser:
     def parse(self) -> Expr:
         expr = self.expr()
         if self.peek.kind != "end":
+            if self.peek.kind == "eq":
+                self.malformed("'=' belongs between an expression and its result")
             if self.peek.kind == ")":
                 self.malformed("a closing bracket has no opening bracket")
             self.malformed("an operator is missing")
@@ -527,6 +571,45 @@ _LEVEL_OPERATORS: Mapping[int, tuple[Op, ...]] = MappingProxyType(
     }
 )
 _NO_DETAILS: Mapping[str, object] = MappingProxyType({})
+SQUARE_LEVEL = 6
+ROOT_LEVEL = 7
+RESULT_LEVELS = range(1, 3)
+"""Levels 1–2 always ask for the result, whatever the game's answer form (§2.2)."""
+
+
+class AnswerForm(StrEnum):
+    """What a regn-mode answer at levels 3–7 must contain (RULES.md §2.2, SCENARIOS.md)."""
+
+    NUMBER = "number"  # the value, alone or after its expression; both are checked
+    EXPRESSION = "expression"  # an expression alone is enough (a beginner's aid)
+
+
+class Reason(StrEnum):
+    """Why a readable answer counts as *no value* (RULES.md §2.2): the one list of verdict
+    codes, each with the `details` it carries. `engine.errors.Unreadable` lists the codes of
+    answers that are not read at all. Every detail is JSON-safe: numbers are ints or "p/q"
+    strings, expressions are in `to_text` notation, and `card_a`/`card_b` are the side's cards
+    whenever the sentence is about them."""
+
+    WRONG_VALUE = "wrong_value"  # value; no simple slip explains it (levels 5–7)
+    NO_LEGAL_VALUE = "no_legal_value"  # the cards have no value at this level (0 and 0, §2.2)
+    SIGN_SLIP = "sign_slip"  # number (as used), card (its real sign); value, expression
+    ARITHMETIC_SLIP = "arithmetic_slip"  # expression, value (right), number (typed)
+    NOT_YOUR_CARDS = "not_your_cards"  # number: a number that is none of the cards
+    CARD_TWICE = "card_twice"  # number: one card used twice
+    CARD_MISSING = "card_missing"  # missing: a card left out
+    TOO_MANY_OPERATIONS = "too_many_operations"  # operators
+    OPERATOR_NOT_ALLOWED = "operator_not_allowed"  # operator, allowed, level[, expression]
+    SQUARE_NOT_ALLOWED = "square_not_allowed"  # level (any power below level 6)
+    ROOT_NOT_ALLOWED = "root_not_allowed"  # level
+    SQUARES_BOTH = "squares_both"
+    ROOT_AND_SQUARE = "root_and_square"
+    ROOT_OF_RESULT = "root_of_result"
+    ROOT_OF_NEGATIVE = "root_of_negative"  # number
+    ROOT_OF_NON_SQUARE = "root_of_non_square"  # number
+    DIVISION_BY_ZERO = "division_by_zero"  # text
+    TOO_LARGE = "too_large"  # limit_bits
+    TIMEOUT = "timeout"  # no answer in time (the game gives this verdict, not `judge`)
 
 
 def level_operators(level: int) -> tuple[Op, ...]:
@@ -538,15 +621,32 @@ def level_operators(level: int) -> tuple[Op, ...]:
         raise ValueError(f"Regnekrig levels are 1..7, not {level!r}") from None
 
 
+def operator_symbol(op: Op) -> str:
+    """The canonical sign of an operator, as `to_text` prints it."""
+    return _OP_SYMBOLS[op]
+
+
+def card_term(card: int) -> Expr:
+    """A card as a pupil writes it: −4 is `Neg(Num(4))`, "the card with its sign" (§2.2)."""
+    literal = Num(Fraction(abs(card)))
+    return Neg(literal) if card < 0 else literal
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
     """How an answer was judged. `value` None is *no value* (RULES.md §2.2); `reason` is a
-    stable code the bot localises, with `details` (JSON-safe) to fill in the sentence."""
+    stable `Reason` the bot localises, with `details` (JSON-safe) to fill in the sentence.
+
+    `typed` is the whole answer as the pupil typed it, in canonical notation (``4 · 6 = 25``):
+    a typed number stays that number. `text` is what a result line shows: for an accepted
+    answer the part before its value (``4 · 6``, or the number alone), for a refused one the
+    whole answer, so the screen can put it beside the cards it was judged with."""
 
     value: Fraction | None
     text: str
     reason: str | None = None
     details: Mapping[str, object] = field(default_factory=lambda: _NO_DETAILS)
+    typed: str = ""
 
     @property
     def accepted(self) -> bool:
@@ -564,86 +664,211 @@ def _walk(expr: Expr) -> Iterator[Expr]:
             stack.append(node.operand)
 
 
-def _literals(expr: Expr) -> list[Fraction]:
-    return [node.value for node in _walk(expr) if isinstance(node, Num)]
+def _signed_literals(expr: Expr) -> list[tuple[Fraction, Fraction | None]]:
+    """Each literal with the signs written on it, left to right: ``-4`` is −4 and ``(-4)²``
+    is −4 squared. A sign in front of a square (``-3²``) is offered as the second reading,
+    so a pupil with the card −3 who writes ``-3²`` is using that card."""
+    found: list[tuple[Fraction, Fraction | None]] = []
+
+    def visit(node: Expr, minuses: int, outer: int) -> None:
+        if isinstance(node, Neg):
+            visit(node.operand, minuses + 1, outer)
+        elif isinstance(node, Num):
+            value = -node.value if minuses % 2 else node.value
+            found.append((value, -value if outer % 2 else None))
+        elif isinstance(node, BinOp):
+            visit(node.left, 0, 0)
+            visit(node.right, 0, 0)
+        elif isinstance(node, Square):
+            visit(node.operand, 0, outer + minuses)
+        else:  # −√4 is minus the root of 4: the 4 is the card, whatever the sign in front
+            visit(node.operand, 0, 0)
+
+    visit(expr, 0, 0)
+    return found
 
 
-def _is_plain_number(expr: Expr) -> bool:
-    return isinstance(_strip_neg(expr)[0], Num)
-
-
-def _is_simple_fraction(expr: Expr) -> bool:
+def is_number(expr: Expr) -> bool:
+    """A number answer: a number, or a fraction of two whole numbers with at most a sign in
+    front (``-7/2``); ``6/(-2)`` is an expression (RULES.md §2.2)."""
     inner = _strip_neg(expr)[0]
+    if isinstance(inner, Num):
+        return True
+    if not (isinstance(inner, BinOp) and inner.op == "/" and isinstance(inner.right, Num)):
+        return False
+    numerator = _strip_neg(inner.left)[0]
     return (
-        isinstance(inner, BinOp)
-        and inner.op == "/"
-        and all(
-            isinstance(side, Num) and side.value.denominator == 1
-            for side in (_strip_neg(inner.left)[0], _strip_neg(inner.right)[0])
-        )
+        isinstance(numerator, Num)
+        and numerator.value.denominator == 1
+        and inner.right.value.denominator == 1
     )
 
 
-def judge(text: str, cards: tuple[int, int], level: int) -> Verdict:
+_Problem: TypeAlias = tuple[Reason, dict[str, object]]
+
+
+def judge(
+    text: str,
+    cards: tuple[int, int],
+    level: int,
+    answer_form: AnswerForm = AnswerForm.NUMBER,
+) -> Verdict:
     """Judge a regn-mode answer for a side holding `cards` (RULES.md §2.2).
 
-    Unreadable text raises the `parse` error (the pupil may type again); anything readable
-    gives a `Verdict`. A plain number or a fraction of two whole numbers that are not the two
-    cards is a *number answer*: accepted when some legal expression gives it. Otherwise the
-    answer must be `term op term` with the two cards, each optionally signed, squared (level
-    6+) or rooted (level 7). Rules are checked in a fixed order so a pupil always gets the
-    same, most basic reason first: too_many_operations, not_your_cards, operator_not_allowed,
+    Unreadable text raises `ExpressionError` (an `Unreadable` code; the pupil may type again):
+    also an expression without its result at levels 1–2 or in the `number` answer form
+    (`result_missing`), and any power below level 6 (`power_not_allowed`). Anything else gets
+    a `Verdict`. A number answer is accepted when some legal expression gives it; when none
+    does, the verdict says which slip explains it (`engine.diagnosis`). An expression must use
+    the two cards with their signs and only what the level allows; the rules are checked in
+    this order so a pupil gets the most basic reason first: too_many_operations, the cards
+    (sign_slip, card_twice, not_your_cards, card_missing), operator_not_allowed,
     square_not_allowed, root_not_allowed, squares_both, root_and_square, root_of_result,
-    root_of_non_square, division_by_zero, wrong_value.
+    root_of_negative, root_of_non_square, division_by_zero; then every step and the result
+    typed after it must equal its value (arithmetic_slip).
 
     >>> judge("3/2", (6, 4), 3).value
     Fraction(3, 2)
-    >>> judge("3 - 4", (-3, 4), 5).reason
-    'wrong_value'
+    >>> judge("4 + 5 = 9", (-4, 5), 1).reason
+    'sign_slip'
     """
-    allowed = level_operators(level)
-    expr = parse(text)
-    shown = to_text(expr)
+    level_operators(level)
+    form = AnswerForm.NUMBER if level in RESULT_LEVELS else AnswerForm(answer_form)
+    try:
+        parts = parse_answer(text)
+    except ExpressionError as error:
+        if error.code == "unsupported_power" and level < SQUARE_LEVEL:
+            _error("power_not_allowed", "powers are not part of this level", level=level)
+        raise
+    typed = " = ".join(to_text(part) for part in parts)
+    expression, result = parts[0], parts[-1]
 
-    def refuse(reason: str, **details: object) -> Verdict:
-        return Verdict(None, shown, reason, MappingProxyType(details))
+    def refuse(reason: Reason, details: Mapping[str, object]) -> Verdict:
+        return Verdict(None, typed, reason.value, MappingProxyType(dict(details)), typed)
 
-    def by_value(value: Fraction) -> Verdict:
-        from engine.solver import reachable  # the solver imports this module
+    def accept(value: Fraction) -> Verdict:
+        shown = " = ".join(to_text(part) for part in parts[:-1]) if len(parts) > 1 else typed
+        return Verdict(value, shown, typed=typed)
 
-        if value in reachable(cards[0], cards[1], level):
-            return Verdict(value, shown)
-        return refuse("wrong_value", value=_number_detail(value))
+    if len(parts) > 1 and not is_number(result):
+        _error("result_missing", "the answer ends with its number", expression=typed)
+    if len(parts) == 1 and is_number(expression):
+        return _judge_number(expression, cards, level, refuse, accept)
+    if len(parts) == 1 and form is AnswerForm.NUMBER:
+        _error("result_missing", "type the number the expression gives", expression=typed)
 
-    card_sizes = sorted(abs(Fraction(card)) for card in cards)
-    literals = _literals(expr)
-    if _is_plain_number(expr) or (_is_simple_fraction(expr) and sorted(literals) != card_sizes):
+    judged = _judge_expression(expression, cards, level)
+    if not isinstance(judged, Fraction):
+        reason, details = judged
+        return refuse(reason, {**details, **_cards(cards)})
+    for step in parts[1:]:
         try:
-            return by_value(evaluate(expr))
-        except ExpressionError as error:  # only x/0 is possible for these shapes
-            return refuse(error.code, **error.details)
+            step_value = evaluate(step)
+        except ExpressionError:
+            step_value = None
+        if step_value != judged:
+            return refuse(
+                Reason.ARITHMETIC_SLIP,
+                {
+                    "expression": to_text(expression),
+                    "value": _number_detail(judged),
+                    "number": typed_number(step),
+                    **_cards(cards),
+                },
+            )
+    return accept(judged)
 
-    reason = _shape_problem(expr, literals, card_sizes, allowed, level)
-    if reason is not None:
-        return refuse(reason[0], **reason[1])
+
+def typed_number(expr: Expr) -> int | str:
+    """A typed number as a detail: a whole number as an int, anything else as typed
+    (``1,6`` stays ``1,6``, never ``8/5``: the pupil sees their own number)."""
+    try:
+        value = evaluate(expr)
+    except ExpressionError:
+        return to_text(expr)
+    if not is_number(expr):
+        return to_text(expr)
+    if value.denominator == 1:
+        return value.numerator
+    inner, minuses = _strip_neg(expr)
+    if isinstance(inner, BinOp):  # a typed fraction keeps its terms: 6/4 stays 6/4
+        top, top_minuses = _strip_neg(inner.left)
+        assert isinstance(top, Num) and isinstance(inner.right, Num)
+        sign = MINUS if (minuses + top_minuses) % 2 else ""
+        return f"{sign}{top.value}/{inner.right.value}"
+    return to_text(expr)
+
+
+def _cards(cards: tuple[int, int]) -> dict[str, object]:
+    return {"card_a": cards[0], "card_b": cards[1]}
+
+
+def _judge_number(
+    expr: Expr,
+    cards: tuple[int, int],
+    level: int,
+    refuse: Callable[[Reason, Mapping[str, object]], Verdict],
+    accept: Callable[[Fraction], Verdict],
+) -> Verdict:
+    from engine.diagnosis import diagnose_number  # it uses the solver, which imports this module
+
+    try:
+        value = evaluate(expr)
+    except ExpressionError as error:  # only x/0 is possible for a number
+        return refuse(Reason(error.code), {**error.details, **_cards(cards)})
+    diagnosis = diagnose_number(value, cards, level)
+    if diagnosis is None:
+        return accept(value)
+    reason, details = diagnosis
+    # The number the pupil typed, as typed (1,6 stays 1,6); the slip's right value stays exact.
+    typed_key = "number" if reason is Reason.ARITHMETIC_SLIP else "value"
+    details = {**details, typed_key: typed_number(expr)}
+    return refuse(reason, {**details, **_cards(cards)})
+
+
+def _judge_expression(expr: Expr, cards: tuple[int, int], level: int) -> Fraction | _Problem:
+    """The value of a legal expression with these cards, or the first rule it breaks."""
+    from engine.solver import reachable  # the solver imports this module
+
+    problem = _shape_problem(expr, cards, level)
+    if problem is not None:
+        return problem
     try:
         value = evaluate(expr)
     except ExpressionError as error:
-        return refuse(error.code, **error.details)
-    return by_value(value)
+        return Reason(error.code), dict(error.details)
+    if value not in reachable(cards[0], cards[1], level):
+        # Only a sign in front of a square or root can get here (−√4 · 6): legal pieces in
+        # a shape the level does not have.
+        return Reason.WRONG_VALUE, {"value": _number_detail(value)}
+    return value
 
 
-_Problem: TypeAlias = tuple[str, dict[str, object]]
+def _card_problem(expr: Expr, cards: tuple[int, int]) -> _Problem | None:
+    """Match every literal to a card, sign included (§2.2: "4 is not that card")."""
+    remaining = [Fraction(card) for card in cards]
+    for value, other in _signed_literals(expr):
+        if value in remaining:
+            remaining.remove(value)
+        elif other is not None and other in remaining:
+            remaining.remove(other)
+        elif value != 0 and -value in remaining:
+            return Reason.SIGN_SLIP, {
+                "number": _number_detail(value),
+                "card": _number_detail(-value),
+            }
+        elif value in cards:
+            return Reason.CARD_TWICE, {"number": _number_detail(value)}
+        else:
+            return Reason.NOT_YOUR_CARDS, {"number": _number_detail(value)}
+    if remaining:
+        return Reason.CARD_MISSING, {"missing": _number_detail(remaining[0])}
+    return None
 
 
-def _shape_problem(
-    expr: Expr,
-    literals: list[Fraction],
-    card_sizes: list[Fraction],
-    allowed: tuple[Op, ...],
-    level: int,
-) -> _Problem | None:
+def _shape_problem(expr: Expr, cards: tuple[int, int], level: int) -> _Problem | None:
     """The first rule the expression breaks, in the documented order, or None."""
+    allowed = level_operators(level)
     nodes = list(_walk(expr))
     binops = [node for node in nodes if isinstance(node, BinOp)]
     squares = [node for node in nodes if isinstance(node, Square)]
@@ -657,37 +882,33 @@ def _shape_problem(
 
     negated_group = any(isinstance(node, Neg) and isinstance(node.operand, BinOp) for node in nodes)
     if len(binops) > 1 or negated_group or decorated(Square, (BinOp, Square)):
-        return "too_many_operations", {"operators": len(binops)}
-
-    remaining = list(card_sizes)
-    for literal in literals:
-        if literal in remaining:
-            remaining.remove(literal)
-        else:
-            return "not_your_cards", {"number": _number_detail(literal)}
-    if remaining:
-        return "not_your_cards", {"missing": _number_detail(remaining[0])}
-
+        return Reason.TOO_MANY_OPERATIONS, {"operators": len(binops)}
+    problem = _card_problem(expr, cards)
+    if problem is not None:
+        return problem
     for binop in binops:
         if binop.op not in allowed:
-            return "operator_not_allowed", {
+            return Reason.OPERATOR_NOT_ALLOWED, {
                 "operator": _OP_SYMBOLS[binop.op],
                 "allowed": [_OP_SYMBOLS[op] for op in allowed],
+                "level": level,
             }
-    if squares and level < 6:
-        return "square_not_allowed", {"level": level}
-    if roots and level < 7:
-        return "root_not_allowed", {"level": level}
+    if squares and level < SQUARE_LEVEL:
+        return Reason.SQUARE_NOT_ALLOWED, {"level": level}
+    if roots and level < ROOT_LEVEL:
+        return Reason.ROOT_NOT_ALLOWED, {"level": level}
     if len(squares) > 1:
-        return "squares_both", {}
+        return Reason.SQUARES_BOTH, {}
     if decorated(Square, (Root,)) or decorated(Root, (Square,)):
-        return "root_and_square", {}
+        return Reason.ROOT_AND_SQUARE, {}
     if decorated(Root, (BinOp, Root)):
-        return "root_of_result", {}
+        return Reason.ROOT_OF_RESULT, {}
     for root in roots:
         inner, minuses = _strip_neg(root.operand)
         assert isinstance(inner, Num)  # every other operand was refused above
         value = -inner.value if minuses % 2 else inner.value
-        if value < 0 or value.denominator != 1 or isqrt(value.numerator) ** 2 != value:
-            return "root_of_non_square", {"number": _number_detail(value)}
+        if value < 0:
+            return Reason.ROOT_OF_NEGATIVE, {"number": _number_detail(value)}
+        if value.denominator != 1 or isqrt(value.numerator) ** 2 != value:
+            return Reason.ROOT_OF_NON_SQUARE, {"number": _number_detail(value)}
     return None

@@ -30,13 +30,13 @@ from engine.cards import Card, new_deck, stacked_cards
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
-from engine.expressions import Verdict, judge
+from engine.expressions import Reason, Verdict, judge
 from engine.rng import GameRng
 from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination
 from engine.table import Table
 
-TIMEOUT_REASON = "timeout"
+TIMEOUT_REASON = Reason.TIMEOUT.value
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +138,7 @@ def _check_pending(state: GameState, side: int, phase: Phase) -> None:
 def judge_answer(state: GameState, side: int, text: str) -> Verdict:
     """What an answer would count as for this side now (RULES §2.2); raises for unreadable text."""
     a, b = state.up[side]
-    return judge(text, (a.value, b.value), state.config.level)
+    return judge(text, (a.value, b.value), state.config.level, state.config.answer_form)
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
@@ -282,8 +282,8 @@ def waiting_for(state: GameState) -> list[Decision]:
 def choices(state: GameState, side: int | None = None) -> tuple[Choice, ...]:
     """What each side (or only `side`) may choose now, each accepted by `apply`: screens
     offer these and nothing else. Answers are free text: an answer choice carries the side's
-    best legal expression (or a readable number when it has no value); any readable answer is
-    accepted.
+    best legal expression with its value (RULES §2.2), or a readable number when it has no
+    value; any readable answer is accepted.
 
     In auto mode the engine makes every decision itself (a flip makes them), so the players'
     only choice is to flip; `apply` still takes a decision a scenario file supplies there."""
@@ -301,7 +301,7 @@ def choices(state: GameState, side: int | None = None) -> tuple[Choice, ...]:
         for s in deciding:
             a, b = state.up[s]
             play = best(a.value, b.value, level, target)
-            answer = Answer(s, play.text if play.value is not None else "0")
+            answer = Answer(s, play.answer if play.value is not None else "0")
             out.append(Choice(ChoiceKind.ANSWER, s, answer))
     elif state.phase is Phase.BET:
         for s in deciding:

@@ -29,9 +29,29 @@ from math import isqrt
 from types import MappingProxyType
 from typing import TypeAlias
 
-from engine.expressions import BinOp, Expr, Neg, Num, Op, Root, Square, level_operators, to_text
+from engine.expressions import (
+    MINUS,
+    BinOp,
+    Expr,
+    Op,
+    Root,
+    Square,
+    card_term,
+    level_operators,
+    to_text,
+)
 
-__all__ = ["TARGETS", "Play", "best", "distance", "precompute", "reachable"]
+__all__ = [
+    "TARGETS",
+    "Play",
+    "answer_text",
+    "best",
+    "combine",
+    "distance",
+    "number_answer",
+    "precompute",
+    "reachable",
+]
 
 TARGETS = range(-15, 16)
 """The targets a side may name (RULES.md §2.5); each gets a ready answer in the cache."""
@@ -46,6 +66,22 @@ class Play:
 
     value: Fraction | None
     text: str
+
+    @property
+    def answer(self) -> str:
+        """The play as a pupil types it in any answer form: the expression and its value
+        (``4 − (−3) = 7``, RULES §2.2); "" when there is no play."""
+        return "" if self.value is None else answer_text(self.text, self.value)
+
+
+def number_answer(value: Fraction) -> str:
+    """A value as a pupil types it: ``7``, ``−3``, ``−7/2``."""
+    return str(value).replace("-", MINUS)
+
+
+def answer_text(expression: str, value: Fraction) -> str:
+    """An expression with the value it gives, the full answer of RULES §2.2."""
+    return f"{expression} = {number_answer(value)}"
 
 
 NO_PLAY = Play(None, "")
@@ -148,13 +184,8 @@ def precompute(values: Iterable[int], levels: Iterable[int] = range(1, 8)) -> No
                 _PINNED.add(key)
 
 
-def _card_term(card: int) -> Expr:
-    literal = Num(Fraction(abs(card)))
-    return Neg(literal) if card < 0 else literal
-
-
 def _terms(card: int, level: int) -> list[_Term]:
-    plain = _card_term(card)
+    plain = card_term(card)
     terms: list[_Term] = [("plain", Fraction(card), plain)]
     if level >= 6:
         terms.append(("square", Fraction(card * card), Square(plain)))
@@ -163,7 +194,8 @@ def _terms(card: int, level: int) -> list[_Term]:
     return terms
 
 
-def _apply(op: Op, x: Fraction, y: Fraction) -> Fraction | None:
+def combine(op: Op, x: Fraction, y: Fraction) -> Fraction | None:
+    """x op y, or None for a division by zero (never legal, §2.2)."""
     if op == "+":
         return x + y
     if op == "-":
@@ -188,7 +220,7 @@ def _candidates(a: int, b: int, level: int) -> dict[Fraction, tuple[_Key, Expr]]
                 roots = kinds.count("root")
                 placement = _PLACEMENTS.index(kinds)
                 for op_index, op in enumerate(ops):
-                    value = _apply(op, x_term[1], y_term[1])
+                    value = combine(op, x_term[1], y_term[1])
                     if value is None:
                         continue  # division by zero is never legal (§2.2)
                     key = (decorations, roots, order, placement, op_index)

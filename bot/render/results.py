@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 
 from bot.i18n import Lang, t
 from bot.render.cards import count_text, number_text
-from bot.render.names import join_names
+from bot.render.naming import join_names
 from engine.view import Comparison, Play, RoundFacts, War, Why
 
 LINE_MAX = 120  # a phone shows about this many characters of an embed line

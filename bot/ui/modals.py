@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
+from bot.render.board_text import answer_explanation
 from bot.replies import reply_lang, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
-from engine.expressions import MAX_ANSWER_LENGTH, Verdict
+from engine.expressions import MAX_ANSWER_LENGTH
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -75,23 +75,10 @@ async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -
         await bot.boards.respond(interaction, update)
         # Quiet: an accepted answer is acknowledged by the board's ✓; only an answer that
         # counts as no value is explained (RULES §2.2), so the mistake teaches something.
-        reply = answer_reply(update.verdict, reply_lang(interaction, update.game.settings.locale))
+        lang = reply_lang(interaction, update.game.settings.locale)
+        reply = answer_explanation(update.verdict, lang)
         if reply is not None:
             await send_private(interaction, reply)
     except Exception as error:
         await report_error(interaction, error)
     return True
-
-
-def answer_reply(verdict: Verdict | None, lang: str) -> str | None:
-    """The private reply to an accepted answer: None when it has a value (the board's ✓ says
-    it was received). An answer that breaks a rule is accepted as *no value* (RULES §2.2);
-    the pupil is told which rule."""
-    if verdict is None or verdict.value is not None or verdict.reason is None:
-        return None
-    no_value = t("answer.counts_as_no_value", lang)
-    details = {k: v for k, v in verdict.details.items() if isinstance(v, str | int)}
-    try:
-        return f"{t(f'answer.rejected.{verdict.reason}', lang, **details)} {no_value}"
-    except (KeyError, MissingTranslationError):
-        return no_value

@@ -258,7 +258,7 @@ def cards(state: GameState, side: int) -> tuple[int, int]:
 def best_answer(state: GameState, side: int) -> str:
     a, b = cards(state, side)
     play = best(a, b, state.config.level, state.target)
-    return play.text if play.value is not None else "0"
+    return play.answer if play.value is not None else "0"  # RULES §2.2: with its value
 
 
 def weak_answer(state: GameState, side: int, rng: random.Random) -> str:

@@ -154,9 +154,10 @@ async def test_an_illegal_answer_is_told_why_it_counts_as_no_value(
     privately which rule it broke (here: multiplying at the division level)."""
     gid = duel
     a, b = cards(table.state(gid), 1)
-    _, sent = await table.answer("bob", gid, f"{a}*{b}" if b >= 0 else f"{a}*({b})")
+    product = f"{a}*{b}" if b >= 0 else f"{a}*({b})"
+    _, sent = await table.answer("bob", gid, f"{product}={a * b}")
     assert sent is not None and sent.answered
-    expected = t("answer.rejected.operator_not_allowed", "sv", operator="·")
+    expected = t("answer.rejected.operator_not_allowed", "sv", operator="·", level=3)
     reply = await private_reply(table.fake, sent)
     assert reply.startswith(expected), reply
     assert t("answer.counts_as_no_value", "sv") in reply

@@ -37,6 +37,7 @@ from hypothesis.stateful import (
     rule,
 )
 
+from engine import solver
 from engine.actions import (
     Abandon,
     Action,
@@ -55,6 +56,7 @@ from engine.cards import DeckProfile
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode, WarRule
 from engine.errors import EngineError
 from engine.events import Event
+from engine.expressions import AnswerForm
 from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
 from engine.registry import GAMES
 from engine.replay import run
@@ -64,7 +66,19 @@ from engine.state import GameState, Phase
 # Texts `parse` cannot read: refused with an `ExpressionError`, the answer may be typed again.
 UNREADABLE = ("", "   ", "2 +", "(((", "abc", "1 5", "5.", "√", ")(", "2 # 3")
 # Readable answers that are (almost always) not a legal value: judged, they count as no value.
-READABLE_WRONG = ("99", "1+1", "-3*4", "2^2", "sqrt(4)+6", "7/2", "3²-5", "0/0", "1/0")
+# Each expression gives its result, so it is an answer in every answer form (RULES §2.2).
+READABLE_WRONG = (
+    "99",
+    "1+1=2",
+    "-3*4=-12",
+    "2^2=4",
+    "sqrt(4)+6=8",
+    "7/2",
+    "3²-5=4",
+    "0/0",
+    "1/0",
+    "2+2=5",
+)
 
 PROPERTY_SETTINGS = settings(
     max_examples=200,
@@ -86,6 +100,7 @@ def configs(modes: Sequence[Mode] = tuple(Mode)) -> st.SearchStrategy[GameConfig
         war_size=st.sampled_from(range(1, 7)),
         war_rule=st.sampled_from(list(WarRule)),
         max_rounds=st.integers(30, 200),
+        answer_form=st.sampled_from(list(AnswerForm)),
     )
 
 
@@ -104,21 +119,22 @@ def dealt_ids(state: GameState) -> list[int]:
 
 
 def answer_text(state: GameState, side: int, rnd: random.Random) -> str:
-    """A readable answer: the best expression, a random reachable value's expression or the
-    value as a number, or a readable wrong answer (which counts as no value)."""
+    """A readable answer: the best play, a random reachable value's expression with its value
+    (RULES §2.2: "the value, alone or after the expression that gives it") or the value as a
+    number, or a readable wrong answer (which counts as no value)."""
     a, b = (card.value for card in state.up[side])
     level = state.config.level
     options = reachable(a, b, level)
     roll = rnd.random()
     if options and roll < 0.3:
         value = rnd.choice(sorted(options))
-        return options[value]
+        return solver.answer_text(options[value], value)
     if options and roll < 0.45:
         return str(rnd.choice(sorted(options)))
     if roll < 0.6:
         return rnd.choice(READABLE_WRONG)
     play = best(a, b, level, state.target)
-    return play.text if play.value is not None else rnd.choice(READABLE_WRONG)
+    return play.answer if play.value is not None else rnd.choice(READABLE_WRONG)
 
 
 def random_action(state: GameState, rnd: random.Random, time_up_chance: float = 0.005) -> Action:
@@ -480,15 +496,17 @@ class GameMachine(RuleBasedStateMachine):
     @precondition(lambda self: self._running() and self.state.phase is Phase.ANSWER)
     @rule(data=st.data())
     def free_answer(self, data: st.DataObject) -> None:
-        """RULES §2.2: a readable answer is judged; a reachable value's expression counts."""
+        """RULES §2.2: a readable answer is judged; a reachable value counts, alone or after
+        its expression."""
         side = data.draw(st.sampled_from(self.state.pending))
         a, b = (card.value for card in self.state.up[side])
         options = reachable(a, b, self.config.level)
-        texts = [*READABLE_WRONG, *options.values(), *(str(v) for v in options)]
+        answers = {solver.answer_text(e, v): v for v, e in options.items()}
+        texts = [*READABLE_WRONG, *answers, *(str(v) for v in options)]
         text = data.draw(st.sampled_from(texts))
         verdict = judge_answer(self.state, side, text)
-        for value, expression in options.items():
-            if text in (expression, str(value)):
+        for value in options:
+            if text == str(value) or answers.get(text) == value:
                 assert verdict.value == value and verdict.accepted
         self._apply(Answer(side, text))
 

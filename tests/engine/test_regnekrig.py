@@ -116,8 +116,8 @@ def test_after_each_round_the_best_move_is_reported() -> None:
         piles=[[3, 4, 0], [1, 1, 0]],
         actions=[
             {"side": 0, "type": "target", "value": 12},
-            {"side": 0, "type": "answer", "text": "3+4"},
-            {"side": 1, "type": "answer", "text": "1+1"},
+            {"side": 0, "type": "answer", "text": "3+4=7"},
+            {"side": 1, "type": "answer", "text": "1+1=2"},
         ],
     )
     shown = {e["side"]: e for e in events(out, "value")}
@@ -141,20 +141,21 @@ def test_regn_mode_waits_for_every_sides_answer_and_reveals_together() -> None:
     """§2.2: in regn mode each side submits its own answer; all are shown together."""
     state = regn(4, [[2, 7, 0], [5, 1, 0]])
     assert state.phase is Phase.ANSWER and state.pending == (0, 1)
-    state, first = apply(state, Answer(0, "7-2"))
+    state, first = apply(state, Answer(0, "7-2=5"))
     assert [e.type for e in first] == ["answered"]  # nothing revealed yet
-    state, second = apply(state, Answer(1, "5-1"))
+    state, second = apply(state, Answer(1, "5-1=4"))
     assert [e.type for e in second][:3] == ["answered", "value", "value"]
     assert state.counts == (5, 0) or state.is_over
 
 
 def test_wrong_answer_counts_as_no_value() -> None:
-    """§2.2: a wrong or illegal answer counts as no value (and loses to any value)."""
+    """§2.2: a wrong or illegal answer counts as no value (and loses to any value); the
+    reason names the slip (the cards give 2 + 3 = 5)."""
     state = regn(1, [[2, 3, 0], [1, 1, 0]])
-    state, _ = apply(state, Answer(0, "6"))  # 2 + 3 is 5, not 6
+    state, _ = apply(state, Answer(0, "4"))  # 2 + 3 is 5, not 4
     state, evs = apply(state, Answer(1, "2"))
     shown = {e.side: e for e in evs if e.type == "value"}  # type: ignore[attr-defined]
-    assert shown[0].value is None and shown[0].reason == "wrong_value"
+    assert shown[0].value is None and shown[0].reason == "arithmetic_slip"
     assert shown[1].value == "2"
     assert any(e.type == "round_won" and e.side == 1 for e in evs)  # type: ignore[attr-defined]
 
@@ -185,8 +186,20 @@ def test_malformed_answer_is_refused_and_changes_nothing() -> None:
         apply(state, Answer(0, "3 + % 4"))
     assert refused.value.code == "unknown_symbol"
     assert state.pending == (0, 1)
-    state, _ = apply(state, Answer(0, "3+4"))
+    state, _ = apply(state, Answer(0, "3+4=7"))
     assert state.pending == (1,)
+
+
+def test_an_expression_without_its_result_is_refused_and_may_be_typed_again() -> None:
+    """§2.2 levels 1–2: "An expression without its result (`3+4`) is not an answer: the pupil
+    is asked to type the result, and nothing is counted"; the same in the `number` form."""
+    for level in (1, 5):
+        state = regn(level, [[3, 4, 0], [1, 1, 0]], target=7 if level == 5 else None)
+        with pytest.raises(ExpressionError) as refused:
+            apply(state, Answer(0, "3+4"))
+        assert refused.value.code == "result_missing"
+        state, _ = apply(state, Answer(0, "3+4=7"))
+        assert state.pending == (1,)
 
 
 def test_an_answer_counts_once() -> None:
@@ -201,8 +214,8 @@ def test_an_answer_counts_once() -> None:
 def test_expression_answers_use_the_sides_cards_at_its_level() -> None:
     """§2.2: the expression must use exactly the side's two cards and what the level allows."""
     state = regn(6, [[3, 2, 0], [1, 1, 0]], target=7)
-    state, _ = apply(state, Answer(0, "3^2-2"))
-    state, evs = apply(state, Answer(1, "1+1^2"))
+    state, _ = apply(state, Answer(0, "3^2-2=7"))
+    state, evs = apply(state, Answer(1, "1+1^2=2"))
     shown = {e.side: e for e in evs if e.type == "value"}  # type: ignore[attr-defined]
     assert shown[0].value == "7" and shown[0].expr == "3² − 2"
     assert shown[1].value == "2"
@@ -301,8 +314,8 @@ def test_targets_rotate_through_the_sides() -> None:
         apply(state, NameTarget(1, 3))
     assert refused.value.code == "not_your_turn"
     state, _ = apply(state, NameTarget(0, 3))
-    state, _ = apply(state, Answer(0, "1+2"))
-    state, _ = apply(state, Answer(1, "2-1"))
+    state, _ = apply(state, Answer(0, "1+2=3"))
+    state, _ = apply(state, Answer(1, "2-1=1"))
     assert state.phase is Phase.TARGET and state.pending == (1,)
 
 

@@ -35,6 +35,7 @@ INPUT_KEYS = {
     "piles",
     "actions",
     "max_rounds",
+    "answer_form",
 }
 
 

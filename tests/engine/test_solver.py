@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from engine import solver
 from engine.cards import DeckProfile, profile_values
 from engine.errors import ExpressionError
-from engine.expressions import Num, evaluate, judge, parse
+from engine.expressions import AnswerForm, Num, evaluate, judge, parse
 from engine.solver import TARGETS, Play, best, distance, precompute, reachable
 
 # Every ordered pair of card values any deck profile can deal (RULES.md §1.1).
@@ -99,14 +99,16 @@ def decorations_of(text: str) -> tuple[int, int]:
 
 
 def assert_is_legal_play(play: Play, a: int, b: int, level: int) -> None:
-    """The shown play parses, uses exactly the two cards, is accepted and has its value."""
+    """The shown play parses, uses exactly the two cards, is accepted with its value in every
+    answer form (RULES §2.2: "the value, alone or after the expression that gives it")."""
     assert play.value is not None
     expr = parse(play.text)
     assert evaluate(expr) == play.value
     literals = sorted(node.value for node in _nums(expr))
     assert literals == sorted([Fraction(abs(a)), Fraction(abs(b))])
-    verdict = judge(play.text, (a, b), level)
-    assert (verdict.reason, verdict.value, verdict.text) == (None, play.value, play.text)
+    for form in AnswerForm:
+        verdict = judge(play.answer, (a, b), level, form)
+        assert (verdict.reason, verdict.value, verdict.text) == (None, play.value, play.text)
 
 
 def _nums(expr: object) -> Iterator[Num]:

@@ -99,7 +99,7 @@ def _answer_phase(level: int = 5) -> GameState:
     return state
 
 
-@pytest.mark.parametrize("answer", [Answer(0, "5*2"), Answer(0, "5-2"), Answer(0, "99")])
+@pytest.mark.parametrize("answer", [Answer(0, "5*2=10"), Answer(0, "5-2=3"), Answer(0, "99")])
 def test_an_answer_is_hidden_until_every_side_has_answered(answer: Answer) -> None:
     """RULES §2.2: each side submits its own answer; the others see only that it answered."""
     state = _answer_phase()
@@ -133,8 +133,8 @@ def test_after_the_reveal_everyone_sees_the_result() -> None:
     """Once all have answered, the values are public (the `value` events) and the next
     comparison starts with nothing hidden decided."""
     state = _answer_phase()
-    state, _ = apply(state, Answer(0, "5*2"))
-    state, events = apply(state, Answer(1, "3*3"))
+    state, _ = apply(state, Answer(0, "5*2=10"))
+    state, events = apply(state, Answer(1, "3*3=9"))
     assert [e.type for e in events].count("value") == 2
     assert observe(state, 1).own_answer is None
     assert not any(side_view.decided for side_view in observe(state, None).sides)

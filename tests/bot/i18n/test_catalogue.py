@@ -31,6 +31,14 @@ REJECTION_CODES = (
     "division_by_zero",
     "too_many_operations",
     "wrong_value",
+    "result_missing",
+    "power_not_allowed",
+    "sign_slip",
+    "arithmetic_slip",
+    "card_twice",
+    "card_missing",
+    "root_of_negative",
+    "no_legal_value",
 )
 REQUIRED = (
     *(f"answer.rejected.{code}" for code in REJECTION_CODES),
@@ -75,8 +83,15 @@ def test_required_keys_exist() -> None:
     missing = [key for key in REQUIRED if key not in catalogue("en")]
     assert missing == []
     assert placeholders(catalogue("en")["answer.rejected.unknown_symbol"]) == {"symbol"}
-    assert placeholders(catalogue("en")["answer.rejected.not_your_cards"]) == {"number"}
-    assert placeholders(catalogue("en")["answer.rejected.operator_not_allowed"]) == {"operator"}
+    assert placeholders(catalogue("en")["answer.rejected.not_your_cards"]) == {
+        "number",
+        "card_a",
+        "card_b",
+    }
+    assert placeholders(catalogue("en")["answer.rejected.operator_not_allowed"]) == {
+        "operator",
+        "level",
+    }
     assert placeholders(catalogue("en")["error.missing_permission"]) == {"permission"}
 
 
@@ -108,9 +123,13 @@ def test_t_formats_named_placeholders() -> None:
     assert t("error.missing_permission", "en", permission="Send Messages") == (
         "I need the permission **Send Messages** in this channel."
     )
-    assert t("answer.rejected.not_your_cards", "nb", number=7).startswith("7 er ikke")
+    cards = {"card_a": "\u22124", "card_b": "5"}
+    assert t("answer.rejected.not_your_cards", "nb", number=7, **cards).startswith(
+        "Du har \u22124 og 5, ikke 7."
+    )
     assert t("answer.rejected.unknown_symbol", "sv", symbol="%") == (
-        "Jag förstår inte `%`. Använd tal, + - * / och parenteser."
+        "Jag förstår inte `%`. Använd tal, + - * / och parenteser och skriv svaret igen: "
+        "det är inte räknat."
     )
     with pytest.raises(KeyError):
         t("error.missing_permission", "en")  # a forgotten value is a bug

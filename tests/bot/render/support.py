@@ -180,28 +180,29 @@ def _positions() -> dict[str, Callable[[], LiveGame]]:
     ik_one = replace(ik, max_rounds=1)
     return {
         "rk1_answer": lambda: live(l1, *drive(l1, piles=WAR_PILES)),
-        "rk1_answered_one": lambda: live(l1, *drive(l1, [Answer(0, "2+3")], piles=WAR_PILES)),
+        "rk1_answered_one": lambda: live(l1, *drive(l1, [Answer(0, "2+3=5")], piles=WAR_PILES)),
         "rk1_war": lambda: live(
-            l1, *drive(l1, [Answer(0, "5"), Answer(1, "1+4")], piles=WAR_PILES)
+            l1, *drive(l1, [Answer(0, "5"), Answer(1, "1+4=5")], piles=WAR_PILES)
         ),
         "rk5_target": lambda: live(l5, *drive(l5, piles=L5_PILES)),
         "rk5_answer": lambda: live(l5, *drive(l5, [NameTarget(0, 7)], piles=L5_PILES)),
         "rk5_next_target": lambda: live(
-            l5, *drive(l5, [NameTarget(0, 7), Answer(0, "3--2"), Timeout(1)], piles=L5_PILES)
+            l5, *drive(l5, [NameTarget(0, 7), Answer(0, "3--2=5"), Timeout(1)], piles=L5_PILES)
         ),
         "rk5_auto_target": lambda: live(l5_auto, *drive(l5_auto, piles=L5_PILES)),
         "rk5_auto_answer": lambda: live(l5_auto, *drive(l5_auto, [Flip(0)], piles=L5_PILES)),
         "rk7_answer": lambda: live(_rk(7), *drive(_rk(7), [NameTarget(0, -15)], seed=5)),
         "rk_computer_target": lambda: live(
             l5,
-            *drive(l5, [NameTarget(0, 7), Answer(0, "3--2"), Timeout(1)], piles=L5_PILES),
+            *drive(l5, [NameTarget(0, 7), Answer(0, "3--2=5"), Timeout(1)], piles=L5_PILES),
             (ADA, CPU),
         ),
         "rk5_war": lambda: live(
             l5, *drive(l5, [NameTarget(0, 3), Timeout(0), Timeout(1)], piles=L5_PILES)
         ),
         "rk_bonus": lambda: live(
-            l5, *drive(l5, [NameTarget(0, 7), Answer(0, "3+4"), Answer(1, "2")], piles=BONUS_PILES)
+            l5,
+            *drive(l5, [NameTarget(0, 7), Answer(0, "3+4=7"), Answer(1, "2")], piles=BONUS_PILES),
         ),
         "ik_flip_first": lambda: live(ik, *drive(ik, seed=1)),
         "ik_flip_after_round": lambda: live(ik, *drive(ik, [Flip(0)], seed=1)),

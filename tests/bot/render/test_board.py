@@ -188,7 +188,7 @@ def test_autoplay_label_follows_the_toggle() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_answer_stays_hidden_until_every_side_has_answered(lang: str) -> None:
     config = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
-    state, events = drive(config, [NameTarget(0, 7), Answer(0, "3*(-2)")], piles=L5_PILES)
+    state, events = drive(config, [NameTarget(0, 7), Answer(0, "3*(-2)=-6")], piles=L5_PILES)
     text = everything(render_board(live(config, state, events), lang, T0))  # type: ignore[arg-type]
     assert "3 · (−2)" not in text and "−6" not in text and "3*(-2)" not in text
     assert "✓" in text  # but everyone sees that side 0 has answered
@@ -262,7 +262,7 @@ def test_an_exact_hit_says_who_gives_the_bonus() -> None:
 def test_a_wrong_typed_number_is_shown_as_typed() -> None:
     config = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
     state, events = drive(
-        config, [NameTarget(0, 7), Answer(0, "4"), Answer(1, "1+1")], piles=L5_PILES
+        config, [NameTarget(0, 7), Answer(0, "4"), Answer(1, "1+1=2")], piles=L5_PILES
     )
     board = render_board(live(config, state, events), "sv", T0)
     assert "Omgång 1: [ 3 ] [ −2 ] → 4 → inget värde" in side_lines(board, 0)

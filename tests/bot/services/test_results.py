@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from fractions import Fraction
+from math import isqrt
 
 from bot.services.clock import FakeClock
 from bot.services.games import GameService
@@ -286,8 +287,8 @@ async def test_squares_and_roots_count_under_their_operations(
     game = games.live(game_id)
     await games.name_target(game_id, ALICE, game.state.window, 5)
     (a0, b0), (a1, b1) = ((c.value for c in game.state.up[s]) for s in (0, 1))
-    square = f"({a0})^2 + ({b0})"
-    root = f"sqrt({a1}) + ({b1})"
+    square = f"({a0})^2 + ({b0}) = {a0 * a0 + b0}"  # RULES §2.2: with its value
+    root = f"sqrt({a1}) + ({b1}) = {isqrt(max(a1, 0)) + b1}"
     root_ok = judge(root, (a1, b1), 7).accepted
     await games.answer(game_id, ALICE, game.state.window, square)
     await games.answer(game_id, BOB, game.state.window, root)
