@@ -10,11 +10,17 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.invitations import render_challenge, render_lobby
+from bot.render.invitations import render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of, reply_lang
 from bot.services.errors import UserFacingError
-from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
+from bot.ui.flow import (
+    may_create_thread,
+    post_board,
+    send_challenge,
+    thread_from,
+    thread_name,
+)
 from bot.ui.guild import board_language, check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
@@ -148,15 +154,7 @@ class Mattekrig(
                 options=options,
                 names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
             )
-            invitation_message = render_challenge(invitation, lang, _names(invitation))
-            await interaction.response.send_message(
-                content=invitation_message.content,
-                embed=invitation_message.embed,
-                view=invitation_message.view,
-                allowed_mentions=discord.AllowedMentions(users=opponents),
-            )
-            message = await interaction.original_response()
-            await self.bot.invitations.set_message(invitation.id, message.id)
+            await send_challenge(interaction, invitation, lang)
         else:
             invitation = await self.bot.invitations.lobby(
                 guild_id=interaction.guild_id,

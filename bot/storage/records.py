@@ -7,7 +7,7 @@ Times are integers, milliseconds since the Unix epoch, always supplied by the ca
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 GameStatus = Literal["live", "over", "abandoned", "stopped"]
 FINAL_GAME_STATUSES: tuple[GameStatus, ...] = ("over", "abandoned", "stopped")
@@ -153,15 +153,7 @@ ResultReason = Literal[
     "stopped",
     "abandoned",
 ]
-RESULT_REASONS: tuple[ResultReason, ...] = (
-    "all_cards",
-    "time_up",
-    "max_rounds",
-    "stalemate",
-    "forfeit",
-    "stopped",
-    "abandoned",
-)
+RESULT_REASONS: tuple[ResultReason, ...] = get_args(ResultReason)
 PlayerKind = Literal["user", "computer", "anonymous"]
 PlayerOutcome = Literal["win", "loss", "draw", "none"]
 BoardVisibility = Literal["visible", "hidden", "own_rank"]

@@ -19,7 +19,7 @@ from bot.services.errors import UserFacingError
 from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
 from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
-from bot.ui.flow import post_board, thread_from, thread_name
+from bot.ui.flow import post_board, send_challenge, thread_from, thread_name
 from bot.ui.modals import AnswerModal
 from engine.actions import ChoiceKind
 from engine.view import view
@@ -157,7 +157,6 @@ class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
             await post_board(bot, made, None, made.game.channel_id)
             return
         lang = made.options.get("locale", "en")
-        names = {int(k): v for k, v in made.options.get("names", {}).items()}
         if made.host_id != interaction.user.id:  # accepted the other player's rematch
             await interaction.response.defer()
             await _show_invitation(interaction, made)
@@ -166,16 +165,7 @@ class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
                 await _show_invitation(interaction, invitation)
                 await post_board(bot, update, None, invitation.channel_id)
             return
-        challenge = render_challenge(made, lang, names)
-        invited = [discord.Object(uid) for uid in made.user_ids()]
-        await interaction.response.send_message(
-            content=challenge.content,
-            embed=challenge.embed,
-            view=challenge.view,
-            allowed_mentions=discord.AllowedMentions(users=invited),
-        )
-        message = await interaction.original_response()
-        await bot.invitations.set_message(made.id, message.id)
+        await send_challenge(interaction, made, lang)
 
 
 # -- challenges and lobbies ----------

@@ -55,9 +55,11 @@ async def test_a_stopped_game_is_a_loss_for_the_stopper_in_stats_and_leaderboard
     await table.settle()
     outcome = table.state(gid).outcome
     assert outcome is not None and outcome.reason is Termination.FORFEIT
-    board = table.board(gid).embeds[0]["description"]
     stopper_name = table.user(stopper).global_name
-    assert t("over.reason.forfeit", "nb", name=stopper_name) in board  # the server's language
+    gave_up = t("over.reason.forfeit", "nb", name=stopper_name)  # the server's language
+    await table.fake.wait_until(
+        lambda: gave_up in table.board(gid).embeds[0]["description"], what="the forfeit shown"
+    )
     await table.bot.results.drain()
     result = await table.bot.storage.load_result(gid)
     assert result is not None and result.reason == "forfeit" and result.rated
