@@ -18,7 +18,8 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
-from bot.storage import BOARD_VISIBILITIES, GameResult, GuildSettings, PlayerGame, Season, Storage
+from bot.storage import BOARD_VISIBILITIES, GameResult, GuildSettings, PlayerGame, Season
+from bot.storage.contract import Store
 
 LANGUAGES = ("nb", "sv", "en")
 _UNSET: Any = object()
@@ -77,7 +78,7 @@ class SeasonChange:
 
 
 class AdminService:
-    def __init__(self, storage: Storage, clock: Clock, results: ResultsService) -> None:
+    def __init__(self, storage: Store, clock: Clock, results: ResultsService) -> None:
         self.storage = storage
         self.clock = clock
         self.results = results

@@ -13,7 +13,8 @@ from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
 from bot.services.settings import settings_from_options
-from bot.storage import Invitation, InvitationClosedError, LobbyFullError, Player, Storage
+from bot.storage import Invitation, InvitationClosedError, LobbyFullError, Player
+from bot.storage.contract import Store
 
 CHALLENGE_MS = 2 * 60_000
 LOBBY_MS = 10 * 60_000
@@ -66,7 +67,7 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
 
 
 class InvitationService:
-    def __init__(self, storage: Storage, clock: Clock, games: GameService) -> None:
+    def __init__(self, storage: Store, clock: Clock, games: GameService) -> None:
         self.storage = storage
         self.clock = clock
         self.games = games

@@ -36,10 +36,10 @@ from bot.storage import (
     BoardSort,
     BoardVisibility,
     Season,
-    Storage,
     season_scope,
     week_scope,
 )
+from bot.storage.contract import Store
 
 Period = Literal["week", "season", "all"]
 PERIODS: tuple[Period, ...] = ("week", "season", "all")
@@ -75,7 +75,7 @@ class Leaderboard:
 
 
 class LeaderboardService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
         self.tz = SCHOOL_TZ

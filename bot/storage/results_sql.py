@@ -20,10 +20,11 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from itertools import product
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from bot.storage.contract import Rater
 from bot.storage.database import Work
 from bot.storage.records import (
     ALL_GAMES,
@@ -39,7 +40,6 @@ from bot.storage.records import (
     PlayerGame,
     PlayerResult,
     RatingLine,
-    RatingPlan,
     Season,
     season_scope,
     week_scope,
@@ -49,11 +49,6 @@ from bot.storage.sql import rows as _all
 
 T = TypeVar("T")
 
-# rate(result with its season set, {(scope, user_id): rating}, {frozenset({a, b}): rated games
-# of that pair today}) -> the plan to store.
-Rater = Callable[
-    [GameResult, Mapping[tuple[str, int], int], Mapping[frozenset[int], int]], RatingPlan
-]
 
 _UNSET: Any = object()
 

@@ -34,6 +34,7 @@ from bot.storage.privacy_sql import PrivacyStorage
 from bot.storage.records import (
     FINAL_GAME_STATUSES,
     FINAL_INVITATION_STATUSES,
+    ActionCommit,
     GameRecord,
     GameStatus,
     Invitation,
@@ -41,6 +42,8 @@ from bot.storage.records import (
     InvitationStatus,
     Member,
     MemberState,
+    NewEvent,
+    NewGame,
     Player,
     StoredEvent,
     StoredGame,
@@ -152,30 +155,37 @@ class Storage(ResultsStorage, PrivacyStorage):
         The game is played in ``thread_id`` when given, else in ``channel_id``; raises
         ChannelBusyError when a live game is already played there.
         """
-        _check_players(players)
-        config_json = _dump(config)
-        home = thread_id if thread_id is not None else channel_id
+        new = NewGame(
+            guild_id, channel_id, game, config, seed, tuple(players), thread_id, message_id
+        )
+        _check_players(new.players)
+        return await self._write(lambda conn: _insert_game(conn, new, at))
 
-        def _tx(conn: sqlite3.Connection) -> int:
-            busy = _one(conn, _LIVE_IN_CHANNEL, (home,))
-            if busy is not None:
-                raise ChannelBusyError(home, busy["id"])
-            cursor = conn.execute(
-                "INSERT INTO games (guild_id, channel_id, thread_id, message_id, game, config,"
-                " seed, status, created_at, updated_at)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)",
-                (guild_id, channel_id, thread_id, message_id, game, config_json, seed, at, at),
-            )
-            game_id = cursor.lastrowid
-            assert game_id is not None
-            conn.executemany(
-                "INSERT INTO game_players (game_id, seat, side, user_id, computer, display_name)"
-                " VALUES (?, ?, ?, ?, ?, ?)",
-                [(game_id, p.seat, p.side, p.user_id, p.computer, p.display_name) for p in players],
-            )
-            return game_id
+    async def start_game(self, new: NewGame, change: ActionCommit) -> GameRecord:
+        """Create the game and store its first change (the deal, any computer moves, its
+        deadlines) in one transaction; returns the game's record.
+
+        ChannelBusyError when a live game is already played where it would be.
+        """
+        _check_players(new.players)
+
+        def _tx(conn: sqlite3.Connection) -> GameRecord:
+            game_id = _insert_game(conn, new, change.at)
+            _commit(conn, game_id, change)
+            return _record(conn, game_id)
 
         return await self._write(_tx)
+
+    async def commit_action(self, game_id: int, change: ActionCommit) -> None:
+        """Store one accepted press whole: its actions (seq numbered on from the last), its
+        deadlines and the game's end, in one transaction or not at all.
+
+        Raises EventConflictError when the first seq is taken (the other press won),
+        GameClosedError when the game is not live, NotFoundError for an unknown game, and
+        ValueError when a seq would leave a gap.
+        """
+        _check_change(change)
+        await self._write(lambda conn: _commit(conn, game_id, change))
 
     async def append_event(
         self,
@@ -190,49 +200,11 @@ class Storage(ResultsStorage, PrivacyStorage):
     ) -> None:
         """Store accepted action number ``seq`` (0, 1, 2, …) and the events it produced.
 
-        Raises EventConflictError when ``seq`` is already taken (the other write won),
-        GameClosedError when the game is not live, NotFoundError for an unknown game, and
-        ValueError when ``seq`` would leave a gap. ``status`` ends the game in the same
-        transaction (the last action and "over" are stored together or not at all).
+        The one-action case of `commit_action` (same refusals). ``status`` ends the game in
+        the same transaction (the last action and "over" are stored together or not at all).
         """
-        if seq < 0:
-            raise ValueError(f"seq must be >= 0, not {seq}")
-        if status is not None and status not in FINAL_GAME_STATUSES:
-            raise ValueError(f"a game can only end as one of {FINAL_GAME_STATUSES}")
-        action_json, events_json = _dump(action), _dump(list(events))
-
-        def _tx(conn: sqlite3.Connection) -> None:
-            row = _one(
-                conn,
-                "SELECT status, (SELECT max(seq) FROM game_events WHERE game_id = games.id) AS last"
-                " FROM games WHERE id = ?",
-                (game_id,),
-            )
-            if row is None:
-                raise NotFoundError(f"no game {game_id}")
-            if row["status"] != "live":
-                raise GameClosedError(game_id, row["status"])
-            expected = 0 if row["last"] is None else row["last"] + 1
-            if seq < expected:
-                raise EventConflictError(game_id, seq)
-            if seq > expected:
-                raise ValueError(f"game {game_id}: next seq is {expected}, not {seq}")
-            try:
-                conn.execute(
-                    "INSERT INTO game_events (game_id, seq, action, events, user_id, created_at)"
-                    " VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, action_json, events_json, user_id, at),
-                )
-            except sqlite3.IntegrityError as exc:  # only reachable if the checks above drift
-                raise EventConflictError(game_id, seq) from exc
-            conn.execute(
-                "UPDATE games SET updated_at = ?, status = coalesce(?, status) WHERE id = ?",
-                (at, status, game_id),
-            )
-            if status is not None:
-                conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
-
-        await self._write(_tx)
+        change = ActionCommit(at, [NewEvent(seq, action, list(events), user_id)], status=status)
+        await self.commit_action(game_id, change)
 
     async def load_game(self, game_id: int) -> StoredGame:
         """The game with its players and every event in order; NotFoundError if unknown."""
@@ -326,16 +298,10 @@ class Storage(ResultsStorage, PrivacyStorage):
 
     async def set_timer(self, game_id: int, kind: str, due_at: int, payload: Any = None) -> None:
         """Set (or move) the game's ``kind`` deadline; GameClosedError if the game ended."""
-        payload_json = _dump(payload)
 
         def _tx(conn: sqlite3.Connection) -> None:
             _live_status(conn, game_id)
-            conn.execute(
-                "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)"
-                " ON CONFLICT (game_id, kind)"
-                " DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload",
-                (game_id, kind, due_at, payload_json),
-            )
+            _set_timer(conn, game_id, kind, due_at, payload)
 
         await self._write(_tx)
 
@@ -662,6 +628,112 @@ def _check_players(players: Sequence[Player]) -> None:
     users = [p.user_id for p in players if p.user_id is not None]
     if len(set(seats)) != len(seats) or len(set(users)) != len(users):
         raise ValueError("seats and user ids must be distinct within a game")
+
+
+def _check_change(change: ActionCommit) -> None:
+    if change.status is not None and change.status not in FINAL_GAME_STATUSES:
+        raise ValueError(f"a game can only end as one of {FINAL_GAME_STATUSES}")
+    for event in change.events:
+        if event.seq < 0:
+            raise ValueError(f"seq must be >= 0, not {event.seq}")
+
+
+def _insert_game(conn: sqlite3.Connection, new: NewGame, at: int) -> int:
+    home = new.home_channel_id
+    busy = _one(conn, _LIVE_IN_CHANNEL, (home,))
+    if busy is not None:
+        raise ChannelBusyError(home, busy["id"])
+    cursor = conn.execute(
+        "INSERT INTO games (guild_id, channel_id, thread_id, message_id, game, config,"
+        " seed, status, created_at, updated_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)",
+        (
+            new.guild_id,
+            new.channel_id,
+            new.thread_id,
+            new.message_id,
+            new.game,
+            _dump(new.config),
+            new.seed,
+            at,
+            at,
+        ),
+    )
+    game_id = cursor.lastrowid
+    assert game_id is not None
+    conn.executemany(
+        "INSERT INTO game_players (game_id, seat, side, user_id, computer, display_name)"
+        " VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, p.seat, p.side, p.user_id, p.computer, p.display_name) for p in new.players],
+    )
+    return game_id
+
+
+def _commit(conn: sqlite3.Connection, game_id: int, change: ActionCommit) -> None:
+    """One press: its events in seq order, the game row, its deadlines (see `commit_action`)."""
+    _check_change(change)
+    row = _one(
+        conn,
+        "SELECT status, (SELECT max(seq) FROM game_events WHERE game_id = games.id) AS last"
+        " FROM games WHERE id = ?",
+        (game_id,),
+    )
+    if row is None:
+        raise NotFoundError(f"no game {game_id}")
+    if row["status"] != "live":
+        raise GameClosedError(game_id, row["status"])
+    expected = 0 if row["last"] is None else row["last"] + 1
+    for event in change.events:
+        if event.seq < expected:
+            raise EventConflictError(game_id, event.seq)
+        if event.seq > expected:
+            raise ValueError(f"game {game_id}: next seq is {expected}, not {event.seq}")
+        try:
+            conn.execute(
+                "INSERT INTO game_events (game_id, seq, action, events, user_id, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (
+                    game_id,
+                    event.seq,
+                    _dump(event.action),
+                    _dump(list(event.events)),
+                    event.user_id,
+                    change.at,
+                ),
+            )
+        except sqlite3.IntegrityError as exc:  # only reachable if the checks above drift
+            raise EventConflictError(game_id, event.seq) from exc
+        expected += 1
+    conn.execute(
+        "UPDATE games SET updated_at = ?, status = coalesce(?, status) WHERE id = ?",
+        (change.at, change.status, game_id),
+    )
+    if change.status is not None:  # an ended game has no deadlines left
+        conn.execute("DELETE FROM timers WHERE game_id = ?", (game_id,))
+        return
+    for kind, deadline in change.timers.items():
+        if deadline is None:
+            conn.execute("DELETE FROM timers WHERE game_id = ? AND kind = ?", (game_id, kind))
+        else:
+            _set_timer(conn, game_id, kind, deadline.due_at, deadline.payload)
+
+
+def _set_timer(
+    conn: sqlite3.Connection, game_id: int, kind: str, due_at: int, payload: Any
+) -> None:
+    conn.execute(
+        "INSERT INTO timers (game_id, kind, due_at, payload) VALUES (?, ?, ?, ?)"
+        " ON CONFLICT (game_id, kind)"
+        " DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload",
+        (game_id, kind, due_at, _dump(payload)),
+    )
+
+
+def _record(conn: sqlite3.Connection, game_id: int) -> GameRecord:
+    row = _one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
+    if row is None:
+        raise NotFoundError(f"no game {game_id}")
+    return GameRecord(**_game_fields(row), players=_players(conn, [game_id])[game_id])
 
 
 def _live_status(conn: sqlite3.Connection, game_id: int) -> None:
