@@ -18,8 +18,9 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self, TypeVar
+from typing import TYPE_CHECKING, Any, Self, TypeVar
 
+from bot.storage.contract import Store
 from bot.storage.database import MEMORY, Database, Work
 from bot.storage.errors import (
     ChannelBusyError,
@@ -840,5 +841,8 @@ def _invitations(conn: sqlite3.Connection, ids: Iterable[int]) -> list[Invitatio
         for r in rows
     ]
 
+
+if TYPE_CHECKING:  # mypy checks here that the backend implements the whole contract
+    _IMPLEMENTS: type[Store] = Storage
 
 __all__ = ["Storage"]

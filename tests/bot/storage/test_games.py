@@ -18,7 +18,7 @@ from bot.storage import (
     StorageError,
 )
 
-from .conftest import Backend
+from .conftest import Backend, need_durable
 from .helpers import ADA, BO, CPU, T0, new_game
 
 
@@ -191,6 +191,7 @@ def test_a_player_is_a_user_or_the_computer() -> None:
 
 
 async def test_reopen_keeps_everything(backend: Backend) -> None:
+    need_durable(backend)
     async with await backend.open() as store:
         live = await new_game(store, players=(ADA, CPU))
         await store.append_event(live, 0, {"t": "start"}, [{"t": "Dealt", "order": [3, 1]}], T0)
