@@ -10,12 +10,11 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.board import render_board
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
 from bot.services.errors import UserFacingError
-from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
+from bot.ui.flow import answer_message, may_create_thread, post_board, thread_from, thread_name
 from bot.ui.record_items import check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.records import RecordCommands
@@ -136,13 +135,13 @@ class Mattekrig(
                 names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
             )
             board = render_challenge(invitation, lang, _names(invitation))
-            await interaction.response.send_message(
+            message = await answer_message(  # issue 9: the id from the callback, no GET
+                interaction,
                 content=board.content,
                 embed=board.embed,
                 view=board.view,
                 allowed_mentions=discord.AllowedMentions(users=opponents),
             )
-            message = await interaction.original_response()
             await self.bot.storage.set_invitation_message(
                 invitation.id, message.id, self.bot.clock.now_ms()
             )
@@ -155,10 +154,9 @@ class Mattekrig(
                 host_name=user.display_name,
             )
             board = render_lobby(invitation, lang, _names(invitation))
-            await interaction.response.send_message(
-                content=board.content, embed=board.embed, view=board.view
+            message = await answer_message(
+                interaction, content=board.content, embed=board.embed, view=board.view
             )
-            message = await interaction.original_response()
             await self.bot.storage.set_invitation_message(
                 invitation.id, message.id, self.bot.clock.now_ms()
             )
@@ -180,10 +178,9 @@ class Mattekrig(
             options=options,
         )
         if use_thread:
-            await interaction.response.send_message(
-                t("reply.game_in_thread", lang, player=user.mention)
+            message = await answer_message(
+                interaction, content=t("reply.game_in_thread", lang, player=user.mention)
             )
-            message = await interaction.original_response()
             name = thread_name(options, [user.display_name, computer_name], lang)
             created = await thread_from(message, name)
             update = await self.bot.invitations.versus_computer(
@@ -192,12 +189,7 @@ class Mattekrig(
             await post_board(self.bot, update, created, update.game.record.channel_id)
             return
         update = await self.bot.invitations.versus_computer(**arguments)
-        board = render_board(update.game, lang, self.bot.clock.now_ms())
-        await interaction.response.send_message(
-            content=board.content, embed=board.embed, view=board.view
-        )
-        message = await interaction.original_response()
-        await self.bot.games.set_board(update.game, message.id)
+        await self.bot.boards.answer(interaction, update.game)  # the board is the answer
 
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()

@@ -184,14 +184,21 @@ class GameService:
     async def set_board(
         self, game: LiveGame, message_id: int, thread_id: int | None = None
     ) -> None:
-        await self.storage.set_board_message(
-            game.id, message_id, self.clock.now_ms(), thread_id=thread_id
-        )
+        # Memory first (issue 9): a press that arrives while the id is being stored already
+        # finds its board. A refused write (the thread has a live game) puts it back.
+        before = game.record
         game.record = replace(
             game.record,
             message_id=message_id,
             thread_id=thread_id if thread_id is not None else game.record.thread_id,
         )
+        try:
+            await self.storage.set_board_message(
+                game.id, message_id, self.clock.now_ms(), thread_id=thread_id
+            )
+        except BaseException:
+            game.record = before
+            raise
 
     # -- player actions ----------
 

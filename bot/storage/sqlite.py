@@ -576,6 +576,11 @@ class Storage(ResultsStorage, PrivacyStorage):
             )
             return _invitations(conn, ids)
 
+        # The scheduler asks on every pass; a read first keeps the usual "none due" out of
+        # the write queue (the write re-selects, so one expiring meanwhile is not missed).
+        due = "SELECT 1 FROM invitations WHERE status = 'open' AND expires_at <= ? LIMIT 1"
+        if await self._read(lambda conn: _one(conn, due, (now,)) is None):
+            return []
         return await self._write(_tx)
 
     async def open_invitations(self) -> list[Invitation]:

@@ -51,6 +51,18 @@ async def thread_from(message: discord.Message, name: str) -> discord.Thread | N
         return None
 
 
+async def answer_message(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
+    """``send_message`` and the message it created. discord.py asks Discord for the callback
+    response (``with_response``), which carries the message: no GET of the original
+    response, so the id is known one round trip sooner (issue 9). Falls back to the GET if
+    Discord sent no message resource."""
+    callback = await interaction.response.send_message(**kwargs)
+    resource = callback.resource
+    if isinstance(resource, discord.InteractionMessage):
+        return resource
+    return await interaction.original_response()
+
+
 async def post_board(
     bot: MattekrigBot, update: GameUpdate, thread: discord.Thread | None, channel_id: int
 ) -> None:
