@@ -31,6 +31,8 @@ from bot.storage import (
     NewEvent,
     NewGame,
     Player,
+    StoredGame,
+    Timer,
 )
 from bot.storage.contract import GameStore
 from engine.actions import (
@@ -137,26 +139,29 @@ class GameService:
         """Bring every live game back after a restart, from its stored actions and the chance
         outcomes recorded in its events (RULES §1.6)."""
         restored = []
-        for record in await self.storage.live_games():
+        # One read for every game and one for every deadline (issue 9: 1,000 games ≤ 1 s).
+        timers: dict[int, list[Timer]] = {}
+        for timer in await self.storage.live_timers():
+            timers.setdefault(timer.game_id, []).append(timer)
+        for stored in await self.storage.load_live_games():
             try:
-                game = await self._load(record.id)
+                game = self._replay(stored, timers.get(stored.id, []))
             except Exception:  # a game that cannot be replayed must not stop the bot
-                log.exception("game %s could not be restored; marking it abandoned", record.id)
-                await self.storage.set_status(record.id, "abandoned", self.clock.now_ms())
+                log.exception("game %s could not be restored; marking it abandoned", stored.id)
+                await self.storage.set_status(stored.id, "abandoned", self.clock.now_ms())
                 continue
             self.games[game.id] = game
             restored.append(game)
         self.timers_changed()
         return restored
 
-    async def _load(self, game_id: int) -> LiveGame:
-        stored = await self.storage.load_game(game_id)
+    def _replay(self, stored: StoredGame, timers: list[Timer]) -> LiveGame:
         settings = GameSettings.from_json(stored.config)
         actions = [action_from_json(e.action) for e in stored.events[1:]]
         recorded = [event for e in stored.events for event in e.events]
         state = restore(settings.engine, stored.seed, actions, recorded)
         game = LiveGame(record=stored, settings=settings, state=state, next_seq=stored.next_seq)
-        for timer in await self.storage.timers_for(game_id):
+        for timer in timers:
             if timer.kind == ANSWER_TIMER:
                 game.answer_due_ms = timer.due_at
                 game.answer_window = (timer.payload or {}).get("window")
