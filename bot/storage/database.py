@@ -147,14 +147,21 @@ class _Worker:
             conn.execute("BEGIN IMMEDIATE")
         except sqlite3.Error as exc:
             return [_Outcome(j, error=exc) for j in jobs]
-        outcomes = []
-        for job in jobs:
-            conn.execute("SAVEPOINT one_write")
-            outcome = _call(job, conn)
+        if len(jobs) == 1:  # alone in its transaction: the transaction is its savepoint
+            outcome = _call(jobs[0], conn)
             if outcome.error is not None:
-                conn.execute("ROLLBACK TO one_write")
-            conn.execute("RELEASE one_write")
-            outcomes.append(outcome)
+                _rollback(conn)
+                return [outcome]
+            outcomes = [outcome]
+        else:
+            outcomes = []
+            for job in jobs:
+                conn.execute("SAVEPOINT one_write")
+                outcome = _call(job, conn)
+                if outcome.error is not None:
+                    conn.execute("ROLLBACK TO one_write")
+                conn.execute("RELEASE one_write")
+                outcomes.append(outcome)
         try:
             conn.execute("COMMIT")
         except sqlite3.Error as exc:
@@ -178,20 +185,25 @@ def _rollback(conn: sqlite3.Connection) -> None:
 
 
 def _answer(outcomes: list[_Outcome]) -> None:
-    """Wake each caller on its own event loop (the thread may not touch futures directly)."""
+    """Wake the callers on their event loop (the thread may not touch futures directly):
+    one wake-up per loop for the whole batch, not one per caller."""
+    by_loop: dict[asyncio.AbstractEventLoop, list[_Outcome]] = {}
     for outcome in outcomes:
+        by_loop.setdefault(outcome.job.loop, []).append(outcome)
+    for loop, settled in by_loop.items():
         with suppress(RuntimeError):  # the caller's loop is already closed: nobody to tell
-            outcome.job.loop.call_soon_threadsafe(_settle, outcome)
+            loop.call_soon_threadsafe(_settle, settled)
 
 
-def _settle(outcome: _Outcome) -> None:
-    future = outcome.job.future
-    if future.done():  # the caller was cancelled; the work itself was done (or not) whole
-        return
-    if outcome.error is not None:
-        future.set_exception(outcome.error)
-    else:
-        future.set_result(outcome.value)
+def _settle(outcomes: list[_Outcome]) -> None:
+    for outcome in outcomes:
+        future = outcome.job.future
+        if future.done():  # the caller was cancelled; the work was done (or not) whole
+            continue
+        if outcome.error is not None:
+            future.set_exception(outcome.error)
+        else:
+            future.set_result(outcome.value)
 
 
 class Database:

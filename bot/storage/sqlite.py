@@ -173,7 +173,21 @@ class Storage(ResultsStorage, PrivacyStorage):
         def _tx(conn: sqlite3.Connection) -> GameRecord:
             game_id = _insert_game(conn, new, change.at)
             _commit(conn, game_id, change)
-            return _record(conn, game_id)
+            # The record as a read would return it, without reading it back.
+            return GameRecord(
+                id=game_id,
+                guild_id=new.guild_id,
+                channel_id=new.channel_id,
+                thread_id=new.thread_id,
+                message_id=new.message_id,
+                game=new.game,
+                config=json.loads(_dump(new.config)),
+                seed=new.seed,
+                status=change.status or "live",
+                created_at=change.at,
+                updated_at=change.at,
+                players=tuple(sorted(new.players, key=lambda p: p.seat)),
+            )
 
         return await self._write(_tx)
 
@@ -737,13 +751,6 @@ def _set_timer(
         " DO UPDATE SET due_at = excluded.due_at, payload = excluded.payload",
         (game_id, kind, due_at, _dump(payload)),
     )
-
-
-def _record(conn: sqlite3.Connection, game_id: int) -> GameRecord:
-    row = _one(conn, "SELECT * FROM games WHERE id = ?", (game_id,))
-    if row is None:
-        raise NotFoundError(f"no game {game_id}")
-    return GameRecord(**_game_fields(row), players=_players(conn, [game_id])[game_id])
 
 
 def _live_status(conn: sqlite3.Connection, game_id: int) -> None:
