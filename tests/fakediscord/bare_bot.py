@@ -25,9 +25,9 @@ def _board(game: int, window: int) -> discord.ui.View:
 class BareBot(commands.Bot):
     def __init__(self, guild_id: int, **options: Any) -> None:
         options.setdefault("guild_ready_timeout", 0)
-        super().__init__(
-            command_prefix=commands.when_mentioned, intents=discord.Intents.default(), **options
-        )
+        intents = discord.Intents.none()
+        intents.guilds = True  # the same as Mattekrig's: no message events
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, **options)
         self.guild_id = guild_id
         self._ids = itertools.count(1)
         group = app_commands.Group(name="mattekrig", description="Mattekrig")
