@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.database import Work
 from bot.storage.errors import ConflictError
-from bot.storage.records import GameResult
+from bot.storage.records import GameResult, GuildSettings
 from bot.storage.results_sql import _R, _players_of, _remove_result, _result
 from bot.storage.sql import rows as _all
 
@@ -113,6 +113,8 @@ class PrivacyStorage:
 
         async def _read(self, work: Work[T]) -> T: ...
 
+        def _settings_changed(self, guild_id: int, now: GuildSettings | None) -> None: ...
+
     async def export_user(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
         """Every stored row that names the user, table by table (JSON columns decoded)."""
         out: dict[str, list[dict[str, Any]]] = {}
@@ -193,7 +195,10 @@ class PrivacyStorage:
                 counts[table] = max(cursor.rowcount, 0)
             return counts
 
-        return await self._write(_tx)
+        self._settings_changed(guild_id, None)
+        forgotten = await self._write(_tx)
+        self._settings_changed(guild_id, None)
+        return forgotten
 
     async def purge_old(
         self,

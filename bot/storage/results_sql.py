@@ -138,6 +138,9 @@ class ResultsStorage:
 
         async def _read(self, work: Work[T]) -> T: ...
 
+        _settings_cache: dict[int, GuildSettings]
+        _settings_generation: int
+
     # ----------------------------------------------------------------- results
 
     async def record_result(self, result: GameResult, *, at: int, rate: Rater) -> GameResult | None:
@@ -476,13 +479,31 @@ class ResultsStorage:
     # ----------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """The teacher's settings (the defaults when never set)."""
+        """The teacher's settings (the defaults when never set).
+
+        Read on every start and most commands, changed a few times a term: kept in memory
+        after the first read (issue 9: one round trip less per start). This process is the
+        database's only writer, and every write of the settings goes through here."""
+        cached = self._settings_cache.get(guild_id)
+        if cached is not None:
+            return cached
+        generation = self._settings_generation
 
         def _tx(conn: sqlite3.Connection) -> GuildSettings:
             row = _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             return GuildSettings(guild_id) if row is None else _settings(row)
 
-        return await self._read(_tx)
+        found = await self._read(_tx)
+        if generation == self._settings_generation:  # no change was written meanwhile
+            self._settings_cache[guild_id] = found
+        return found
+
+    def _settings_changed(self, guild_id: int, now: GuildSettings | None) -> None:
+        self._settings_generation += 1
+        if now is None:
+            self._settings_cache.pop(guild_id, None)
+        else:
+            self._settings_cache[guild_id] = now
 
     async def update_guild_settings(
         self,
@@ -527,7 +548,10 @@ class ResultsStorage:
             )
             return new
 
-        return await self._write(_tx)
+        self._settings_changed(guild_id, None)  # a read in flight must not keep the old one
+        stored = await self._write(_tx)
+        self._settings_changed(guild_id, stored)
+        return stored
 
 
 def keys_alias(query: BoardQuery) -> str:

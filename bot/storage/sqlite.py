@@ -38,6 +38,7 @@ from bot.storage.records import (
     ActionCommit,
     GameRecord,
     GameStatus,
+    GuildSettings,
     Invitation,
     InvitationKind,
     InvitationStatus,
@@ -74,6 +75,8 @@ class Storage(ResultsStorage, PrivacyStorage):
         self._db = db
         self.path = path
         self.schema_version = schema_version
+        self._settings_cache: dict[int, GuildSettings] = {}
+        self._settings_generation = 0
 
     # ----------------------------------------------------------------- lifecycle
 
