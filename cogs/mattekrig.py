@@ -14,7 +14,14 @@ from bot.render.invitations import render_challenge, render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
 from bot.services.errors import UserFacingError
-from bot.ui.flow import answer_message, may_create_thread, post_board, thread_from, thread_name
+from bot.ui.flow import (
+    answer_message,
+    defer_if_late,
+    may_create_thread,
+    post_board,
+    thread_from,
+    thread_name,
+)
 from bot.ui.record_items import check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.records import RecordCommands
@@ -188,6 +195,7 @@ class Mattekrig(
             )
             await post_board(self.bot, update, created, update.game.record.channel_id)
             return
+        await defer_if_late(interaction)  # issue 9: a start that waited in line defers first
         update = await self.bot.invitations.versus_computer(**arguments)
         await self.bot.boards.answer(interaction, update.game)  # the board is the answer
 

@@ -46,3 +46,21 @@ async def test_a_press_before_the_board_id_is_stored_edits_that_board(
     assert press.answered and press.response_type == 7  # UPDATE_MESSAGE: the pressed board
     assert len(table.fake.messages_in()) == messages  # no second board
     assert table.fake.message(board.id).edited_at is not None
+
+
+async def test_a_start_that_waited_in_line_defers_then_shows_the_board(
+    table: Table, no_errors: Any
+) -> None:
+    """Issue 9: a result must be shown within 3 s at any load. A start whose interaction is
+    already more than a second old when its work begins is deferred first, and the board
+    arrives as the edit of that deferred answer (and is the game's board)."""
+    before = set(table.bot.games.games)
+    start = await table.driver.slash(
+        "alice", "mattekrig start", game="intervallkrig", computer="easy", thread=False, age=1.5
+    )
+    gid = await table.new_game(before)
+    await table.settle()
+    assert start.response_type == 5  # DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE
+    assert start.original is not None and not start.original.loading
+    assert start.original.id == table.game(gid).record.message_id
+    assert start.original.custom_ids()[0].startswith("mk:flip:")
