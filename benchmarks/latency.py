@@ -1,7 +1,7 @@
 """Press → result shown, Mattekrig side by side with a bare discord.py bot (issue 9).
 
 Both bots run in their own process against the project's fake Discord (tests/fakediscord),
-one after the other in the same run, under the same three loads:
+both up for the whole run, their loads alternating in short rounds:
 
 * pace:  N games, each pupil pressing Flip about every 2 s: latency p50/p99;
 * flood: N games, each pupil pressing again as soon as the result is shown: results/s;
@@ -51,6 +51,7 @@ class Loads:
     pace_s: float
     flood_s: float
     memory_games: int
+    rounds: int = 3
 
 
 @dataclass
@@ -189,59 +190,99 @@ async def _gather_limited(calls: list[Callable[[], Any]], limit: int) -> list[An
     return await asyncio.gather(*(one(c) for c in calls))
 
 
-async def run_bot(kind: str, loads: Loads, workdir: Path) -> Figures:
-    figures = Figures()
-    async with FakeDiscord() as fake:
-        driver = Driver(fake)
-        watcher = Watcher(fake)
-        table = Table(fake, driver, watcher)
-        players = table.seat(loads.games, "pupil")
-        bursters = table.seat(loads.burst, "burst")
-        async with BotProcess(fake, kind, workdir / f"{kind}.sqlite3") as bot:
-            starts = await _gather_limited(
-                [lambda u=u, c=c: table.start(u, c) for u, c in players], 20
-            )
-            figures.start_latency = [s for s in starts if s is not None]
-            assert len(figures.start_latency) == loads.games, bot.output[-20:]
+@dataclass
+class Side:
+    """One bot with its own fake Discord and its pupils, kept running for the whole run."""
 
-            # The load generator must not add pauses of its own: the fake keeps every request
-            # and every earlier version of every message, so its collector's passes grow.
-            gc.collect()
-            gc.freeze()
-            gc.disable()
+    kind: str
+    fake: FakeDiscord
+    table: Table
+    bot: BotProcess
+    players: list[tuple[FakeUser, FakeChannel]]
+    bursters: list[tuple[FakeUser, FakeChannel]]
+    figures: Figures = field(default_factory=Figures)
+
+
+async def open_side(
+    kind: str, loads: Loads, workdir: Path, stack: contextlib.AsyncExitStack
+) -> Side:
+    fake = await stack.enter_async_context(FakeDiscord())
+    table = Table(fake, Driver(fake), Watcher(fake))
+    players = table.seat(loads.games, "pupil")
+    bursters = table.seat(loads.burst, "burst")
+    bot = await stack.enter_async_context(BotProcess(fake, kind, workdir / f"{kind}.sqlite3"))
+    side = Side(kind, fake, table, bot, players, bursters)
+    starts = await _gather_limited([lambda u=u, c=c: table.start(u, c) for u, c in players], 20)
+    side.figures.start_latency = [s for s in starts if s is not None]
+    assert len(side.figures.start_latency) == loads.games, bot.output[-20:]
+    return side
+
+
+async def pace(side: Side, seconds: float, rng: random.Random) -> None:
+    """Every pupil presses about every 2 s."""
+    until = time.perf_counter() + seconds
+
+    async def pupil(user: FakeUser, channel: FakeChannel) -> None:
+        await asyncio.sleep(rng.uniform(0, 2))
+        while time.perf_counter() < until:
+            latency = await side.table.press(user, channel)
+            if latency is not None:
+                side.figures.pace.append(latency)
+            await asyncio.sleep(rng.uniform(1.5, 2.5))
+
+    await asyncio.gather(*(pupil(u, c) for u, c in side.players))
+
+
+async def flood(side: Side, seconds: float) -> None:
+    """Every pupil presses again as soon as the result is shown."""
+    figures = side.figures
+    cpu, began = _cpu_s(side.bot.pid), time.perf_counter()
+    until = began + seconds
+
+    async def pupil(user: FakeUser, channel: FakeChannel) -> None:
+        while time.perf_counter() < until:
+            latency = await side.table.press(user, channel)
+            if latency is not None:
+                figures.flood.append(latency)
+
+    await asyncio.gather(*(pupil(u, c) for u, c in side.players))
+    figures.flood_s += time.perf_counter() - began
+    figures.flood_cpu_s += _cpu_s(side.bot.pid) - cpu
+
+
+async def burst(side: Side) -> None:
+    """Every burst pupil sends ``/mattekrig start`` at the same moment."""
+    side.figures.burst_sent = len(side.bursters)
+    shown = await asyncio.gather(*(side.table.start(u, c) for u, c in side.bursters))
+    side.figures.burst_shown = [s for s in shown if s is not None]
+
+
+async def run_both(loads: Loads, workdir: Path, rounds: int) -> tuple[Figures, Figures]:
+    """Both bots stay up; their loads alternate in short rounds (who goes first alternates
+    too), so a busy moment on a shared machine falls on both rather than on one."""
+    async with contextlib.AsyncExitStack() as stack:
+        sides = [await open_side(kind, loads, workdir, stack) for kind in ("bare", "real")]
+        # The load generator must not add pauses of its own: the fake keeps every request
+        # and every earlier version of every message, so its collector's passes grow.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
             rng = random.Random(9)
-
-            async def pace(user: FakeUser, channel: FakeChannel, until: float) -> None:
-                await asyncio.sleep(rng.uniform(0, 2))
-                while time.perf_counter() < until:
-                    latency = await table.press(user, channel)
-                    if latency is not None:
-                        figures.pace.append(latency)
-                    await asyncio.sleep(rng.uniform(1.5, 2.5))
-
-            until = time.perf_counter() + loads.pace_s
-            await asyncio.gather(*(pace(u, c, until) for u, c in players))
-
-            async def flood(user: FakeUser, channel: FakeChannel, until: float) -> None:
-                while time.perf_counter() < until:
-                    latency = await table.press(user, channel)
-                    if latency is not None:
-                        figures.flood.append(latency)
-
-            cpu = _cpu_s(bot.pid)
-            began = time.perf_counter()
-            until = began + loads.flood_s
-            await asyncio.gather(*(flood(u, c, until) for u, c in players))
-            figures.flood_s = time.perf_counter() - began
-            figures.flood_cpu_s = _cpu_s(bot.pid) - cpu
-
-            await asyncio.sleep(1.0)  # let the last edits drain
-            figures.burst_sent = len(bursters)
-            shown = await asyncio.gather(*(table.start(u, c) for u, c in bursters))
-            figures.burst_shown = [s for s in shown if s is not None]
+            for turn in range(rounds):
+                order = sides if turn % 2 == 0 else sides[::-1]
+                for side in order:
+                    await pace(side, loads.pace_s / rounds, rng)
+                for side in order:
+                    await flood(side, loads.flood_s / rounds)
+                    await asyncio.sleep(0.5)  # the last edits drain before the other's turn
+            for side in sides:
+                await burst(side)
+                await asyncio.sleep(1.0)
+        finally:
             gc.enable()
             gc.unfreeze()
-    return figures
+        return sides[0].figures, sides[1].figures
 
 
 # --------------------------------------------------------------------- in-process figures
@@ -344,7 +385,8 @@ def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: f
     width = [max(len(r[i]) for r in [*rows, header]) for i in range(4)]
     lines = [
         f"Press → result shown, {loads.games} games (pace {loads.pace_s:.0f} s, "
-        f"flood {loads.flood_s:.0f} s), {os.cpu_count()} cores",
+        f"flood {loads.flood_s:.0f} s), {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the end",
         "",
         "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)),
     ]
@@ -360,8 +402,7 @@ def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: f
 async def main_async(loads: Loads) -> str:
     with tempfile.TemporaryDirectory(prefix="mattekrig-latency-") as tmp:
         workdir = Path(tmp)
-        bare = await run_bot("bare", loads, workdir)
-        real = await run_bot("real", loads, workdir)
+        bare, real = await run_both(loads, workdir, loads.rounds)
         memory, restore = await memory_and_restore(loads.memory_games, workdir)
     return report(loads, bare, real, memory, restore)
 
@@ -379,6 +420,7 @@ def main(argv: list[str] | None = None) -> None:
         pace_s=6.0 if quick else 20.0,
         flood_s=4.0 if quick else 15.0,
         memory_games=100 if quick else 1_000,
+        rounds=2 if quick else 3,
     )
     with contextlib.suppress(KeyboardInterrupt):
         print(asyncio.run(main_async(loads)))
