@@ -26,14 +26,16 @@ from dataclasses import dataclass
 from engine import solver
 from engine.actions import Flip, Pass
 from engine.cards import DeckProfile, profile_values
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.expressions import judge
 from engine.game import apply, new_game
 from engine.hints import swap_chances
 from engine.state import GameState, Phase
+from engine.view import view
 
 ROUND_TARGET_US = 50.0
 LOOKUP_TARGET_US = 20.0
+VIEW_TARGET_US = 30.0  # one side's view of a level-7 round (what every screen draws from)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +131,7 @@ def bet_windows(count: int) -> list[tuple[GameState, int]]:
     windows: list[tuple[GameState, int]] = []
     seed = 0
     while len(windows) < count:
-        state, _ = new_game(GameConfig(GameKind.SATSING, mode=Mode.REGN, sides=2), seed)
+        state, _ = new_game(GameConfig("satsing", mode=Mode.REGN, sides=2), seed)
         while state.outcome is None and len(windows) < count:
             if state.phase is Phase.BET:
                 windows.extend((state, side) for side in state.pending)
@@ -141,21 +143,35 @@ def bet_windows(count: int) -> list[tuple[GameState, int]]:
     return windows[:count]
 
 
+def level7_views(count: int) -> list[tuple[GameState, int]]:
+    """Every state of regn-mode level-7 games (answers typed as the best play), with a side:
+    each side looks at the board after every change, as the bot and the browser table do."""
+    found: list[tuple[GameState, int]] = []
+    seed = 0
+    while len(found) < count:
+        state, _ = new_game(GameConfig("regnekrig", level=7, mode=Mode.REGN), seed)
+        rnd = random.Random(seed)
+        while state.outcome is None and len(found) < count:
+            found.extend((state, side) for side in range(state.config.sides))
+            actions = [c.action for c in view(state, None).choices]
+            state, _ = apply(state, rnd.choice(actions))
+        seed += 1
+    return found[:count]
+
+
 def run_all(games: int, repeats: int, calls: int) -> list[Row]:
     for deck in DeckProfile:  # the bot precomputes at start-up
         solver.precompute(profile_values(deck))
     rows = [
-        bench_game(
-            f"regnekrig level {level}", GameConfig(GameKind.REGNEKRIG, level=level), games, repeats
-        )
+        bench_game(f"regnekrig level {level}", GameConfig("regnekrig", level=level), games, repeats)
         for level in range(1, 8)
     ]
-    rows.append(bench_game("intervallkrig", GameConfig(GameKind.INTERVALLKRIG), games, repeats))
-    rows.append(bench_game("satsing", GameConfig(GameKind.SATSING), games, repeats))
+    rows.append(bench_game("intervallkrig", GameConfig("intervallkrig"), games, repeats))
+    rows.append(bench_game("satsing", GameConfig("satsing"), games, repeats))
     rows.append(
         bench_game(
             "regnekrig level 7, 4 sides",
-            GameConfig(GameKind.REGNEKRIG, level=7, sides=4),
+            GameConfig("regnekrig", level=7, sides=4),
             games,
             repeats,
         )
@@ -192,6 +208,16 @@ def run_all(games: int, repeats: int, calls: int) -> list[Row]:
             lambda i: swap_chances(*windows[i % len(windows)]),
             min(calls, 2_000),
             repeats,
+        )
+    )
+    views = level7_views(min(calls, 4_000))
+    rows.append(
+        bench_calls(
+            "view, one side, level 7",
+            lambda i: view(*views[i % len(views)]),
+            len(views),
+            repeats,
+            target_us=VIEW_TARGET_US,
         )
     )
     return rows

@@ -11,9 +11,14 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.render.board import Board, render_board
+from bot.render.board import render_board
+from bot.render.locale import as_lang
+from bot.render.names import side_names
+from bot.render.panel import Panel
+from bot.render.screen import GameScreen
 from bot.services.live import GameUpdate, LiveGame
 from bot.ui.flow import answer_message
+from engine.view import view
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -27,8 +32,9 @@ class BoardPublisher:
         self._locks: dict[int, asyncio.Lock] = {}
         self._queued: set[int] = set()
 
-    def render(self, game: LiveGame) -> Board:
-        return render_board(game, game.settings.locale, self.bot.clock.now_ms())
+    def render(self, game: LiveGame) -> Panel:
+        lang = game.settings.locale
+        return render_board(screen_of(game, lang), lang, self.bot.clock.now_ms())
 
     async def respond(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Show what the press changed: on the board itself when it was pressed there."""
@@ -43,11 +49,8 @@ class BoardPublisher:
             and game.record.message_id in (message.id, None)
             and not interaction.response.is_done()
         ):
-            board = self.render(game)
             try:
-                await interaction.response.edit_message(
-                    content=board.content, embed=board.embed, view=board.view
-                )
+                await self.render(game).show_in(interaction)
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
@@ -63,21 +66,12 @@ class BoardPublisher:
         GET of the original response. The board's lock is held until the id is known, so a
         timer's refresh meanwhile waits instead of posting a second board."""
         async with self._locks.setdefault(game.id, asyncio.Lock()):
-            board = self.render(game)
-            message = await answer_message(
-                interaction, content=board.content, embed=board.embed, view=board.view
-            )
+            message = await answer_message(interaction, **self.render(game).fields())
             await self.bot.games.set_board(game, message.id)
 
     async def post(self, channel: discord.abc.Messageable, game: LiveGame) -> discord.Message:
         """A new board message for the game (at start, or when the old one was deleted)."""
-        board = self.render(game)
-        message = await channel.send(
-            content=board.content,
-            embed=board.embed,
-            view=board.view,
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        message = await self.render(game).send(channel)
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.bot.games.set_board(game, message.id, thread_id=thread_id)
         return message
@@ -98,11 +92,8 @@ class BoardPublisher:
             if game.record.message_id is None:
                 await self.post(channel, game)
                 return
-            board = self.render(game)
             try:
-                await channel.get_partial_message(game.record.message_id).edit(
-                    content=board.content, embed=board.embed, view=board.view
-                )
+                await self.render(game).edit(channel.get_partial_message(game.record.message_id))
             except discord.NotFound:
                 log.info("board of game %s was deleted; posting a new one", game.id)
                 await self.post(channel, game)
@@ -110,3 +101,18 @@ class BoardPublisher:
                 log.warning("no permission to edit the board of game %s", game.id)
         if game.is_finished:
             self._locks.pop(game.id, None)
+
+
+def screen_of(game: LiveGame, lang: str) -> GameScreen:
+    """What the board shows of a live game: the engine's view of the table and what the bot
+    keeps beside it (names in the board's language, deadlines, autoplay, a stop)."""
+    return GameScreen(
+        game_id=game.id,
+        view=view(game.state, None),
+        names=side_names(game, as_lang(lang)),
+        humans=frozenset(range(game.state.config.sides)) - game.computer_sides(),
+        autoplay=game.autoplay,
+        ended=game.ended,
+        answer_due_ms=game.answer_due_ms,
+        time_limit_due_ms=game.time_limit_due_ms,
+    )

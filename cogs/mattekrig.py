@@ -25,14 +25,21 @@ from bot.ui.flow import (
 from bot.ui.record_items import check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.records import RecordCommands
+from engine.registry import (
+    ANSWER_TIME,
+    DECK,
+    GAMES,
+    LEVEL,
+    MODE,
+    REGNEKRIG,
+    TIME_LIMIT,
+    WAR_RULE,
+    WAR_SIZE,
+)
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
-GAMES = ("regnekrig", "intervallkrig", "satsing")
-DECKS = ("heltall", "fortegn", "vanlig")
-MODES = ("regn", "auto")
-WAR_RULES = ("closest_to_zero", "highest")
 STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")
 
@@ -78,26 +85,28 @@ class Mattekrig(
     @app_commands.choices(
         game=[choice("game", g) for g in GAMES],
         computer=[choice("computer", s) for s in STRENGTHS],
-        deck=[choice("deck", d) for d in DECKS],
-        mode=[choice("mode", m) for m in MODES],
-        war_rule=[choice("war_rule", w) for w in WAR_RULES],
+        deck=[choice("deck", d) for d in DECK.choices],
+        mode=[choice("mode", m) for m in MODE.choices],
+        war_rule=[choice("war_rule", w) for w in WAR_RULE.choices],
     )
     async def start(
         self,
         interaction: discord.Interaction,
         game: str,
-        level: app_commands.Range[int, 1, 7] = 1,
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] = int(LEVEL.default),
         opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         computer: str | None = None,
         teams: bool = False,
-        deck: str = "heltall",
-        mode: str = "regn",
-        minutes: app_commands.Range[int, 0, 120] = 0,
-        war_size: app_commands.Range[int, 1, 6] = 6,
-        war_rule: str = "closest_to_zero",
-        answer_seconds: app_commands.Range[int, 0, 600] = 60,
+        deck: str = str(DECK.default),
+        mode: str = str(MODE.default),
+        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] = int(TIME_LIMIT.default),
+        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] = int(WAR_SIZE.default),
+        war_rule: str = str(WAR_RULE.default),
+        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] = int(
+            ANSWER_TIME.default
+        ),
         thread: bool | None = None,
     ) -> None:
         settings, lang = await house_rules(self.bot, interaction)  # the teacher's settings
@@ -217,7 +226,7 @@ class Mattekrig(
     @app_commands.command(name="rules", description=ls("cmd.rules.desc"))
     @app_commands.describe(game=ls("cmd.rules.opt.game.desc"))
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
-    async def rules(self, interaction: discord.Interaction, game: str = "regnekrig") -> None:
+    async def rules(self, interaction: discord.Interaction, game: str = REGNEKRIG.key) -> None:
         await interaction.response.send_message(
             embeds=rules_text(game, lang_of(interaction)), ephemeral=True
         )

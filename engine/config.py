@@ -2,27 +2,20 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from engine.cards import DeckProfile
 from engine.errors import ConfigurationError
+
+if TYPE_CHECKING:
+    from engine.registry import GameDescriptor
 
 TARGET_MIN = -15
 TARGET_MAX = 15
 LEVELS = range(1, 8)
 TARGET_LEVELS = range(5, 8)
-
-
-class GameKind(StrEnum):
-    REGNEKRIG = "regnekrig"
-    INTERVALLKRIG = "intervallkrig"
-    SATSING = "satsing"
-
-    @property
-    def is_interval(self) -> bool:
-        return self is not GameKind.REGNEKRIG
 
 
 class Mode(StrEnum):
@@ -37,7 +30,7 @@ class WarRule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    game: GameKind
+    game: str  # a key of `engine.registry.GAMES`
     level: int = 1
     deck: DeckProfile = DeckProfile.HELTALL
     mode: Mode = Mode.AUTO
@@ -45,8 +38,18 @@ class GameConfig:
     war_size: int = 6
     war_rule: WarRule = WarRule.CLOSEST_TO_ZERO
     max_rounds: int = 1000
+    # Derived once from `game` (never stored, never compared): the rules look these up on
+    # every round.
+    descriptor: GameDescriptor = field(init=False, repr=False, compare=False)
+    has_targets: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        from engine.registry import descriptor  # the registry imports the tables, which import this
+
+        game = descriptor(self.game)
+        object.__setattr__(self, "game", game.key)  # a plain str, whatever spelling came in
+        object.__setattr__(self, "descriptor", game)
+        object.__setattr__(self, "has_targets", game.has_targets(self.level))
         if self.level not in LEVELS:
             raise ConfigurationError("level must be 1–7", field="level", value=self.level)
         if not 2 <= self.sides <= 4:
@@ -56,13 +59,9 @@ class GameConfig:
         if self.max_rounds < 1:
             raise ConfigurationError("max_rounds must be positive", field="max_rounds")
 
-    @property
-    def has_targets(self) -> bool:
-        return self.game is GameKind.REGNEKRIG and self.level in TARGET_LEVELS
-
     def to_json(self) -> dict[str, Any]:
         return {
-            "game": self.game.value,
+            "game": self.game,
             "level": self.level,
             "deck": self.deck.value,
             "mode": self.mode.value,
@@ -77,7 +76,7 @@ class GameConfig:
         """Build from SCENARIOS.md keys (missing keys take the documented defaults)."""
         try:
             return cls(
-                game=GameKind(data["game"]),
+                game=_text(data["game"], "game"),
                 level=_int(data.get("level", 1), "level"),
                 deck=DeckProfile(data.get("deck", DeckProfile.HELTALL.value)),
                 mode=Mode(data.get("mode", Mode.AUTO.value)),
@@ -92,6 +91,12 @@ class GameConfig:
             if isinstance(bad, ConfigurationError):
                 raise
             raise ConfigurationError(str(bad)) from None
+
+
+def _text(value: Any, name: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigurationError(f"{name} must be a text", field=name, value=value)
+    return value
 
 
 def _int(value: Any, name: str) -> int:

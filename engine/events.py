@@ -179,8 +179,10 @@ class TimeUpNoted(Event):
 @dataclass(frozen=True, slots=True, kw_only=True)
 class GameOver(Event):
     type: ClassVar[str] = "game_over"
+    omit_when_none: ClassVar[frozenset[str]] = frozenset({"side"})
     winner: int | None
     reason: str
+    side: int | None = None  # a forfeit: the side that gave up
 
 
 def chance_outcomes(events: list[dict[str, Any]]) -> tuple[tuple[int, ...], ...]:

@@ -9,16 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from engine.actions import Action, Answer, Bet, Flip, NameTarget, Pass, Timeout, TimeUp
+from engine.actions import (
+    Abandon,
+    Action,
+    Answer,
+    Bet,
+    Choice,
+    ChoiceKind,
+    Flip,
+    Forfeit,
+    NameTarget,
+    Pass,
+    Timeout,
+    TimeUp,
+)
 from engine.cards import Card, new_deck, stacked_cards
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
-from engine.errors import ConfigurationError, IllegalActionError
+from engine.errors import ConfigurationError, IllegalActionError, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
 from engine.expressions import Verdict, judge
-from engine.intervallkrig import IntervalTable
-from engine.regnekrig import RegnekrigTable
 from engine.rng import GameRng
 from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination
@@ -42,9 +54,7 @@ _DECISION_KIND = {Phase.TARGET: "target", Phase.ANSWER: "answer", Phase.BET: "be
 
 
 def _table(state: GameState) -> Table:
-    if state.config.game.is_interval:
-        return IntervalTable(state)
-    return RegnekrigTable(state)
+    return state.config.descriptor.table(state)
 
 
 def new_game(
@@ -79,21 +89,9 @@ def new_game(
         pot=((),) * sides,
         up=((),) * sides,
         third=(None,) * sides,
-        battle=(),
-        phase=Phase.FLIP,
-        step=Step.ROUND,
-        pending=(),
         answers=(None,) * sides,
         bets=(None,) * sides,
-        round=0,
-        target=None,
-        namer=0,  # RULES §2.5: the side that started the game names the first target
-        three_card_round=False,
-        ties=0,
-        time_up=False,
-        seq=0,
-        window=0,
-        outcome=None,
+        misses=(0,) * sides,
     )
     table = _table(state)
     table.emit(
@@ -108,7 +106,7 @@ def new_game(
 
 def _check_side(state: GameState, side: int) -> None:
     if not 0 <= side < state.config.sides:
-        raise IllegalActionError(f"there is no side {side}", code="not_a_side", side=side)
+        raise IllegalActionError(f"there is no side {side}", code=Refusal.NOT_A_SIDE, side=side)
 
 
 def _check_pending(state: GameState, side: int, phase: Phase) -> None:
@@ -116,24 +114,24 @@ def _check_pending(state: GameState, side: int, phase: Phase) -> None:
     if state.phase is not phase:
         raise IllegalActionError(
             f"the game is not waiting for that now ({state.phase.value})",
-            code="wrong_phase",
+            code=Refusal.WRONG_PHASE,
             phase=state.phase.value,
         )
     if side not in state.pending:
         if phase is Phase.TARGET:
             raise IllegalActionError(
-                f"side {state.namer} names this target", code="not_your_turn", side=side
+                f"side {state.namer} names this target", code=Refusal.NOT_YOUR_TURN, side=side
             )
         if phase is Phase.BET and side in state.battle and state.bets[side] is None:
             raise IllegalActionError(
-                f"side {side} has too few cards to bet", code="cannot_bet", side=side
+                f"side {side} has too few cards to bet", code=Refusal.CANNOT_BET, side=side
             )
         if side in state.battle:
             raise IllegalActionError(
-                f"side {side} has already decided", code="already_decided", side=side
+                f"side {side} has already decided", code=Refusal.ALREADY_DECIDED, side=side
             )
         raise IllegalActionError(
-            f"side {side} is not in this comparison", code="not_in_comparison", side=side
+            f"side {side} is not in this comparison", code=Refusal.NOT_IN_COMPARISON, side=side
         )
 
 
@@ -144,13 +142,27 @@ def judge_answer(state: GameState, side: int, text: str) -> Verdict:
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
-    """Apply one action; an illegal one raises an `EngineError` and changes nothing."""
+    """Apply one action; an illegal one raises an `EngineError` and changes nothing.
+
+    The refusals (`engine.errors.Refusal`, the error's `code`): `game_over`; `not_a_side`;
+    `wrong_phase` (not the kind of action the game waits for now); `not_your_turn` (another
+    side names the target); `not_in_comparison`, `already_decided`, `cannot_bet` (the side is
+    not asked now); `target_out_of_range`; `bad_swap`; `time_already_up`. An unreadable answer
+    raises an `ExpressionError` with the codes of `engine.expressions`; a readable answer that
+    breaks a rule is accepted and counts as no value (RULES §2.2).
+    """
     if state.outcome is not None:
-        raise IllegalActionError("the game is over", code="game_over")
+        raise IllegalActionError("the game is over", code=Refusal.GAME_OVER)
     table = _table(state)
-    if isinstance(action, TimeUp):
+    _count_misses(state, action, table)
+    if isinstance(action, Forfeit):
+        _check_side(state, action.side)
+        table.forfeit(action.side)
+    elif isinstance(action, Abandon):
+        table.end(Termination.ABANDONED, None)
+    elif isinstance(action, TimeUp):
         if state.time_up:
-            raise IllegalActionError("time is already up", code="time_already_up")
+            raise IllegalActionError("time is already up", code=Refusal.TIME_ALREADY_UP)
         table.time_up = True
         table.emit(TimeUpNoted)
         # RULES §1.5: between rounds the game ends now; a round in progress is finished first.
@@ -160,7 +172,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         _check_side(state, action.side)
         if state.phase is not Phase.FLIP and state.config.mode is not Mode.AUTO:
             raise IllegalActionError(
-                "the game is waiting for a decision", code="wrong_phase", phase=state.phase.value
+                "the game is waiting for a decision",
+                code=Refusal.WRONG_PHASE,
+                phase=state.phase.value,
             )
         table.flip()
     elif isinstance(action, NameTarget):
@@ -168,7 +182,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         if not TARGET_MIN <= action.value <= TARGET_MAX:
             raise IllegalActionError(
                 f"a target is a whole number from {TARGET_MIN} to {TARGET_MAX}",
-                code="target_out_of_range",
+                code=Refusal.TARGET_OUT_OF_RANGE,
                 value=action.value,
             )
         table.name_target(action.side, action.value)
@@ -179,7 +193,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         _check_pending(state, action.side, Phase.BET)
         if action.swap not in (0, 1):
             raise IllegalActionError(
-                "swap is 0 (the first card) or 1 (the second)", code="bad_swap", swap=action.swap
+                "swap is 0 (the first card) or 1 (the second)",
+                code=Refusal.BAD_SWAP,
+                swap=action.swap,
             )
         table.decide_bet(action.side, action.swap)
     elif isinstance(action, Pass):
@@ -197,10 +213,61 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
             _check_pending(state, action.side, Phase.BET)
             table.decide_bet(action.side, PASS)
         else:
-            raise IllegalActionError("nothing is timed now", code="wrong_phase")
+            raise IllegalActionError("nothing is timed now", code=Refusal.WRONG_PHASE)
     else:  # pragma: no cover - the Action union is closed
-        raise IllegalActionError(f"unknown action {action!r}", code="malformed_action")
+        raise IllegalActionError(f"unknown action {action!r}", code=Refusal.MALFORMED_ACTION)
     return table.freeze(), table.events
+
+
+MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run out of time
+
+
+def _count_misses(state: GameState, action: Action, table: Table) -> None:
+    """RULES §1.5: an answer or a bet that runs out of time is a miss; any decision the side
+    makes itself (naming a target, or letting the engine draw it, counts) starts over."""
+    if isinstance(action, Timeout) and 0 <= action.side < len(table.misses):
+        if state.phase in (Phase.ANSWER, Phase.BET):
+            table.misses[action.side] += 1
+        else:
+            table.misses[action.side] = 0
+    elif isinstance(action, NameTarget | Answer | Bet | Pass) and 0 <= action.side < len(
+        table.misses
+    ):
+        table.misses[action.side] = 0
+
+
+def idle_ending(
+    state: GameState, humans: frozenset[int], limit: int = MISSES_TO_ABANDON
+) -> Action | None:
+    """RULES §1.5: when every side people play (and still in play) has let its last `limit`
+    decisions run out, the game is abandoned; when one has while another plays on, it
+    forfeits. None while the game is played."""
+    if state.outcome is not None:
+        return None
+    playing = [s for s in sorted(humans) if s < len(state.sides) and not state.sides[s].out]
+    idle = [s for s in playing if state.misses[s] >= limit]
+    if not idle:
+        return None
+    if len(idle) == len(playing):
+        return Abandon()
+    return Forfeit(idle[0])
+
+
+def rounds_finished(state: GameState) -> int:
+    """The rounds played to their end: the round in play counts once it is decided (RULES
+    §1.5: a stop before the first round is finished cancels the game)."""
+    in_play = state.phase in (Phase.ANSWER, Phase.BET) or (
+        state.phase is Phase.FLIP and state.step is not Step.ROUND
+    )
+    return state.round - 1 if in_play and state.outcome is None else state.round
+
+
+def awaited(state: GameState) -> tuple[int, ...]:
+    """The sides whose decision the game waits for from its players: none in auto mode, where
+    the engine makes every decision (a flip makes them) and nothing is timed."""
+    if state.config.mode is Mode.AUTO or state.phase not in _DECISION_KIND:
+        return ()
+    return state.pending
 
 
 def waiting_for(state: GameState) -> list[Decision]:
@@ -211,37 +278,82 @@ def waiting_for(state: GameState) -> list[Decision]:
     return [Decision(side, kind) for side in state.pending]
 
 
+def choices(state: GameState, side: int | None = None) -> tuple[Choice, ...]:
+    """What each side (or only `side`) may choose now, each accepted by `apply`: screens
+    offer these and nothing else. Answers are free text: an answer choice carries the side's
+    best legal expression (or a readable number when it has no value); any readable answer is
+    accepted.
+
+    In auto mode the engine makes every decision itself (a flip makes them), so the players'
+    only choice is to flip; `apply` still takes a decision a scenario file supplies there."""
+    if state.outcome is not None:
+        return ()
+    if state.config.mode is Mode.AUTO or state.phase is Phase.FLIP:
+        flips = _flips(state.config.sides)
+        return flips if side is None else flips[side : side + 1]
+    if state.phase is Phase.TARGET:
+        return _targets(state.namer) if side is None or side == state.namer else ()
+    deciding = state.pending if side is None else [s for s in state.pending if s == side]
+    out: list[Choice] = []
+    if state.phase is Phase.ANSWER:
+        level, target = state.config.level, state.target
+        for s in deciding:
+            a, b = state.up[s]
+            play = best(a.value, b.value, level, target)
+            answer = Answer(s, play.text if play.value is not None else "0")
+            out.append(Choice(ChoiceKind.ANSWER, s, answer))
+    elif state.phase is Phase.BET:
+        for s in deciding:
+            out.extend(_bets(s))
+    return tuple(out)
+
+
 def legal_actions(state: GameState) -> list[Action]:
-    """Every action that `apply` accepts now. Answers are free text: the listed `Answer` for a
-    side is its best legal expression; any other legal answer is accepted too."""
+    """Every action `apply` accepts now: the players' `choices`, a decision running out of
+    time, and the time limit running out."""
     if state.outcome is not None:
         return []
-    actions: list[Action] = []
-    sides = range(state.config.sides)
-    auto = state.config.mode is Mode.AUTO
-    if state.phase is Phase.FLIP or auto:
-        actions.extend(Flip(s) for s in sides)
-    if state.phase is Phase.TARGET:
-        actions.extend(NameTarget(state.namer, v) for v in range(TARGET_MIN, TARGET_MAX + 1))
-        actions.append(Timeout(state.namer))
-    elif state.phase is Phase.ANSWER:
-        for side in state.pending:
-            a, b = state.up[side]
-            play = best(a.value, b.value, state.config.level, state.target)
-            if play.value is not None:
-                actions.append(Answer(side, play.text))
-            actions.append(Timeout(side))
-    elif state.phase is Phase.BET:
-        for side in state.pending:
-            actions.extend((Bet(side, 0), Bet(side, 1), Pass(side), Timeout(side)))
+    actions: list[Action] = [c.action for c in choices(state)]
+    if state.phase in (Phase.ANSWER, Phase.BET) and state.config.mode is not Mode.AUTO:
+        actions.extend(Timeout(side) for side in state.pending)
     if not state.time_up:
         actions.append(TimeUp())
+    # RULES §1.5: a side may give up, and the bot may end a game nobody plays, at any time.
+    actions.extend(Forfeit(s) for s in state.live_sides)
+    actions.append(Abandon())
     return actions
+
+
+# The choices that depend only on a side (or the number of sides) are the same frozen values
+# every time: built once, so a board's TARGET window does not build 31 actions on every look.
+
+
+@cache
+def _flips(sides: int) -> tuple[Choice, ...]:
+    return tuple(Choice(ChoiceKind.FLIP, s, Flip(s)) for s in range(sides))
+
+
+@cache
+def _targets(namer: int) -> tuple[Choice, ...]:
+    named = tuple(
+        Choice(ChoiceKind.TARGET, namer, NameTarget(namer, v), v)
+        for v in range(TARGET_MIN, TARGET_MAX + 1)
+    )
+    return (*named, Choice(ChoiceKind.RANDOM_TARGET, namer, Timeout(namer)))
+
+
+@cache
+def _bets(side: int) -> tuple[Choice, ...]:
+    return (
+        Choice(ChoiceKind.BET, side, Bet(side, 0), 0),
+        Choice(ChoiceKind.BET, side, Bet(side, 1), 1),
+        Choice(ChoiceKind.PASS, side, Pass(side)),
+    )
 
 
 def fits(state: GameState, action: Action) -> bool:
     """Whether the action is of the kind the game waits for now (it may still be illegal)."""
-    if isinstance(action, (TimeUp, Flip)):
+    if isinstance(action, (TimeUp, Flip, Forfeit, Abandon)):
         return True
     if isinstance(action, Timeout):
         return state.phase in _DECISION_KIND

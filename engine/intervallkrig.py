@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.cards import Card
-from engine.config import GameKind, WarRule
+from engine.config import WarRule
 from engine.events import (
     BetPlaced,
     CardsLaid,
@@ -15,7 +15,7 @@ from engine.events import (
     ThirdDrawn,
     WarDeclared,
 )
-from engine.state import PASS, Phase, Step
+from engine.state import PASS, GameState, Phase, Step
 from engine.table import Table, ranked, writable
 
 BET_CARDS = 2  # §3.3: a bet lays two cards face down into the pot
@@ -35,6 +35,17 @@ def inside(interval: tuple[Card, ...], card: Card) -> bool:
 class IntervalTable(Table):
     __slots__ = ()
 
+    ONE_CARD_ROUNDS = True
+
+    @staticmethod
+    def endgame(state: GameState) -> str | None:
+        """§3.4: the smallest count among the live sides decides the next round's rule."""
+        live = [s.count for s in state.sides if not s.out]
+        smallest = min(live) if live else 0
+        if smallest < ENDGAME_THREE:
+            return "one_card"
+        return "three_card" if smallest == ENDGAME_THREE else None
+
     def war_key(self, card: Card) -> int:
         """§3.2: closest to zero wins (option: highest value)."""
         if self.config.war_rule is WarRule.HIGHEST:
@@ -43,7 +54,7 @@ class IntervalTable(Table):
 
     @property
     def bets_allowed(self) -> bool:
-        return self.config.game is GameKind.SATSING
+        return self.config.descriptor.betting
 
     def can_bet(self, side: int) -> bool:
         """Checked after the side's two interval cards are laid."""

@@ -7,6 +7,7 @@ from enum import StrEnum
 
 from engine.cards import Card
 from engine.config import GameConfig
+from engine.events import Event
 from engine.expressions import Verdict
 from engine.rng import GameRng
 
@@ -33,12 +34,15 @@ class Termination(StrEnum):
     TIME_UP = "time_up"
     MAX_ROUNDS = "max_rounds"
     STALEMATE = "stalemate"
+    FORFEIT = "forfeit"  # §1.5: a side gave the game up
+    ABANDONED = "abandoned"  # §1.5: nobody played it any more
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
     winner: int | None  # None: a draw
     reason: Termination
+    side: int | None = None  # a forfeit: the side that gave up
 
 
 PASS = -1  # in `GameState.bets`: the side decided not to bet
@@ -66,21 +70,30 @@ class GameState:
     pot: tuple[tuple[Card, ...], ...]  # cards on the table, by the side that laid them
     up: tuple[tuple[Card, ...], ...]  # each side's face-up cards in the current comparison
     third: tuple[Card | None, ...]  # intervallkrig: each side's third card this round
-    battle: tuple[int, ...]  # the sides in the current comparison (a war: the warring sides)
-    phase: Phase
-    step: Step
-    pending: tuple[int, ...]  # sides whose decision is awaited, ascending
     answers: tuple[Verdict | None, ...]
     bets: tuple[int | None, ...]  # None undecided, PASS, or the index of the card to swap
-    round: int
-    target: int | None
-    namer: int  # the side that names the next target
-    three_card_round: bool  # RULES §3.4: the round began with the smallest count exactly three
-    ties: int  # RULES §3.4: three-card wars tied in a row
-    time_up: bool
-    seq: int  # the last event's sequence number
-    window: int  # counts the decision windows opened: a button from an older one is stale
-    outcome: Outcome | None
+    # The rest starts the same in every game (`engine.game.new_game` gives the above).
+    battle: tuple[int, ...] = ()  # the sides in the current comparison (a war: the warring sides)
+    phase: Phase = Phase.FLIP
+    step: Step = Step.ROUND
+    pending: tuple[int, ...] = ()  # sides whose decision is awaited, ascending
+    round: int = 0
+    target: int | None = None
+    namer: int = 0  # the side that names the next target (§2.5: the starter names the first)
+    three_card_round: bool = False  # RULES §3.4: the round began with the smallest count three
+    ties: int = 0  # RULES §3.4: three-card wars tied in a row
+    time_up: bool = False
+    seq: int = 0  # the last event's sequence number
+    window: int = 0  # counts the decision windows opened: a button from an older one is stale
+    outcome: Outcome | None = None
+    # RULES §1.5: each side's answers and bets run out of time in a row (any decision of its
+    # own starts the count again); a game nobody plays is abandoned from it.
+    misses: tuple[int, ...] = ()
+    # What a screen tells about the rounds (`engine.view`): the events since the round in play
+    # began (once it is decided, until the next one begins, the decided round), and the round
+    # before it. They are the engine's own events, so a restored game has them too.
+    story: tuple[Event, ...] = ()
+    last_story: tuple[Event, ...] = ()
 
     @property
     def is_over(self) -> bool:

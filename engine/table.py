@@ -10,16 +10,18 @@ the game (§1.5). The games subclass it (`engine.regnekrig`, `engine.intervallkr
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import fields
 from typing import TypeVar
 
 from engine.cards import Card
 from engine.config import GameConfig, Mode
-from engine.errors import IllegalActionError
+from engine.errors import IllegalActionError, Refusal
 from engine.events import (
     Event,
     GameOver,
     PileReshuffled,
     PotReturned,
+    RoundStarted,
     RoundWon,
     SideOut,
 )
@@ -37,36 +39,15 @@ class Table:
     a few sides, and copying every pile in and out was a fixed cost on every one (the
     benchmark plays two `apply`s per round at levels 5–7)."""
 
-    # Slots: a round reads and writes these attributes hundreds of times.
+    # Slots (a round reads and writes these attributes hundreds of times): every field of the
+    # state, plus the per-side piles as lists of their own and the apply's events.
     __slots__ = (
-        "answers",
-        "battle",
-        "bets",
-        "collection",
-        "config",
+        *(f.name for f in fields(GameState)),
         "draw",
-        "events",
-        "namer",
+        "collection",
         "out",
-        "outcome",
-        "pending",
-        "phase",
-        "pot",
-        "rng",
-        "round",
-        "seed",
-        "seq",
-        "set_aside",
-        "sides",
         "state",
-        "step",
-        "target",
-        "third",
-        "three_card_round",
-        "ties",
-        "time_up",
-        "up",
-        "window",
+        "events",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -96,7 +77,10 @@ class Table:
         self.time_up = state.time_up
         self.seq = state.seq
         self.window = state.window
+        self.misses: list[int] = list(state.misses)
         self.outcome: Outcome | None = state.outcome
+        self.story: list[Event] = list(state.story)
+        self.last_story: Sequence[Event] = state.last_story
         self.events: list[Event] = []
 
     # -- freezing -----------------------------------------------------------------------
@@ -136,12 +120,20 @@ class Table:
             seq=self.seq,
             window=self.window,
             outcome=self.outcome,
+            misses=tuple(self.misses),
+            story=tuple(self.story),
+            last_story=tuple(self.last_story),
         )
 
     def emit(self, cls: type[E], **fields: object) -> E:
         self.seq += 1
         event = cls(seq=self.seq, **fields)
         self.events.append(event)
+        if cls is RoundStarted:  # a new round: the one before becomes the last told
+            self.last_story = self.story
+            self.story = [event]
+        else:
+            self.story.append(event)
         return event
 
     # -- sides and cards ----------------------------------------------------------------
@@ -247,14 +239,30 @@ class Table:
         """End the game; without a given winner the side with the most cards wins, equal most
         is a draw (RULES §1.5)."""
         if reason is not Termination.ALL_CARDS:
-            counts = [self.count(s) for s in range(self.sides)]
-            most = max(counts)
-            leaders = [s for s, c in enumerate(counts) if c == most]
-            winner = leaders[0] if len(leaders) == 1 else None
-        self.outcome = Outcome(winner, reason)
+            winner = self.most_cards(range(self.sides))
+        self.end(reason, winner)
+
+    def most_cards(self, sides: Iterable[int]) -> int | None:
+        """The one side among `sides` with the most cards (draw and collection piles, not the
+        table); None when several share the most."""
+        counts = {s: self.count(s) for s in sides}
+        most = max(counts.values())
+        leaders = [s for s, c in counts.items() if c == most]
+        return leaders[0] if len(leaders) == 1 else None
+
+    def end(self, reason: Termination, winner: int | None, side: int | None = None) -> None:
+        self.outcome = Outcome(winner, reason, side)
         self.phase = Phase.OVER
         self.pending = []
-        self.emit(GameOver, winner=winner, reason=reason.value)
+        self.emit(GameOver, winner=winner, reason=reason.value, side=side)
+
+    def forfeit(self, side: int) -> None:
+        """RULES §1.5: the side gives up and the game ends at once, the cards on the table
+        staying where they are: with two sides the other wins, with more the side with the most
+        cards among the others (equal most: a draw)."""
+        self.end(
+            Termination.FORFEIT, self.most_cards(s for s in range(self.sides) if s != side), side
+        )
 
     def stalemate(self) -> None:
         """No side can go on: every side takes back its cards and the game ends as when time
@@ -289,6 +297,13 @@ class Table:
 
     # -- what each game provides -----------------------------------------------------------
 
+    ONE_CARD_ROUNDS = False  # whether a round may be played one card each (RULES §3.4)
+
+    @staticmethod
+    def endgame(state: GameState) -> str | None:
+        """The endgame rule the next round is played by, if any (for screens to announce)."""
+        return None
+
     def schedule_round(self) -> None:
         raise NotImplementedError
 
@@ -296,13 +311,13 @@ class Table:
         raise NotImplementedError
 
     def name_target(self, side: int, value: int | None) -> None:
-        raise IllegalActionError("there is no target to name now", code="wrong_phase")
+        raise IllegalActionError("there is no target to name now", code=Refusal.WRONG_PHASE)
 
     def answer(self, side: int, verdict: Verdict | None) -> None:
-        raise IllegalActionError("there is nothing to answer now", code="wrong_phase")
+        raise IllegalActionError("there is nothing to answer now", code=Refusal.WRONG_PHASE)
 
     def decide_bet(self, side: int, swap: int) -> None:
-        raise IllegalActionError("there is no bet to decide now", code="wrong_phase")
+        raise IllegalActionError("there is no bet to decide now", code=Refusal.WRONG_PHASE)
 
 
 def writable(piles: list[Sequence[Card]], side: int) -> list[Card]:

@@ -13,24 +13,21 @@ from typing import Any
 import discord
 
 from bot.i18n import Lang, t
-from bot.render.board import COLOURS, ENDED_COLOUR, Board, clip, game_title, when
+from bot.render.board import ENDED_COLOUR, Board, clip, game_title, when
 from bot.render.locale import as_lang
 from bot.render.names import computer_name, join_names, user_name
 from bot.services.invitations import team_order
 from bot.services.settings import DEFAULT_ANSWER_SECONDS
 from bot.storage import Invitation
 from bot.ui.custom_ids import Verb, build
-from engine.config import GameKind
+from engine.registry import GAMES, REGNEKRIG, SIDES, TEAM_SIDES, GameDescriptor
 
-LOBBY_MAX = 4  # RULES §1.2: 2–4 players
+LOBBY_MAX = SIDES[-1]
 _MEMBER_MARKS = {"accepted": "✅", "invited": "⏳", "declined": "❌", "joined": "✅"}
 
 
-def _kind(options: Mapping[str, Any]) -> GameKind:
-    try:
-        return GameKind(str(options.get("game", GameKind.REGNEKRIG.value)))
-    except ValueError:
-        return GameKind.REGNEKRIG
+def _kind(options: Mapping[str, Any]) -> GameDescriptor:
+    return GAMES.get(str(options.get("game", "")), REGNEKRIG)
 
 
 def _int(options: Mapping[str, Any], key: str, default: int) -> int:
@@ -42,21 +39,25 @@ def options_lines(options: Mapping[str, Any], lang: Lang) -> list[str]:
     """The agreed table rules, one short line each (the keys of `settings_from_options`)."""
     kind = _kind(options)
     lines: list[str] = []
-    deck = str(options.get("deck", "heltall"))
-    if deck in ("heltall", "fortegn", "vanlig"):
-        lines.append(t("invite.option.deck", lang, deck=t(f"deck.{deck}.name", lang)))
-    mode = str(options.get("mode", "regn"))
-    asks = kind is GameKind.SATSING or mode == "regn"
-    if kind is GameKind.REGNEKRIG:
-        if mode in ("regn", "auto"):
-            lines.append(t("invite.option.mode", lang, mode=t(f"mode.{mode}.name", lang)))
-        lines.append(t("invite.option.war_size", lang, count=_int(options, "war_size", 6)))
-    else:
-        rule = str(options.get("war_rule", "closest_to_zero"))
-        if rule in ("closest_to_zero", "highest"):
-            name = t(f"war_rule.{rule}.name", lang)
-            lines.append(t("invite.option.war_rule", lang, rule=name))
-    if asks and (kind is not GameKind.INTERVALLKRIG):
+    deck = kind.option("deck")
+    if deck is not None and deck.allows(options.get("deck", deck.default)):
+        name = t(f"deck.{options.get('deck', deck.default)}.name", lang)
+        lines.append(t("invite.option.deck", lang, deck=name))
+    mode = kind.option("mode")
+    mode_value = options.get("mode", mode.default if mode else None)
+    if mode is not None and mode.allows(mode_value):
+        lines.append(t("invite.option.mode", lang, mode=t(f"mode.{mode_value}.name", lang)))
+    war_size = kind.option("war_size")
+    if war_size is not None:
+        count = _int(options, "war_size", int(war_size.default))
+        lines.append(t("invite.option.war_size", lang, count=count))
+    rule = kind.option("war_rule")
+    if rule is not None and rule.allows(options.get("war_rule", rule.default)):
+        name = t(f"war_rule.{options.get('war_rule', rule.default)}.name", lang)
+        lines.append(t("invite.option.war_rule", lang, rule=name))
+    # An answer time matters only where the game waits for decisions (not in auto mode).
+    asks = mode is None or mode_value != "auto"
+    if asks and kind.option("answer_seconds") is not None:
         seconds = _int(options, "answer_seconds", DEFAULT_ANSWER_SECONDS)
         if seconds > 0:
             lines.append(t("invite.option.answer_seconds", lang, seconds=seconds))
@@ -82,7 +83,7 @@ def _options(inv: Invitation) -> Mapping[str, Any]:
 
 
 def _embed(inv: Invitation, title: str, lines: list[str]) -> discord.Embed:
-    colour = COLOURS[_kind(_options(inv))] if inv.status == "open" else ENDED_COLOUR
+    colour = discord.Colour(_kind(_options(inv)).colour) if inv.status == "open" else ENDED_COLOUR
     return discord.Embed(
         title=clip(title, 256), description=clip("\n".join(lines), 4096), colour=colour
     )
@@ -191,7 +192,7 @@ def _render_lobby(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> Boar
         *(f"• {p}" for p in players),
     ]
     teams = bool(options.get("teams"))
-    if teams and len(joined) == LOBBY_MAX:
+    if teams and len(joined) == TEAM_SIDES:
         order = team_order(list(joined), options.get("partner"))
         lines.append(
             t(

@@ -1,210 +1,120 @@
-"""The last round's result in one line, read from the events of the last change.
+"""The round's result in one line, put into words from the view's facts (`RoundFacts`).
 
-`LiveGame.recent` holds everything one change did: often the end of a comparison *and* the
-start of the next round (a satsing round opens its next betting window at once). The result
-is the part up to the last deciding event (a round won, a war declared, the pot returned,
-the game over), so the cards of the round that has just begun never leak into it.
-Everything shown here was already revealed by the engine (values come only from `value`
-events, bets only from `bet`/`swap`/`pass`), so no side's secret is read.
+The facts are the engine's: who won how many cards and why, the war, the bonus, each side's
+play. Everything in them was already revealed (values only after every side answered, bets
+only after every side decided), so no side's secret can reach this line. While a round is
+still being played (a war after the first comparison) the line tells the comparison that led
+to the war; once decided, the comparison that decided it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 
 from bot.i18n import Lang, t
-from bot.render.cards import count_text, number_text, parse_value, value_text
+from bot.render.cards import count_text, number_text, value_text
 from bot.render.names import join_names
-from engine.events import (
-    BonusPaid,
-    CardsLaid,
-    Event,
-    GameOver,
-    Passed,
-    PileReshuffled,
-    PotReturned,
-    RoundStarted,
-    RoundWon,
-    SideOut,
-    Swapped,
-    ThirdDrawn,
-    TimeUpNoted,
-    ValueShown,
-    WarDeclared,
-)
+from engine.view import Comparison, Play, RoundFacts
 
-_DECIDING = (RoundWon, WarDeclared, PotReturned, GameOver)
-_TRAILING = (SideOut, GameOver, TimeUpNoted, PileReshuffled, RoundWon, PotReturned)
 WAR_KINDS = ("war", "three_card", "one_card")
 
 
-def result_segment(events: Sequence[Event]) -> list[Event]:
-    """The events that belong to the comparison just decided (empty when none was)."""
-    last = max((i for i, e in enumerate(events) if isinstance(e, _DECIDING)), default=None)
-    if last is None:
-        return [e for e in events if isinstance(e, TimeUpNoted)]
-    end = last + 1
-    while end < len(events) and isinstance(events[end], _TRAILING):
-        end += 1
-    return list(events[:end])
-
-
-def result_round(events: Sequence[Event], fallback: int) -> int:
-    """The round the result belongs to: its own `round_start`, else the one before the next."""
-    segment = result_segment(events)
-    started = [e.round for e in segment if isinstance(e, RoundStarted)]
-    if started:
-        return started[0]
-    later = [e.round for e in events[len(segment) :] if isinstance(e, RoundStarted)]
-    return later[0] - 1 if later else fallback
-
-
-@dataclass
-class _SideStory:
-    """What one side did in the segment, in the order the line tells it."""
-
-    laid: tuple[int, ...] = ()
-    third: ThirdDrawn | None = None
-    value: ValueShown | None = None
-    bet: tuple[int, int] | None = None  # (out, in)
-    passed: bool = False
-    war_cards: list[int] = field(default_factory=list)  # laid in a war (some face down)
-    single_cards: list[int] = field(default_factory=list)  # §3.4 endgame: one card each
-
-
-def _stories(segment: Sequence[Event]) -> dict[int, _SideStory]:
-    stories: dict[int, _SideStory] = {}
-    at_war = False
-    for event in segment:
-        side = getattr(event, "side", None)
-        story = stories.setdefault(side, _SideStory()) if isinstance(side, int) else None
-        if isinstance(event, WarDeclared):
-            at_war = True
-        elif isinstance(event, CardsLaid) and story is not None:
-            if at_war or event.down:
-                story.war_cards.extend(event.up)
-            elif len(event.up) == 1:
-                story.single_cards.extend(event.up)
-            else:
-                story.laid = event.up
-        elif isinstance(event, ThirdDrawn) and story is not None:
-            story.third = event
-        elif isinstance(event, ValueShown) and story is not None:
-            story.value = event
-        elif isinstance(event, Swapped) and story is not None:
-            story.bet = (event.out, event.in_)
-        elif isinstance(event, Passed) and story is not None:
-            story.passed = True
-    return stories
-
-
-def _value_part(name: str, shown: ValueShown, lang: Lang) -> str:
-    value = parse_value(shown.value)
+def _value_part(name: str, play: Play, lang: Lang) -> str:
+    value = play.value
     if value is None:
-        key = "result.no_answer" if not shown.expr else "result.no_value"
-        text = t(key, lang, name=name, expr=shown.expr, value=value_text(None, lang))
-    elif shown.expr and shown.expr != number_text(value):
-        text = t("result.value", lang, name=name, expr=shown.expr, value=number_text(value))
+        key = "result.no_answer" if not play.played else "result.no_value"
+        text = t(key, lang, name=name, expr=play.played or "", value=value_text(None, lang))
+    elif play.played and play.played != number_text(value):
+        text = t("result.value", lang, name=name, expr=play.played, value=number_text(value))
     else:
         text = t("result.value_only", lang, name=name, value=number_text(value))
-    best_value = parse_value(shown.best_value)
-    if best_value is not None and best_value != value:
-        text += " " + t("result.best", lang, expr=shown.best, value=number_text(best_value))
+    if play.best_value is not None and play.best_value != value:
+        text += " " + t("result.best", lang, expr=play.best, value=number_text(play.best_value))
     return text
 
 
-def _interval_part(name: str, story: _SideStory, lang: Lang) -> str | None:
+def _interval_part(name: str, play: Play, at_war: bool, lang: Lang) -> str | None:
     parts: list[str] = []
-    if story.bet is not None:
-        old, new = (number_text(v) for v in story.bet)
+    if play.swap is not None:
+        old, new = (number_text(v) for v in play.swap)
         parts.append(t("result.swapped", lang, old=old, new=new))
-    elif story.passed:
+    elif play.passed:
         parts.append(t("result.no_bet", lang))
-    if story.third is not None:
-        mark = t("result.inside" if story.third.inside else "result.outside", lang)
-        card = number_text(story.third.card)
-        if len(story.laid) == 2:
-            cards = _after_swap(story.laid, story.bet) if story.bet else story.laid
-            low, high = sorted(cards)
-            parts.append(
-                t(
-                    "result.interval",
-                    lang,
-                    low=number_text(low),
-                    high=number_text(high),
-                    card=card,
-                    mark=mark,
-                )
-            )
-        else:  # the interval was laid in an earlier change (satsing: before the bets)
+    if play.third is not None:
+        mark = t("result.inside" if play.inside else "result.outside", lang)
+        card = number_text(play.third)
+        if play.interval is not None and play.swap is None and not play.passed:
+            low, high = (number_text(v) for v in play.interval)
+            parts.append(t("result.interval", lang, low=low, high=high, card=card, mark=mark))
+        else:  # satsing: the interval was on the board before the bets
             parts.append(t("result.third", lang, card=card, mark=mark))
-    if story.single_cards:
-        parts.append(", ".join(number_text(v) for v in story.single_cards))
-    if story.war_cards:
-        parts.append("⚔️ " + ", ".join(number_text(v) for v in story.war_cards))
+    elif play.up and at_war:
+        parts.append("⚔️ " + ", ".join(number_text(v) for v in play.up))
+    elif len(play.up) == 1:
+        parts.append(number_text(play.up[0]))  # §3.4: a round of one card each
     if not parts:
         return None
     return f"{name}: " + ", ".join(parts)
 
 
-def _after_swap(laid: tuple[int, ...], bet: tuple[int, int]) -> tuple[int, ...]:
-    out, new = bet
-    cards = list(laid)
-    if out in cards:
-        cards[cards.index(out)] = new
-    return tuple(cards)
+def _told(facts: RoundFacts) -> Comparison | None:
+    """The comparison the line tells: the one that decided the round, or the latest one that
+    was revealed (it led to the war now being fought)."""
+    revealed = [c for c in facts.comparisons if any(_revealed(p) for p in c.plays)]
+    if facts.decided and facts.comparisons:
+        last = facts.comparisons[-1]
+        return last if any(_revealed(p) for p in last.plays) or not revealed else revealed[-1]
+    return revealed[-1] if revealed else None
 
 
-def result_line(
-    events: Sequence[Event], names: dict[int, str], lang: Lang, fallback_round: int
-) -> str | None:
+def _revealed(play: Play) -> bool:
+    return play.played is not None or play.third is not None or len(play.up) == 1
+
+
+def result_line(facts: RoundFacts | None, names: Mapping[int, str], lang: Lang) -> str | None:
     """One line: the round, who won how many cards (or the war), then each side's play."""
-    segment = result_segment(events)
-    if not segment:
+    if facts is None:
         return None
     head: list[str] = []
     tail: list[str] = []
-    for event in segment:
-        if isinstance(event, WarDeclared):
-            who = join_names([names[s] for s in event.sides], lang)
-            head.append(t(f"result.war.{_war_kind(event.kind)}", lang, names=who))
-        elif isinstance(event, BonusPaid):
-            head.append(
-                t(
-                    "result.bonus",
-                    lang,
-                    giver=names[event.from_],
-                    taker=names[event.to],
-                    cards=count_text(event.cards, lang),
-                )
+    if facts.winner is not None:
+        cards = count_text(facts.cards, lang)
+        head.append(t("result.won", lang, name=names[facts.winner], cards=cards))
+    for bonus in facts.bonus:
+        head.append(
+            t(
+                "result.bonus",
+                lang,
+                giver=names[bonus.giver],
+                taker=names[bonus.taker],
+                cards=count_text(bonus.cards, lang),
             )
-        elif isinstance(event, RoundWon):  # the winner first, then how (war, exact hit)
-            head.insert(
-                0,
-                t("result.won", lang, name=names[event.side], cards=count_text(event.cards, lang)),
-            )
-        elif isinstance(event, PotReturned):
-            head.append(t("result.pot_returned", lang))
-        elif isinstance(event, TimeUpNoted):
-            tail.append(t("result.time_up", lang))
-        elif isinstance(event, PileReshuffled):
-            tail.append(t("result.reshuffled", lang, name=names[event.side]))
-        elif isinstance(event, SideOut):
-            tail.append(t("result.side_out", lang, name=names[event.side]))
+        )
+    told = _told(facts)
+    if told is not None and told.war and not facts.decided:
+        kind = told.war_kind if told.war_kind in WAR_KINDS else "war"
+        who = join_names([names[s] for s in told.war], lang)
+        head.append(t(f"result.war.{kind}", lang, names=who))
+    if facts.returned is not None:
+        head.append(t("result.pot_returned", lang))
+    if facts.time_up:
+        tail.append(t("result.time_up", lang))
+    tail.extend(t("result.reshuffled", lang, name=names[s]) for s in facts.reshuffled)
+    tail.extend(t("result.side_out", lang, name=names[s]) for s in facts.out)
     plays: list[str] = []
-    for side, story in sorted(_stories(segment).items()):
-        if side not in names:
+    at_war = told is not None and told is not facts.comparisons[0]
+    for play in told.plays if told is not None else ():
+        if play.side not in names:
             continue
-        if story.value is not None:
-            plays.append(_value_part(names[side], story.value, lang))
+        if play.played is not None:
+            plays.append(_value_part(names[play.side], play, lang))
         else:
-            part = _interval_part(names[side], story, lang)
+            part = _interval_part(names[play.side], play, at_war, lang)
             if part is not None:
                 plays.append(part)
     if not head and not plays:
         return None  # nothing was decided (a time-up alone is shown by the board itself)
-    line = t("result.round", lang, round=result_round(events, fallback_round))
+    line = t("result.round", lang, round=facts.round)
     if head:
         line += " " + " · ".join(head)
     if plays:
@@ -212,7 +122,3 @@ def result_line(
     if tail:
         line += " · " + " · ".join(tail)
     return line
-
-
-def _war_kind(kind: str) -> str:
-    return kind if kind in WAR_KINDS else "war"

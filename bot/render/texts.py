@@ -12,40 +12,11 @@ from __future__ import annotations
 import discord
 
 from bot.i18n import Lang, t
-from bot.render.board import COLOURS, EMOJI
 from bot.render.locale import as_lang
-from engine.config import GameKind
+from engine.registry import GAMES, REGNEKRIG, GameDescriptor
 
 HELP_COLOUR = discord.Colour(0x8B5CF6)
 COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats", "my_data", "forget_me")
-
-_SECTIONS: dict[GameKind, tuple[tuple[str, str], ...]] = {
-    GameKind.REGNEKRIG: (
-        ("rules.heading.round", "rules.regnekrig.round"),
-        ("rules.heading.target", "rules.regnekrig.target"),
-        ("rules.heading.answer", "rules.regnekrig.answer"),
-        ("rules.heading.example", "rules.regnekrig.example"),
-        ("rules.heading.war", "rules.regnekrig.war"),
-        ("rules.heading.bonus", "rules.regnekrig.bonus"),
-        ("rules.heading.end", "rules.common.end"),
-    ),
-    GameKind.INTERVALLKRIG: (
-        ("rules.heading.round", "rules.intervallkrig.round"),
-        ("rules.heading.example", "rules.intervallkrig.example"),
-        ("rules.heading.war", "rules.intervallkrig.war"),
-        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
-        ("rules.heading.end", "rules.common.end"),
-    ),
-    GameKind.SATSING: (
-        ("rules.heading.round", "rules.satsing.round"),
-        ("rules.heading.bet", "rules.satsing.bet"),
-        ("rules.heading.hint", "rules.satsing.hint"),
-        ("rules.heading.example", "rules.satsing.example"),
-        ("rules.heading.war", "rules.intervallkrig.war"),
-        ("rules.heading.endgame", "rules.intervallkrig.endgame"),
-        ("rules.heading.end", "rules.common.end"),
-    ),
-}
 
 
 def command(name: str, lang: Lang) -> str:
@@ -57,21 +28,20 @@ def command(name: str, lang: Lang) -> str:
 def _levels(lang: Lang) -> str:
     return "\n".join(
         f"**{n} · {t(f'level.{n}.name', lang)}** — {t(f'level.{n}.desc', lang)}"
-        for n in range(1, 8)
+        for n in REGNEKRIG.levels
     )
 
 
-def _game_embed(kind: GameKind, lang: Lang) -> discord.Embed:
-    name = t(f"game.{kind.value}.name", lang)
+def _game_embed(game: GameDescriptor, lang: Lang) -> discord.Embed:
+    name = t(game.name_key, lang)
     embed = discord.Embed(
-        title=f"{EMOJI[kind]} {t('rules.title', lang, game=name)}",
-        description=t(f"rules.{kind.value}.intro", lang),
-        colour=COLOURS[kind],
+        title=f"{game.emoji} {t('rules.title', lang, game=name)}",
+        description=t(f"rules.{game.key}.intro", lang),
+        colour=discord.Colour(game.colour),
     )
-    sections = list(_SECTIONS[kind])
-    for heading, body in sections:
+    for heading, body in game.rules:
         embed.add_field(name=t(heading, lang), value=t(body, lang), inline=False)
-        if kind is GameKind.REGNEKRIG and heading == "rules.heading.round":
+        if game.has_levels and heading == "rules.heading.round":
             embed.add_field(name=t("rules.heading.levels", lang), value=_levels(lang), inline=False)
     embed.set_footer(text=t("rules.footer", lang, help=command("help", lang).strip("`")))
     return embed
@@ -83,10 +53,10 @@ def _overview(lang: Lang) -> discord.Embed:
         description=t("rules.overview.text", lang),
         colour=HELP_COLOUR,
     )
-    for kind in GameKind:
+    for game in GAMES.values():
         embed.add_field(
-            name=f"{EMOJI[kind]} {t(f'game.{kind.value}.name', lang)}",
-            value=t(f"game.{kind.value}.desc", lang),
+            name=f"{game.emoji} {t(game.name_key, lang)}",
+            value=t(f"game.{game.key}.desc", lang),
             inline=False,
         )
     embed.set_footer(text=t("rules.overview.footer", lang, rules=command("rules", lang).strip("`")))
@@ -96,10 +66,7 @@ def _overview(lang: Lang) -> discord.Embed:
 def _rules_text(game: str | None, lang: Lang) -> list[discord.Embed]:
     """The rules of one game (``regnekrig``, ``intervallkrig``, ``satsing``), or an overview of
     all three when no game (or an unknown one) is asked for. Fits in one message."""
-    try:
-        kind = GameKind(game) if game else None
-    except ValueError:
-        kind = None
+    kind = GAMES.get(game or "")
     if kind is None:
         return [_overview(lang)]
     return [_game_embed(kind, lang)]

@@ -38,22 +38,20 @@ from bot.storage.contract import GameStore
 from engine.actions import (
     Action,
     Answer,
-    Bet,
+    ChoiceKind,
     Flip,
-    NameTarget,
-    Pass,
     Timeout,
     TimeUp,
     action_from_json,
     action_to_json,
+    choice_action,
 )
 from engine.computer import Strength, choose
-from engine.config import Mode
 from engine.errors import EngineError
 from engine.events import Event, event_from_json
-from engine.game import apply, new_game, restore
+from engine.game import apply, awaited, choices, judge_answer, new_game, restore
 from engine.hints import SwapChances, swap_chances
-from engine.state import Phase
+from engine.view import view
 
 log = logging.getLogger(__name__)
 
@@ -101,7 +99,7 @@ class GameService:
             guild_id=guild_id,
             channel_id=channel_id,
             thread_id=thread_id,
-            game=settings.engine.game.value,
+            game=settings.engine.game,
             config=settings.to_json(),
             seed=seed,
             players=tuple(players),
@@ -207,44 +205,58 @@ class GameService:
 
     # -- player actions ----------
 
-    async def flip(self, game_id: int, user_id: int, window: int | None) -> GameUpdate:
-        def build(game: LiveGame, side: int) -> Action:
-            state = game.state
-            if state.phase is not Phase.FLIP and state.config.mode is not Mode.AUTO:
-                raise UserFacingError("error.not_flippable")
-            return Flip(side)
+    async def choose(
+        self,
+        game_id: int,
+        user_id: int,
+        window: int | None,
+        kind: ChoiceKind,
+        value: int | None = None,
+        text: str = "",
+    ) -> GameUpdate:
+        """A press (or a typed answer) as the engine action it means for the presser's side;
+        whether it is legal now is the engine's to say, and its refusal is what they are told."""
+        return await self._act(
+            game_id, user_id, window, lambda side: choice_action(kind, side, value, text)
+        )
 
-        return await self._act(game_id, user_id, window, build)
+    async def flip(self, game_id: int, user_id: int, window: int | None) -> GameUpdate:
+        return await self.choose(game_id, user_id, window, ChoiceKind.FLIP)
 
     async def name_target(
         self, game_id: int, user_id: int, window: int | None, value: int | None
     ) -> GameUpdate:
         """`value` None asks for a random target (RULES §2.5: the engine picks uniformly)."""
-
-        def build(game: LiveGame, side: int) -> Action:
-            # A timeout at the naming step is the engine's own uniform choice (RULES §2.5).
-            return NameTarget(side, value) if value is not None else Timeout(side)
-
-        return await self._act(game_id, user_id, window, build)
+        kind = ChoiceKind.RANDOM_TARGET if value is None else ChoiceKind.TARGET
+        return await self.choose(game_id, user_id, window, kind, value)
 
     async def answer(self, game_id: int, user_id: int, window: int | None, text: str) -> GameUpdate:
-        return await self._act(game_id, user_id, window, lambda game, side: Answer(side, text))
+        return await self.choose(game_id, user_id, window, ChoiceKind.ANSWER, text=text)
 
     async def bet(
         self, game_id: int, user_id: int, window: int | None, swap: int | None
     ) -> GameUpdate:
         """`swap` None is "no bet"."""
+        kind = ChoiceKind.PASS if swap is None else ChoiceKind.BET
+        return await self.choose(game_id, user_id, window, kind, swap)
 
-        def build(game: LiveGame, side: int) -> Action:
-            return Pass(side) if swap is None else Bet(side, swap)
-
-        return await self._act(game_id, user_id, window, build)
+    def check(self, game_id: int, user_id: int, window: int | None, kind: ChoiceKind) -> int:
+        """Whether the presser may make this choice now, asked before a form opens (the answer
+        modal): the engine tries the choice on the current state, which it never changes, and
+        its refusal is raised. Returns the presser's side."""
+        game = self.live(game_id)
+        side = self._side(game, user_id, window)
+        try:
+            apply(game.state, choice_action(kind, side, 0, "0"))
+        except EngineError as error:
+            raise UserFacingError.from_engine(error) from None
+        return side
 
     async def hint(self, game_id: int, user_id: int, window: int | None) -> SwapChances:
         """The presser's chances now and after each swap (nothing changes)."""
         game = self.live(game_id)
         side = self._side(game, user_id, window)
-        if game.state.phase is not Phase.BET or side not in game.state.battle:
+        if side not in view(game.state, side).hints:
             raise UserFacingError("error.no_hint")
         return swap_chances(game.state, side)
 
@@ -288,17 +300,22 @@ class GameService:
         game_id: int,
         user_id: int,
         window: int | None,
-        build: Callable[[LiveGame, int], Action],
+        build: Callable[[int], Action],
     ) -> GameUpdate:
         game = self.live(game_id)
         async with game.lock:
             side = self._side(game, user_id, window)
-            action = build(game, side)
+            action = build(side)
+            before = game.state
             async with self._action(game) as change:
                 events = self._apply(game, change, action, user_id)
                 events.extend(self._after_change(game, change))
             game.recent = events
-            return GameUpdate(game, tuple(events), "action")
+            verdict = None
+            if isinstance(action, Answer):
+                # How the engine judged it (accepted: it is readable), for the pupil's reply.
+                verdict = judge_answer(before, side, action.text)
+            return GameUpdate(game, tuple(events), "action", verdict)
 
     @asynccontextmanager
     async def _action(self, game: LiveGame) -> AsyncIterator[ActionCommit]:
@@ -367,7 +384,7 @@ class GameService:
         events: list[Event] = []
         computers = {p.side: p.computer for p in game.players if p.computer is not None}
         while not game.state.is_over:
-            waiting = [s for s in game.state.pending if s in computers]
+            waiting = [s for s in awaited(game.state) if s in computers]
             if not waiting:
                 break
             side = waiting[0]
@@ -382,7 +399,7 @@ class GameService:
             return events
         now = change.at
         change.timers[IDLE_TIMER] = Deadline(now + IDLE_MINUTES * 60_000)
-        deciding = game.state.phase in (Phase.TARGET, Phase.ANSWER, Phase.BET)
+        deciding = bool(awaited(game.state))  # auto mode: the engine decides, nothing is timed
         seconds = game.settings.answer_seconds
         if deciding and seconds > 0:
             window = game.state.window
@@ -447,7 +464,7 @@ class GameService:
                 if (payload or {}).get("window") != game.state.window:
                     return None  # that window was closed by the players in time
                 window = game.state.window
-                for side in list(game.state.pending):
+                for side in awaited(game.state):
                     if game.state.window != window:
                         break
                     events.extend(self._apply(game, change, Timeout(side), None))
@@ -508,5 +525,4 @@ def _restore(game: LiveGame, snapshot: _Snapshot) -> None:
 
 
 def _can_flip(game: LiveGame) -> bool:
-    state = game.state
-    return not state.is_over and (state.phase is Phase.FLIP or state.config.mode is Mode.AUTO)
+    return any(c.kind is ChoiceKind.FLIP for c in choices(game.state))

@@ -10,6 +10,7 @@ from typing import Literal
 from bot.services.settings import GameSettings
 from bot.storage import GameRecord, Player
 from engine.events import Event
+from engine.expressions import Verdict
 from engine.state import GameState
 
 Ending = Literal["stopped", "abandoned"]
@@ -65,3 +66,4 @@ class GameUpdate:
     game: LiveGame
     events: tuple[Event, ...]
     cause: UpdateCause
+    verdict: Verdict | None = None  # an accepted answer: how the engine judged it

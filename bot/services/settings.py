@@ -7,11 +7,10 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from engine.computer import Strength
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig
+from engine.registry import ANSWER_TIME, DECK, TIME_LIMIT, WAR_RULE, descriptor
 
-DEFAULT_ANSWER_SECONDS = 60
-MAX_ANSWER_SECONDS = 600
-MAX_MINUTES = 120
+DEFAULT_ANSWER_SECONDS = int(ANSWER_TIME.default)
 IDLE_MINUTES = 10  # a game nobody touches for this long ends as abandoned
 
 
@@ -54,10 +53,10 @@ def settings_from_options(
     *,
     game: str,
     level: int = 1,
-    deck: str = "heltall",
+    deck: str = str(DECK.default),
     mode: str = "regn",
     war_size: int = 6,
-    war_rule: str = "closest_to_zero",
+    war_rule: str = str(WAR_RULE.default),
     answer_seconds: int = DEFAULT_ANSWER_SECONDS,
     minutes: int = 0,
     locale: str = "en",
@@ -66,11 +65,13 @@ def settings_from_options(
     sides: int = 2,
 ) -> GameSettings:
     """Settings from slash-command options (already range-checked by Discord)."""
-    kind = GameKind(game)
+    kind = descriptor(game)
+    if kind.modes and mode not in kind.modes:
+        mode = kind.modes[0].value  # satsing: the bets are the game, always asked
     engine = GameConfig.from_json(
         {
-            "game": kind.value,
-            "level": level if kind is GameKind.REGNEKRIG else 1,
+            "game": kind.key,
+            "level": level if kind.has_levels else 1,
             "deck": deck,
             "mode": mode,
             "sides": sides,
@@ -78,12 +79,10 @@ def settings_from_options(
             "war_rule": war_rule,
         }
     )
-    if engine.mode is Mode.AUTO and kind is GameKind.SATSING:
-        engine = replace(engine, mode=Mode.REGN)  # bets are the game: always asked
     return GameSettings(
         engine=engine,
-        answer_seconds=max(0, min(answer_seconds, MAX_ANSWER_SECONDS)),
-        minutes=max(0, min(minutes, MAX_MINUTES)),
+        answer_seconds=max(ANSWER_TIME.low, min(answer_seconds, ANSWER_TIME.high)),
+        minutes=max(TIME_LIMIT.low, min(minutes, TIME_LIMIT.high)),
         locale=locale,
         teams=teams,
         computer=Strength(computer) if computer else None,

@@ -19,6 +19,8 @@ from bot.storage import Invitation
 from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
 from bot.ui.flow import bot_of, post_board, thread_from, thread_name
 from bot.ui.modals import AnswerModal
+from engine.actions import ChoiceKind
+from engine.view import view
 
 ItemT = discord.ui.Item[discord.ui.View]
 
@@ -107,16 +109,10 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
 
     async def act(self, interaction: discord.Interaction) -> None:
         bot = bot_of(interaction)
-        game = bot.games.live(self.game_id)
-        side = game.side_of(interaction.user.id)
-        if side is None:
-            raise UserFacingError("error.not_a_player")
-        if self.cid.round != game.state.window:
-            raise UserFacingError("error.round_over")
-        if side not in game.state.pending:
-            key = "engine.already_decided" if side in game.state.battle else "engine.wrong_phase"
-            raise UserFacingError(key)
-        text = render_answer_modal(game, side, lang_of(interaction))
+        games = bot.games
+        side = games.check(self.game_id, interaction.user.id, self.cid.round, ChoiceKind.ANSWER)
+        seen = view(games.live(self.game_id).state, side)
+        text = render_answer_modal(seen, side, lang_of(interaction))
         modal = AnswerModal(self.cid.to_custom_id(), text)
         await interaction.response.send_modal(modal)
 

@@ -14,10 +14,7 @@ from bot.render.board import AnswerModalText
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from bot.ui.flow import bot_of
-from engine.errors import EngineError
 from engine.expressions import MAX_ANSWER_LENGTH, Verdict
-from engine.game import judge_answer
-from engine.state import Phase
 
 ANSWER_FIELD = "answer_text"
 
@@ -71,26 +68,12 @@ async def handle_answer_submit(interaction: discord.Interaction) -> bool:
     lang = lang_of(interaction)
     try:
         text = submitted_text(interaction.data.get("components")) or ""
-        verdict = _foreseen_verdict(bot, cid.game_id, interaction.user.id, text)
         update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, answer_reply(verdict, lang))
+        await send_private(interaction, answer_reply(update.verdict, lang))
     except Exception as error:
         await report_error(interaction, error)
     return True
-
-
-def _foreseen_verdict(bot: Any, game_id: int, user_id: int, text: str) -> Verdict | None:
-    """How the engine judges this answer with the side's cards now (None when it cannot be
-    said: the service then refuses the answer, or it is unreadable and refused anyway)."""
-    game = bot.games.games.get(game_id)
-    side = game.side_of(user_id) if game is not None else None
-    if side is None or game.state.phase is not Phase.ANSWER or side not in game.state.pending:
-        return None
-    try:
-        return judge_answer(game.state, side, text)
-    except EngineError:
-        return None
 
 
 def answer_reply(verdict: Verdict | None, lang: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 from bot.i18n import t
 from bot.render.board import game_title
 from bot.render.texts import help_text, rules_text
-from engine.config import GameKind
+from engine.registry import REGNEKRIG
 from engine.state import Phase
 from tests.bot.e2e import (
     Table,
@@ -46,7 +46,7 @@ async def test_the_same_game_in_each_language(
     )
     board = table.board(gid)
     embed = board.embeds[0]
-    assert embed["title"] == game_title(GameKind.REGNEKRIG, 5, lang)
+    assert embed["title"] == game_title(REGNEKRIG, 5, lang)
     assert t("deck.heltall.name", lang) in embed["footer"]["text"]
     assert t("board.game_number", lang, id=gid) in embed["footer"]["text"]
 

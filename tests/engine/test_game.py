@@ -8,7 +8,7 @@ import pytest
 
 from engine.actions import Answer, Flip, NameTarget, TimeUp
 from engine.cards import DeckProfile, new_deck
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError
 from engine.game import apply, legal_actions, new_game, restore, waiting_for
 from engine.state import Phase, Termination
@@ -17,14 +17,14 @@ from tests.engine.support import events, scenario
 
 def test_two_sides_get_26_cards_each() -> None:
     """§1.2: two sides: each gets 26 cards."""
-    state, _ = new_game(GameConfig(GameKind.INTERVALLKRIG), seed=1)
+    state, _ = new_game(GameConfig("intervallkrig"), seed=1)
     assert [len(s.draw) for s in state.sides] == [26, 26] and state.set_aside == ()
 
 
 @pytest.mark.parametrize(("sides", "each", "aside"), [(3, 17, 1), (4, 13, 0)])
 def test_dealt_evenly_leftovers_set_aside(sides: int, each: int, aside: int) -> None:
     """§1.2 [decision]: dealt evenly between sides; 52 mod sides set aside face down."""
-    state, evs = new_game(GameConfig(GameKind.INTERVALLKRIG, sides=sides), seed=2)
+    state, evs = new_game(GameConfig("intervallkrig", sides=sides), seed=2)
     assert [len(s.draw) for s in state.sides] == [each] * sides
     assert len(state.set_aside) == aside
     assert evs[0].type == "dealt"
@@ -33,7 +33,7 @@ def test_dealt_evenly_leftovers_set_aside(sides: int, each: int, aside: int) -> 
 @pytest.mark.parametrize("deck", list(DeckProfile))
 def test_the_deal_uses_the_chosen_deck(deck: DeckProfile) -> None:
     """§1.1: deck profiles are chosen when a game is started."""
-    state, _ = new_game(GameConfig(GameKind.REGNEKRIG, deck=deck), seed=3)
+    state, _ = new_game(GameConfig("regnekrig", deck=deck), seed=3)
     assert Counter(c.value for c in state.all_cards()) == Counter(c.value for c in new_deck(deck))
 
 
@@ -76,7 +76,7 @@ def test_time_up_with_equal_most_is_a_draw() -> None:
 
 def test_time_up_between_rounds_ends_at_once() -> None:
     """SCENARIOS.md: time_up is applied before the next round starts."""
-    config = GameConfig(GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    config = GameConfig("regnekrig", level=5, mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 3, 4], [1, 1, 0, 0]])
     assert state.phase is Phase.TARGET
     state, evs = apply(state, TimeUp())
@@ -88,7 +88,7 @@ def test_time_up_between_rounds_ends_at_once() -> None:
 
 
 def test_time_up_once() -> None:
-    config = GameConfig(GameKind.REGNEKRIG, mode=Mode.REGN)
+    config = GameConfig("regnekrig", mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 3, 4], [1, 1, 0, 0]])
     state, _ = apply(state, TimeUp())
     assert not state.is_over  # the round in progress is finished first
@@ -118,12 +118,12 @@ def test_bad_configuration_is_refused(keys: dict[str, int]) -> None:
 
 def test_stacked_piles_must_match_the_sides() -> None:
     with pytest.raises(ConfigurationError):
-        new_game(GameConfig(GameKind.REGNEKRIG), 0, [[1, 2]])
+        new_game(GameConfig("regnekrig"), 0, [[1, 2]])
 
 
 def test_illegal_actions_are_refused_with_a_code_and_change_nothing() -> None:
     """Bad input gets a clear error and changes nothing."""
-    config = GameConfig(GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    config = GameConfig("regnekrig", level=5, mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 3, 4], [1, 1, 0, 0]])
     before = state
     cases = [
@@ -140,7 +140,7 @@ def test_illegal_actions_are_refused_with_a_code_and_change_nothing() -> None:
 
 def test_legal_actions_are_the_ones_apply_accepts() -> None:
     """DESIGN: legal_actions is enumerable, so the UI never offers an illegal move."""
-    config = GameConfig(GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    config = GameConfig("regnekrig", level=5, mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 3, 4], [1, 1, 0, 0]])
     targets = [a for a in legal_actions(state) if isinstance(a, NameTarget)]
     assert [a.value for a in targets] == list(range(-15, 16))
@@ -152,7 +152,7 @@ def test_legal_actions_are_the_ones_apply_accepts() -> None:
 def test_restore_from_actions_and_recorded_outcomes() -> None:
     """§1.6: configuration + seed + actions reproduce the game; with the recorded events the
     chance outcomes are taken from the record, not from re-running the RNG."""
-    config = GameConfig(GameKind.REGNEKRIG, level=6, mode=Mode.AUTO)
+    config = GameConfig("regnekrig", level=6, mode=Mode.AUTO)
     state, recorded = new_game(config, 99)
     actions = []
     while not state.is_over and len(actions) < 40:
@@ -170,7 +170,7 @@ def test_restore_from_actions_and_recorded_outcomes() -> None:
 
 def test_card_conservation_in_a_whole_game() -> None:
     """§4: draw piles + collection piles + table + set-aside = the cards dealt, each once."""
-    config = GameConfig(GameKind.SATSING, sides=3, mode=Mode.AUTO)
+    config = GameConfig("satsing", sides=3, mode=Mode.AUTO)
     state, _ = new_game(config, 5)
     dealt = sorted(c.id for c in state.all_cards())
     while not state.is_over:

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from engine.actions import Bet, Flip, Pass
 from engine.cards import Card
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
 from engine.hints import chance_after_swap, chance_inside, swap_chances, unseen_cards
 from engine.state import GameState, Phase, SideState
@@ -27,7 +27,7 @@ from engine.state import GameState, Phase, SideState
 def bet_windows(seed: int, sides: int, choices: int) -> Iterator[GameState]:
     """Every betting window (RULES §3.3) of a regn-mode satsing game with random decisions."""
     rnd = random.Random(choices)
-    state, _ = new_game(GameConfig(GameKind.SATSING, mode=Mode.REGN, sides=sides), seed)
+    state, _ = new_game(GameConfig("satsing", mode=Mode.REGN, sides=sides), seed)
     while not state.is_over:
         if state.phase is Phase.BET:
             yield state

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from engine.actions import Bet, Flip, Pass
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.errors import IllegalActionError
 from engine.game import apply, new_game, waiting_for
-from engine.observe import observe
 from engine.state import PASS, Phase
+from engine.view import view as observe
 from tests.engine.support import events, kinds, scenario
 
 FILL = [0, 0, 0, 0]  # extra cards so a round is not an endgame round (§3.4)
@@ -97,7 +97,7 @@ def test_equal_war_cards_fight_another_war() -> None:
 
 
 def satsing(piles: list[list[int]], mode: Mode = Mode.REGN):
-    config = GameConfig(GameKind.SATSING, mode=mode)
+    config = GameConfig("satsing", mode=mode)
     state, _ = new_game(config, 0, piles)
     return state
 
@@ -130,8 +130,8 @@ def test_bets_are_decided_before_any_swap_and_only_once() -> None:
     with pytest.raises(IllegalActionError) as refused:
         apply(state, Bet(0, 1))
     assert refused.value.code == "already_decided"
-    view = observe(state, 1)
-    assert view.sides[0].decided and view.own_bet is None  # side 1 sees that, not what
+    seen = observe(state, 1)
+    assert seen.sides[0].decided and seen.own_bet is None  # side 1 sees that, not what
     assert observe(state, 0).own_bet == 0
     assert state.up[0][0].value == 1  # nothing swapped yet
 
@@ -235,7 +235,7 @@ def test_no_side_can_lay_and_the_tie_remains_ends_the_game() -> None:
 
 def test_intervallkrig_rounds_wait_for_a_flip() -> None:
     """Every intervallkrig round and war waits for a player's flip, so each result is seen."""
-    config = GameConfig(GameKind.INTERVALLKRIG, mode=Mode.REGN)
+    config = GameConfig("intervallkrig", mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 5, 3, 6, 1, *FILL], [2, 6, 4, 6, -3, *FILL]])
     assert state.phase is Phase.FLIP and waiting_for(state) == []
     state, evs = apply(state, Flip(1))

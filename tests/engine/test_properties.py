@@ -38,10 +38,12 @@ from hypothesis.stateful import (
 )
 
 from engine.actions import (
+    Abandon,
     Action,
     Answer,
     Bet,
     Flip,
+    Forfeit,
     NameTarget,
     Pass,
     Timeout,
@@ -50,10 +52,11 @@ from engine.actions import (
     action_to_json,
 )
 from engine.cards import DeckProfile
-from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, GameKind, Mode, WarRule
+from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode, WarRule
 from engine.errors import EngineError
 from engine.events import Event
 from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
+from engine.registry import GAMES
 from engine.replay import run
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
@@ -75,7 +78,7 @@ def configs(modes: Sequence[Mode] = tuple(Mode)) -> st.SearchStrategy[GameConfig
     stays short enough for CI."""
     return st.builds(
         GameConfig,
-        game=st.sampled_from(list(GameKind)),
+        game=st.sampled_from(list(GAMES)),
         level=st.sampled_from(range(1, 8)),  # sampled: every level equally often
         deck=st.sampled_from(list(DeckProfile)),
         mode=st.sampled_from(list(modes)),
@@ -127,7 +130,10 @@ def random_action(state: GameState, rnd: random.Random, time_up_chance: float = 
         return Answer(side, answer_text(state, side, rnd))
     if TimeUp() in legal and rnd.random() < time_up_chance:
         return TimeUp()
-    choices = [a for a in legal if not isinstance(a, TimeUp)]
+    endings = [a for a in legal if isinstance(a, Forfeit | Abandon)]  # RULES §1.5, rarely
+    if endings and rnd.random() < time_up_chance:
+        return rnd.choice(endings)
+    choices = [a for a in legal if not isinstance(a, TimeUp | Forfeit | Abandon)]
     return rnd.choice(choices or legal)
 
 

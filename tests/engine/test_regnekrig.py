@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from engine.actions import Answer, NameTarget, Timeout
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError, IllegalActionError
 from engine.game import apply, new_game
 from engine.regnekrig import closeness
@@ -130,7 +130,7 @@ def test_after_each_round_the_best_move_is_reported() -> None:
 
 
 def regn(level: int, piles: list[list[int]], target: int | None = None):
-    config = GameConfig(GameKind.REGNEKRIG, level=level, mode=Mode.REGN)
+    config = GameConfig("regnekrig", level=level, mode=Mode.REGN)
     state, _ = new_game(config, 0, piles)
     if target is not None:
         state, _ = apply(state, NameTarget(0, target))

@@ -9,15 +9,29 @@ from typing import Any
 
 import discord
 
-from bot.render.board import Board
+from bot import render
+from bot.boards import screen_of
+from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
 from bot.storage import GameRecord, Player
-from engine.actions import Action, Answer, Bet, Flip, NameTarget, Pass, Timeout, TimeUp
-from engine.config import GameConfig, GameKind, Mode, WarRule
+from engine.actions import (
+    Abandon,
+    Action,
+    Answer,
+    Bet,
+    Flip,
+    Forfeit,
+    NameTarget,
+    Pass,
+    Timeout,
+    TimeUp,
+)
+from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
 from engine.game import apply, new_game
 from engine.state import GameState
+from engine.view import view
 from tests.fakediscord.limits import Problems, check_message
 
 T0 = 1_700_000_000_000
@@ -90,7 +104,7 @@ def live(
         channel_id=2,
         thread_id=None,
         message_id=3,
-        game=config.game.value,
+        game=config.game,
         config=config.to_json(),
         seed=0,
         status="live" if ended is None and not state.is_over else (ended or "over"),
@@ -143,9 +157,9 @@ def custom_ids(view: discord.ui.View) -> list[str]:
 
 REGN = Mode.REGN
 AUTO = Mode.AUTO
-RK = GameKind.REGNEKRIG
-IK = GameKind.INTERVALLKRIG
-SK = GameKind.SATSING
+RK = "regnekrig"
+IK = "intervallkrig"
+SK = "satsing"
 L5_PILES = [[3, -2, 1, 1, 4, 4, 5, 5, 6, 6], [1, 1, 2, 2, 4, 4, 5, 5, 6, 6]]
 BONUS_PILES = [[3, 4, 1, 1, 2, 2, 5, 5], [1, 1, 0, 0, 2, 2, 5, 5]]
 WAR_PILES = [[2, 3, 0, 0, 0, 1, 1, 1, 1, 1, 5, 6], [1, 4, 0, 0, 0, 1, 1, 1, 1, 1, 2, 2]]
@@ -209,6 +223,10 @@ def _positions() -> dict[str, Callable[[], LiveGame]]:
         "over_time_up": lambda: live(ik, *drive(ik, [TimeUp()], seed=1)),
         "over_max_rounds": lambda: live(ik_one, *until_over(ik_one, seed=2)),
         "over_stalemate": lambda: live(ik, *drive(ik, [Flip(0), Flip(0)], piles=[[1], [1]])),
+        "over_forfeit": lambda: live(
+            l5, *drive(l5, [NameTarget(0, 7), Forfeit(1)], piles=L5_PILES)
+        ),
+        "over_no_answers": lambda: live(sk, *drive(sk, [Abandon()], seed=3)),
         "stopped": lambda: live(
             l5, *drive(l5, [NameTarget(0, 7)], piles=L5_PILES), ended="stopped"
         ),
@@ -217,3 +235,18 @@ def _positions() -> dict[str, Callable[[], LiveGame]]:
 
 
 POSITIONS = _positions()
+
+
+# -- the renderers, fed the way the bot feeds them (`bot.boards.screen_of`) ---------------------
+
+
+def render_board(game: LiveGame, lang: str, now_ms: int) -> Board:
+    return render.board.render_board(screen_of(game, lang), lang, now_ms)
+
+
+def render_answer_modal(game: LiveGame, side: int, lang: str) -> AnswerModalText:
+    return render.board.render_answer_modal(view(game.state, side), side, lang)
+
+
+def render_modal_title(game: LiveGame, lang: str) -> str:
+    return render.board.render_modal_title(view(game.state, None), lang)

@@ -7,11 +7,12 @@ import re
 
 import pytest
 
-from bot.render.board import Board, dump_board, render_board
+from bot.render.board import Board, dump_board
 from bot.ui.custom_ids import Space, Verb, parse
 from engine.actions import Answer, Bet, Flip, NameTarget, Timeout
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.game import apply, legal_actions
+from engine.registry import GAMES
 from engine.state import Phase
 from tests.bot.render.support import (
     ADA,
@@ -28,6 +29,7 @@ from tests.bot.render.support import (
     limit_problems,
     live,
     players_for,
+    render_board,
 )
 
 
@@ -59,10 +61,8 @@ def test_every_position_renders_within_discord_limits(name: str, lang: str) -> N
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("teams", [False, True])
-@pytest.mark.parametrize("kind", list(GameKind))
-def test_four_sides_with_long_names_stay_within_limits(
-    kind: GameKind, teams: bool, lang: str
-) -> None:
+@pytest.mark.parametrize("kind", list(GAMES))
+def test_four_sides_with_long_names_stay_within_limits(kind: str, teams: bool, lang: str) -> None:
     """The widest board: 4 sides (or 2 teams of 2), 32-character names, a war result."""
     sides = 2 if teams else 4
     config = GameConfig(game=kind, level=7, mode=Mode.REGN, sides=sides)
@@ -92,7 +92,7 @@ def test_four_sides_with_long_names_stay_within_limits(
 
 
 def test_names_are_escaped_and_clipped() -> None:
-    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    config = GameConfig(game="intervallkrig")
     evil = (
         ADA.__class__(seat=0, side=0, display_name="**bold** _x_ @everyone " + "y" * 60, user_id=1),
         BO,
@@ -132,6 +132,8 @@ EXPECTED: dict[str, set[tuple[Verb, str | None]]] = {
     "over_time_up": {(Verb.REMATCH, None)},
     "over_max_rounds": {(Verb.REMATCH, None)},
     "over_stalemate": {(Verb.REMATCH, None)},
+    "over_forfeit": {(Verb.REMATCH, None)},
+    "over_no_answers": {(Verb.REMATCH, None)},
     "stopped": {(Verb.REMATCH, None)},
     "abandoned": {(Verb.REMATCH, None)},
 }
@@ -169,7 +171,7 @@ def test_target_selects_offer_every_target_once() -> None:
 
 
 def test_autoplay_label_follows_the_toggle() -> None:
-    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    config = GameConfig(game="intervallkrig")
     state, events = drive(config, seed=1)
     off = render_board(live(config, state, events, autoplay=False), "en", T0)
     on = render_board(live(config, state, events, autoplay=True), "en", T0)
@@ -185,7 +187,7 @@ def test_autoplay_label_follows_the_toggle() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_answer_stays_hidden_until_every_side_has_answered(lang: str) -> None:
-    config = GameConfig(game=GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    config = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
     state, events = drive(config, [NameTarget(0, 7), Answer(0, "3*(-2)")], piles=L5_PILES)
     text = everything(render_board(live(config, state, events), lang, T0))  # type: ignore[arg-type]
     assert "3 · (−2)" not in text and "−6" not in text and "3*(-2)" not in text
@@ -193,7 +195,7 @@ def test_an_answer_stays_hidden_until_every_side_has_answered(lang: str) -> None
 
 
 def test_a_bet_stays_hidden_until_every_side_has_decided() -> None:
-    config = GameConfig(game=GameKind.SATSING, mode=Mode.REGN)
+    config = GameConfig(game="satsing", mode=Mode.REGN)
     state, events = drive(config, [Bet(0, 1)], seed=3)
     text = everything(render_board(live(config, state, events), "en", T0))
     assert "swap" not in text.split("Waiting for")[1].split("\n", 1)[0]
@@ -234,7 +236,7 @@ def test_result_line_for_an_exact_hit_bonus() -> None:
 
 
 def test_result_line_for_a_wrong_answer_shows_what_was_typed() -> None:
-    config = GameConfig(game=GameKind.REGNEKRIG, level=5, mode=Mode.REGN)
+    config = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
     state, events = drive(
         config, [NameTarget(0, 7), Answer(0, "4"), Answer(1, "1+1")], piles=L5_PILES
     )
@@ -259,7 +261,7 @@ def test_result_line_for_intervallkrig_shows_interval_and_third_card() -> None:
 
 
 def test_result_line_for_a_war_won_in_intervallkrig() -> None:
-    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    config = GameConfig(game="intervallkrig")
     state, events = drive(
         config, [Flip(0), Flip(0)], piles=[[1, 5, 3, 0, 2, 9], [1, 5, 2, 0, 4, 9]]
     )
@@ -313,6 +315,8 @@ def test_earlier_cards_of_a_war_are_counted_not_shown() -> None:
         ("over_time_up", ["🤝 It's a draw!", "Time is up: the side with the most cards wins."]),
         ("over_max_rounds", ["🏆 **P1** wins!", "highest number of rounds"]),
         ("over_stalemate", ["🤝 It's a draw!", "Nobody could lay new cards"]),
+        ("over_forfeit", ["🏆 **P0** wins!", "P1 gave up."]),
+        ("over_no_answers", ["Nobody answered 3 times in a row"]),
         ("stopped", ["The game was stopped."]),
         ("abandoned", ["Nobody played for 10 minutes"]),
     ],
@@ -332,7 +336,7 @@ def test_the_winner_is_marked_and_final_counts_shown() -> None:
 
 
 def test_the_computer_is_named_in_the_boards_language() -> None:
-    config = GameConfig(game=GameKind.INTERVALLKRIG)
+    config = GameConfig(game="intervallkrig")
     state, events = drive(config, seed=1)
     for lang, name in (("nb", "🤖 Datamaskin (Middels)"), ("sv", "🤖 Datorn (Medel)")):
         board = render_board(live(config, state, events, (ADA, CPU)), lang, T0)  # type: ignore[arg-type]

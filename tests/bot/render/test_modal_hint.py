@@ -7,9 +7,14 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.board import render_answer_modal, render_hint, render_modal_title
+from bot.render.board import render_hint
 from engine.hints import SwapChances, swap_chances
-from tests.bot.render.support import LANGS, POSITIONS
+from tests.bot.render.support import (
+    LANGS,
+    POSITIONS,
+    render_answer_modal,
+    render_modal_title,
+)
 
 
 @pytest.mark.parametrize("lang", LANGS)

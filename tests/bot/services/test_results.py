@@ -13,7 +13,7 @@ from bot.services.results import ResultsService, compute_result
 from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import GameResult, Player, Storage, StoredEvent, StoredGame
 from engine.actions import Flip, action_to_json
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.expressions import judge
 from engine.game import apply, new_game
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
@@ -72,7 +72,7 @@ async def test_time_up(games: GameService, clock: FakeClock, results: ResultsSer
 
 
 async def test_max_rounds(games: GameService, clock: FakeClock, results: ResultsService) -> None:
-    engine = GameConfig(GameKind.REGNEKRIG, level=2, mode=Mode.AUTO, max_rounds=3)
+    engine = GameConfig("regnekrig", level=2, mode=Mode.AUTO, max_rounds=3)
     game_id = await start(games, people(ALICE, BOB), settings=GameSettings(engine=engine))
     from tests.bot.services.results_support import play_out
 
@@ -84,7 +84,7 @@ async def test_max_rounds(games: GameService, clock: FakeClock, results: Results
 
 async def test_stalemate(storage: Storage, clock: FakeClock, results: ResultsService) -> None:
     """RULES §2.4: no side of a war can turn two (stacked piles, as in the golden scenario)."""
-    config = GameConfig(GameKind.REGNEKRIG, level=1, mode=Mode.AUTO)
+    config = GameConfig("regnekrig", level=1, mode=Mode.AUTO)
     settings = GameSettings(engine=config)
     state, events = new_game(config, 0, piles=[[3, 4, 1], [5, 2, 1]])
     now = clock.now_ms()

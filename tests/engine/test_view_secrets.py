@@ -1,4 +1,4 @@
-"""`engine.observe`: what one side may see (OpenSpiel's observation). A side never sees a
+"""`engine.view`: what one side may see (OpenSpiel's observation). A side never sees a
 pile's order, another side's answer (RULES §2.2) or bet (§3.3) before they are revealed
 together; a spectator sees only the cards that are face up."""
 
@@ -15,11 +15,11 @@ from hypothesis import strategies as st
 
 from engine.actions import Action, Answer, Bet, Flip, Pass, Timeout
 from engine.cards import Card
-from engine.config import GameConfig, GameKind, Mode
+from engine.config import GameConfig, Mode
 from engine.expressions import Verdict
 from engine.game import apply, legal_actions, new_game
-from engine.observe import observe
 from engine.state import GameState, Phase, SideState
+from engine.view import view as observe
 
 
 def _walk(value: Any) -> Iterator[Any]:
@@ -33,7 +33,7 @@ def _walk(value: Any) -> Iterator[Any]:
             yield from _walk(item)
 
 
-def _states(game: GameKind, level: int, seed: int, sides: int = 3) -> Iterator[GameState]:
+def _states(game: str, level: int, seed: int, sides: int = 3) -> Iterator[GameState]:
     """Every state of a regn-mode game with random legal decisions."""
     rnd = random.Random(seed)
     config = GameConfig(game, level=level, mode=Mode.REGN, sides=sides, max_rounds=40)
@@ -57,15 +57,15 @@ def _reorder_hidden(state: GameState, rnd: random.Random) -> GameState:
     return dataclasses.replace(state, sides=tuple(sides))
 
 
-CASES = [(GameKind.REGNEKRIG, level) for level in (1, 3, 5, 7)] + [
-    (GameKind.INTERVALLKRIG, 1),
-    (GameKind.SATSING, 1),
+CASES = [("regnekrig", level) for level in (1, 3, 5, 7)] + [
+    ("intervallkrig", 1),
+    ("satsing", 1),
 ]
 
 
 @settings(max_examples=12, deadline=None)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32))
-def test_nobody_sees_a_piles_order(case: tuple[GameKind, int], seed: int) -> None:
+def test_nobody_sees_a_piles_order(case: tuple[str, int], seed: int) -> None:
     """RULES §1.3: piles are face down: reordering any pile changes no observation."""
     rnd = random.Random(seed)
     for state in _states(*case, seed=seed):
@@ -76,7 +76,7 @@ def test_nobody_sees_a_piles_order(case: tuple[GameKind, int], seed: int) -> Non
 
 @settings(max_examples=12, deadline=None)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32))
-def test_a_spectator_sees_only_face_up_cards(case: tuple[GameKind, int], seed: int) -> None:
+def test_a_spectator_sees_only_face_up_cards(case: tuple[str, int], seed: int) -> None:
     """Every card in any observation is face up on the table now; a spectator has no answer
     or bet of anyone."""
     for state in _states(*case, seed=seed):
@@ -92,7 +92,7 @@ def test_a_spectator_sees_only_face_up_cards(case: tuple[GameKind, int], seed: i
 
 
 def _answer_phase(level: int = 5) -> GameState:
-    config = GameConfig(GameKind.REGNEKRIG, level=level, mode=Mode.REGN)
+    config = GameConfig("regnekrig", level=level, mode=Mode.REGN)
     state, _ = new_game(config, 0, [[5, 2, 1, 1], [3, 3, 1, 1]])
     state, _ = apply(state, Timeout(0))  # a random target
     assert state.phase is Phase.ANSWER
@@ -112,7 +112,7 @@ def test_an_answer_is_hidden_until_every_side_has_answered(answer: Answer) -> No
 
 
 def _bet_phase() -> GameState:
-    config = GameConfig(GameKind.SATSING, mode=Mode.REGN)
+    config = GameConfig("satsing", mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 0, 0, 6, 4, 5], [1, 5, 0, 0, 7, 3, 3]])
     assert state.phase is Phase.BET and state.pending == (0, 1)
     return state
@@ -137,13 +137,13 @@ def test_after_the_reveal_everyone_sees_the_result() -> None:
     state, events = apply(state, Answer(1, "3*3"))
     assert [e.type for e in events].count("value") == 2
     assert observe(state, 1).own_answer is None
-    assert not any(view.decided for view in observe(state, None).sides)
+    assert not any(side_view.decided for side_view in observe(state, None).sides)
 
 
 def test_flip_phase_shows_no_decisions() -> None:
-    state, _ = new_game(GameConfig(GameKind.INTERVALLKRIG, mode=Mode.REGN), 1)
+    state, _ = new_game(GameConfig("intervallkrig", mode=Mode.REGN), 1)
     assert state.phase is Phase.FLIP
     state, _ = apply(state, Flip(0))
     seen = observe(state, 0)
     assert seen.own_answer is None and seen.own_bet is None
-    assert not any(view.decided for view in seen.sides)
+    assert not any(side_view.decided for side_view in seen.sides)

@@ -1,0 +1,190 @@
+"""The games the engine knows, one descriptor each (python-chess's `VARIANTS`, OpenSpiel's
+game registry).
+
+A descriptor says everything a screen needs to offer a game without knowing its rules: its
+key and name, the options it is started with (defaults and allowed values), the table class
+that plays it, and what it asks of a screen (a target picker, an answer box, bet buttons, a
+flip). Adding a game is one new module with its `Table` subclass plus one entry in `GAMES`;
+no screen branches on the game's name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.cards import DeckProfile
+from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
+from engine.errors import ConfigurationError
+from engine.intervallkrig import IntervalTable
+from engine.regnekrig import RegnekrigTable
+from engine.table import Table
+
+TARGETS = range(TARGET_MIN, TARGET_MAX + 1)  # RULES §2.5
+SIDES = range(2, 5)  # RULES §1.2: two to four sides
+TEAM_SIDES = 4  # RULES §1.2 [decision]: teams are two against two
+WAR_SIZES = range(1, 7)  # RULES §2.3: the starter may choose 1–6
+MINUTES = range(0, 121)  # RULES §1.5: an optional time limit (0: none)
+ANSWER_SECONDS = range(0, 601)  # the answer time a table agrees on (0: none)
+
+
+class Need(StrEnum):
+    """What a game asks of a screen, beyond showing the table."""
+
+    TARGET = "target"  # a way to name a whole-number target (or ask for a random one)
+    ANSWER = "answer"  # a text box for a typed value or expression
+    BET = "bet"  # bet-and-swap buttons, a no-bet button and a hint
+    FLIP = "flip"  # a button that plays the next step
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One setting a game is started with (its SCENARIOS.md input key).
+
+    Either a whole number in `values` (a range) or one of `choices`; `default` is what a new
+    game gets when the starter says nothing.
+    """
+
+    key: str
+    default: int | str | bool
+    values: range | None = None
+    choices: tuple[str, ...] = ()
+
+    def allows(self, value: object) -> bool:
+        if isinstance(self.default, bool):
+            return isinstance(value, bool)
+        if self.values is not None:
+            return isinstance(value, int) and not isinstance(value, bool) and value in self.values
+        return value in self.choices
+
+    @property
+    def low(self) -> int:
+        assert self.values is not None
+        return self.values.start
+
+    @property
+    def high(self) -> int:
+        assert self.values is not None
+        return self.values.stop - 1
+
+
+LEVEL = Option("level", 1, values=LEVELS)
+DECK = Option("deck", DeckProfile.HELTALL.value, choices=tuple(d.value for d in DeckProfile))
+MODE = Option("mode", Mode.REGN.value, choices=(Mode.REGN.value, Mode.AUTO.value))
+SIDES_OPTION = Option("sides", 2, values=SIDES)
+WAR_SIZE = Option("war_size", 6, values=WAR_SIZES)
+WAR_RULE = Option(
+    "war_rule", WarRule.CLOSEST_TO_ZERO.value, choices=tuple(w.value for w in WarRule)
+)
+TEAMS = Option("teams", False)
+TIME_LIMIT = Option("minutes", 0, values=MINUTES)
+ANSWER_TIME = Option("answer_seconds", 60, values=ANSWER_SECONDS)
+
+
+@dataclass(frozen=True, slots=True)
+class GameDescriptor:
+    key: str  # the SCENARIOS.md `game` value, also the catalogue prefix `game.<key>.*`
+    table: type[Table]  # the working table that plays its rules
+    emoji: str
+    colour: int  # 0xRRGGBB: the game's colour on every screen
+    options: tuple[Option, ...]
+    needs: frozenset[Need]
+    modes: tuple[Mode, ...]  # the modes a screen offers, the default first (none: no decisions)
+    levels: range = range(1, 2)
+    betting: bool = False  # RULES §3.3: satsing's swap bets
+    # The rules page a screen shows: (heading, text) catalogue keys, in order.
+    rules: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def name_key(self) -> str:
+        return f"game.{self.key}.name"
+
+    @property
+    def has_levels(self) -> bool:
+        return len(self.levels) > 1
+
+    def has_targets(self, level: int) -> bool:
+        return Need.TARGET in self.needs and level in TARGET_LEVELS
+
+    def option(self, key: str) -> Option | None:
+        return next((o for o in self.options if o.key == key), None)
+
+
+REGNEKRIG = GameDescriptor(
+    key="regnekrig",
+    table=RegnekrigTable,
+    emoji="🧮",
+    colour=0x3B82F6,  # blue
+    options=(
+        LEVEL,
+        DECK,
+        MODE,
+        SIDES_OPTION,
+        TEAMS,
+        WAR_SIZE,
+        TIME_LIMIT,
+        ANSWER_TIME,
+    ),
+    needs=frozenset({Need.TARGET, Need.ANSWER}),
+    modes=(Mode.REGN, Mode.AUTO),
+    levels=LEVELS,
+    rules=(
+        ("rules.heading.round", "rules.regnekrig.round"),
+        ("rules.heading.target", "rules.regnekrig.target"),
+        ("rules.heading.answer", "rules.regnekrig.answer"),
+        ("rules.heading.example", "rules.regnekrig.example"),
+        ("rules.heading.war", "rules.regnekrig.war"),
+        ("rules.heading.bonus", "rules.regnekrig.bonus"),
+        ("rules.heading.end", "rules.common.end"),
+    ),
+)
+# Satsing is intervallkrig with bets: the same options and the same wars, endgame and end.
+_INTERVAL_OPTIONS = (DECK, SIDES_OPTION, TEAMS, WAR_RULE, TIME_LIMIT)
+_INTERVAL_RULES_END = (
+    ("rules.heading.war", "rules.intervallkrig.war"),
+    ("rules.heading.endgame", "rules.intervallkrig.endgame"),
+    ("rules.heading.end", "rules.common.end"),
+)
+INTERVALLKRIG = GameDescriptor(
+    key="intervallkrig",
+    table=IntervalTable,
+    emoji="↔️",
+    colour=0x22C55E,  # green
+    options=_INTERVAL_OPTIONS,
+    needs=frozenset({Need.FLIP}),
+    modes=(),  # nothing to decide: the mode changes nothing
+    rules=(
+        ("rules.heading.round", "rules.intervallkrig.round"),
+        ("rules.heading.example", "rules.intervallkrig.example"),
+        *_INTERVAL_RULES_END,
+    ),
+)
+SATSING = GameDescriptor(
+    key="satsing",
+    table=IntervalTable,
+    emoji="🎲",
+    colour=0xF59E0B,  # amber
+    options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed
+    needs=frozenset({Need.BET, Need.FLIP}),
+    modes=(Mode.REGN,),  # the bets are the game: a screen always asks for them
+    betting=True,
+    rules=(
+        ("rules.heading.round", "rules.satsing.round"),
+        ("rules.heading.bet", "rules.satsing.bet"),
+        ("rules.heading.hint", "rules.satsing.hint"),
+        ("rules.heading.example", "rules.satsing.example"),
+        *_INTERVAL_RULES_END,
+    ),
+)
+
+GAMES: Mapping[str, GameDescriptor] = {g.key: g for g in (REGNEKRIG, INTERVALLKRIG, SATSING)}
+
+
+def descriptor(key: str) -> GameDescriptor:
+    try:
+        return GAMES[key]
+    except KeyError:
+        raise ConfigurationError(
+            f"unknown game {key!r} (one of {', '.join(GAMES)})", field="game", value=key
+        ) from None
