@@ -3,12 +3,14 @@
 #   docker run -d --name mattekrig -e DISCORD_TOKEN=... -v mattekrig-data:/data mattekrig
 FROM python:3.11-slim
 
+# The database lives on the /data volume; logs go to the container log without colour codes
+# (colour is used only on a terminal).
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/data/mattekrig.db
 
 WORKDIR /app
-COPY pyproject.toml README.md ./
+COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
 COPY cogs ./cogs
@@ -18,4 +20,5 @@ RUN pip install --no-cache-dir . \
 
 USER mattekrig
 VOLUME ["/data"]
-CMD ["python", "-m", "bot"]
+# `docker exec mattekrig mattekrig backup /data/backups/` etc. work beside the running bot.
+CMD ["mattekrig", "run"]

@@ -1,6 +1,10 @@
 """Keeping each game's one board message true: edited in place, coalesced, re-posted if it
 was deleted. The interaction that caused a change edits the board with its own response (the
-fastest path); changes from timers edit it through the channel."""
+fastest path); changes from timers edit it through the channel.
+
+The board carries a picture of the table (`bot.render.pictures`), drawn off the event loop,
+with the text kept as its alternative. Where the bot may not attach files, the board is text
+only and the game's starter is told once."""
 
 from __future__ import annotations
 
@@ -11,10 +15,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import t
 from bot.render.board import render_board
 from bot.render.locale import as_lang
 from bot.render.names import side_names
 from bot.render.panel import Panel
+from bot.render.pictures import draw_table
 from bot.render.screen import GameScreen
 from bot.services.live import GameUpdate, LiveGame
 from bot.ui.flow import answer_message
@@ -24,6 +30,7 @@ if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
+MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
 
 
 class BoardPublisher:
@@ -31,10 +38,45 @@ class BoardPublisher:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}
         self._queued: set[int] = set()
+        self._text_only: set[int] = set()  # games whose channel refuses attachments
+        self.pictures = True  # draw the table as a picture on every board
 
     def render(self, game: LiveGame) -> Panel:
+        """The board as text (its picture is added by `draw`)."""
         lang = game.settings.locale
         return render_board(screen_of(game, lang), lang, self.bot.clock.now_ms())
+
+    async def draw(self, game: LiveGame) -> Panel:
+        """The board with its picture, drawn in a worker thread (CPU work, never on the
+        event loop); text only where attachments are refused."""
+        panel = self.render(game)
+        if not self.pictures or game.id in self._text_only:
+            return panel
+        lang = game.settings.locale
+        names = side_names(game, as_lang(lang), plain=True)
+        picture = await asyncio.to_thread(draw_table, view(game.state, None), names, lang)
+        return panel.with_picture(picture)
+
+    async def _text_from_now(self, game: LiveGame) -> None:
+        """Attach Files is missing here: text from now on, and the starter is told once."""
+        if game.id in self._text_only:
+            return
+        self._text_only.add(game.id)
+        log.info("no permission to attach files for game %s; the board is text only", game.id)
+        starter = next((p for p in game.players if p.user_id is not None), None)
+        if starter is None or starter.user_id is None:
+            return
+        text = t("board.pictures_off", game.settings.locale, player=f"<@{starter.user_id}>")
+        mentions = discord.AllowedMentions(users=[discord.Object(starter.user_id)])
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        with contextlib.suppress(discord.HTTPException):
+            await channel.send(text, allowed_mentions=mentions)
+
+    async def _checked(self, interaction: discord.Interaction, game: LiveGame) -> Panel:
+        """The board for an interaction's answer, which says whether files may be attached."""
+        if not interaction.app_permissions.attach_files:
+            await self._text_from_now(game)
+        return await self.draw(game)
 
     async def respond(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Show what the press changed: on the board itself when it was pressed there."""
@@ -50,7 +92,7 @@ class BoardPublisher:
             and not interaction.response.is_done()
         ):
             try:
-                await self.render(game).show_in(interaction)
+                await (await self._checked(interaction, game)).show_in(interaction)
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
@@ -71,7 +113,13 @@ class BoardPublisher:
 
     async def post(self, channel: discord.abc.Messageable, game: LiveGame) -> discord.Message:
         """A new board message for the game (at start, or when the old one was deleted)."""
-        message = await self.render(game).send(channel)
+        try:
+            message = await (await self.draw(game)).send(channel)
+        except discord.Forbidden as refused:
+            if game.id in self._text_only or refused.code != MISSING_PERMISSIONS:
+                raise
+            await self._text_from_now(game)
+            message = await self.render(game).send(channel)
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.bot.games.set_board(game, message.id, thread_id=thread_id)
         return message
@@ -92,8 +140,15 @@ class BoardPublisher:
             if game.record.message_id is None:
                 await self.post(channel, game)
                 return
+            board = channel.get_partial_message(game.record.message_id)
             try:
-                await self.render(game).edit(channel.get_partial_message(game.record.message_id))
+                try:
+                    await (await self.draw(game)).edit(board)
+                except discord.Forbidden as refused:
+                    if game.id in self._text_only or refused.code != MISSING_PERMISSIONS:
+                        raise
+                    await self._text_from_now(game)
+                    await self.render(game).edit(board)
             except discord.NotFound:
                 log.info("board of game %s was deleted; posting a new one", game.id)
                 await self.post(channel, game)
@@ -101,6 +156,7 @@ class BoardPublisher:
                 log.warning("no permission to edit the board of game %s", game.id)
         if game.is_finished:
             self._locks.pop(game.id, None)
+            self._text_only.discard(game.id)
 
 
 def screen_of(game: LiveGame, lang: str) -> GameScreen:

@@ -16,6 +16,8 @@ from discord.ext import commands, tasks
 from bot.boards import BoardPublisher
 from bot.config import Config
 from bot.i18n.translator import MattekrigTranslator
+from bot.ops.invite import ready_line
+from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
 from bot.replies import report_error
 from bot.services.admin import AdminService
@@ -28,20 +30,22 @@ from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
 from bot.storage import Invitation, Storage
+from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
+from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
-from bot.ui.record_items import RECORD_ITEMS
+from bot.ui.privacy import ForgetItem
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.mattekrig",)
 
 
-class MattekrigTree(app_commands.CommandTree):
+class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
     """The one error ladder for slash commands."""
 
     async def on_error(
-        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+        self, interaction: discord.Interaction[MattekrigBot], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
 
@@ -85,24 +89,38 @@ class MattekrigBot(commands.Bot):
         self.sync_global = sync_global
         self.boards = BoardPublisher(self)
         self._purging: asyncio.Future[dict[str, int]] | None = None
+        watch_presses(self)  # every log line of a press names its interaction, guild, game
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.config.database_path)
-        self.games = GameService(self.storage, self.clock)
-        self.invitations = InvitationService(self.storage, self.clock, self.games)
-        self.scheduler = Scheduler(self.games, self.invitations, self.clock)
-        self.results = ResultsService(self.storage, self.clock)
-        self.games.on_finished = self.results.schedule
-        self.leaderboards = LeaderboardService(self.storage, self.clock)
-        self.stats = StatsService(self.storage, self.clock)
-        self.privacy = PrivacyService(self.storage, self.clock, self.results)
-        self.admin = AdminService(self.storage, self.clock, self.results)
-        self.games.listeners.append(self.boards.on_update)
-        self.scheduler.invitation_listeners.append(self.show_closed_invitation)
+        self.storage = storage = await Storage.open(self.config.database_path)
+        clock = self.clock
+        deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
+        self.results = ResultsService(storage, clock)
+        self.games = GameService(
+            storage,
+            clock,
+            listeners=[self.boards.on_update],
+            timers_changed=deadlines_changed.set,
+            on_finished=self.results.schedule,
+        )
+        self.invitations = InvitationService(
+            storage, clock, self.games, timers_changed=deadlines_changed.set
+        )
+        self.scheduler = Scheduler(
+            self.games,
+            self.invitations,
+            clock,
+            changed=deadlines_changed,
+            invitation_listeners=[self.show_closed_invitation],
+        )
+        self.leaderboards = LeaderboardService(storage, clock)
+        self.stats = StatsService(storage, clock)
+        self.privacy = PrivacyService(storage, clock, self.results)
+        self.admin = AdminService(storage, clock, self.results)
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, *RECORD_ITEMS)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem)
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
@@ -128,7 +146,10 @@ class MattekrigBot(commands.Bot):
             return
         log.info("purged old data: %s", {k: v for k, v in removed.items() if v})
 
-    async def on_interaction(self, interaction: discord.Interaction) -> None:
+    async def on_ready(self) -> None:
+        log.info(ready_line(self))
+
+    async def on_interaction(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await handle_answer_submit(interaction)
 
     async def show_closed_invitation(self, invitation: Invitation) -> None:
@@ -138,12 +159,12 @@ class MattekrigBot(commands.Bot):
         names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
         lang = invitation.options.get("locale", "en")
         render = render_challenge if invitation.kind == "challenge" else render_lobby
-        board = render(invitation, lang, names)
+        drawn = render(invitation, lang, names)
         message = self.get_partial_messageable(invitation.channel_id).get_partial_message(
             invitation.message_id
         )
         try:
-            await message.edit(content=board.content, embed=board.embed, view=board.view)
+            await drawn.edit(message)
         except discord.HTTPException:
             log.info("could not edit expired invitation %s", invitation.id)
 

@@ -1,17 +1,29 @@
-"""The only module that reads the environment, so every setting has one place to look."""
+"""The only module that reads the environment, so every setting has one place to look.
+
+Settings come from the process environment, then the working folder's `.env`, then the
+config folder's `.env` (``~/.config/mattekrig/.env`` on Linux): the first that sets a name
+wins, so an operator can keep one `.env` for the machine and override it per start. The
+files are read, never written into ``os.environ``.
+"""
 
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotenv import find_dotenv, load_dotenv
+from dotenv import dotenv_values
+
+from bot.ops.errors import StartupError
+from bot.ops.paths import default_database, dotenv_files
+from bot.ops.token import token_problem
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+LOG_FORMATS = ("text", "json")
 
 
-class ConfigError(Exception):
+class ConfigError(StartupError):
     """A setting is missing or malformed; the message is one sentence for the operator."""
 
 
@@ -21,37 +33,100 @@ class Config:
     database_path: Path
     dev_guild_id: int | None
     log_level: str
+    log_format: str = "text"
+    # True when DATABASE_PATH was not set (the platformdirs default is in use)
+    database_is_default: bool = False
+    # the `.env` files that were found and read, in the order they count
+    env_files: tuple[Path, ...] = ()
 
     def __repr__(self) -> str:  # never leak the token into logs
         return (
             f"Config(token=<hidden>, database_path={str(self.database_path)!r}, "
-            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r})"
+            f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
+            f"log_format={self.log_format!r})"
         )
 
 
-def load_config(environ: dict[str, str] | None = None, *, dotenv: bool = True) -> Config:
-    """Read settings from `environ` (default: the process environment, after loading `.env`)."""
-    if environ is None:
-        if dotenv:
-            # `.env` in the folder the bot is started from (the repository, per the README):
-            # python-dotenv's default looks beside the calling module, which for an installed
-            # package is site-packages.
-            load_dotenv(find_dotenv(usecwd=True))
-        environ = dict(os.environ)
+def environment(cwd: Path | None = None) -> tuple[dict[str, str], tuple[Path, ...]]:
+    """The process environment over the `.env` files (first wins), and the files read."""
+    merged: dict[str, str] = {}
+    read: list[Path] = []
+    for path in dotenv_files(cwd or Path.cwd()):
+        if not path.is_file():
+            continue
+        read.append(path)
+        for name, value in dotenv_values(path).items():
+            if value is not None:
+                merged.setdefault(name, value)
+    merged.update(os.environ)
+    return merged, tuple(read)
+
+
+def read_config(
+    environ: Mapping[str, str],
+    *,
+    need_token: bool = True,
+    env_files: tuple[Path, ...] = (),
+    cwd: Path | None = None,
+) -> tuple[Config, list[str]]:
+    """Every setting and every problem found, one sentence each (`mattekrig check` shows them
+    all; start-up stops at the first). A bad value falls back to its default here so the
+    other checks can still run."""
+    problems: list[str] = []
     token = environ.get("DISCORD_TOKEN", "").strip()
-    if not token:
-        raise ConfigError(
-            "DISCORD_TOKEN is not set: copy .env.example to .env and put your bot token there "
-            "(or set the DISCORD_TOKEN environment variable)."
-        )
+    if need_token:
+        if not token:
+            where = (
+                f"put your bot token after DISCORD_TOKEN= in {env_files[0]}"
+                if env_files
+                else "copy .env.example to .env and put your bot token there"
+            )
+            problems.append(
+                f"DISCORD_TOKEN is not set: {where} (or set the DISCORD_TOKEN environment "
+                "variable)."
+            )
+        elif (problem := token_problem(token)) is not None:
+            problems.append(problem)
     raw_guild = environ.get("DEV_GUILD_ID", "").strip()
     dev_guild_id: int | None = None
     if raw_guild:
-        if not raw_guild.isdigit():
-            raise ConfigError(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}.")
-        dev_guild_id = int(raw_guild)
+        if raw_guild.isdigit() and int(raw_guild) > 0:
+            dev_guild_id = int(raw_guild)
+        else:
+            problems.append(f"DEV_GUILD_ID must be a server id (digits only), not {raw_guild!r}.")
     log_level = environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
     if log_level not in LOG_LEVELS:
-        raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
-    database_path = Path(environ.get("DATABASE_PATH", "").strip() or "data/mattekrig.db")
-    return Config(token, database_path, dev_guild_id, log_level)
+        problems.append(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {log_level!r}.")
+        log_level = "INFO"
+    log_format = environ.get("LOG_FORMAT", "text").strip().lower() or "text"
+    if log_format not in LOG_FORMATS:
+        problems.append(f"LOG_FORMAT must be text or json, not {log_format!r}.")
+        log_format = "text"
+    raw_path = environ.get("DATABASE_PATH", "").strip()
+    # relative to the folder the bot starts in; logged and shown by `check` as an absolute path
+    path = (cwd or Path.cwd()) / Path(raw_path).expanduser() if raw_path else default_database()
+    config = Config(
+        token=token,
+        database_path=Path(os.path.abspath(path)),
+        dev_guild_id=dev_guild_id,
+        log_level=log_level,
+        log_format=log_format,
+        database_is_default=not raw_path,
+        env_files=env_files,
+    )
+    return config, problems
+
+
+def load_config(
+    environ: Mapping[str, str] | None = None, *, dotenv: bool = True, need_token: bool = True
+) -> Config:
+    """Read settings from `environ` (default: the process environment over the `.env` files);
+    raises ConfigError with the first problem. `need_token` is False for the commands that
+    never connect (backup, restore)."""
+    env_files: tuple[Path, ...] = ()
+    if environ is None:
+        environ, env_files = environment() if dotenv else (dict(os.environ), ())
+    config, problems = read_config(environ, need_token=need_token, env_files=env_files)
+    if problems:
+        raise ConfigError(problems[0])
+    return config

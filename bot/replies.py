@@ -5,14 +5,20 @@ gets an answer in their language and never "This interaction failed"."""
 from __future__ import annotations
 
 import logging
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
+from bot.render.panel import Panel
+from bot.render.records import render_done
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError
 from engine.errors import EngineError
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
 
@@ -23,12 +29,12 @@ def permission_name(attribute: str, lang: str) -> str:
     return t(key, lang) if key in catalogue("en") else attribute
 
 
-def lang_of(interaction: discord.Interaction) -> Lang:
+def lang_of(interaction: discord.Interaction[MattekrigBot]) -> Lang:
     """RULES of the house: the user's Discord language, then the server's, then English."""
     return pick_locale(interaction.locale, interaction.guild_locale)
 
 
-async def send_private(interaction: discord.Interaction, text: str) -> None:
+async def send_private(interaction: discord.Interaction[MattekrigBot], text: str) -> None:
     """A short ephemeral message, whether or not the interaction was answered already."""
     try:
         if interaction.response.is_done():
@@ -60,7 +66,9 @@ def describe(error: BaseException, lang: str) -> str | None:
     return None
 
 
-async def report_error(interaction: discord.Interaction, error: BaseException) -> None:
+async def report_error(
+    interaction: discord.Interaction[MattekrigBot], error: BaseException
+) -> None:
     """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or getattr(error, "original", None) or error
@@ -74,3 +82,21 @@ async def report_error(interaction: discord.Interaction, error: BaseException) -
         )
         text = t("error.generic", lang)
     await send_private(interaction, text)
+
+
+async def show(
+    interaction: discord.Interaction[MattekrigBot], message: Panel, *, edit: bool, ephemeral: bool
+) -> None:
+    """Send ``message`` without pings: in place of the pressed message (``edit``), as a new
+    reply, or, once the interaction was deferred, as its original response."""
+    if interaction.response.is_done():
+        await message.edit_reply(interaction)
+    elif edit:
+        await message.show_in(interaction)
+    else:
+        await message.reply(interaction, private=ephemeral)
+
+
+async def show_done(interaction: discord.Interaction[MattekrigBot], text: str) -> None:
+    """A confirmation's answer in place of its question: the sentence, no buttons."""
+    await show(interaction, render_done(text), edit=True, ephemeral=True)

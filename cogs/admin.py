@@ -10,26 +10,28 @@ and refuses with ``admin.not_allowed``). Every answer is private to the teacher.
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.records import render_season_confirm, render_settings
+from bot.render.admin import render_season_confirm, render_settings
+from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
-from bot.storage import BOARD_VISIBILITIES
-from bot.ui.flow import bot_of
-from bot.ui.record_items import house_rules, is_manager, require_guild
+from bot.ui.guild import house_rules, is_manager, require_guild
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
 
 LANGUAGE_CHOICES = ("nb", "sv", "en", "server")
 MAX_GAME_ID = 2**53 - 1  # Discord's largest integer option
 NO_PINGS = discord.AllowedMentions.none()
 
 
-def _manager(interaction: discord.Interaction) -> tuple[int, bool]:
+def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]:
     """The server and True, or a refusal before anything is deferred or loaded."""
     guild_id = require_guild(interaction)
     if not is_manager(interaction):
@@ -45,16 +47,14 @@ class AdminGroup(
     default_permissions=discord.Permissions(manage_guild=True),
 ):
     @app_commands.command(name="season", description=ls("cmd.admin.season.desc"))
-    async def season(self, interaction: discord.Interaction) -> None:
+    async def season(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Shows the running season and asks before starting the next (see `SeasonItem`)."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, _ = _manager(interaction)
-        _, lang = await house_rules(bot, interaction)
-        current = await bot.storage.current_season(guild_id)
-        board = render_season_confirm(guild_id, current, lang)
-        await interaction.response.send_message(
-            embed=board.embed, view=board.view, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        _, lang = await house_rules(interaction)
+        current = await bot.admin.current_season(guild_id)
+        question = render_season_confirm(guild_id, current, lang)
+        await question.reply(interaction, private=True)
 
     @app_commands.command(name="settings", description=ls("cmd.admin.settings.desc"))
     @app_commands.describe(
@@ -66,12 +66,12 @@ class AdminGroup(
         threads=ls("cmd.admin.settings.opt.threads.desc"),
     )
     @app_commands.choices(
-        leaderboard=[choice("leaderboard", v) for v in BOARD_VISIBILITIES],
+        leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
     )
     async def settings(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[MattekrigBot],
         leaderboard: str | None = None,
         allow_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
@@ -80,12 +80,12 @@ class AdminGroup(
         threads: bool | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, manager = _manager(interaction)
-        settings, lang = await house_rules(bot, interaction)
+        settings, lang = await house_rules(interaction)
         changes: dict[str, Any] = {}
         if leaderboard is not None:
-            changes["board"] = leaderboard
+            changes["leaderboard"] = leaderboard
         if threads is not None:
             changes["threads"] = threads
         if language is not None:
@@ -101,7 +101,7 @@ class AdminGroup(
             changes["channels"] = channels
         if changes:
             settings = await bot.admin.update_settings(guild_id, manager=manager, **changes)
-            _, lang = await house_rules(bot, interaction)  # the language may have changed
+            _, lang = await house_rules(interaction)  # the language may have changed
         embed = render_settings(
             settings, lang, str(interaction.guild_locale or "en"), saved=bool(changes)
         )
@@ -112,23 +112,25 @@ class AdminGroup(
     @app_commands.command(name="void", description=ls("cmd.admin.void.desc"))
     @app_commands.describe(game=ls("cmd.admin.void.opt.game.desc"))
     async def void(
-        self, interaction: discord.Interaction, game: app_commands.Range[int, 1, MAX_GAME_ID]
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        game: app_commands.Range[int, 1, MAX_GAME_ID],
     ) -> None:
         """Takes back a result and its rating change (e.g. a game played for someone else)."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, manager = _manager(interaction)
-        _, lang = await house_rules(bot, interaction)
+        _, lang = await house_rules(interaction)
         await bot.admin.void(guild_id, game, manager=manager)
         await interaction.response.send_message(
             t("admin.void.done", lang, game=game), ephemeral=True, allowed_mentions=NO_PINGS
         )
 
     @app_commands.command(name="report", description=ls("cmd.admin.report.desc"))
-    async def report(self, interaction: discord.Interaction) -> None:
+    async def report(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """A CSV file, one line per pupil, in the teacher's language."""
-        bot = bot_of(interaction)
+        bot = interaction.client
         guild_id, manager = _manager(interaction)
-        _, lang = await house_rules(bot, interaction)
+        _, lang = await house_rules(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
         text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
         day = local_time(bot.clock.now_ms()).date().isoformat()

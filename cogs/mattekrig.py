@@ -22,9 +22,11 @@ from bot.ui.flow import (
     thread_from,
     thread_name,
 )
-from bot.ui.record_items import check_channel, house_rules
+from bot.ui.guild import check_channel, house_rules
 from cogs.admin import AdminGroup
-from cogs.records import RecordCommands
+from cogs.leaderboard import LeaderboardCommands
+from cogs.privacy import PrivacyCommands
+from cogs.stats import StatsCommands
 from engine.registry import (
     ANSWER_TIME,
     DECK,
@@ -44,7 +46,7 @@ STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")
 
 
-def _missing_permission(interaction: discord.Interaction) -> str | None:
+def _missing_permission(interaction: discord.Interaction[MattekrigBot]) -> str | None:
     perms = interaction.app_permissions
     for name in NEEDED:
         if not getattr(perms, name):
@@ -53,7 +55,9 @@ def _missing_permission(interaction: discord.Interaction) -> str | None:
 
 
 class Mattekrig(
-    RecordCommands,
+    LeaderboardCommands,
+    StatsCommands,
+    PrivacyCommands,
     commands.GroupCog,
     group_name="mattekrig",
     group_description=ls("group.mattekrig.desc"),
@@ -91,7 +95,7 @@ class Mattekrig(
     )
     async def start(
         self,
-        interaction: discord.Interaction,
+        interaction: discord.Interaction[MattekrigBot],
         game: str,
         level: app_commands.Range[int, LEVEL.low, LEVEL.high] = int(LEVEL.default),
         opponent: discord.Member | None = None,
@@ -109,7 +113,7 @@ class Mattekrig(
         ),
         thread: bool | None = None,
     ) -> None:
-        settings, lang = await house_rules(self.bot, interaction)  # the teacher's settings
+        settings, lang = await house_rules(interaction)  # the teacher's settings
         check_channel(interaction, settings)
         missing = _missing_permission(interaction)
         if missing is not None:
@@ -150,17 +154,15 @@ class Mattekrig(
                 options=options,
                 names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
             )
-            board = render_challenge(invitation, lang, _names(invitation))
+            invitation_message = render_challenge(invitation, lang, _names(invitation))
             message = await answer_message(  # issue 9: the id from the callback, no GET
                 interaction,
-                content=board.content,
-                embed=board.embed,
-                view=board.view,
+                content=invitation_message.content,
+                embed=invitation_message.embed,
+                view=invitation_message.view,
                 allowed_mentions=discord.AllowedMentions(users=opponents),
             )
-            await self.bot.storage.set_invitation_message(
-                invitation.id, message.id, self.bot.clock.now_ms()
-            )
+            await self.bot.invitations.set_message(invitation.id, message.id)
         else:
             invitation = await self.bot.invitations.lobby(
                 guild_id=interaction.guild_id,
@@ -169,16 +171,18 @@ class Mattekrig(
                 options=options,
                 host_name=user.display_name,
             )
-            board = render_lobby(invitation, lang, _names(invitation))
             message = await answer_message(
-                interaction, content=board.content, embed=board.embed, view=board.view
+                interaction,
+                **render_lobby(invitation, lang, _names(invitation)).fields(),
+                allowed_mentions=discord.AllowedMentions.none(),
             )
-            await self.bot.storage.set_invitation_message(
-                invitation.id, message.id, self.bot.clock.now_ms()
-            )
+            await self.bot.invitations.set_message(invitation.id, message.id)
 
     async def _start_computer(
-        self, interaction: discord.Interaction, options: dict[str, Any], use_thread: bool
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        options: dict[str, Any],
+        use_thread: bool,
     ) -> None:
         """A game against the computer starts at once (issue 4)."""
         lang = options["locale"]
@@ -210,7 +214,7 @@ class Mattekrig(
 
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()
-    async def stop(self, interaction: discord.Interaction) -> None:
+    async def stop(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Any player of the game, or a member who can manage messages, ends it."""
         game = self.bot.games.in_channel(interaction.channel_id or 0)
         if game is None:
@@ -226,13 +230,15 @@ class Mattekrig(
     @app_commands.command(name="rules", description=ls("cmd.rules.desc"))
     @app_commands.describe(game=ls("cmd.rules.opt.game.desc"))
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
-    async def rules(self, interaction: discord.Interaction, game: str = REGNEKRIG.key) -> None:
+    async def rules(
+        self, interaction: discord.Interaction[MattekrigBot], game: str = REGNEKRIG.key
+    ) -> None:
         await interaction.response.send_message(
             embeds=rules_text(game, lang_of(interaction)), ephemeral=True
         )
 
     @app_commands.command(name="help", description=ls("cmd.help.desc"))
-    async def help(self, interaction: discord.Interaction) -> None:
+    async def help(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await interaction.response.send_message(
             embeds=help_text(lang_of(interaction)), ephemeral=True
         )

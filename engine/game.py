@@ -154,7 +154,8 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     if state.outcome is not None:
         raise IllegalActionError("the game is over", code=Refusal.GAME_OVER)
     table = _table(state)
-    _count_misses(state, action, table)
+    if not isinstance(action, Flip):  # the common case (auto mode, intervallkrig) skips it
+        _count_misses(state, action, table)
     if isinstance(action, Forfeit):
         _check_side(state, action.side)
         table.forfeit(action.side)
@@ -225,15 +226,15 @@ MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run ou
 def _count_misses(state: GameState, action: Action, table: Table) -> None:
     """RULES §1.5: an answer or a bet that runs out of time is a miss; any decision the side
     makes itself (naming a target, or letting the engine draw it, counts) starts over."""
-    if isinstance(action, Timeout) and 0 <= action.side < len(table.misses):
-        if state.phase in (Phase.ANSWER, Phase.BET):
-            table.misses[action.side] += 1
-        else:
-            table.misses[action.side] = 0
-    elif isinstance(action, NameTarget | Answer | Bet | Pass) and 0 <= action.side < len(
-        table.misses
-    ):
-        table.misses[action.side] = 0
+    if not isinstance(action, Timeout | NameTarget | Answer | Bet | Pass):
+        return
+    side = action.side
+    if not 0 <= side < len(table.misses):
+        return  # refused below: there is no such side
+    missed = isinstance(action, Timeout) and state.phase in (Phase.ANSWER, Phase.BET)
+    counts = list(table.misses)
+    counts[side] = counts[side] + 1 if missed else 0
+    table.misses = tuple(counts)
 
 
 def idle_ending(

@@ -1,14 +1,20 @@
-"""`python -m engine.replay FILE.json`: play a scenario file and print one JSON object.
+"""`python -m engine.replay FILE.json` (or `-` for standard input): play a scenario and print
+one JSON object.
 
-The format is ../shared/SCENARIOS.md. Standard library only; exit code 1 when an action is
-not legal (the message names the action's index), 2 when the file cannot be read.
+The format is docs/replay.md. Standard library only, and the only engine module with I/O
+(in `main`). Exit codes: 0 the replay ran (over, waiting or running); 1 an action is not
+legal (the message names the action's index); 2 the input cannot be read or is not shaped
+like a scenario (not a JSON object, a bad configuration, seed, piles or action list): then
+nothing was replayed and standard output stays empty.
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import sys
+from importlib import metadata
 from typing import Any
 
 from engine.actions import Action, Flip, action_from_json
@@ -31,18 +37,36 @@ def _piles(data: dict[str, Any]) -> list[list[int]] | None:
     return piles
 
 
-def play(
-    data: dict[str, Any],
-) -> tuple[GameState | None, list[Event], str | None]:
-    """Run a scenario; returns the final state, every event, and an error message or None."""
-    config = GameConfig.from_json(data)
-    seed = data.get("seed", 0)
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise EngineError("seed must be a whole number")
-    state, events = new_game(config, seed, _piles(data))
+class ShapeError(ValueError):
+    """The input is not a scenario (docs/replay.md): exit code 2, nothing was replayed."""
+
+
+def prepare(data: Any) -> tuple[GameConfig, int, list[list[int]] | None, list[Any]]:
+    """The configuration, seed, piles and raw actions of a scenario, or ShapeError."""
+    if not isinstance(data, dict):
+        raise ShapeError("the scenario must be a JSON object")
+    try:
+        config = GameConfig.from_json(data)
+        seed = data.get("seed", 0)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise EngineError("seed must be a whole number")
+        piles = _piles(data)
+    except EngineError as error:
+        raise ShapeError(str(error)) from error
     raw_actions = data.get("actions", [])
     if not isinstance(raw_actions, list):
-        raise EngineError("actions must be a list")
+        raise ShapeError("actions must be a list")
+    return config, seed, piles, raw_actions
+
+
+def play(data: Any) -> tuple[GameState | None, list[Event], str | None]:
+    """Run a scenario; returns the final state, every event, and an error message or None.
+    Raises ShapeError when `data` is not shaped like a scenario."""
+    config, seed, piles, raw_actions = prepare(data)
+    try:
+        state, events = new_game(config, seed, piles)
+    except EngineError as error:  # piles that do not fit the configuration
+        raise ShapeError(str(error)) from error
     index = 0
     while True:
         if state.outcome is not None:
@@ -96,29 +120,57 @@ def report(state: GameState | None, events: list[Event], error: str | None) -> d
 
 
 def run(data: Any) -> dict[str, Any]:
-    if not isinstance(data, dict):
-        return report(None, [], "the scenario must be a JSON object")
+    """The output object of a scenario; a wrongly shaped one is reported as an error too."""
     try:
         state, events, message = play(data)
-    except EngineError as error:
+    except (ShapeError, EngineError) as error:
         return report(None, [], str(error))
     return report(state, events, message)
 
 
+def _version() -> str:
+    try:
+        return f"mattekrig {metadata.version('mattekrig')}"
+    except metadata.PackageNotFoundError:
+        return "mattekrig (not installed)"
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine.replay",
+        description="Replay a Mattekrig scenario (docs/replay.md) and print the result as "
+        "one JSON object.",
+        epilog="Exit codes: 0 replayed; 1 an action is not legal (the error names its "
+        "index); 2 the input cannot be read or is not shaped like a scenario.",
+    )
+    parser.add_argument("file", help="the scenario file (JSON), or - for standard input")
+    parser.add_argument("--pretty", action="store_true", help="indent the output")
+    parser.add_argument("--version", action="version", version=_version())
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if len(args) != 1:
-        print("usage: python -m engine.replay FILE.json", file=sys.stderr)
-        return 2
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    name = "standard input" if args.file == "-" else args.file
     try:
-        with open(args[0], encoding="utf-8") as handle:
-            data = json.load(handle)
+        if args.file == "-":
+            data = json.loads(sys.stdin.buffer.read().decode("utf-8"))
+        else:
+            with open(args.file, encoding="utf-8") as handle:
+                data = json.load(handle)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as error:
-        print(f"cannot read {args[0]}: {error}", file=sys.stderr)
+        print(f"cannot read {name}: {error}", file=sys.stderr)
         return 2
-    result = run(data)
     try:
-        print(json.dumps(result, ensure_ascii=False), flush=True)
+        state, events, message = play(data)
+    except ShapeError as error:
+        print(f"{name} is not a scenario: {error}", file=sys.stderr)
+        return 2
+    except EngineError as error:  # the engine refused a move it chose itself
+        state, events, message = None, [], str(error)
+    result = report(state, events, message)
+    try:
+        print(json.dumps(result, ensure_ascii=False, indent=2 if args.pretty else None), flush=True)
     except BrokenPipeError:  # e.g. piped into `head`: the reader has what it wanted
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 1 if result["status"] == "error" else 0

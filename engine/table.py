@@ -48,6 +48,7 @@ class Table:
         "out",
         "state",
         "events",
+        "round_starts",
     )
 
     def __init__(self, state: GameState) -> None:
@@ -77,11 +78,12 @@ class Table:
         self.time_up = state.time_up
         self.seq = state.seq
         self.window = state.window
-        self.misses: list[int] = list(state.misses)
+        self.misses: tuple[int, ...] = state.misses  # replaced whole when a count changes
         self.outcome: Outcome | None = state.outcome
-        self.story: list[Event] = list(state.story)
-        self.last_story: Sequence[Event] = state.last_story
         self.events: list[Event] = []
+        # Where in `events` a round began: the stories are cut from the events at `freeze`, so
+        # an apply that begins no round only appends its events to the story in play.
+        self.round_starts: list[int] = []
 
     # -- freezing -----------------------------------------------------------------------
 
@@ -120,20 +122,28 @@ class Table:
             seq=self.seq,
             window=self.window,
             outcome=self.outcome,
-            misses=tuple(self.misses),
-            story=tuple(self.story),
-            last_story=tuple(self.last_story),
+            misses=self.misses,
+            **self._stories(),
         )
+
+    def _stories(self) -> dict[str, tuple[Event, ...]]:
+        """The round in play's events and the round's before it (see `GameState.story`)."""
+        state, events, starts = self.state, self.events, self.round_starts
+        if not starts:
+            return {"story": state.story + tuple(events), "last_story": state.last_story}
+        last = starts[-1]
+        if len(starts) == 1:
+            before = state.story + tuple(events[:last])
+        else:
+            before = tuple(events[starts[-2] : last])
+        return {"story": tuple(events[last:]), "last_story": before}
 
     def emit(self, cls: type[E], **fields: object) -> E:
         self.seq += 1
         event = cls(seq=self.seq, **fields)
         self.events.append(event)
         if cls is RoundStarted:  # a new round: the one before becomes the last told
-            self.last_story = self.story
-            self.story = [event]
-        else:
-            self.story.append(event)
+            self.round_starts.append(len(self.events) - 1)
         return event
 
     # -- sides and cards ----------------------------------------------------------------

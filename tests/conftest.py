@@ -1,3 +1,48 @@
-"""Shared pytest configuration: the fake Discord fixtures."""
+"""Shared pytest configuration: the fake Discord fixtures, and the `slow` marker.
 
-pytest_plugins = ["tests.fakediscord.fixtures"]
+`pytest -m "not slow"` is the fast subset for the edit–test loop (CONTRIBUTING.md); CI runs
+everything. Tests are marked here by what makes them slow, not one by one, so a new test
+of a slow kind is marked without anyone remembering to:
+
+* end-to-end tests: the real discord.py client against the fake Discord (`fake_discord`);
+* tests built on a played history of whole games (the privacy tests' `history` fixture);
+* Hypothesis tests (hundreds of generated games or expressions each);
+* the linters and the type checker (`tests/test_lint.py`, `tests/test_typing.py`);
+* exhaustive checks listed in `EXHAUSTIVE` (every card pair against a brute force, every
+  phase of many whole games);
+* tests that start a separate Python process: they mark themselves (`pytest.mark.slow`),
+  and an in-process test covers the same behaviour in the fast subset.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest_plugins = ["tests.fakediscord.fixtures", "tests.ops_support"]
+
+TESTS = Path(__file__).resolve().parent
+SLOW_FIXTURES = {"fake_discord", "history"}
+SLOW_FILES = {TESTS / "test_lint.py", TESTS / "test_typing.py"}
+EXHAUSTIVE = {  # every card pair against a brute force, or every phase of many whole games
+    ("test_solver.py", "test_levels_5_to_7_match_brute_force_for_every_pair_and_target"),
+    ("test_solver.py", "test_levels_1_to_4_match_brute_force_for_every_pair"),
+    ("test_computer.py", "test_only_legal_actions_in_every_phase"),
+}
+
+
+def is_slow(item: pytest.Item) -> bool:
+    if SLOW_FIXTURES & set(getattr(item, "fixturenames", ())):
+        return True
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        return True
+    path = Path(str(item.path)).resolve()
+    name = getattr(item, "originalname", item.name)
+    return path in SLOW_FILES or (path.name, name) in EXHAUSTIVE
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)

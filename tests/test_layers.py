@@ -4,25 +4,66 @@ architecture true without an extra dependency.
 * storage and services never import discord (they are tested and reused without it);
 * the engine never imports the bot or the cogs (its own purity test covers the rest);
 * nothing imports a cog (cogs are loaded as extensions by name);
-* i18n catalogue lookup (`bot.i18n.messages`) stays free of discord too.
+* i18n catalogue lookup (`bot.i18n.messages`) stays free of discord too;
+* render imports no service and no storage: it draws values (the engine's, `bot.reports`,
+  storage's row types and the live game a service hands over), so any screen can draw any
+  position without a database;
+* the Discord layer (bot/ui, cogs) imports no storage and never reaches for ``.storage``: it
+  calls services only;
+* nothing below bot/client.py imports it at run time (type names under ``TYPE_CHECKING``
+  only), so the client is the one place that knows every part;
+* the client wires services through their constructors, never by patching them afterwards.
 """
 
 from __future__ import annotations
 
 import ast
+from collections.abc import Iterable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+
+# The modules render may import from the bot: its own, the catalogues, the custom_id grammar,
+# and the value modules below.
+RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.ui.custom_ids")
+# Plain values shared across the layers: no I/O, no service, no discord. `bot.services.live`
+# is the game a service holds (render/names.py reads the sides' names from it; the board draws
+# a `GameScreen`) and `bot.services.settings` the table rules it carries; `bot.storage.records`
+# the rows storage returns (frozen dataclasses); `bot.reports` what the record services report.
+VALUE_MODULES = ("bot.reports", "bot.storage.records", "bot.services.live", "bot.services.settings")
 
 
 def _modules(*folders: str) -> list[Path]:
     return sorted(p for folder in folders for p in (ROOT / folder).rglob("*.py"))
 
 
-def _imported_roots(path: Path) -> set[str]:
-    """Every imported module name (dotted, absolute) in a file, including lazy imports."""
+def _module_name(path: Path) -> str:
+    return ".".join(path.relative_to(ROOT).with_suffix("").parts)
+
+
+def _path(module: str) -> Path:
+    return ROOT / (module.replace(".", "/") + ".py")
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
+
+
+def _imports_in(source: str, *, at_run_time: bool = False) -> set[str]:
+    """Every imported module name (dotted, absolute) in a source, lazy imports included;
+    ``at_run_time`` leaves out the imports under ``if TYPE_CHECKING:``."""
+    tree = ast.parse(source)
+    skipped: set[int] = set()
+    if at_run_time:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.If) and _is_type_checking(node.test):
+                skipped.update(id(n) for child in node.body for n in ast.walk(child))
     names: set[str] = set()
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(tree):
+        if id(node) in skipped:
+            continue
         if isinstance(node, ast.Import):
             names.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
@@ -30,11 +71,36 @@ def _imported_roots(path: Path) -> set[str]:
     return names
 
 
+def _imported_roots(path: Path, *, at_run_time: bool = False) -> set[str]:
+    return _imports_in(path.read_text(encoding="utf-8"), at_run_time=at_run_time)
+
+
+def _under(name: str, prefixes: Iterable[str]) -> bool:
+    return any(name == p or name.startswith(p + ".") for p in prefixes)
+
+
 def _offenders(paths: list[Path], forbidden: set[str]) -> dict[str, set[str]]:
     """Files importing a module whose top-level package is in `forbidden`, with what they import."""
     found: dict[str, set[str]] = {}
     for path in paths:
         bad = {n for n in _imported_roots(path) if n.split(".")[0] in forbidden}
+        if bad:
+            found[str(path.relative_to(ROOT))] = bad
+    return found
+
+
+def _bot_imports_outside(
+    paths: list[Path], allowed: Iterable[str], *, at_run_time: bool = False
+) -> dict[str, set[str]]:
+    """Files importing a `bot` or `cogs` module outside ``allowed``, with what they import."""
+    allowed = tuple(allowed)
+    found: dict[str, set[str]] = {}
+    for path in paths:
+        bad = {
+            n
+            for n in _imported_roots(path, at_run_time=at_run_time)
+            if n.split(".")[0] in ("bot", "cogs") and not _under(n, allowed)
+        }
         if bad:
             found[str(path.relative_to(ROOT))] = bad
     return found
@@ -54,6 +120,113 @@ def test_nothing_imports_a_cog() -> None:
     paths = _modules("engine", "bot", "cogs", "tests", "benchmarks")
     importers = {p for p in paths if p.parent.name != "cogs"}
     assert _offenders(sorted(importers), {"cogs"}) == {}
+
+
+def test_the_project_imports_absolutely() -> None:
+    """These checks read absolute module names; a relative import would slip past them."""
+    relative = [
+        f"{p.relative_to(ROOT)}:{node.lineno}"
+        for p in _modules("engine", "bot", "cogs")
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level > 0
+    ]
+    assert relative == []
+
+
+def test_the_checks_see_type_checking_imports_apart() -> None:
+    """The helper itself: a guarded import is a type name only, anything else counts."""
+    source = (
+        "from typing import TYPE_CHECKING\nimport typing\nimport bot.storage\n"
+        "if TYPE_CHECKING:\n    from bot.client import MattekrigBot\n"
+        "if typing.TYPE_CHECKING:\n    import bot.services\n"
+        "def later():\n    from bot.ui import items\n"
+    )
+    everything = {"typing", "bot.storage", "bot.client", "bot.services", "bot.ui"}
+    assert _imports_in(source) == everything
+    assert _imports_in(source, at_run_time=True) == everything - {"bot.client", "bot.services"}
+
+
+def test_render_imports_no_service_and_no_storage() -> None:
+    """Render draws values only (DESIGN: render "never awaits"; issue 8 point 4)."""
+    paths = _modules("bot/render")
+    assert len(paths) > 8
+    assert _bot_imports_outside(paths, (*RENDER_MAY_IMPORT, *VALUE_MODULES)) == {}
+    assert _offenders(paths, {"aiosqlite"}) == {}
+
+
+def test_the_value_modules_are_plain_values() -> None:
+    """What render may import from services and storage really is neutral: each value module
+    imports nothing of the bot but other value modules, and no discord or database."""
+    paths = [_path(m) for m in VALUE_MODULES]
+    assert all(p.exists() for p in paths)
+    assert _bot_imports_outside(paths, VALUE_MODULES) == {}
+    assert _offenders(paths, {"discord", "aiosqlite", "sqlite3"}) == {}
+
+
+def test_the_discord_layer_calls_services_never_storage() -> None:
+    """bot/ui and cogs import no storage module (the types they name come from the service
+    that returns them) and read no ``.storage`` attribute (issue 8 point 4)."""
+    paths = _modules("bot/ui", "cogs")
+    assert len(paths) > 8
+    importers = {
+        str(p.relative_to(ROOT)): bad
+        for p in paths
+        if (bad := {n for n in _imported_roots(p) if _under(n, ("bot.storage",))})
+    }
+    assert importers == {}
+    readers = sorted(
+        f"{p.relative_to(ROOT)}:{node.lineno}"
+        for p in paths
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Attribute) and node.attr == "storage"
+    )
+    assert readers == []
+
+
+def test_nothing_below_the_client_imports_it_at_run_time() -> None:
+    """bot/client.py assembles every part; a part importing it back would be a cycle (type
+    names under ``TYPE_CHECKING`` are fine, and are how the Discord layer types
+    ``discord.Interaction[MattekrigBot]``)."""
+    top = {ROOT / "bot/client.py", ROOT / "bot/__main__.py"}
+    paths = [p for p in _modules("bot", "cogs") if p not in top]
+    typed = [p for p in paths if "bot.client" in _imported_roots(p)]
+    assert len(typed) > 5  # the check below sees these imports, and they are type-only
+    at_run_time = {
+        str(p.relative_to(ROOT))
+        for p in paths
+        if "bot.client" in _imported_roots(p, at_run_time=True)
+    }
+    assert at_run_time == set()
+
+
+def test_the_client_wires_services_through_their_constructors() -> None:
+    """No ``self.<service>.<attribute> = …`` and no ``self.<service>.<list>.append(…)`` in
+    the client: every collaborator is a constructor argument (issue 8 point 4)."""
+    tree = ast.parse((ROOT / "bot/client.py").read_text(encoding="utf-8"))
+
+    def on_a_part_of_self(node: ast.expr) -> bool:
+        return (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Attribute)
+            and isinstance(node.value.value, ast.Name)
+            and node.value.value.id == "self"
+        )
+
+    patched = []
+    for node in ast.walk(tree):
+        targets: list[ast.expr] = []
+        if isinstance(node, ast.Assign):
+            targets = node.targets
+        elif isinstance(node, ast.AugAssign | ast.AnnAssign):
+            targets = [node.target]
+        elif (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("append", "extend", "insert")
+        ):
+            targets = [node.func.value]
+        patched.extend(node.lineno for t in targets if on_a_part_of_self(t))
+    assert patched == []
 
 
 # Issue 9: the services see storage only through its contract (bot/storage/contract.py), so

@@ -16,9 +16,8 @@ from bot.i18n import Lang, t
 from bot.render.board import ENDED_COLOUR, Board, clip, game_title, when
 from bot.render.locale import as_lang
 from bot.render.names import computer_name, join_names, user_name
-from bot.services.invitations import team_order
-from bot.services.settings import DEFAULT_ANSWER_SECONDS
-from bot.storage import Invitation
+from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
+from bot.storage.records import Invitation
 from bot.ui.custom_ids import Verb, build
 from engine.registry import GAMES, REGNEKRIG, SIDES, TEAM_SIDES, GameDescriptor
 

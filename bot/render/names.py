@@ -13,17 +13,18 @@ from discord.utils import escape_markdown, escape_mentions
 
 from bot.i18n import Lang, t
 from bot.services.live import LiveGame
-from bot.storage import Player
+from bot.storage.records import Player
 
 MAX_NAME = 32  # Discord's own display-name limit; longer names are clipped with "…"
 
 
-def clean_name(name: str) -> str:
-    """A display name made safe for an embed: one line, clipped, Markdown and mentions escaped."""
+def clean_name(name: str, *, plain: bool = False) -> str:
+    """A display name made safe for an embed: one line, clipped, Markdown and mentions escaped
+    (`plain`: not escaped, for a picture, which prints every character as it is)."""
     flat = " ".join(name.split()) or "?"
     if len(flat) > MAX_NAME:
         flat = flat[: MAX_NAME - 1] + "…"
-    return escape_mentions(escape_markdown(flat))
+    return flat if plain else escape_mentions(escape_markdown(flat))
 
 
 def computer_name(strength: str | None, lang: Lang) -> str:
@@ -35,22 +36,23 @@ def computer_name(strength: str | None, lang: Lang) -> str:
     return t("side.computer_plain", lang, name=name)
 
 
-def player_name(player: Player, lang: Lang) -> str:
+def player_name(player: Player, lang: Lang, *, plain: bool = False) -> str:
     if player.computer is not None:
         return computer_name(player.computer, lang)
-    return clean_name(player.display_name)
+    return clean_name(player.display_name, plain=plain)
 
 
-def side_name(game: LiveGame, side: int, lang: Lang) -> str:
+def side_name(game: LiveGame, side: int, lang: Lang, *, plain: bool = False) -> str:
     """Everyone on the side (a team shows both members), or ``Side 2`` when nobody is seated."""
     players = sorted(game.players_of(side), key=lambda p: p.seat)
     if not players:
         return t("side.fallback", lang, number=side + 1)
-    return " & ".join(player_name(p, lang) for p in players)
+    return " & ".join(player_name(p, lang, plain=plain) for p in players)
 
 
-def side_names(game: LiveGame, lang: Lang) -> dict[int, str]:
-    return {side: side_name(game, side, lang) for side in range(game.state.config.sides)}
+def side_names(game: LiveGame, lang: Lang, *, plain: bool = False) -> dict[int, str]:
+    sides = range(game.state.config.sides)
+    return {side: side_name(game, side, lang, plain=plain) for side in sides}
 
 
 def join_names(names: list[str], lang: Lang) -> str:

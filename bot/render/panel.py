@@ -4,10 +4,13 @@ decided here and not at every place that sends one."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import io
+from dataclasses import dataclass, replace
 from typing import Any
 
 import discord
+
+from bot.render.pictures import Picture
 
 NO_MENTIONS = discord.AllowedMentions.none()
 
@@ -17,6 +20,7 @@ class Panel:
     content: str | None
     embed: discord.Embed
     view: discord.ui.View
+    picture: Picture | None = None  # shown as the embed's image; its alt text describes it
 
     def __post_init__(self) -> None:
         # Every press is handled by the DynamicItems in bot/ui, which work on any message, old
@@ -24,19 +28,47 @@ class Panel:
         # each message forever (and does not dispatch presses to it twice).
         self.view.stop()
 
+    def with_picture(self, picture: Picture) -> Panel:
+        """The same panel with the picture as its embed's image."""
+        embed = self.embed.copy()
+        embed.set_image(url=picture.url)
+        return replace(self, embed=embed, picture=picture)
+
+    def _file(self) -> discord.File | None:
+        """A fresh file each time: discord.py reads a file once when it sends it."""
+        if self.picture is None:
+            return None
+        png = io.BytesIO(self.picture.png)
+        return discord.File(png, filename=self.picture.filename, description=self.picture.alt)
+
     def fields(self) -> dict[str, Any]:
-        """The message fields, as every send and edit takes them."""
-        return {"content": self.content, "embed": self.embed, "view": self.view}
+        """The fields of a new message."""
+        out: dict[str, Any] = {"content": self.content, "embed": self.embed, "view": self.view}
+        file = self._file()
+        if file is not None:
+            out["file"] = file
+        return out
+
+    def edit_fields(self) -> dict[str, Any]:
+        """The fields of an edit: the attachments are replaced, so an edit with a picture
+        leaves exactly its one file and an edit without one removes an earlier picture."""
+        file = self._file()
+        return {
+            "content": self.content,
+            "embed": self.embed,
+            "view": self.view,
+            "attachments": [file] if file is not None else [],
+        }
 
     async def send(self, channel: discord.abc.Messageable) -> discord.Message:
         return await channel.send(**self.fields(), allowed_mentions=NO_MENTIONS)
 
     async def edit(self, message: discord.Message | discord.PartialMessage) -> None:
-        await message.edit(**self.fields())
+        await message.edit(**self.edit_fields())
 
     async def show_in(self, interaction: discord.Interaction[Any]) -> None:
         """The pressed message becomes this panel (the interaction's own answer)."""
-        await interaction.response.edit_message(**self.fields())
+        await interaction.response.edit_message(**self.edit_fields())
 
     async def reply(self, interaction: discord.Interaction[Any], *, private: bool = False) -> None:
         """A new message answering the interaction (private: only the presser sees it)."""
@@ -46,4 +78,4 @@ class Panel:
 
     async def edit_reply(self, interaction: discord.Interaction[Any]) -> None:
         """Replace the interaction's deferred or earlier answer."""
-        await interaction.edit_original_response(**self.fields())
+        await interaction.edit_original_response(**self.edit_fields())

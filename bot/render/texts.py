@@ -16,6 +16,7 @@ from bot.render.locale import as_lang
 from engine.registry import GAMES, REGNEKRIG, GameDescriptor
 
 HELP_COLOUR = discord.Colour(0x8B5CF6)
+RULE_BOOK = "docs/rules.md"  # the full rule book, with every decision explained
 COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats", "my_data", "forget_me")
 
 
@@ -43,7 +44,8 @@ def _game_embed(game: GameDescriptor, lang: Lang) -> discord.Embed:
         embed.add_field(name=t(heading, lang), value=t(body, lang), inline=False)
         if game.has_levels and heading == "rules.heading.round":
             embed.add_field(name=t("rules.heading.levels", lang), value=_levels(lang), inline=False)
-    embed.set_footer(text=t("rules.footer", lang, help=command("help", lang).strip("`")))
+    footer = t("rules.footer", lang, help=command("help", lang).strip("`"))
+    embed.set_footer(text=f"{footer}\n{t('rules.book', lang, path=RULE_BOOK)}")
     return embed
 
 
@@ -59,7 +61,8 @@ def _overview(lang: Lang) -> discord.Embed:
             value=t(f"game.{game.key}.desc", lang),
             inline=False,
         )
-    embed.set_footer(text=t("rules.overview.footer", lang, rules=command("rules", lang).strip("`")))
+    footer = t("rules.overview.footer", lang, rules=command("rules", lang).strip("`"))
+    embed.set_footer(text=f"{footer}\n{t('rules.book', lang, path=RULE_BOOK)}")
     return embed
 
 

@@ -18,10 +18,12 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
-from bot.storage import BOARD_VISIBILITIES, GameResult, GuildSettings, PlayerGame, Season
+from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season
+from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 from bot.storage.contract import Store
 
 LANGUAGES = ("nb", "sv", "en")
+VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
 _UNSET: Any = object()
 
 # Report headers, in the language the teacher asks for.
@@ -73,7 +75,7 @@ _HEADERS = {
 
 @dataclass(frozen=True, slots=True)
 class SeasonChange:
-    archived: Season | None  # the season that ended (its board stays viewable)
+    archived: Season | None  # the season that ended (its leaderboard stays viewable)
     started: Season
 
 
@@ -88,24 +90,30 @@ class AdminService:
         threads)."""
         return await self.storage.guild_settings(guild_id)
 
+    async def current_season(self, guild_id: int) -> Season | None:
+        """The running season (None before the server's first result), shown before asking
+        to start the next one."""
+        return await self.storage.current_season(guild_id)
+
     async def update_settings(
         self,
         guild_id: int,
         *,
         manager: bool,
-        board: str | None = None,
+        leaderboard: str | None = None,
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
-        allows every channel; ``language=None`` follows the server's locale."""
+        allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
+        is who sees the leaderboard (stored as the settings' ``board``)."""
         _require(manager)
-        if board is not None and board not in BOARD_VISIBILITIES:
-            raise UserFacingError("error.bad_option", option="board")
+        if leaderboard is not None and leaderboard not in VISIBILITIES:
+            raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
-        kwargs: dict[str, Any] = {"board": board, "channels": channels, "threads": threads}
+        kwargs: dict[str, Any] = {"board": leaderboard, "channels": channels, "threads": threads}
         if language is not _UNSET:
             kwargs["language"] = language
         return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
@@ -117,7 +125,7 @@ class AdminService:
 
     async def new_season(self, guild_id: int, *, manager: bool) -> SeasonChange:
         """`/mattekrig admin season new` (after the Discord layer's confirmation): archive the
-        running season's board and ratings, start a fresh one."""
+        running season's leaderboard and ratings, start a fresh one."""
         _require(manager)
         archived, started = await self.storage.new_season(guild_id, self.clock.now_ms())
         return SeasonChange(archived, started)

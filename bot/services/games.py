@@ -65,16 +65,30 @@ DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
 Listener = Callable[[GameUpdate], Awaitable[None]]
 
 
+def _nothing(*args: object) -> None:
+    """The collaborator a service runs without (tests of one service alone)."""
+
+
 class GameService:
-    def __init__(self, storage: GameStore, clock: Clock) -> None:
+    def __init__(
+        self,
+        storage: GameStore,
+        clock: Clock,
+        *,
+        listeners: Sequence[Listener] = (),
+        timers_changed: Callable[[], None] = _nothing,
+        on_finished: Callable[[int], object] = _nothing,
+    ) -> None:
+        """``listeners`` are told of every change a timer made (nobody pressed anything, so
+        the board follows them); ``timers_changed`` wakes the scheduler when a deadline moved;
+        ``on_finished`` gets a game's id once its ending is stored (its result is recorded
+        in the background from there)."""
         self.storage = storage
         self.clock = clock
         self.games: dict[int, LiveGame] = {}
-        self.listeners: list[Listener] = []
-        self.timers_changed: Callable[[], None] = lambda: None
-        # Called with a game's id once it has ended (by the rules, stopped or abandoned), after
-        # the ending is stored: the results are recorded in the background from there.
-        self.on_finished: Callable[[int], object] = lambda game_id: None
+        self.listeners: tuple[Listener, ...] = tuple(listeners)
+        self.timers_changed = timers_changed
+        self.on_finished = on_finished
 
     # -- start, restore, look-up --------------------------------------------------------------
 

@@ -5,15 +5,16 @@ between challenges, and every invitation expires (challenge 2 minutes, lobby 10)
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
-from bot.services.settings import settings_from_options
-from bot.storage import Invitation, InvitationClosedError, LobbyFullError, Player
+from bot.services.settings import settings_from_options, team_order
+from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
+from bot.storage import InvitationClosedError, LobbyFullError, Player
 from bot.storage.contract import Store
 
 CHALLENGE_MS = 2 * 60_000
@@ -21,15 +22,6 @@ LOBBY_MS = 10 * 60_000
 COOLDOWN_MS = 20_000
 MAX_PLAYERS = 4
 TEAM_PLAYERS = 4
-
-
-def team_order(user_ids: list[int], partner: int | None) -> list[int]:
-    """Seat order for two teams of two (RULES §1.2): seats 0 and 2 play seats 1 and 3. The host
-    (first) sits with the team-mate they chose, or with the third to join when they chose none."""
-    if partner is None or partner not in user_ids[1:]:
-        return list(user_ids)
-    others = [uid for uid in user_ids[1:] if uid != partner]
-    return [user_ids[0], others[0], partner, others[1]]
 
 
 def players_for(
@@ -67,14 +59,31 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
 
 
 class InvitationService:
-    def __init__(self, storage: Store, clock: Clock, games: GameService) -> None:
+    def __init__(
+        self,
+        storage: Store,
+        clock: Clock,
+        games: GameService,
+        *,
+        timers_changed: Callable[[], None] = lambda: None,
+    ) -> None:
+        """``timers_changed`` wakes the scheduler when an expiry was added."""
         self.storage = storage
         self.clock = clock
         self.games = games
+        self.timers_changed = timers_changed
         self._locks: dict[int, asyncio.Lock] = {}
 
     def _lock(self, invitation_id: int) -> asyncio.Lock:
         return self._locks.setdefault(invitation_id, asyncio.Lock())
+
+    async def invitation(self, invitation_id: int) -> Invitation:
+        """The challenge or lobby as stored, open or closed (a button checks its host)."""
+        return await self.storage.load_invitation(invitation_id)
+
+    async def set_message(self, invitation_id: int, message_id: int) -> None:
+        """Remember the message that carries the invitation's buttons (edited on expiry)."""
+        await self.storage.set_invitation_message(invitation_id, message_id, self.clock.now_ms())
 
     async def _check_host(self, host_id: int) -> None:
         for invitation in await self.storage.open_invitations_for_user(host_id):
@@ -115,7 +124,7 @@ class InvitationService:
             at=now,
             expires_at=now + CHALLENGE_MS,
         )
-        self.games.timers_changed()
+        self.timers_changed()
         return await self.storage.load_invitation(invitation_id)
 
     async def answer(self, invitation_id: int, user_id: int, *, accept: bool) -> Invitation:
@@ -162,7 +171,7 @@ class InvitationService:
             expires_at=now + LOBBY_MS,
             joined=[host_id],
         )
-        self.games.timers_changed()
+        self.timers_changed()
         return await self.storage.load_invitation(invitation_id)
 
     async def join(self, invitation_id: int, user_id: int, name: str) -> Invitation:

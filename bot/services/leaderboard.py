@@ -8,19 +8,17 @@ Games, wins and win rate count rated games only (the competition: nobody climbs 
 the computer or farming a friend); accuracy counts every answer given.
 
 The teacher's visibility setting is enforced here, not in the cog: ``hidden`` refuses the
-board to members (managers still see it), ``own_rank`` shows members only their own line.
+leaderboard to members (managers still see it), ``own_rank`` shows members only their own line.
 
 Departed members: without the privileged member intent the bot is never told who left. The
 Discord layer checks the names on a page it is about to show (a member look-up by id needs
 no privileged intent) and reports the unknown ones with `members_left`; they are kept off
-every board from then on, until they play in the server again (`record` clears the mark).
+every leaderboard from then on, until they play in the server again (`record` clears the mark).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Literal
-
+from bot.reports import GAMES, PERIODS, Leaderboard, Period
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.periods import SCHOOL_TZ, week_key, week_start_ms
@@ -28,50 +26,17 @@ from bot.storage import (
     ALL_GAMES,
     ALL_LEVELS,
     ALL_TIME,
-    BOARD_MIN_ANSWERS,
-    BOARD_MIN_GAMES,
     BOARD_SORTS,
     BoardQuery,
-    BoardRow,
     BoardSort,
-    BoardVisibility,
     Season,
     season_scope,
     week_scope,
 )
 from bot.storage.contract import Store
 
-Period = Literal["week", "season", "all"]
-PERIODS: tuple[Period, ...] = ("week", "season", "all")
 PAGE_SIZE = 10
 DEFAULT_RATING_GAME = "regnekrig"
-GAMES = ("regnekrig", "intervallkrig", "satsing")
-
-
-@dataclass(frozen=True, slots=True)
-class Leaderboard:
-    """One page of a board, ready to render. ``rows`` is empty when the server shows members
-    only their own rank; ``own`` is the viewer's line (None when not ranked here)."""
-
-    guild_id: int
-    game: str | None
-    level: int | None
-    period: Period
-    sort: BoardSort
-    page: int  # 0-based
-    pages: int
-    total: int
-    rows: tuple[BoardRow, ...]
-    own: BoardRow | None
-    visibility: BoardVisibility
-    season: Season | None  # the season shown (period "season"), or the running one
-    week_start_ms: int | None  # Monday 00:00 of the week shown (period "week")
-    min_games: int = BOARD_MIN_GAMES
-    min_answers: int = BOARD_MIN_ANSWERS
-
-    @property
-    def own_only(self) -> bool:
-        return self.visibility == "own_rank" and not self.rows
 
 
 class LeaderboardService:
@@ -96,7 +61,7 @@ class LeaderboardService:
         """Top `PAGE_SIZE` of the server from ``page`` on, with the viewer's own rank.
 
         ``season`` picks an archived season (period becomes "season"). ``manager``: the
-        viewer may manage the server (sees hidden boards). Refusals: ``board.hidden``,
+        viewer may manage the server (sees hidden leaderboards). Refusals: ``board.hidden``,
         ``error.bad_option``.
         """
         if sort not in BOARD_SORTS:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from bot.services.settings import GameSettings
-from bot.storage import GameRecord, Player
+from bot.storage.records import GameRecord, Player
 from engine.events import Event
 from engine.expressions import Verdict
 from engine.state import GameState

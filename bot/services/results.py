@@ -31,10 +31,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from fractions import Fraction
-from typing import Any
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
 from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
@@ -45,10 +45,24 @@ from bot.storage import (
     PlayerOutcome,
     PlayerResult,
     ResultReason,
+    StoredEvent,
     StoredGame,
 )
 from bot.storage.contract import Store
-from engine.actions import action_from_json
+from engine.actions import Action, Answer, Timeout, action_from_json
+from engine.events import (
+    Answered,
+    CardsLaid,
+    Dealt,
+    Event,
+    GameOver,
+    PotReturned,
+    RoundStarted,
+    RoundWon,
+    ValueShown,
+    WarDeclared,
+    event_from_json,
+)
 from engine.game import restore
 
 log = logging.getLogger(__name__)
@@ -56,7 +70,7 @@ log = logging.getLogger(__name__)
 LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
 TARGET_OPERATIONS = ("target", "square", "root")
 OPERATIONS = (*LEVEL_OPERATIONS.values(), *TARGET_OPERATIONS)
-_RULE_ENDINGS = ("all_cards", "time_up", "max_rounds", "stalemate")
+_RULE_ENDINGS: tuple[ResultReason, ...] = ("all_cards", "time_up", "max_rounds", "stalemate")
 
 
 class NotFinishedError(ValueError):
@@ -82,6 +96,28 @@ class _Tally:
             self.ops[op] = self.ops[op] + one if op in self.ops else one
 
 
+@dataclass(frozen=True, slots=True)
+class _Step:
+    """One stored action (None for the deal) with the events it produced, typed."""
+
+    stored: StoredEvent
+    action: Action | None
+    events: tuple[Event, ...]
+
+
+def _steps(stored: StoredGame) -> list[_Step]:
+    """The stored game read back into the engine's actions and events (raises on a row the
+    engine cannot read: such a game keeps no result rather than a wrong one)."""
+    return [
+        _Step(
+            s,
+            None if s.action == DEAL_ACTION else action_from_json(s.action),
+            tuple(event_from_json(e) for e in s.events),
+        )
+        for s in stored.events
+    ]
+
+
 def compute_result(stored: StoredGame) -> GameResult:
     """The result rows of a finished game (pure; see the module docstring).
 
@@ -95,7 +131,7 @@ def compute_result(stored: StoredGame) -> GameResult:
     level = config.level
     targets = config.has_targets
 
-    game_over: dict[str, Any] | None = None
+    game_over: GameOver | None = None
     last_event_at = stored.created_at
     rounds = 0
     target: int | None = None
@@ -111,57 +147,53 @@ def compute_result(stored: StoredGame) -> GameResult:
             side_users[p.side].append(p.user_id)
     waiting: dict[int, tuple[int, int]] = {}  # side -> (user id, answer ms) until revealed
 
-    for stored_event in stored.events:
-        action = stored_event.action if isinstance(stored_event.action, dict) else {}
-        kind = action.get("type")
-        side = action.get("side")
-        side = side if isinstance(side, int) else -1
-        events = [e for e in stored_event.events if isinstance(e, dict)]
-        answered = {e.get("side") for e in events if e.get("type") == "answered"}
-        if kind == "answer" and stored_event.user_id is not None and side in answered:
-            waiting[side] = (stored_event.user_id, stored_event.created_at - opened_at)
-        elif kind == "timeout" and side in answered:
-            for user in side_users.get(side, []):
+    for step in _steps(stored):
+        action, events, at = step.action, step.events, step.stored.created_at
+        answered = {e.side for e in events if isinstance(e, Answered)}
+        if isinstance(action, Answer) and step.stored.user_id is not None:
+            if action.side in answered:
+                waiting[action.side] = (step.stored.user_id, at - opened_at)
+        elif isinstance(action, Timeout) and action.side in answered:
+            for user in side_users.get(action.side, []):
                 tallies[user].missed += 1
         for event in events:
-            etype = event.get("type")
-            if etype == "round_start":
-                rounds = max(rounds, int(event.get("round", 0)))
-                target = event.get("target")
+            if isinstance(event, RoundStarted):
+                rounds = max(rounds, event.round)
+                target = event.target
                 at_war = False
-            elif etype == "war":
+            elif isinstance(event, WarDeclared):
                 at_war = True
-            elif etype == "round_won":
-                rounds_won[event["side"]] += 1
+            elif isinstance(event, RoundWon):
+                rounds_won[event.side] += 1
                 if at_war:
-                    wars_won[event["side"]] += 1
+                    wars_won[event.side] += 1
                 at_war = False
-            elif etype == "pot_returned":
+            elif isinstance(event, PotReturned):
                 at_war = False
-            elif etype == "value":
-                value = _fraction(event.get("value"))
+            elif isinstance(event, ValueShown):
+                value = _fraction(event.value)
                 if targets and target is not None and value == target:
-                    exact_hits[event["side"]] += 1
-                pending = waiting.pop(event["side"], None)
+                    exact_hits[event.side] += 1
+                pending = waiting.pop(event.side, None)
                 if pending is not None:
                     user, ms = pending
                     tallies[user].add(
-                        _operations(level, targets, str(event.get("expr") or "")),
-                        event.get("reason") is None and value is not None,
-                        _is_best(value, _fraction(event.get("best_value")), target, targets),
+                        _operations(level, targets, event.expr),
+                        event.reason is None and value is not None,
+                        _is_best(value, _fraction(event.best_value), target, targets),
                         max(0, ms),
                     )
-            elif etype == "game_over":
+            elif isinstance(event, GameOver):
                 game_over = event
-        if any(e.get("type") == "laid" for e in events):
-            opened_at = stored_event.created_at
-        last_event_at = max(last_event_at, stored_event.created_at)
+        if any(isinstance(e, CardsLaid) for e in events):
+            opened_at = at
+        last_event_at = max(last_event_at, at)
 
     reason: ResultReason
     winner: int | None = None
     if stored.status == "over" and game_over is not None:
-        reason = game_over["reason"] if game_over["reason"] in _RULE_ENDINGS else "all_cards"
-        winner = game_over.get("winner")
+        reason = next((r for r in _RULE_ENDINGS if r == game_over.reason), "all_cards")
+        winner = game_over.winner
         ended_at = last_event_at
     elif stored.status in ("stopped", "abandoned"):
         reason = stored.status
@@ -220,23 +252,20 @@ def compute_result(stored: StoredGame) -> GameResult:
 
 def final_counts(stored: StoredGame, settings: GameSettings) -> tuple[int, ...] | None:
     """Each side's cards at the end, by replaying the stored actions (None if impossible)."""
-    recorded = [e for s in stored.events for e in s.events if isinstance(e, dict)]
-    dealt = next((e for e in recorded if e.get("type") == "dealt"), None)
-    if dealt is None or dealt.get("stacked"):
-        return None  # stacked piles (tests, scenarios) are not replayable from the seed
     try:
-        actions = [
-            action_from_json(s.action)
-            for s in stored.events
-            if not (isinstance(s.action, dict) and s.action.get("type") == "deal")
-        ]
+        steps = _steps(stored)
+        dealt = next((e for step in steps for e in step.events if isinstance(e, Dealt)), None)
+        if dealt is None or dealt.stacked:
+            return None  # stacked piles (tests, scenarios) are not replayable from the seed
+        actions = [step.action for step in steps if step.action is not None]
+        recorded = [e for s in stored.events for e in s.events]  # the chance outcomes
         return restore(settings.engine, stored.seed, actions, recorded).counts
     except Exception:  # an old game the engine can no longer replay keeps its other facts
         log.warning("game %s could not be replayed for its card counts", stored.id)
         return None
 
 
-def _fraction(text: Any) -> Fraction | None:
+def _fraction(text: str | None) -> Fraction | None:
     if text is None:
         return None
     try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 
 from bot.services.clock import Clock
 from bot.services.games import GameService
@@ -22,14 +22,24 @@ InvitationListener = Callable[[Invitation], Awaitable[None]]
 
 
 class Scheduler:
-    def __init__(self, games: GameService, invitations: InvitationService, clock: Clock) -> None:
+    def __init__(
+        self,
+        games: GameService,
+        invitations: InvitationService,
+        clock: Clock,
+        *,
+        changed: asyncio.Event,
+        invitation_listeners: Sequence[InvitationListener] = (),
+    ) -> None:
+        """``changed`` is the event the services set when a deadline moved (pass its ``set``
+        as their ``timers_changed``); ``invitation_listeners`` are told of every expired
+        challenge or lobby (the Discord layer takes its buttons away)."""
         self.games = games
         self.invitations = invitations
         self.clock = clock
-        self.invitation_listeners: list[InvitationListener] = []
-        self._changed = asyncio.Event()
+        self.invitation_listeners = tuple(invitation_listeners)
+        self._changed = changed
         self._task: asyncio.Task[None] | None = None
-        games.timers_changed = self._changed.set
 
     def start(self) -> None:
         if self._task is None:

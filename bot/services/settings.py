@@ -87,3 +87,12 @@ def settings_from_options(
         teams=teams,
         computer=Strength(computer) if computer else None,
     )
+
+
+def team_order(user_ids: list[int], partner: int | None) -> list[int]:
+    """Seat order for two teams of two (RULES §1.2): seats 0 and 2 play seats 1 and 3. The host
+    (first) sits with the team-mate they chose, or with the third to join when they chose none."""
+    if partner is None or partner not in user_ids[1:]:
+        return list(user_ids)
+    others = [uid for uid in user_ids[1:] if uid != partner]
+    return [user_ids[0], others[0], partner, others[1]]

@@ -16,9 +16,8 @@ included). The suggested next level, for Regnekrig:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Literal
 
+from bot.reports import LevelSuggestion, PlayerStats
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS
@@ -30,43 +29,6 @@ MASTERY_ANSWERS = 10
 MISS_GAMES = 2
 MAX_LEVEL = 7
 TREND = 10
-
-SuggestionRule = Literal["start", "next", "stay", "previous"]
-
-
-@dataclass(frozen=True, slots=True)
-class LevelSuggestion:
-    level: int
-    current: int | None
-    rule: SuggestionRule
-
-
-@dataclass(frozen=True, slots=True)
-class PlayerStats:
-    guild_id: int
-    user_id: int
-    display_name: str | None
-    games: int  # every recorded game, stopped and abandoned included
-    finished: int  # ended by the rules
-    wins: int
-    draws: int
-    losses: int
-    rated_games: int
-    answers: OperationTally  # all answers (op "all")
-    missed: int
-    exact_hits: int
-    rounds_won: int
-    wars_won: int
-    operations: dict[str, OperationTally] = field(default_factory=dict)
-    levels: dict[int, OperationTally] = field(default_factory=dict)  # Regnekrig levels
-    ratings: tuple[RatingLine, ...] = ()  # this season's and all-time, per game, with trend
-    best_streak: int = 0
-    current_streak: int = 0
-    suggestion: LevelSuggestion = LevelSuggestion(1, None, "start")
-
-    @property
-    def win_rate(self) -> float | None:
-        return self.wins / self.finished if self.finished else None
 
 
 class StatsService:
@@ -84,7 +46,7 @@ class StatsService:
         manager: bool = False,
     ) -> PlayerStats:
         """The viewer's own stats, or ``user_id``'s. Another member's stats are refused
-        (``stats.private``) when the teacher has hidden the board, unless the viewer manages
+        (``stats.private``) when the teacher has hidden the leaderboard, unless the viewer manages
         the server."""
         user_id = viewer_id if user_id is None else user_id
         if user_id != viewer_id and not manager:

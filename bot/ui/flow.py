@@ -21,11 +21,7 @@ THREAD_NAME_MAX = 100
 THREAD_ARCHIVE_MINUTES: Literal[60] = 60
 
 
-def bot_of(interaction: discord.Interaction) -> MattekrigBot:
-    return interaction.client  # type: ignore[return-value]
-
-
-def may_create_thread(interaction: discord.Interaction) -> bool:
+def may_create_thread(interaction: discord.Interaction[MattekrigBot]) -> bool:
     """Threads are the default where the bot may create them (issue 4, option `thread`)."""
     channel = interaction.channel
     perms = interaction.app_permissions

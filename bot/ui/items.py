@@ -1,3 +1,5 @@
+# mypy: disable-error-code="override"
+# (discord.py types item callbacks for any client; these items are only ever added to MattekrigBot)
 """The buttons and selects of boards, challenges and lobbies as `DynamicItem`s: discord.py
 rebuilds them from the custom_id of any message, so they keep working on old messages and
 after a restart. Each one answers every press: its result, or a short private explanation
@@ -6,7 +8,7 @@ after a restart. Each one answers every press: its result, or a short private ex
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -15,17 +17,20 @@ from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
 from bot.replies import lang_of, report_error, send_private
 from bot.services.errors import UserFacingError
-from bot.storage import Invitation
+from bot.services.invitations import Invitation
 from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
-from bot.ui.flow import bot_of, post_board, thread_from, thread_name
+from bot.ui.flow import post_board, thread_from, thread_name
 from bot.ui.modals import AnswerModal
 from engine.actions import ChoiceKind
 from engine.view import view
 
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
+
 ItemT = discord.ui.Item[discord.ui.View]
 
 
-def selected_values(interaction: discord.Interaction) -> list[str]:
+def selected_values(interaction: discord.Interaction[MattekrigBot]) -> list[str]:
     """The values a select sent (an empty list for anything else)."""
     data: Any = interaction.data or {}
     values = data.get("values")
@@ -42,20 +47,20 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: ItemT, match: re.Match[str], /
+        cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
     ) -> MattekrigItem:
         cid = parse(match.string)
         if cid is None:  # the template matched, so this cannot happen; be safe anyway
             raise ValueError(f"unparseable custom_id {match.string!r}")
         return cls(item, cid)
 
-    async def callback(self, interaction: discord.Interaction) -> None:
+    async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         try:
             await self.act(interaction)
         except Exception as error:
             await report_error(interaction, error)
 
-    async def act(self, interaction: discord.Interaction) -> None:
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         raise NotImplementedError
 
     @property
@@ -73,15 +78,15 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 
 
 class FlipItem(MattekrigItem, template=template(Verb.FLIP)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         update = await bot.games.flip(self.game_id, interaction.user.id, self.cid.round)
         await bot.boards.respond(interaction, update)
 
 
 class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         update = await bot.games.toggle_autoplay(self.game_id, interaction.user.id, None)
         await bot.boards.respond(interaction, update)
 
@@ -89,8 +94,8 @@ class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
 class TargetItem(MattekrigItem, template=template(Verb.TARGET)):
     """The two target selects (−15…0, 1…15) and the Random button (RULES §2.5)."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         value: int | None = None
         if self.cid.arg != "random":
             try:
@@ -107,8 +112,8 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
     """Opens the answer modal for the presser's side (checked first, so a spectator or a side
     that already answered is told at once instead of typing in vain)."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         games = bot.games
         side = games.check(self.game_id, interaction.user.id, self.cid.round, ChoiceKind.ANSWER)
         seen = view(games.live(self.game_id).state, side)
@@ -118,8 +123,8 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
 
 
 class BetItem(MattekrigItem, template=template(Verb.BET)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         update = await bot.games.bet(
             self.game_id, interaction.user.id, self.cid.round, self.cid.int_arg()
         )
@@ -130,23 +135,23 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
 
 
 class PassItem(MattekrigItem, template=template(Verb.PASS)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.round, None)
         await bot.boards.respond(interaction, update)
         await send_private(interaction, t("reply.pass_received", lang_of(interaction)))
 
 
 class HintItem(MattekrigItem, template=template(Verb.HINT)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.round)
         await send_private(interaction, render_hint(chances, lang_of(interaction)))
 
 
 class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         update = await bot.invitations.rematch(self.game_id, interaction.user.id)
         await interaction.response.defer()
         await post_board(bot, update, None, update.game.channel_id)
@@ -155,8 +160,10 @@ class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
 # -- challenges and lobbies ----------
 
 
-async def _show_invitation(interaction: discord.Interaction, invitation: Invitation) -> None:
-    bot = bot_of(interaction)
+async def _show_invitation(
+    interaction: discord.Interaction[MattekrigBot], invitation: Invitation
+) -> None:
+    bot = interaction.client
     names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
     lang = invitation.options.get("locale", "en")
     render = render_challenge if invitation.kind == "challenge" else render_lobby
@@ -174,10 +181,10 @@ async def _show_invitation(interaction: discord.Interaction, invitation: Invitat
 
 
 async def _begin(
-    interaction: discord.Interaction, invitation: Invitation, user_id: int | None
+    interaction: discord.Interaction[MattekrigBot], invitation: Invitation, user_id: int | None
 ) -> None:
     """Turn an accepted challenge or a full lobby into a game, in a thread when chosen."""
-    bot = bot_of(interaction)
+    bot = interaction.client
     options = invitation.options
     thread = None
     if options.get("thread") and interaction.message is not None:
@@ -192,8 +199,8 @@ async def _begin(
 
 
 class AcceptItem(MattekrigItem, template=template(Verb.ACCEPT)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         invitation = await bot.invitations.answer(
             self.invitation_id, interaction.user.id, accept=True
         )
@@ -204,8 +211,8 @@ class AcceptItem(MattekrigItem, template=template(Verb.ACCEPT)):
 
 
 class DeclineItem(MattekrigItem, template=template(Verb.DECLINE)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         invitation = await bot.invitations.answer(
             self.invitation_id, interaction.user.id, accept=False
         )
@@ -213,15 +220,15 @@ class DeclineItem(MattekrigItem, template=template(Verb.DECLINE)):
 
 
 class WithdrawItem(MattekrigItem, template=template(Verb.WITHDRAW)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         invitation = await bot.invitations.withdraw(self.invitation_id, interaction.user.id)
         await _show_invitation(interaction, invitation)
 
 
 class JoinItem(MattekrigItem, template=template(Verb.JOIN)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         invitation = await bot.invitations.join(
             self.invitation_id, interaction.user.id, interaction.user.display_name
         )
@@ -229,16 +236,16 @@ class JoinItem(MattekrigItem, template=template(Verb.JOIN)):
 
 
 class LeaveItem(MattekrigItem, template=template(Verb.LEAVE)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         invitation = await bot.invitations.leave(self.invitation_id, interaction.user.id)
         await _show_invitation(interaction, invitation)
 
 
 class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
-        invitation = await bot.storage.load_invitation(self.invitation_id)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
+        invitation = await bot.invitations.invitation(self.invitation_id)
         if invitation.host_id != interaction.user.id:
             raise UserFacingError("error.not_host")
         await _begin(interaction, invitation, interaction.user.id)
@@ -247,8 +254,8 @@ class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
 class TeamsItem(MattekrigItem, template=template(Verb.TEAMS)):
     """The host picks their team-mate in a teams lobby."""
 
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         try:
             partner = int(selected_values(interaction)[0])
         except (IndexError, ValueError, TypeError):
@@ -260,8 +267,8 @@ class TeamsItem(MattekrigItem, template=template(Verb.TEAMS)):
 
 
 class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
-    async def act(self, interaction: discord.Interaction) -> None:
-        bot = bot_of(interaction)
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
         invitation = await bot.invitations.cancel(self.invitation_id, interaction.user.id)
         await _show_invitation(interaction, invitation)
 

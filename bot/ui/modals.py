@@ -1,3 +1,5 @@
+# mypy: disable-error-code="override"
+# (discord.py types item callbacks for any client; these items are only ever added to MattekrigBot)
 """The answer modal (regn mode). Its submissions are handled by `handle_answer_submit`, called
 from the client's `on_interaction` for every `mk:answer` modal: a modal that was open on a
 pupil's screen across a bot restart still reaches the game that way (discord.py only routes
@@ -5,7 +7,7 @@ submits to modals it holds in memory)."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import discord
 
@@ -13,8 +15,10 @@ from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
-from bot.ui.flow import bot_of
 from engine.expressions import MAX_ANSWER_LENGTH, Verdict
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
 
 ANSWER_FIELD = "answer_text"
 
@@ -36,7 +40,7 @@ class AnswerModal(discord.ui.Modal):
             )
         )
 
-    async def on_submit(self, interaction: discord.Interaction) -> None:
+    async def on_submit(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """Deliberately empty: `handle_answer_submit` answers every submission (see module)."""
 
 
@@ -57,14 +61,14 @@ def submitted_text(data: Any) -> str | None:
     return None
 
 
-async def handle_answer_submit(interaction: discord.Interaction) -> bool:
+async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -> bool:
     """Answer a submitted answer modal; False when the interaction is not one."""
     if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
         return False
     cid: CustomId | None = parse(interaction.data.get("custom_id"))
     if cid is None or cid.verb is not Verb.ANSWER or cid.game_id is None:
         return False
-    bot = bot_of(interaction)
+    bot = interaction.client
     lang = lang_of(interaction)
     try:
         text = submitted_text(interaction.data.get("components")) or ""

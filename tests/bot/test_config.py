@@ -1,4 +1,5 @@
-"""The bot reads its settings from the environment only, and says clearly what is missing."""
+"""The bot reads its settings from the environment and `.env` files, and says clearly what is
+missing or malformed (issue 16: one home for data, settings checked before login)."""
 
 from __future__ import annotations
 
@@ -6,7 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from bot.config import ConfigError, load_config
+from bot.config import ConfigError, environment, load_config, read_config
+from tests.ops_support import shaped_token
+
+TOKEN = shaped_token()
+
+
+@pytest.fixture(autouse=True)
+def private_folders(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """platformdirs' folders under tmp_path, not the developer's own."""
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
 
 
 def test_missing_token_is_one_clear_sentence() -> None:
@@ -14,30 +25,68 @@ def test_missing_token_is_one_clear_sentence() -> None:
         load_config({})
 
 
-def test_defaults_and_token_hidden_from_repr() -> None:
-    config = load_config({"DISCORD_TOKEN": "secret-token"})
-    assert config.database_path == Path("data/mattekrig.db")
+def test_backup_and_restore_need_no_token() -> None:
+    assert load_config({}, need_token=False).token == ""
+
+
+def test_defaults_and_token_hidden_from_repr(tmp_path: Path) -> None:
+    """The default database is in the user's data folder, whatever folder the bot starts in."""
+    config = load_config({"DISCORD_TOKEN": TOKEN})
+    assert config.database_path == tmp_path / "data" / "mattekrig" / "mattekrig.db"
+    assert config.database_is_default
     assert config.dev_guild_id is None
-    assert config.log_level == "INFO"
-    assert "secret-token" not in repr(config)
+    assert (config.log_level, config.log_format) == ("INFO", "text")
+    assert TOKEN not in repr(config)
 
 
-def test_bad_guild_id_and_log_level_are_refused() -> None:
+def test_a_relative_database_path_is_made_absolute_from_the_working_folder(
+    tmp_path: Path,
+) -> None:
+    config, problems = read_config(
+        {"DISCORD_TOKEN": TOKEN, "DATABASE_PATH": "db/m.db"}, cwd=tmp_path
+    )
+    assert problems == [] and config.database_path == tmp_path / "db" / "m.db"
+    assert not config.database_is_default
+
+
+def test_bad_guild_id_log_level_and_format_are_refused() -> None:
     with pytest.raises(ConfigError, match="DEV_GUILD_ID"):
-        load_config({"DISCORD_TOKEN": "t", "DEV_GUILD_ID": "abc"})
+        load_config({"DISCORD_TOKEN": TOKEN, "DEV_GUILD_ID": "abc"})
     with pytest.raises(ConfigError, match="LOG_LEVEL"):
-        load_config({"DISCORD_TOKEN": "t", "LOG_LEVEL": "LOUD"})
+        load_config({"DISCORD_TOKEN": TOKEN, "LOG_LEVEL": "LOUD"})
+    with pytest.raises(ConfigError, match="LOG_FORMAT"):
+        load_config({"DISCORD_TOKEN": TOKEN, "LOG_FORMAT": "xml"})
 
 
-def test_dotenv_is_read_from_the_folder_the_bot_starts_in(
+def test_every_problem_is_found_for_check() -> None:
+    """`mattekrig check` shows them all; start-up stops at the first."""
+    _, problems = read_config({"DEV_GUILD_ID": "x", "LOG_LEVEL": "LOUD", "LOG_FORMAT": "xml"})
+    assert [p.split(" ", 1)[0] for p in problems] == [
+        "DISCORD_TOKEN",
+        "DEV_GUILD_ID",
+        "LOG_LEVEL",
+        "LOG_FORMAT",
+    ]
+
+
+def test_dotenv_is_read_from_the_working_folder_then_the_config_folder(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """README: `.env` in the repository is read even when the bot is installed with `pip
-    install .` (its modules then live in site-packages, not beside `.env`)."""
-    (tmp_path / ".env").write_text("DISCORD_TOKEN=from-dotenv\nLOG_LEVEL=debug\n")
-    monkeypatch.chdir(tmp_path)
-    for name in ("DISCORD_TOKEN", "LOG_LEVEL"):  # recorded first, so teardown removes what
-        monkeypatch.setenv(name, "")  # load_dotenv puts into the environment
-        monkeypatch.delenv(name)
+    """README: `.env` in the folder the bot starts in counts first, then
+    `~/.config/mattekrig/.env`; the process environment beats both."""
+    work = tmp_path / "work"
+    work.mkdir()
+    (work / ".env").write_text(f"DISCORD_TOKEN={TOKEN}\nLOG_LEVEL=debug\n")
+    machine = tmp_path / "config" / "mattekrig"
+    machine.mkdir(parents=True)
+    (machine / ".env").write_text("LOG_LEVEL=error\nDEV_GUILD_ID=42\nLOG_FORMAT=text\n")
+    for name in ("DISCORD_TOKEN", "LOG_LEVEL", "DEV_GUILD_ID", "DATABASE_PATH"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("LOG_FORMAT", "json")
+    monkeypatch.chdir(work)
     config = load_config()
-    assert config.token == "from-dotenv" and config.log_level == "DEBUG"
+    assert config.token == TOKEN and config.log_level == "DEBUG"
+    assert config.dev_guild_id == 42 and config.log_format == "json"
+    assert config.env_files == (work / ".env", machine / ".env")
+    environ, _ = environment(work)
+    assert environ["LOG_LEVEL"] == "debug"

@@ -21,14 +21,14 @@ import pytest
 
 from bot.client import MattekrigBot
 from bot.i18n import t
-from bot.render.records import BoardOptions
+from bot.render.leaderboard import LeaderboardOptions
 from bot.services.clock import FakeClock
 from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
 from bot.services.settings import settings_from_options
 from bot.storage import GameResult, Player
 from bot.ui.custom_ids import Verb, build, parse
-from bot.ui.record_items import MemberCheck
+from bot.ui.leaderboard import MemberCheck
 from tests.bot.db_scan import scan
 from tests.bot.storage.results_helpers import duel
 from tests.fakediscord.harness import BotHarness
@@ -211,7 +211,7 @@ async def test_paging_private_and_shared(
     first = await reply_of(fake_discord, asked)
     assert first.ephemeral
     ids = list(buttons(first))
-    options = BoardOptions(period="all", sort="wins")
+    options = LeaderboardOptions(period="all", sort="wins")
     guild = fake_discord.guild.id
     assert ids == [
         build(Verb.PAGE, guild, 0, options.to_arg()),
@@ -221,7 +221,7 @@ async def test_paging_private_and_shared(
     for custom_id in ids:
         cid = parse(custom_id)
         assert cid is not None and cid.guild_id == guild
-        assert BoardOptions.from_arg(cid.arg) == options
+        assert LeaderboardOptions.from_arg(cid.arg) == options
     assert t("leaderboard.page", "nb", page=1, pages=3) in text_of(first)
 
     press = await driver.click("alice", first, ids[1])
@@ -242,7 +242,7 @@ async def test_paging_private_and_shared(
     assert not shared.ephemeral
     assert t("leaderboard.own.title", "nb") not in text_of(shared)
     forward = [c for c, b in buttons(shared).items() if not b.get("disabled")]
-    assert BoardOptions.from_arg(parse(forward[0]).arg).shared  # type: ignore[union-attr]
+    assert LeaderboardOptions.from_arg(parse(forward[0]).arg).shared  # type: ignore[union-attr]
     press = await driver.click("bob", shared, forward[0])
     assert press.answered and not press.rejected
     await settle(fake_discord)

@@ -34,8 +34,6 @@ from .state import (
     FakeUser,
 )
 
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
-
 UserLike = FakeUser | str
 Value = Any
 
@@ -480,7 +478,7 @@ class Driver:
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,
-            "attachment_size_limit": ATTACHMENT_SIZE_LIMIT,
+            "attachment_size_limit": world.attachment_size_limit,
         }
         if message is not None:
             payload["message"] = payloads.message(world, message)

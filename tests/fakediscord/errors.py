@@ -10,6 +10,7 @@ UNKNOWN_MESSAGE = 10008
 UNKNOWN_WEBHOOK = 10015
 UNKNOWN_INTERACTION = 10062
 UNAUTHORIZED = 40001
+REQUEST_ENTITY_TOO_LARGE = 40005
 ALREADY_ACKNOWLEDGED = 40060
 CANNOT_EDIT_OTHERS_MESSAGE = 50005
 EMPTY_MESSAGE = 50006
@@ -50,3 +51,8 @@ def not_found(code: int, what: str) -> ApiError:
 def invalid_form_body(errors: dict[str, Any]) -> ApiError:
     """400 50035, the answer to every limit broken in a request body."""
     return ApiError(400, INVALID_FORM_BODY, "Invalid Form Body", errors)
+
+
+def too_large() -> ApiError:
+    """413 40005: a file over the upload limit (Discord answers this before reading the body)."""
+    return ApiError(413, REQUEST_ENTITY_TOO_LARGE, "Request entity too large")

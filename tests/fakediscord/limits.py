@@ -46,6 +46,18 @@ COMMAND_OPTIONS_MAX = 25
 COMMAND_CHOICES_MAX = 25
 COMMANDS_MAX = 100
 AUTOCOMPLETE_CHOICES_MAX = 25
+ATTACHMENTS_MAX = 10  # files on one message
+# Bytes per file for a bot in a server without boosts (discord.py's DEFAULT_FILE_SIZE_LIMIT_BYTES);
+# an interaction tells its own limit as `attachment_size_limit`.
+ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+ATTACHMENT_SCHEME = "attachment://"
+# The embed fields that may point at a file of the message.
+EMBED_URL_FIELDS = (
+    ("image", "url"),
+    ("thumbnail", "url"),
+    ("author", "icon_url"),
+    ("footer", "icon_url"),
+)
 
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
@@ -349,6 +361,51 @@ def walk_components(components: Sequence[Any]) -> list[Mapping[str, Any]]:
                 children.append(component[key])
         stack.extend(reversed(children))
     return found
+
+
+# --- attachments -------------------------------------------------------------------------------
+
+
+def embed_attachment_urls(embeds: Sequence[Any]) -> list[tuple[Path, str]]:
+    """Every ``attachment://NAME`` an embed points at, with its field path and the NAME."""
+    found: list[tuple[Path, str]] = []
+    for index, raw in enumerate(embeds):
+        embed = _dict(raw)
+        for part, key in EMBED_URL_FIELDS:
+            url = _dict(embed.get(part)).get(key)
+            if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
+                found.append(((index, part, key), url.removeprefix(ATTACHMENT_SCHEME)))
+    return found
+
+
+def check_attachments(
+    payload: Mapping[str, Any],
+    files: Sequence[str],
+    total: int,
+    problems: Problems,
+    prefix: Path = (),
+) -> None:
+    """At most 10 files on the message (``total``: those it will have), and every
+    ``attachment://NAME`` in an embed naming a file of the same request (``files``: uploaded
+    now or kept by this request's ``attachments`` list).
+
+    Discord itself shows an embed without its image when the name matches nothing; the fake
+    refuses it, since a picture that silently vanishes is exactly the bug a test should see.
+    """
+    if total > ATTACHMENTS_MAX:
+        problems.add(
+            (*prefix, "attachments"),
+            "BASE_TYPE_MAX_LENGTH",
+            f"Must be {ATTACHMENTS_MAX} or fewer in length.",
+        )
+    names = set(files)
+    for path, name in embed_attachment_urls(_list(payload.get("embeds"))):
+        if name not in names:
+            problems.add(
+                (*prefix, "embeds", *path),
+                "ATTACHMENT_NOT_FOUND",
+                f"No file named {name!r} in this request.",
+            )
 
 
 # --- modals ------------------------------------------------------------------------------------

@@ -21,18 +21,23 @@ from .errors import (
     CANNOT_EDIT_OTHERS_MESSAGE,
     EMPTY_MESSAGE,
     INVALID_WEBHOOK_TOKEN,
+    MISSING_PERMISSIONS,
     UNKNOWN_INTERACTION,
     UNKNOWN_MESSAGE,
     UNKNOWN_WEBHOOK,
     ApiError,
     not_found,
+    too_large,
 )
 from .gateway import Gateway
 from .limits import (
+    ATTACHMENT_SCHEME,
+    EMBED_URL_FIELDS,
     FLAG_COMPONENTS_V2,
     FLAG_EPHEMERAL,
     FLAG_LOADING,
     Problems,
+    check_attachments,
     check_autocomplete,
     check_commands,
     check_message,
@@ -40,6 +45,7 @@ from .limits import (
 )
 from .state import (
     APPLICATION_COMMAND,
+    ATTACH_FILES,
     AUTOCOMPLETE,
     MESSAGE_COMPONENT,
     MODAL_SUBMIT,
@@ -239,6 +245,62 @@ class RestApi:
             message.attachments = result
         for upload in by_index.values():
             message.attachments.append(self._attachment(message, upload, None))
+        self._resolve_attachment_urls(message)
+
+    @staticmethod
+    def _resolve_attachment_urls(message: FakeMessage) -> None:
+        """Discord stores an embed's ``attachment://NAME`` as the file's own URL."""
+        by_name = {a.filename: a for a in message.attachments}
+        for embed in message.embeds:
+            for part, key in EMBED_URL_FIELDS:
+                field = embed.get(part)
+                url = field.get(key) if isinstance(field, dict) else None
+                if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
+                    attachment = by_name.get(url.removeprefix(ATTACHMENT_SCHEME))
+                    if attachment is not None:
+                        embed[part] = {**field, key: attachment.url, "proxy_url": attachment.url}
+
+    def _check_files(
+        self,
+        body: Mapping[str, Any],
+        uploads: list[Upload],
+        message: FakeMessage | None,
+        *,
+        limit: int,
+        prefix: tuple[str, ...] = (),
+    ) -> None:
+        """Discord's file rules: each file at most `limit` bytes (413 40005), at most 10 on the
+        message, and every ``attachment://NAME`` in an embed a file of this request (50035)."""
+        if any(len(upload.data) > limit for upload in uploads):
+            raise too_large()
+        existing = message.attachments if message is not None else []
+        listed = body.get("attachments")
+        if isinstance(listed, list):
+            ids = {str(_dict_get(entry, "id")) for entry in listed}
+            kept = [a.filename for a in existing if str(a.id) in ids]
+            total = len(kept) + len(uploads)
+        else:
+            kept = []
+            total = len(existing) + len(uploads)
+        problems = Problems()
+        files = [u.filename for u in uploads] + kept
+        check_attachments(body, files, total, problems, prefix)
+        problems.raise_if_any()
+
+    def _may_attach(self, uploads: list[Upload], channel_id: int | None) -> None:
+        """A file needs the bot's Attach Files permission where it is posted (403 50013)."""
+        if not uploads or channel_id is None:
+            return
+        guild = self.world.guilds.get(self.world.channel_by_id(channel_id).guild_id)
+        if guild is not None and not self.world.permissions(self.world.bot_user, guild) & (
+            ATTACH_FILES
+        ):
+            raise ApiError(403, MISSING_PERMISSIONS, "Missing Permissions")
+
+    def _interaction_limit(self, interaction: FakeInteraction) -> int:
+        """The upload limit the interaction told the bot (`Interaction.filesize_limit`)."""
+        limit = interaction.payload.get("attachment_size_limit")
+        return limit if isinstance(limit, int) else self.world.attachment_size_limit
 
     def _attachment(self, message: FakeMessage, upload: Upload, description: Any) -> FakeAttachment:
         return self.world.new_attachment(
@@ -437,6 +499,11 @@ class RestApi:
 
         channel = world.channel_by_id(interaction.channel_id)
         uploads = self._uploads(request)
+        if kind in (4, 7):
+            source = self._source_message(interaction) if kind == 7 else None
+            limit = self._interaction_limit(interaction)
+            self._check_files(data, uploads, source, limit=limit, prefix=("data",))
+            self._may_attach(uploads, interaction.channel_id)
         resource: dict[str, Any] = {"type": kind}
         message: FakeMessage | None = None
         event: str | None = None
@@ -567,9 +634,13 @@ class RestApi:
             self._reject(interaction, request, error)
             raise
 
-    async def _edit(self, message: FakeMessage, request: web.Request) -> web.Response:
+    async def _edit(
+        self, message: FakeMessage, request: web.Request, *, limit: int
+    ) -> web.Response:
         body = self._body(request)
         self._check_message(body)
+        self._check_files(body, self._uploads(request), message, limit=limit)
+        self._may_attach(self._uploads(request), message.channel_id)
         self._require_not_empty(body, self._uploads(request), message)
         self._apply(message, body, self._uploads(request), editing=True)
         await self._announce("MESSAGE_UPDATE", message)
@@ -588,7 +659,8 @@ class RestApi:
 
     async def edit_original(self, request: web.Request) -> web.Response:
         async def work(interaction: FakeInteraction) -> web.Response:
-            return await self._edit(self._original(interaction), request)
+            limit = self._interaction_limit(interaction)
+            return await self._edit(self._original(interaction), request, limit=limit)
 
         return await self._guarded(request, work)
 
@@ -602,6 +674,9 @@ class RestApi:
         async def work(interaction: FakeInteraction) -> web.Response:
             body = self._body(request)
             self._check_message(body)
+            limit = self._interaction_limit(interaction)
+            self._check_files(body, self._uploads(request), None, limit=limit)
+            self._may_attach(self._uploads(request), interaction.channel_id)
             channel = self.world.channel_by_id(interaction.channel_id)
             self._require_not_empty(body, self._uploads(request))
             flags = int(body.get("flags") or 0) & (SENDABLE_FLAGS | FLAG_EPHEMERAL)
@@ -626,7 +701,7 @@ class RestApi:
     async def edit_followup(self, request: web.Request) -> web.Response:
         async def work(interaction: FakeInteraction) -> web.Response:
             message = self._followup(interaction, request.match_info["message_id"])
-            return await self._edit(message, request)
+            return await self._edit(message, request, limit=self._interaction_limit(interaction))
 
         return await self._guarded(request, work)
 
@@ -671,6 +746,9 @@ class RestApi:
         channel = self._channel(request)
         body = self._body(request)
         self._check_message(body)
+        limit = self.world.attachment_size_limit
+        self._check_files(body, self._uploads(request), None, limit=limit)
+        self._may_attach(self._uploads(request), channel.id)
         self._require_not_empty(body, self._uploads(request))
         flags = int(body.get("flags") or 0) & SENDABLE_FLAGS
         message = self._new_message(channel, body, self._uploads(request), flags=flags)
@@ -690,7 +768,7 @@ class RestApi:
                     CANNOT_EDIT_OTHERS_MESSAGE,
                     "Cannot edit a message authored by another user",
                 )
-        return await self._edit(message, request)
+        return await self._edit(message, request, limit=self.world.attachment_size_limit)
 
     async def delete_message(self, request: web.Request) -> web.Response:
         return await self._delete(self._channel_message(request))
@@ -763,6 +841,10 @@ class RestApi:
     async def remove_message(self, message: FakeMessage) -> None:
         """Someone else deleted the message."""
         await self._delete(message)
+
+
+def _dict_get(entry: Any, key: str) -> Any:
+    return entry.get(key) if isinstance(entry, Mapping) else None
 
 
 def _type_error(message: str) -> dict[str, Any]:

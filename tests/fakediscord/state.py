@@ -14,7 +14,7 @@ from typing import Any
 
 from .clock import FakeClock
 from .errors import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE, not_found
-from .limits import FLAG_EPHEMERAL, FLAG_LOADING, walk_components
+from .limits import ATTACHMENT_SIZE_LIMIT, FLAG_EPHEMERAL, FLAG_LOADING, walk_components
 from .snowflake import SnowflakeFactory
 
 # Permission bits used by the default world (Discord's values).
@@ -308,6 +308,9 @@ class World:
         self.global_commands: list[FakeCommand] = []
         self.guild_commands: dict[int, list[FakeCommand]] = {}
         self.attachment_base_url = "http://127.0.0.1"
+        # Bytes per file: the channel routes' limit, and what new interactions carry as their
+        # `attachment_size_limit` (a test lowers it to try the limit with small files).
+        self.attachment_size_limit = ATTACHMENT_SIZE_LIMIT
 
     # -- building ---------------------------------------------------------------------------
 

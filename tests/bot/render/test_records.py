@@ -13,19 +13,13 @@ import discord
 import pytest
 
 from bot.i18n import LANGS, catalogue, t
+from bot.render.admin import render_season_confirm, render_settings
 from bot.render.board import Board
-from bot.render.records import (
-    BoardOptions,
-    render_done,
-    render_forget_confirm,
-    render_leaderboard,
-    render_season_confirm,
-    render_settings,
-    render_stats,
-    trend_text,
-)
-from bot.services.leaderboard import GAMES, PERIODS, Leaderboard
-from bot.services.stats import LevelSuggestion, PlayerStats
+from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
+from bot.render.privacy import render_forget_confirm
+from bot.render.records import render_done
+from bot.render.stats import render_stats, trend_text
+from bot.reports import GAMES, PERIODS, Leaderboard, LevelSuggestion, PlayerStats
 from bot.storage import (
     BOARD_SORTS,
     BOARD_VISIBILITIES,
@@ -121,8 +115,8 @@ def test_every_board_fits_in_every_language(lang: str, sort: str, period: str) -
         for custom_id in ids:
             cid = parse(custom_id)
             assert cid is not None and cid.verb is Verb.PAGE and cid.guild_id == GUILD
-            options = BoardOptions.from_arg(cid.arg)
-            assert options == BoardOptions(
+            options = LeaderboardOptions.from_arg(cid.arg)
+            assert options == LeaderboardOptions(
                 "regnekrig",
                 7,
                 period,
@@ -154,7 +148,7 @@ def test_board_shapes(lang: str) -> None:
     ended = Season(GUILD, 3, T0, T0 + 86_400_000)
     archived = render_leaderboard(leaderboard(season=ended), lang, USER, archived=3)
     assert "<t:1767225600:D>" in (archived.embed.description or "")
-    options = BoardOptions.from_arg(parse(custom_ids(archived.view)[0]).arg)  # type: ignore[union-attr]
+    options = LeaderboardOptions.from_arg(parse(custom_ids(archived.view)[0]).arg)  # type: ignore[union-attr]
     assert options is not None and options.season == 3 and options.period == "season"
     for board in (one_page, empty, own_only, archived):
         _no_problems(board)
@@ -168,16 +162,16 @@ def test_names_are_escaped_and_never_ping() -> None:
     assert f"<@{USER}>" in (render_leaderboard(nameless, "nb", 1).embed.description or "")
 
 
-def test_board_options_round_trip() -> None:
+def test_leaderboard_options_round_trip() -> None:
     for game, level, period, sort, season, lang in itertools.product(
         (None, *GAMES), (None, 1, 7), PERIODS, BOARD_SORTS, (None, 1, 999_999), (None, *LANGS)
     ):
         if season is not None and period != "season":
             continue
-        options = BoardOptions(game, level, period, sort, season, lang is not None, lang)  # type: ignore[arg-type]
+        options = LeaderboardOptions(game, level, period, sort, season, lang is not None, lang)  # type: ignore[arg-type]
         arg = options.to_arg()
         assert re.fullmatch(r"[A-Za-z0-9_.,+\-]+", arg) and len(arg) <= 40
-        assert BoardOptions.from_arg(arg) == options
+        assert LeaderboardOptions.from_arg(arg) == options
     for bad in (
         "",
         "x",
@@ -186,7 +180,7 @@ def test_board_options_round_trip() -> None:
         "any.0.s0.wins.p",
         "any.0.all.x.p",
     ):
-        assert BoardOptions.from_arg(bad) is None
+        assert LeaderboardOptions.from_arg(bad) is None
 
 
 # -- statistics ------------------------------------------------------------------------------
@@ -327,7 +321,13 @@ def _empty_view() -> discord.ui.View:
 
 # -- catalogue keys ----------------------------------------------------------------------------
 
-SOURCES = ("bot/render/records.py", "bot/ui/record_items.py", "cogs/records.py", "cogs/admin.py")
+SOURCES = (
+    "bot/render/records.py",
+    "bot/ui/guild.py",
+    *(f"bot/render/{name}.py" for name in ("leaderboard", "stats", "privacy", "admin")),
+    *(f"bot/ui/{name}.py" for name in ("leaderboard", "privacy", "admin")),
+    *(f"cogs/{name}.py" for name in ("leaderboard", "stats", "privacy", "admin")),
+)
 
 
 def test_every_literal_key_of_the_record_commands_exists() -> None:

@@ -24,7 +24,7 @@ def results_fixture(storage: Storage, clock: FakeClock) -> ResultsService:
     return ResultsService(storage, clock)
 
 
-@pytest.fixture(name="boards")
+@pytest.fixture(name="leaderboards")
 def boards_fixture(storage: Storage, clock: FakeClock) -> LeaderboardService:
     return LeaderboardService(storage, clock)
 

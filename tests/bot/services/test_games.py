@@ -161,13 +161,13 @@ async def test_hint_only_while_betting(games: GameService) -> None:
 
 
 async def test_a_finished_game_has_its_result_recorded_in_the_background(
-    games: GameService, storage: Storage, clock: FakeClock
+    storage: Storage, clock: FakeClock
 ) -> None:
     """Issue 5 point 7: writing a game's results never delays the board update."""
     from bot.services.results import ResultsService
 
     results = ResultsService(storage, clock)
-    games.on_finished = results.schedule
+    games = GameService(storage, clock, on_finished=results.schedule)
     game = (await start(games)).game
     await games.stop(game.id, ALICE, moderator=False)
     await results.drain()

@@ -37,6 +37,20 @@ async def test_accepted_challenge_starts_a_game(invitations: InvitationService) 
     assert update.game.settings.engine.level == 3 and update.game.settings.locale == "nb"
 
 
+async def test_the_invitation_and_its_message_are_read_back(
+    invitations: InvitationService,
+) -> None:
+    """The message carrying the buttons is remembered (an expired invitation's buttons are
+    taken away there), and a closed invitation can still be read (its host checked)."""
+    inv = await challenge(invitations, BOB)
+    assert inv.message_id is None
+    await invitations.set_message(inv.id, 555)
+    assert (await invitations.invitation(inv.id)).message_id == 555
+    await invitations.withdraw(inv.id, ALICE)
+    closed = await invitations.invitation(inv.id)
+    assert (closed.status, closed.host_id, closed.message_id) == ("withdrawn", ALICE, 555)
+
+
 async def test_decline_ends_the_challenge(invitations: InvitationService) -> None:
     inv = await challenge(invitations, BOB, CARL)
     inv = await invitations.answer(inv.id, BOB, accept=False)

@@ -50,133 +50,136 @@ def play(storage: Storage, clock: FakeClock) -> Recorder:
 
 
 async def test_sorted_by_rating_wins_win_rate_and_accuracy(
-    boards: LeaderboardService, play: Recorder
+    leaderboards: LeaderboardService, play: Recorder
 ) -> None:
     await play(A, B)
     await play(A, C)
     await play(C, B)
     for _ in range(3):
         await play(D, B, answers={D: (6, 6), B: (6, 3)})
-    rating = await boards.leaderboard(GUILD, B, sort="rating")
+    rating = await leaderboards.leaderboard(GUILD, B, sort="rating")
     assert rating.game == "regnekrig"  # a rating board is for one game
     assert [r.user_id for r in rating.rows][:2] in ([A, D], [D, A])
     assert rating.rows[-1].user_id == B and rating.own is not None
     assert rating.own.rank == 4 and rating.own.rating is not None and rating.own.rating < 1000
-    wins = await boards.leaderboard(GUILD, A, sort="wins")
+    wins = await leaderboards.leaderboard(GUILD, A, sort="wins")
     assert [(r.user_id, r.wins) for r in wins.rows] == [(D, 3), (A, 2), (C, 1), (B, 0)]
     assert [r.rank for r in wins.rows] == [1, 2, 3, 4]
-    by_rate = await boards.leaderboard(GUILD, A, sort="win_rate")
+    by_rate = await leaderboards.leaderboard(GUILD, A, sort="win_rate")
     assert [r.user_id for r in by_rate.rows] == [B]  # only B has 5 rated games
     assert by_rate.own is None and by_rate.min_games == 5
-    accuracy = await boards.leaderboard(GUILD, D, sort="accuracy")
+    accuracy = await leaderboards.leaderboard(GUILD, D, sort="accuracy")
     assert [(r.user_id, r.accuracy) for r in accuracy.rows] == [(D, 1.0), (B, 0.5)]
 
 
-async def test_paging(boards: LeaderboardService, play: Recorder, clock: FakeClock) -> None:
+async def test_paging(leaderboards: LeaderboardService, play: Recorder, clock: FakeClock) -> None:
     for i in range(23):
         await play(1000 + i, 2000 + i)
-    first = await boards.leaderboard(GUILD, 2022, sort="wins")
+    first = await leaderboards.leaderboard(GUILD, 2022, sort="wins")
     assert (first.page, first.pages, first.total, len(first.rows)) == (0, 5, 46, PAGE_SIZE)
     assert first.own is not None and first.own.rank == 24
-    last = await boards.leaderboard(GUILD, 2022, sort="wins", page=4)
+    last = await leaderboards.leaderboard(GUILD, 2022, sort="wins", page=4)
     assert len(last.rows) == 6 and last.rows[0].rank == 24
-    beyond = await boards.leaderboard(GUILD, 2022, sort="wins", page=99)
+    beyond = await leaderboards.leaderboard(GUILD, 2022, sort="wins", page=99)
     assert beyond.page == 4 and beyond.rows == last.rows
     seen = [
         r.user_id
         for p in range(5)
-        for r in (await boards.leaderboard(GUILD, A, sort="wins", page=p)).rows
+        for r in (await leaderboards.leaderboard(GUILD, A, sort="wins", page=p)).rows
     ]
     assert len(seen) == len(set(seen)) == 46
 
 
 async def test_periods_week_season_all_time(
-    boards: LeaderboardService, admin: AdminService, play: Recorder, clock: FakeClock
+    leaderboards: LeaderboardService, admin: AdminService, play: Recorder, clock: FakeClock
 ) -> None:
     """Week = this ISO week (Europe/Oslo); season = since the teacher's last new season."""
     await play(A, B)
     clock.advance(7 * DAY_MS / 1000)
     await play(C, D)
-    week = await boards.leaderboard(GUILD, A, sort="wins", period="week")
+    week = await leaderboards.leaderboard(GUILD, A, sort="wins", period="week")
     assert {r.user_id for r in week.rows} == {C, D} and week.own is None
     assert week.week_start_ms is not None and week.week_start_ms <= clock.now_ms()
-    rating_week = await boards.leaderboard(GUILD, A, period="week")
+    rating_week = await leaderboards.leaderboard(GUILD, A, period="week")
     assert {r.user_id for r in rating_week.rows} == {C, D}
-    season = await boards.leaderboard(GUILD, A, sort="wins", period="season")
+    season = await leaderboards.leaderboard(GUILD, A, sort="wins", period="season")
     assert {r.user_id for r in season.rows} == {A, B, C, D}
 
+    running = await admin.current_season(GUILD)  # what the new-season question shows
     change = await admin.new_season(GUILD, manager=True)
     assert change.archived is not None and change.archived.season == 1
+    assert running is not None and running.season == change.archived.season
+    assert await admin.current_season(GUILD) == change.started
     assert change.started.season == 2
-    fresh = await boards.leaderboard(GUILD, A, sort="wins", period="season")
+    fresh = await leaderboards.leaderboard(GUILD, A, sort="wins", period="season")
     assert fresh.rows == () and fresh.season is not None and fresh.season.season == 2
     await play(B, A)
-    fresh = await boards.leaderboard(GUILD, A, period="season")
+    fresh = await leaderboards.leaderboard(GUILD, A, period="season")
     assert [(r.user_id, r.rating) for r in fresh.rows] == [(B, 1016), (A, 984)]
-    archived = await boards.leaderboard(GUILD, A, sort="wins", season=1)
+    archived = await leaderboards.leaderboard(GUILD, A, sort="wins", season=1)
     assert {r.user_id for r in archived.rows} == {A, B, C, D}
     assert archived.period == "season" and archived.season is not None
     assert archived.season.ended_at is not None
-    every = await boards.leaderboard(GUILD, A, sort="wins", period="all")
+    every = await leaderboards.leaderboard(GUILD, A, sort="wins", period="all")
     assert [(r.user_id, r.games) for r in every.rows if r.user_id in (A, B)] == [(A, 2), (B, 2)]
     with pytest.raises(UserFacingError) as refused:
-        await boards.leaderboard(GUILD, A, season=9)
+        await leaderboards.leaderboard(GUILD, A, season=9)
     assert refused.value.key == "board.unknown_season"
 
 
-async def test_game_and_level_filters(boards: LeaderboardService, play: Recorder) -> None:
+async def test_game_and_level_filters(leaderboards: LeaderboardService, play: Recorder) -> None:
     await play(A, B, level=3)
     await play(C, D, level=5)
     await play(D, A, game="intervallkrig")
-    level3 = await boards.leaderboard(GUILD, A, game="regnekrig", level=3, sort="wins")
+    level3 = await leaderboards.leaderboard(GUILD, A, game="regnekrig", level=3, sort="wins")
     assert [r.user_id for r in level3.rows] == [A, B]
-    level5 = await boards.leaderboard(GUILD, A, game="regnekrig", level=5)  # rating, level 5
+    level5 = await leaderboards.leaderboard(GUILD, A, game="regnekrig", level=5)  # rating, level 5
     assert [r.user_id for r in level5.rows] == [C, D]
-    interval = await boards.leaderboard(GUILD, A, game="intervallkrig")
+    interval = await leaderboards.leaderboard(GUILD, A, game="intervallkrig")
     assert [r.user_id for r in interval.rows] == [D, A]
     with pytest.raises(UserFacingError):
-        await boards.leaderboard(GUILD, A, level=8)
+        await leaderboards.leaderboard(GUILD, A, level=8)
 
 
 async def test_visibility_is_enforced_in_the_service(
-    boards: LeaderboardService, admin: AdminService, play: Recorder
+    leaderboards: LeaderboardService, admin: AdminService, play: Recorder
 ) -> None:
     await play(A, B)
-    await admin.update_settings(GUILD, manager=True, board="own_rank")
-    own = await boards.leaderboard(GUILD, B, sort="wins")
+    await admin.update_settings(GUILD, manager=True, leaderboard="own_rank")
+    own = await leaderboards.leaderboard(GUILD, B, sort="wins")
     assert own.own_only and own.rows == () and own.own is not None and own.own.rank == 2
-    teacher = await boards.leaderboard(GUILD, B, sort="wins", manager=True)
+    teacher = await leaderboards.leaderboard(GUILD, B, sort="wins", manager=True)
     assert len(teacher.rows) == 2
-    await admin.update_settings(GUILD, manager=True, board="hidden")
+    await admin.update_settings(GUILD, manager=True, leaderboard="hidden")
     with pytest.raises(UserFacingError) as refused:
-        await boards.leaderboard(GUILD, B)
+        await leaderboards.leaderboard(GUILD, B)
     assert refused.value.key == "board.hidden"
-    assert (await boards.leaderboard(GUILD, B, sort="wins", manager=True)).rows
+    assert (await leaderboards.leaderboard(GUILD, B, sort="wins", manager=True)).rows
 
 
 async def test_departed_members_are_kept_off_until_they_play_again(
-    boards: LeaderboardService, play: Recorder
+    leaderboards: LeaderboardService, play: Recorder
 ) -> None:
     await play(A, B)
-    await boards.members_left(GUILD, [A])
-    board = await boards.leaderboard(GUILD, B, sort="wins")
+    await leaderboards.members_left(GUILD, [A])
+    board = await leaderboards.leaderboard(GUILD, B, sort="wins")
     assert [(r.rank, r.user_id) for r in board.rows] == [(1, B)]
     await play(A, C)
-    board = await boards.leaderboard(GUILD, B, sort="wins")
+    board = await leaderboards.leaderboard(GUILD, B, sort="wins")
     assert A in {r.user_id for r in board.rows}
-    await boards.members_left(GUILD, [C])
-    await boards.members_seen(GUILD, [C])
-    assert C in {r.user_id for r in (await boards.leaderboard(GUILD, B, sort="wins")).rows}
+    await leaderboards.members_left(GUILD, [C])
+    await leaderboards.members_seen(GUILD, [C])
+    assert C in {r.user_id for r in (await leaderboards.leaderboard(GUILD, B, sort="wins")).rows}
 
 
 async def test_computer_and_capped_games_do_not_count_as_board_games(
-    boards: LeaderboardService, play: Recorder
+    leaderboards: LeaderboardService, play: Recorder
 ) -> None:
     """Farming: the fourth game of a pair in a day, and games against the computer, add no
     wins (their answers still count for accuracy)."""
     for _ in range(5):
         await play(A, B, answers={A: (3, 3)})
     await play(A, C, computer=True)
-    board = await boards.leaderboard(GUILD, A, sort="wins")
+    board = await leaderboards.leaderboard(GUILD, A, sort="wins")
     own = board.own
     assert own is not None and (own.games, own.wins, own.answers) == (3, 3, 15)

@@ -39,7 +39,7 @@ async def _a_full_history(
     games: GameService,
     invitations: InvitationService,
     results: ResultsService,
-    boards: LeaderboardService,
+    leaderboards: LeaderboardService,
     clock: FakeClock,
 ) -> dict[str, int]:
     """Zelda in every table: games (finished and answered), results with answers and ratings,
@@ -69,7 +69,7 @@ async def _a_full_history(
         guild_id=GUILD, channel_id=13, host_id=ALICE, options={}, host_name="Alice"
     )
     await invitations.join(lobby.id, ZELDA, NAME)
-    await boards.members_left(GUILD, [ZELDA])
+    await leaderboards.members_left(GUILD, [ZELDA])
     return {"played": played, "answered": answered, "others": others, "lobby": lobby.id}
 
 
@@ -78,10 +78,10 @@ async def history(
     games: GameService,
     invitations: InvitationService,
     results: ResultsService,
-    boards: LeaderboardService,
+    leaderboards: LeaderboardService,
     clock: FakeClock,
 ) -> dict[str, int]:
-    return await _a_full_history(games, invitations, results, boards, clock)
+    return await _a_full_history(games, invitations, results, leaderboards, clock)
 
 
 async def test_my_data_holds_every_tables_rows_for_the_user(

@@ -12,8 +12,20 @@ from bot.services.games import GameService
 from bot.services.results import ResultsService, compute_result
 from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import GameResult, Player, Storage, StoredEvent, StoredGame
-from engine.actions import Flip, action_to_json
+from engine.actions import Answer, Flip, NameTarget, Timeout, action_to_json
 from engine.config import GameConfig, Mode
+from engine.events import (
+    Answered,
+    BonusPaid,
+    CardsLaid,
+    Dealt,
+    Event,
+    GameOver,
+    RoundStarted,
+    RoundWon,
+    ValueShown,
+    WarDeclared,
+)
 from engine.expressions import judge
 from engine.game import apply, new_game
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
@@ -248,58 +260,65 @@ def _stored(events: list[tuple[dict, list[dict], int, int | None]], status: str)
     )
 
 
-def _value(side: int, value: str | None, best_value: str, reason: str | None = None) -> dict:
-    out = {"type": "value", "side": side, "value": value, "expr": "x", "best": "y"}
-    out["best_value"] = best_value
-    if reason:
-        out["reason"] = reason
-    return out
+def _value(
+    seq: int, side: int, value: str | None, best_value: str, reason: str | None = None
+) -> ValueShown:
+    return ValueShown(
+        seq=seq, side=side, value=value, expr="x", best="y", best_value=best_value, reason=reason
+    )
+
+
+def _laid(seq: int) -> list[CardsLaid]:
+    return [
+        CardsLaid(seq=seq, side=0, up=(1,), down=0),
+        CardsLaid(seq=seq + 1, side=1, up=(2,), down=0),
+    ]
+
+
+def _step(
+    action: dict, events: list[Event], at: int, user: int | None
+) -> tuple[dict, list[dict], int, int | None]:
+    return action, [e.to_json() for e in events], at, user
 
 
 def test_best_answers_exact_hits_and_wars_from_the_events() -> None:
     """Pure: best = as close to the target as the best value; exact hits; wars won."""
-    laid = [{"type": "laid", "side": 0}, {"type": "laid", "side": 1}]
     events = [
-        ({"type": "deal"}, [{"type": "dealt", "stacked": True}], 0, None),
-        (
-            {"type": "target", "side": 0, "value": 7},
-            [{"type": "round_start", "round": 1, "target": 7}, *laid],
+        _step(
+            {"type": "deal"},
+            [Dealt(seq=0, piles=((1,), (2,)), set_aside=(), stacked=True)],
+            0,
+            None,
+        ),
+        _step(
+            action_to_json(NameTarget(0, 7)),
+            [RoundStarted(seq=1, round=1, target=7, named_by=0), *_laid(2)],
             1000,
             ALICE,
         ),
-        (
-            {"type": "answer", "side": 0, "text": "a"},
-            [{"type": "answered", "side": 0}],
-            3000,
-            ALICE,
-        ),
-        (
-            {"type": "answer", "side": 1, "text": "b"},
+        _step(action_to_json(Answer(0, "a")), [Answered(seq=4, side=0)], 3000, ALICE),
+        _step(
+            action_to_json(Answer(1, "b")),
             [
-                {"type": "answered", "side": 1},
-                _value(0, "6", "8"),  # distance 1 = best's distance: best
-                _value(1, "8", "7"),  # accepted, not best
-                {"type": "war", "sides": [0, 1]},
-                *laid,
+                Answered(seq=5, side=1),
+                _value(6, 0, "6", "8"),  # distance 1 = best's distance: best
+                _value(7, 1, "8", "7"),  # accepted, not best
+                WarDeclared(seq=8, sides=(0, 1)),
+                *_laid(9),
             ],
             8000,
             BOB,
         ),
-        (
-            {"type": "answer", "side": 0, "text": "c"},
-            [{"type": "answered", "side": 0}],
-            9000,
-            ALICE,
-        ),
-        (
-            {"type": "timeout", "side": 1},
+        _step(action_to_json(Answer(0, "c")), [Answered(seq=11, side=0)], 9000, ALICE),
+        _step(
+            action_to_json(Timeout(1)),
             [
-                {"type": "answered", "side": 1},
-                _value(0, "7", "7"),  # exact hit
-                _value(1, None, "7", "timeout"),
-                {"type": "bonus", "from": 1, "to": 0, "cards": 3},
-                {"type": "round_won", "side": 0, "cards": 14},
-                {"type": "game_over", "winner": 0, "reason": "time_up"},
+                Answered(seq=12, side=1),
+                _value(13, 0, "7", "7"),  # exact hit
+                _value(14, 1, None, "7", "timeout"),
+                BonusPaid(seq=15, from_=1, to=0, cards=3),
+                RoundWon(seq=16, side=0, cards=14),
+                GameOver(seq=17, winner=0, reason="time_up"),
             ],
             40_000,
             None,

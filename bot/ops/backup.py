@@ -1,0 +1,144 @@
+"""`mattekrig backup PATH` and `mattekrig restore PATH`.
+
+Why SQLite's online backup API and not `cp`: the database runs in WAL mode, so recent
+commits may live only in ``mattekrig.db-wal``; copying the main file alone (or the two at
+different moments while the bot writes) can give a copy that lacks games or is corrupt. The
+backup API copies a consistent snapshot from inside SQLite, in one step, while the bot
+keeps writing (a WAL reader never blocks the writer). The copy is a single self-contained
+file (journal mode DELETE), checked with ``PRAGMA integrity_check`` before it is given its
+name, so a half-written backup never looks like a good one.
+
+Restore replaces the database's content the same way, only while no bot holds its lock, and
+first keeps the database it replaces beside it (``<name>.before-restore-<time>.db``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+from bot.ops.database import check_folder, known_version, read_only_uri
+from bot.ops.errors import StartupError
+from bot.ops.lock import DatabaseLock, DatabaseLocked
+
+
+@dataclass(frozen=True, slots=True)
+class Copied:
+    path: Path
+    version: int
+    size: int
+    kept: Path | None = None  # restore: where the replaced database was kept
+
+
+def _stamp(now: dt.datetime | None) -> str:
+    return (now or dt.datetime.now(dt.UTC)).strftime("%Y%m%d-%H%M%S")
+
+
+def _check(conn: sqlite3.Connection, path: Path) -> int:
+    """The schema version of a copy, after SQLite's own integrity check."""
+    result = conn.execute("PRAGMA integrity_check").fetchone()[0]
+    if result != "ok":
+        raise StartupError(f"{path} failed SQLite's integrity check ({result}).")
+    return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+def _copy(source: Path, target: Path) -> int:
+    """Snapshot ``source`` into the new file ``target``; returns the copy's schema version."""
+    partial = target.with_name(f".{target.name}.partial")
+    partial.unlink(missing_ok=True)
+    src = sqlite3.connect(read_only_uri(source), uri=True)
+    try:
+        dst = sqlite3.connect(partial)
+        try:
+            src.backup(dst)  # all pages in one step: one consistent snapshot
+            dst.execute("PRAGMA journal_mode = DELETE")  # one file, nothing beside it
+            version = _check(dst, partial)
+        finally:
+            dst.close()
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    finally:
+        src.close()
+    os.replace(partial, target)
+    return version
+
+
+def backup(database: Path, target: Path, *, now: dt.datetime | None = None) -> Copied:
+    """Copy the running (or stopped) database to ``target``: a new file, or a folder to put
+    ``mattekrig-<time>.db`` in. Never overwrites a file."""
+    if not database.is_file():
+        raise StartupError(f"there is no database at {database} to back up.")
+    if target.is_dir():
+        target = target / f"mattekrig-{_stamp(now)}.db"
+    if target.exists():
+        raise StartupError(f"{target} already exists: a backup never overwrites a file.")
+    if not target.parent.is_dir():
+        raise StartupError(f"the folder {target.parent} for the backup does not exist.")
+    try:
+        version = _copy(database, target)
+    except sqlite3.Error as error:
+        raise StartupError(f"the backup of {database} failed ({error}).") from None
+    except OSError as error:
+        raise StartupError(f"cannot write the backup {target} ({error.strerror}).") from None
+    return Copied(target, version, target.stat().st_size)
+
+
+def _readable_backup(source: Path) -> int:
+    if not source.is_file():
+        raise StartupError(f"there is no backup file at {source}.")
+    try:
+        conn = sqlite3.connect(read_only_uri(source), uri=True)
+        try:
+            version = _check(conn, source)
+        finally:
+            conn.close()
+    except sqlite3.DatabaseError as error:
+        raise StartupError(f"{source} is not a usable SQLite database ({error}).") from None
+    if version > known_version():
+        raise StartupError(
+            f"the backup {source} has schema version {version}, but this version of Mattekrig "
+            f"knows only up to {known_version()}: restore it with the newer Mattekrig."
+        )
+    return version
+
+
+def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> Copied:
+    """Make ``database`` a copy of the backup ``source`` while no bot runs on it; the bot
+    migrates an older backup at its next start."""
+    version = _readable_backup(source)
+    if database.is_dir():
+        raise StartupError(f"DATABASE_PATH {database} is a folder, not a database file.")
+    check_folder(database, True)
+    try:
+        with DatabaseLock(database):
+            kept = None
+            if database.exists():
+                kept = database.with_name(
+                    f"{database.stem}.before-restore-{_stamp(now)}{database.suffix}"
+                )
+                try:
+                    _copy(database, kept)
+                except sqlite3.DatabaseError as error:
+                    raise StartupError(
+                        f"{database} is not a SQLite database ({error}): it is left as it is."
+                    ) from None
+            src = sqlite3.connect(read_only_uri(source), uri=True)
+            dst = sqlite3.connect(database)
+            try:
+                src.backup(dst)
+                _check(dst, database)
+            finally:
+                dst.close()
+                src.close()
+    except DatabaseLocked as locked:
+        pid = f" (process {locked.holder})" if locked.holder is not None else ""
+        raise StartupError(
+            f"a Mattekrig bot{pid} is running on the database {database}: stop it, then restore."
+        ) from None
+    except sqlite3.Error as error:
+        raise StartupError(f"restoring {source} into {database} failed ({error}).") from None
+    return Copied(database, version, database.stat().st_size, kept)

@@ -1,0 +1,183 @@
+"""`mattekrig` (and `python -m bot`): run the bot, or check, sync, back up or restore it.
+
+Exit codes: 0 done; 1 Discord could not be reached (try again later); 2 a problem the
+operator must fix first (a setting, the token, the database, another bot on it), always
+told in one sentence on standard error, never as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sqlite3
+import sys
+from collections.abc import Callable
+from importlib import metadata
+from pathlib import Path
+
+import aiohttp
+import discord
+
+from bot.config import Config, load_config
+from bot.ops.backup import backup, restore
+from bot.ops.check import offline, old_database_sentence, online
+from bot.ops.database import inspect_database
+from bot.ops.errors import StartupError
+from bot.ops.lock import DatabaseLock
+from bot.ops.logs import setup_logging
+from bot.ops.paths import old_default_database
+
+log = logging.getLogger("bot")
+
+COMMANDS = ("run", "check", "sync", "backup", "restore")
+UNREACHABLE = 1
+PROBLEM = 2
+REJECTED = (
+    "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot → Reset "
+    "Token) and put the new one in .env."
+)
+
+
+def version() -> str:
+    try:
+        return f"mattekrig {metadata.version('mattekrig')}"
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        return "mattekrig (not installed)"
+
+
+def _say(text: str) -> None:
+    print(f"mattekrig: {text}", file=sys.stderr)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog="mattekrig",
+        description="The Mattekrig Discord bot: maths card games for a school class.",
+        epilog="Without a command, `run`. Exit codes: 0 done, 1 Discord unreachable, "
+        "2 a problem to fix first (told in one sentence).",
+    )
+    top.add_argument("--version", action="version", version=version())
+    commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands")
+
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("--version", action="version", version=version())
+        return sub
+
+    run = command("run", "start the bot (the default command)")
+    run.add_argument("--sync", action="store_true", help="also sync slash commands globally")
+    check = command(
+        "check", "check settings, token and database and print what was found, then exit"
+    )
+    check.add_argument("--online", action="store_true", help="also log in to Discord once")
+    sync = command("sync", "register the slash commands with Discord, then exit")
+    sync.add_argument(
+        "--guild", type=int, metavar="ID", help="only in this server (at once), not globally"
+    )
+    copy = command("backup", "copy the database safely, even while the bot runs")
+    copy.add_argument("path", type=Path, help="a new file, or a folder for a dated copy")
+    back = command("restore", "replace the database with a backup (the bot must be stopped)")
+    back.add_argument("path", type=Path, help="the backup file")
+    return top
+
+
+def arguments(argv: list[str]) -> list[str]:
+    """`mattekrig` and `mattekrig --sync` (the old form) mean `mattekrig run …`."""
+    if not argv or (argv[0] not in COMMANDS and argv[0] not in ("-h", "--help", "--version")):
+        return ["run", *argv]
+    return argv
+
+
+def _database_config(*, need_token: bool) -> Config:
+    config = load_config(need_token=need_token)
+    old = old_default_database(Path.cwd()) if config.database_is_default else None
+    if old is not None:
+        raise StartupError(old_database_sentence(old, config.database_path))
+    return config
+
+
+def _run(args: argparse.Namespace) -> int:
+    config = _database_config(need_token=True)
+    report = inspect_database(config.database_path)
+    with DatabaseLock(config.database_path):
+        setup_logging(config.log_level, config.log_format)
+        log.info("%s, database %s", version(), report.summary())
+        # imported here, not at the top: check, backup and restore never load the client
+        from bot.client import MattekrigBot
+        from bot.storage import StorageError
+
+        bot = MattekrigBot(config, sync_global=args.sync)
+        try:
+            bot.run(config.token, log_handler=None)
+        except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
+            raise StartupError(
+                f"the database {config.database_path} could not be opened ({error})."
+            ) from None
+    return 0
+
+
+def _check(args: argparse.Namespace) -> int:
+    config, found = offline()
+    if args.online and not found.problems:
+        try:
+            asyncio.run(online(config, found))
+        except discord.LoginFailure:
+            found.problems.append(REJECTED)
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            found.problems.append(f"cannot reach Discord ({error}); check the network.")
+    print(found.text())
+    return PROBLEM if found.problems else 0
+
+
+def _sync(args: argparse.Namespace) -> int:
+    config = load_config()
+    setup_logging(config.log_level, config.log_format)
+    from bot.ops.sync import CommandsOnly, sync_commands
+
+    count = asyncio.run(sync_commands(CommandsOnly(config), config.token, args.guild))
+    where = f"server {args.guild}" if args.guild else "every server (may take up to an hour)"
+    print(f"synced {count} command(s) to {where}")
+    return 0
+
+
+def _backup(args: argparse.Namespace) -> int:
+    config = _database_config(need_token=False)
+    copied = backup(config.database_path, args.path)
+    print(f"backed up {config.database_path} to {copied.path} (schema version {copied.version})")
+    return 0
+
+
+def _restore(args: argparse.Namespace) -> int:
+    config = _database_config(need_token=False)
+    copied = restore(args.path, config.database_path)
+    kept = f"; the database it replaced is kept as {copied.kept}" if copied.kept else ""
+    print(f"restored {args.path} into {copied.path} (schema version {copied.version}){kept}")
+    return 0
+
+
+HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "run": _run,
+    "check": _check,
+    "sync": _sync,
+    "backup": _backup,
+    "restore": _restore,
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(arguments(sys.argv[1:] if argv is None else argv))
+    try:
+        return HANDLERS[args.command](args)
+    except StartupError as problem:
+        _say(str(problem))
+        return PROBLEM
+    except discord.LoginFailure:
+        _say(REJECTED)
+        return PROBLEM
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        _say("Discord refused the bot's intents.")
+        return PROBLEM
+    except (aiohttp.ClientError, OSError) as error:
+        _say(f"cannot reach Discord ({error}); check the network.")
+        return UNREACHABLE

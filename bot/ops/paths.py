@@ -1,0 +1,45 @@
+"""Where Mattekrig keeps its data and reads its settings, whatever folder it is started in.
+
+Before this, the default database was ``data/mattekrig.db`` *relative to the working folder*:
+started from another folder, the bot silently made a new, empty database and a class saw its
+leaderboard "reset". The default is now one fixed place per user (``platformdirs``: on Linux
+``~/.local/share/mattekrig/mattekrig.db``, honouring ``XDG_DATA_HOME``); Docker sets
+``DATABASE_PATH=/data/mattekrig.db`` on its volume.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import platformdirs
+
+APP = "mattekrig"
+DATABASE_NAME = "mattekrig.db"
+# The default before platformdirs, relative to the folder the bot was started in.
+OLD_DEFAULT = Path("data") / DATABASE_NAME
+
+
+def data_dir() -> Path:
+    return platformdirs.user_data_path(APP, appauthor=False)
+
+
+def config_dir() -> Path:
+    return platformdirs.user_config_path(APP, appauthor=False)
+
+
+def default_database() -> Path:
+    return data_dir() / DATABASE_NAME
+
+
+def dotenv_files(cwd: Path) -> tuple[Path, ...]:
+    """The `.env` files read, first wins: the working folder's, then the config folder's."""
+    return (cwd / ".env", config_dir() / ".env")
+
+
+def old_default_database(cwd: Path) -> Path | None:
+    """A database left at the old default in ``cwd``, if there is one and nothing at the new
+    default yet: starting a fresh database beside it would look like lost games."""
+    old = cwd / OLD_DEFAULT
+    if old.is_file() and not default_database().exists():
+        return old
+    return None

@@ -1,0 +1,132 @@
+"""`/mattekrig stats`, rendered: games, rating and trend, correct answers per operation and
+level, streaks and the level to try next (the command is in `cogs/stats.py`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import discord
+
+from bot.i18n import Lang, t
+from bot.render.board import clip
+from bot.render.locale import as_lang
+from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
+from bot.reports import PlayerStats
+from bot.storage.records import OperationTally
+
+LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels
+
+
+def _op_name(op: str, lang: Lang) -> str:
+    if op in LEVEL_OPS:
+        return t(f"level.{LEVEL_OPS.index(op) + 1}.name", lang)
+    return t(f"records.op.{op}", lang)
+
+
+def _tally_line(key: str, tally: OperationTally, lang: Lang, **values: object) -> str:
+    return t(
+        key,
+        lang,
+        percent=percent(tally.accuracy, lang),
+        correct=tally.correct,
+        answers=tally.answers,
+        **values,
+    )
+
+
+def trend_text(deltas: Sequence[int]) -> str:
+    """The last rating changes as arrows and their sum: ``▲▲▼ +21``."""
+    if not deltas:
+        return ""
+    arrows = "".join("▲" if d > 0 else "▼" if d < 0 else "•" for d in deltas)
+    total = sum(deltas)
+    sign = "+" if total > 0 else "−" if total < 0 else "±"
+    return f"{arrows} {sign}{abs(total)}"
+
+
+def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> discord.Embed:
+    """`/mattekrig stats`: games, rating and trend, correct answers per operation and level,
+    best streak and the level to try next. ``name`` overrides the stored display name (the
+    member as Discord shows them now)."""
+    lang = as_lang(lang)
+    who = display(stats.user_id, name or stats.display_name)
+    embed = discord.Embed(title=clip(t("stats.title", lang, name=who), 256), colour=STATS_COLOUR)
+    if not stats.games:
+        embed.description = t("stats.nothing", lang)
+        embed.add_field(name=t("stats.next.title", lang), value=_suggestion(stats, lang))
+        return embed
+    games = t(
+        "stats.games.value",
+        lang,
+        games=stats.games,
+        wins=stats.wins,
+        draws=stats.draws,
+        losses=stats.losses,
+    )
+    if stats.win_rate is not None:
+        games += "\n" + t("stats.games.win_rate", lang, percent=percent(stats.win_rate, lang))
+    embed.add_field(name=t("stats.games.title", lang), value=games, inline=False)
+
+    ratings = [
+        t(
+            "stats.rating.line",
+            lang,
+            game=t(f"game.{line.game}.name", lang),
+            scope=t("stats.scope.all" if line.scope == "all" else "stats.scope.season", lang),
+            rating=line.rating,
+            trend=trend_text(line.trend),
+        ).rstrip()
+        for line in stats.ratings
+    ]
+    embed.add_field(
+        name=t("stats.rating.title", lang),
+        value=clip("\n".join(ratings) or t("stats.rating.none", lang), FIELD_VALUE_MAX),
+        inline=False,
+    )
+
+    if stats.answers.answers:
+        accuracy = [_tally_line("stats.accuracy.all", stats.answers, lang)]
+        accuracy.extend(
+            _tally_line("stats.accuracy.op", tally, lang, name=_op_name(op, lang))
+            for op, tally in stats.operations.items()
+        )
+    else:
+        accuracy = [t("stats.accuracy.none", lang)]
+    if stats.missed:
+        accuracy.append(t("stats.accuracy.missed", lang, missed=stats.missed))
+    embed.add_field(
+        name=t("stats.accuracy.title", lang),
+        value=clip("\n".join(accuracy), FIELD_VALUE_MAX),
+        inline=False,
+    )
+    if stats.levels:
+        levels = [
+            _tally_line(
+                "stats.level", tally, lang, level=level, name=t(f"level.{level}.name", lang)
+            )
+            for level, tally in stats.levels.items()
+        ]
+        embed.add_field(
+            name=t("stats.levels.title", lang),
+            value=clip("\n".join(levels), FIELD_VALUE_MAX),
+            inline=False,
+        )
+    embed.add_field(
+        name=t("stats.streak.title", lang),
+        value=t("stats.streak.value", lang, best=stats.best_streak, current=stats.current_streak),
+        inline=False,
+    )
+    embed.add_field(name=t("stats.next.title", lang), value=_suggestion(stats, lang), inline=False)
+    embed.set_footer(text=t("stats.footer", lang))
+    return embed
+
+
+def _suggestion(stats: PlayerStats, lang: Lang) -> str:
+    s = stats.suggestion
+    return t(
+        f"stats.next.{s.rule}",
+        lang,
+        level=s.level,
+        name=t(f"level.{s.level}.name", lang),
+        current=s.current if s.current is not None else s.level,
+    )

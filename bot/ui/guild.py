@@ -1,0 +1,58 @@
+"""The server a command or button is used in, as the Discord layer needs it: the teacher's
+settings and the language to answer in, the channels games may start in, and whether the
+member manages the server."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import Lang, pick_locale
+from bot.services.admin import GuildSettings
+from bot.services.errors import UserFacingError
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
+
+
+async def house_rules(interaction: discord.Interaction[MattekrigBot]) -> tuple[GuildSettings, Lang]:
+    """The server's settings and the language to answer in.
+
+    The language rule: the pupil's own Discord language when it is nb, sv or en; otherwise the
+    teacher's chosen language; otherwise the server's Discord locale; otherwise English. The
+    teacher's choice replaces the server locale rather than the pupil's own language, because
+    a pupil who set Discord to Swedish reads Swedish best, while a pupil whose Discord is in a
+    language we do not have is best served by the class's language.
+    """
+    if interaction.guild_id is None:
+        return GuildSettings(0), pick_locale(interaction.locale)
+    settings = await interaction.client.admin.settings(interaction.guild_id)
+    fallback: object = settings.language or interaction.guild_locale
+    return settings, pick_locale(interaction.locale, fallback)
+
+
+def home_channel_id(interaction: discord.Interaction[MattekrigBot]) -> int:
+    """The channel a command was used in; a thread counts as its parent channel."""
+    channel = interaction.channel
+    if isinstance(channel, discord.Thread) and channel.parent_id is not None:
+        return channel.parent_id
+    return interaction.channel_id or 0
+
+
+def check_channel(interaction: discord.Interaction[MattekrigBot], settings: GuildSettings) -> None:
+    """Refuse to start a game outside the channels the teacher allowed (none listed: any)."""
+    if settings.channels and home_channel_id(interaction) not in settings.channels:
+        channels = ", ".join(f"<#{c}>" for c in settings.channels)
+        raise UserFacingError("start.channel_not_allowed", channels=channels)
+
+
+def is_manager(interaction: discord.Interaction[MattekrigBot]) -> bool:
+    """Manage Server, as Discord resolved it for this member in this channel."""
+    return interaction.guild_id is not None and bool(interaction.permissions.manage_guild)
+
+
+def require_guild(interaction: discord.Interaction[MattekrigBot]) -> int:
+    if interaction.guild_id is None:
+        raise UserFacingError("error.guild_only")
+    return interaction.guild_id

@@ -1,0 +1,34 @@
+"""The forget-me confirmation's buttons (`/mattekrig forget-me` is in `cogs/privacy.py`, its
+question drawn by `bot/render/privacy.py`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.i18n import t
+from bot.replies import show_done
+from bot.services.errors import UserFacingError
+from bot.ui.custom_ids import Verb, template
+from bot.ui.guild import house_rules
+from bot.ui.items import MattekrigItem
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
+
+
+class ForgetItem(MattekrigItem, template=template(Verb.FORGET)):
+    """Yes / No under the forget-me question; only the pupil who asked may press."""
+
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        bot = interaction.client
+        if interaction.user.id != self.cid.user_id:
+            raise UserFacingError("privacy.forget.not_yours")
+        _, lang = await house_rules(interaction)
+        if self.cid.arg != "yes":
+            await show_done(interaction, t("privacy.forget.kept", lang))
+            return
+        await interaction.response.defer()  # results still pending are recorded first
+        await bot.privacy.forget(interaction.user.id)
+        await show_done(interaction, t("privacy.forget.done", lang))

@@ -1,0 +1,55 @@
+# mypy: disable-error-code="type-var"
+# (these commands live on a mixin of the /mattekrig GroupCog; discord.py types them for the cog)
+"""`/mattekrig stats`: a pupil's games, rating, accuracy and the level to try next, private
+unless shared (a mixin of the `Mattekrig` GroupCog; drawn by `bot/render/stats.py`)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.i18n.translator import choice, ls
+from bot.render.stats import render_stats
+from bot.reports import GAMES
+from bot.ui.guild import house_rules, is_manager, require_guild
+
+if TYPE_CHECKING:
+    from bot.client import MattekrigBot
+
+NO_PINGS = discord.AllowedMentions.none()
+
+
+class StatsCommands:
+    """Mixed into `cogs.mattekrig.Mattekrig` (discord.py collects the commands of every base)."""
+
+    bot: MattekrigBot
+
+    @app_commands.command(name="stats", description=ls("cmd.stats.desc"))
+    @app_commands.describe(
+        user=ls("opt.user.desc"), game=ls("cmd.stats.opt.game.desc"), share=ls("opt.share.desc")
+    )
+    @app_commands.choices(game=[choice("game", g) for g in GAMES])
+    async def stats(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        user: discord.Member | None = None,
+        game: str | None = None,
+        share: bool = False,
+    ) -> None:
+        """Private unless shared; another member's only when the teacher shows the leaderboard."""
+        guild_id = require_guild(interaction)
+        _, lang = await house_rules(interaction)
+        target = user or interaction.user
+        stats = await self.bot.stats.stats(
+            guild_id,
+            interaction.user.id,
+            target.id,
+            game=game,
+            manager=is_manager(interaction),
+        )
+        embed = render_stats(stats, lang, target.display_name)
+        await interaction.response.send_message(
+            embed=embed, ephemeral=not share, allowed_mentions=NO_PINGS
+        )

@@ -1,0 +1,170 @@
+"""`mattekrig backup` and `mattekrig restore` (issue 16, README "Backups"): a backup taken
+while the bot is busy restores to a database whose every game replays; restore never runs
+under a bot and keeps what it replaces."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from bot.ops.backup import backup, restore
+from bot.ops.cli import main
+from bot.ops.database import known_version
+from bot.ops.errors import StartupError
+from bot.ops.lock import DatabaseLock
+from bot.services.settings import GameSettings
+from bot.storage import Storage
+from engine.actions import action_from_json
+from engine.game import apply, chance_outcomes, new_game
+from tests.bot.e2e import Table, assert_all_answered
+from tests.fakediscord.state import FakeInteraction
+
+NOON = dt.datetime(2026, 12, 1, 12, 0, 0, tzinfo=dt.UTC)
+
+
+async def _database(path: Path) -> Path:
+    async with await Storage.open(path):
+        pass
+    return path
+
+
+def _version(path: Path) -> int:
+    with sqlite3.connect(path) as conn:
+        return int(conn.execute("PRAGMA user_version").fetchone()[0])
+
+
+async def test_a_backup_is_one_checked_file_and_never_overwrites(tmp_path: Path) -> None:
+    database = await _database(tmp_path / "m.db")
+    copied = backup(database, tmp_path / "copy.db")
+    assert copied.version == known_version() == _version(copied.path)
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("copy")) == ["copy.db"]
+    with pytest.raises(StartupError, match="never overwrites"):
+        backup(database, tmp_path / "copy.db")
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    dated = backup(database, folder, now=NOON)
+    assert dated.path == folder / "mattekrig-20261201-120000.db"
+    with pytest.raises(StartupError, match="no database at"):
+        backup(tmp_path / "missing.db", tmp_path / "x.db")
+
+
+async def test_restore_refuses_while_a_bot_runs_on_the_database(tmp_path: Path) -> None:
+    database = await _database(tmp_path / "m.db")
+    copy = backup(database, tmp_path / "copy.db").path
+    with DatabaseLock(database), pytest.raises(StartupError, match="stop it, then restore"):
+        restore(copy, database)
+
+
+async def test_restore_keeps_the_database_it_replaces(tmp_path: Path) -> None:
+    database = await _database(tmp_path / "m.db")
+    copy = backup(database, tmp_path / "copy.db").path
+    with sqlite3.connect(database) as conn:
+        conn.execute("CREATE TABLE after_the_backup (x)")
+    done = restore(copy, database, now=NOON)
+    assert done.kept == tmp_path / "m.before-restore-20261201-120000.db"
+    with sqlite3.connect(done.kept) as conn:
+        assert conn.execute("SELECT count(*) FROM after_the_backup").fetchone() == (0,)
+    with sqlite3.connect(database) as conn, pytest.raises(sqlite3.OperationalError):
+        conn.execute("SELECT * FROM after_the_backup")
+
+
+def test_restore_refuses_what_is_not_a_usable_backup(tmp_path: Path) -> None:
+    text = tmp_path / "notes.txt"
+    text.write_text("hello")
+    with pytest.raises(StartupError, match="not a usable SQLite database"):
+        restore(text, tmp_path / "m.db")
+    newer = tmp_path / "newer.db"
+    with sqlite3.connect(newer) as conn:
+        conn.execute(f"PRAGMA user_version = {known_version() + 1}")
+    with pytest.raises(StartupError, match="restore it with the newer Mattekrig"):
+        restore(newer, tmp_path / "m.db")
+    with pytest.raises(StartupError, match="no backup file"):
+        restore(tmp_path / "missing.db", tmp_path / "m.db")
+    assert not (tmp_path / "m.db").exists()
+
+
+async def test_backup_and_restore_commands(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """They need no token; a refusal is one sentence and exit 2."""
+    database = await _database(tmp_path / "m.db")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.chdir(tmp_path)
+    assert main(["backup", str(tmp_path / "b.db")]) == 0
+    assert capsys.readouterr().out.startswith(f"backed up {database} to {tmp_path / 'b.db'}")
+    with DatabaseLock(database):
+        assert main(["restore", str(tmp_path / "b.db")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mattekrig: a Mattekrig bot") and "\n" not in err
+    assert main(["restore", str(tmp_path / "b.db")]) == 0
+    assert "the database it replaced is kept as" in capsys.readouterr().out
+
+
+def replays(stored: Any) -> bool:
+    """The stored game's actions, replayed from its configuration and seed with the recorded
+    chance outcomes (RULES §1.6), give exactly the stored events."""
+    settings = GameSettings.from_json(stored.config)
+    recorded = [event for step in stored.events for event in step.events]
+    state, events = new_game(settings.engine, stored.seed, None, chance_outcomes(recorded))
+    produced = [event.to_json() for event in events]
+    for step in stored.events[1:]:
+        state, events = apply(state, action_from_json(step.action))
+        produced += [event.to_json() for event in events]
+    return produced == recorded
+
+
+async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
+    table: Table, tmp_database: Path, tmp_path: Path
+) -> None:
+    """Ten games against the computer, five waves of ten presses at once (one per game); the
+    backup runs in a thread half-way, beside the bot's writes. Its copy holds every game, and
+    every stored game replays to exactly its stored events."""
+    fake = table.fake
+    players = ["alice", "bob", "carol", "teacher"]
+    players += [fake.world.add_user(f"pupil{n}", guild=fake.guild).username for n in range(6)]
+    games = []
+    for who in players:
+        gid, _ = await table.start_computer(who, game="intervallkrig", thread=True)
+        games.append(gid)
+    presses: list[FakeInteraction] = []
+    copy = tmp_path / "during.db"
+
+    async def press_away() -> None:
+        copying = None
+        for _ in range(20):  # waves of one press per game still on, at the same moment
+            if len(presses) >= 50:
+                break
+            if copying is None and len(presses) >= 20:  # half-way: beside the bot's writes
+                copying = asyncio.ensure_future(asyncio.to_thread(backup, tmp_database, copy))
+            await table.settle()  # every board shows its new buttons
+            wave = [
+                await table.flip(who, gid, wait=False)
+                for who, gid in zip(players, games, strict=True)
+                if not table.game(gid).is_finished
+            ]
+            presses.extend(wave)
+            await asyncio.gather(*(table.driver.answered(p) for p in wave))
+        assert copying is not None
+        await copying
+
+    await press_away()
+    await table.settle()
+    assert len(presses) >= 50
+    assert all(p.response_type == 7 for p in presses)  # every press was a move (board edit)
+    assert_all_answered(table.fake)
+    restored = tmp_path / "restored" / "m.db"
+    restore(copy, restored)
+    async with await Storage.open(restored) as storage:
+        with sqlite3.connect(restored) as conn:
+            ids = [row[0] for row in conn.execute("SELECT id FROM games ORDER BY id")]
+        assert ids == sorted(games)
+        for gid in ids:
+            stored = await storage.load_game(gid)
+            assert len(stored.events) > 1, "the backup was taken after presses were stored"
+            assert replays(stored), gid
