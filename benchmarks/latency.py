@@ -16,6 +16,7 @@ locks; discord.py's objects are not counted) and the time to restore 1,000 store
     python -m benchmarks.latency            # 200 games, burst 1,000 (a few minutes)
     python -m benchmarks.latency --quick    # 20 games, burst 200, short loads
     python -m benchmarks.latency --games 500
+    python -m benchmarks.latency --no-pictures   # Mattekrig's boards as text only
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.process import BotProcess
+from tests.fakediscord.process import ENV_NO_PICTURES, BotProcess
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeInteraction, FakeMessage, FakeUser
 
@@ -52,6 +53,7 @@ class Loads:
     flood_s: float
     memory_games: int
     rounds: int = 3
+    pictures: bool = True
 
 
 @dataclass
@@ -210,7 +212,10 @@ async def open_side(
     table = Table(fake, Driver(fake), Watcher(fake))
     players = table.seat(loads.games, "pupil")
     bursters = table.seat(loads.burst, "burst")
-    bot = await stack.enter_async_context(BotProcess(fake, kind, workdir / f"{kind}.sqlite3"))
+    env = {} if loads.pictures else {ENV_NO_PICTURES: "1"}
+    bot = await stack.enter_async_context(
+        BotProcess(fake, kind, workdir / f"{kind}.sqlite3", env=env)
+    )
     side = Side(kind, fake, table, bot, players, bursters)
     starts = await _gather_limited([lambda u=u, c=c: table.start(u, c) for u, c in players], 20)
     side.figures.start_latency = [s for s in starts if s is not None]
@@ -386,7 +391,8 @@ def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: f
     lines = [
         f"Press → result shown, {loads.games} games (pace {loads.pace_s:.0f} s, "
         f"flood {loads.flood_s:.0f} s), {os.cpu_count()} cores, "
-        f"load average {os.getloadavg()[0]:.1f} at the end",
+        f"load average {os.getloadavg()[0]:.1f} at the end, "
+        f"boards {'with' if loads.pictures else 'without'} pictures",
         "",
         "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)),
     ]
@@ -412,6 +418,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=None, help="games under pace and flood")
     parser.add_argument("--burst", type=int, default=None, help="starts sent at once")
     parser.add_argument("--quick", action="store_true", help="small and short (a smoke run)")
+    parser.add_argument(
+        "--no-pictures", action="store_true", help="Mattekrig's boards as text only"
+    )
     args = parser.parse_args(argv)
     quick = args.quick
     loads = Loads(
@@ -421,6 +430,7 @@ def main(argv: list[str] | None = None) -> None:
         flood_s=4.0 if quick else 15.0,
         memory_games=100 if quick else 1_000,
         rounds=2 if quick else 3,
+        pictures=not args.no_pictures,
     )
     with contextlib.suppress(KeyboardInterrupt):
         print(asyncio.run(main_async(loads)))

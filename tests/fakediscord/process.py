@@ -33,6 +33,7 @@ ENV_API, ENV_GATEWAY, ENV_TOKEN, ENV_GUILD = (
     "FAKE_DISCORD_TOKEN",
     "FAKE_DISCORD_GUILD",
 )
+ENV_NO_PICTURES = "FAKE_DISCORD_NO_PICTURES"
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -48,12 +49,14 @@ class BotProcess:
         ready_timeout: float = 30.0,
         python: str = sys.executable,
         prefix: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.fake = fake
         self.kind = kind
         self.database = database
         self.ready_timeout = ready_timeout
         self.command = (*prefix, python, "-m", "tests.fakediscord.process", kind)
+        self.env = env or {}
         self.process: asyncio.subprocess.Process | None = None
         self.output: list[str] = []
         self.sessions: set[str] = set()
@@ -73,6 +76,7 @@ class BotProcess:
             ENV_TOKEN: self.fake.token,
             ENV_GUILD: str(self.fake.guild.id),
             "PYTHONUNBUFFERED": "1",
+            **self.env,
         }
         self.process = await asyncio.create_subprocess_exec(
             *self.command,
@@ -157,7 +161,10 @@ def _client(kind: str, database: Path, token: str, guild_id: int) -> discord.Cli
         from bot.config import Config
 
         config = Config(token, database, guild_id, "WARNING")
-        return MattekrigBot(config, guild_ready_timeout=0)
+        bot = MattekrigBot(config, guild_ready_timeout=0)
+        if os.environ.get(ENV_NO_PICTURES):  # the benchmark's --no-pictures: text boards
+            bot.boards.pictures = False
+        return bot
     if kind == "bare":
         from tests.fakediscord.bare_bot import BareBot
 
