@@ -15,8 +15,6 @@ import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 
-import aiosqlite
-
 from bot.storage.errors import MigrationError, SchemaTooNewError
 
 log = logging.getLogger(__name__)
@@ -68,20 +66,19 @@ def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
     return migrations
 
 
-async def user_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
+def user_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
     return int(row[0]) if row is not None else 0
 
 
-async def migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> int:
+def migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
     """Apply the migrations ``conn`` lacks; returns the schema version afterwards.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
     are the only ones.
     """
     latest = migrations[-1].version if migrations else 0
-    current = await user_version(conn)
+    current = user_version(conn)
     if current > latest:
         raise SchemaTooNewError(
             f"the database is at schema version {current} but this version of the bot only "
@@ -93,34 +90,33 @@ async def migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> in
         # A migration may rebuild a table (SQLite's twelve-step ALTER): with foreign keys on,
         # dropping the old table would delete the rows that reference it. They are off while
         # it runs (the pragma is ignored inside a transaction) and checked before the commit.
-        await conn.execute("PRAGMA foreign_keys = OFF")
+        conn.execute("PRAGMA foreign_keys = OFF")
         try:
-            current = await _apply(conn, migration, current)
+            current = _apply(conn, migration, current)
         finally:
-            await conn.execute("PRAGMA foreign_keys = ON")
+            conn.execute("PRAGMA foreign_keys = ON")
     return current
 
 
-async def _apply(conn: aiosqlite.Connection, migration: Migration, current: int) -> int:
+def _apply(conn: sqlite3.Connection, migration: Migration, current: int) -> int:
     """Apply one migration in its own transaction; returns the schema version afterwards."""
-    await conn.execute("BEGIN IMMEDIATE")
+    conn.execute("BEGIN IMMEDIATE")
     try:
-        current = await user_version(conn)  # another process may have migrated meanwhile
+        current = user_version(conn)  # another process may have migrated meanwhile
         if migration.version <= current:
-            await conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK")
             return current
         for statement in migration.statements():
-            await conn.execute(statement)
-        async with conn.execute("PRAGMA foreign_key_check") as cursor:
-            dangling = await cursor.fetchone()
+            conn.execute(statement)
+        dangling = conn.execute("PRAGMA foreign_key_check").fetchone()
         if dangling is not None:
             raise sqlite3.IntegrityError(f"a row of {dangling[0]} references nothing")
         # PRAGMA takes no parameters; the version is an int from our own file name.
-        await conn.execute(f"PRAGMA user_version = {migration.version:d}")
-        await conn.execute("COMMIT")
+        conn.execute(f"PRAGMA user_version = {migration.version:d}")
+        conn.execute("COMMIT")
     except BaseException as exc:
         if conn.in_transaction:
-            await conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
             raise MigrationError(
                 f"migration {migration.version:04d}_{migration.name} failed: {exc}"

@@ -12,7 +12,7 @@ from bot.storage import (
     Storage,
 )
 
-from .conftest import Backend
+from .conftest import Backend, need_durable
 from .helpers import T0
 from .results_helpers import DAY, FlatRater, duel, record
 
@@ -241,11 +241,17 @@ async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
     )
     assert await store.guild_settings(1) == changed
     assert (await store.update_guild_settings(1, T0 + 2, language=None)).language is None
+    # Issue 10: turn pings are on until the teacher turns them off, and stay off.
+    assert changed.pings
+    quiet = await store.update_guild_settings(1, T0 + 3, pings=False)
+    assert not quiet.pings and (await store.guild_settings(1)).pings is False
+    assert not (await store.update_guild_settings(1, T0 + 4, threads=True)).pings
     with pytest.raises(ValueError):
         await store.update_guild_settings(1, T0, board="secret")
 
 
 async def test_results_survive_a_restart(backend: Backend) -> None:
+    need_durable(backend)
     async with await backend.open() as store:
         await record(store, duel(1, A, B))
     async with await backend.open() as store:
