@@ -93,6 +93,10 @@ class GameDescriptor:
     modes: tuple[Mode, ...]  # the modes a screen offers, the default first (none: no decisions)
     levels: range = range(1, 2)
     betting: bool = False  # RULES §3.3: satsing's swap bets
+    # The modes in which skill decides the game, so a result may move a rating; in the
+    # others (regnekrig's auto mode, plain intervallkrig) luck decides: the game counts in
+    # results but is never rated.
+    rated_modes: tuple[Mode, ...] = ()
     # The rules page a screen shows: (heading, text) catalogue keys, in order.
     rules: tuple[tuple[str, str], ...] = ()
 
@@ -106,6 +110,10 @@ class GameDescriptor:
 
     def has_targets(self, level: int) -> bool:
         return Need.TARGET in self.needs and level in TARGET_LEVELS
+
+    def is_rated(self, mode: Mode | str) -> bool:
+        """Whether a game played in `mode` may move a rating (skill decides it, not luck)."""
+        return any(m.value == str(mode) for m in self.rated_modes)
 
     def option(self, key: str) -> Option | None:
         return next((o for o in self.options if o.key == key), None)
@@ -128,6 +136,7 @@ REGNEKRIG = GameDescriptor(
     ),
     needs=frozenset({Need.TARGET, Need.ANSWER}),
     modes=(Mode.REGN, Mode.AUTO),
+    rated_modes=(Mode.REGN,),  # auto mode: the engine plays every side's best value
     levels=LEVELS,
     rules=(
         ("rules.heading.round", "rules.regnekrig.round"),
@@ -154,6 +163,7 @@ INTERVALLKRIG = GameDescriptor(
     options=_INTERVAL_OPTIONS,
     needs=frozenset({Need.FLIP}),
     modes=(),  # nothing to decide: the mode changes nothing
+    # rated_modes empty: the cards alone decide plain intervallkrig
     rules=(
         ("rules.heading.round", "rules.intervallkrig.round"),
         ("rules.heading.example", "rules.intervallkrig.example"),
@@ -168,6 +178,7 @@ SATSING = GameDescriptor(
     options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed
     needs=frozenset({Need.BET, Need.FLIP}),
     modes=(Mode.REGN,),  # the bets are the game: a screen always asks for them
+    rated_modes=(Mode.REGN,),  # choosing when to bet is the skill
     betting=True,
     rules=(
         ("rules.heading.round", "rules.satsing.round"),

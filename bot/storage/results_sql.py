@@ -636,16 +636,19 @@ async def _insert_result(conn: aiosqlite.Connection, result: GameResult) -> None
 
 def _total_rows(result: GameResult, sign: int) -> list[tuple[Any, ...]]:
     """What the result adds to (sign +1) or takes from (-1) the board totals: rated games count
-    as games, wins and draws (the competition); answers count from every game (practice)."""
+    as games, wins and draws (the competition), and so do games between classmates that luck
+    decides (unrated "luck": they count, they only move no rating); answers count from every
+    game (practice)."""
     scopes = (ALL_TIME, season_scope(result.season), week_scope(result.week))
     keys = list(product(scopes, (result.game, ALL_GAMES), (result.level, ALL_LEVELS)))
     rows = []
     for p in result.players:
         if p.user_id is None:
             continue
-        games = 1 if result.rated else 0
-        wins = 1 if result.rated and p.outcome == "win" else 0
-        draws = 1 if result.rated and p.outcome == "draw" else 0
+        counted = result.rated or result.unrated == "luck"
+        games = 1 if counted else 0
+        wins = 1 if counted and p.outcome == "win" else 0
+        draws = 1 if counted and p.outcome == "draw" else 0
         if not games and not p.answers:
             continue
         for scope, game, level in keys:
