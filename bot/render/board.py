@@ -327,19 +327,32 @@ def percent_text(chance: float, lang: Lang) -> str:
 
 
 def _chance(chance: Fraction, lang: Lang) -> str:
-    return f"{number_text(chance)} ({percent_text(float(chance), lang)})"
+    return percent_text(float(chance), lang)
 
 
 def _render_hint(chances: SwapChances, lang: Lang) -> str:
-    """The betting hint: the chance to land inside now and after each swap, as exact fractions
-    and rounded percentages, with the best choice marked."""
+    """The betting hint: what to count first (how many of the unseen cards lie inside), then
+    the chance now and after each swap as rounded percentages, the best marked. No bare
+    fractions like 449/1128: they mean nothing to a ten-year-old (issue 11 point 7)."""
+    count = chances.count
     options = [
         ("hint.keep", chances.now),
         ("hint.swap_left", chances.swap[0]),
         ("hint.swap_right", chances.swap[1]),
     ]
     top = max(chance for _, chance in options)
-    lines = [t("hint.title", lang)]
+    lines = [
+        t("hint.title", lang),
+        t(
+            "hint.count",
+            lang,
+            inside=count.inside,
+            unseen=count.unseen,
+            low=number_text(count.low),
+            high=number_text(count.high),
+            percent=_chance(count.chance, lang),
+        ),
+    ]
     for key, chance in options:
         line = f"• {t(key, lang)}: **{_chance(chance, lang)}**"
         if chance == top:

@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from bot.i18n import Lang, t
 from bot.render.cards import count_text, number_text, value_text
 from bot.render.names import join_names
+from bot.render.notation import school_expression, school_value
 from engine.view import Comparison, Play, RoundFacts
 
 WAR_KINDS = ("war", "three_card", "one_card")
@@ -25,11 +26,13 @@ def _value_part(name: str, play: Play, lang: Lang) -> str:
         key = "result.no_answer" if not play.played else "result.no_value"
         text = t(key, lang, name=name, expr=play.played or "", value=value_text(None, lang))
     elif play.played and play.played != number_text(value):
-        text = t("result.value", lang, name=name, expr=play.played, value=number_text(value))
+        expr = school_expression(play.played, lang)
+        text = t("result.value", lang, name=name, expr=expr, value=school_value(value, lang))
     else:
-        text = t("result.value_only", lang, name=name, value=number_text(value))
+        text = t("result.value_only", lang, name=name, value=school_value(value, lang))
     if play.best_value is not None and play.best_value != value:
-        text += " " + t("result.best", lang, expr=play.best, value=number_text(play.best_value))
+        best = school_expression(play.best or "", lang)
+        text += " " + t("result.best", lang, expr=best, value=school_value(play.best_value, lang))
     return text
 
 

@@ -16,6 +16,7 @@ import discord
 from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
 from bot.render.cards import MINUS, number_text
+from bot.render.notation import school_expression
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from engine.expressions import MAX_ANSWER_LENGTH, Verdict
@@ -91,15 +92,18 @@ def answer_reply(verdict: Verdict | None, lang: str) -> str:
         return t("reply.answer_received", lang)
     no_value = t("answer.counts_as_no_value", lang)
     try:
-        sentence = t(f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details))
+        sentence = t(
+            f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details, lang)
+        )
     except (KeyError, MissingTranslationError):
         return no_value
     return f"{sentence} {no_value}"
 
 
-def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
+def sentence_values(details: Mapping[str, object], lang: str) -> dict[str, str]:
     """A verdict's details as the sentence shows them: numbers (ints, "p/q") with the true
-    minus sign (``−4``, ``−7/2``), expressions and typed numbers as the engine wrote them."""
+    minus sign (``−4``, ``−7/2``), expressions and typed numbers in the language's school
+    notation (``6 : (−2)`` in nb and sv)."""
     values: dict[str, str] = {}
     for key, value in details.items():
         if isinstance(value, bool):
@@ -107,5 +111,6 @@ def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
         if isinstance(value, int):
             values[key] = number_text(value)
         elif isinstance(value, str):
-            values[key] = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
+            shown = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
+            values[key] = school_expression(shown, lang)
     return values
