@@ -22,6 +22,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render.buttons import game_view
 from bot.render.cards import card_face, cards_text, count_text, number_text
+from bot.render.lessons import round_lesson
 from bot.render.locale import as_lang
 from bot.render.names import join_names
 from bot.render.panel import Panel
@@ -263,6 +264,7 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
     result = result_line(view.result, names, lang)
     if result:
         lines.append(result)
+        lines.extend(round_lesson(view, names, lang))  # what the round teaches (issue 11)
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:
