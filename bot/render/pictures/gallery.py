@@ -136,17 +136,17 @@ def _moments() -> list[Position]:
     """The rare rounds, set up with stacked piles (RULES §2.3, §2.5, §3.3, §3.4)."""
     out: list[Position] = []
     exact = _stacked("regnekrig", [[3, 4, 9, 9, 9, 1], [1, 1, 9, 9, 9, 1]], level=5)
-    exact = _run(exact, [NameTarget(0, 7), Answer(0, "3 + 4"), Answer(1, "1 + 1")])
+    exact = _run(exact, [NameTarget(0, 7), Answer(0, "3 + 4 = 7"), Answer(1, "1 + 1 = 2")])
     out.append(Position("regnekrig-5-exact-hit", _table(exact)))
     roots = _stacked("regnekrig", [[9, 2, 5, 5, 1, 1], [3, 5, 5, 5, 1, 1]], level=7)
-    roots = _run(roots, [NameTarget(0, 6), Answer(0, "√9 · 2"), Answer(1, "3 + 5")])
+    roots = _run(roots, [NameTarget(0, 6), Answer(0, "√9 · 2 = 6"), Answer(1, "3 + 5 = 8")])
     out.append(Position("regnekrig-7-roots", _table(roots)))
     war = _stacked(
         "regnekrig", [[2, 3, 0, 0, 5, 6, 1, 2], [1, 4, 0, 0, 1, 1, 2, 2]], level=1, war_size=2
     )
-    war = _run(war, [Answer(0, "2 + 3"), Answer(1, "1 + 4")])
+    war = _run(war, [Answer(0, "2 + 3 = 5"), Answer(1, "1 + 4 = 5")])
     out.append(Position("regnekrig-1-war", _table(war)))
-    won = _run(war, [Answer(0, "5 + 6"), Answer(1, "1 · 1")])
+    won = _run(war, [Answer(0, "5 + 6 = 11"), Answer(1, "1 · 1 = 1")])
     out.append(Position("regnekrig-1-war-won", _table(won)))
     four = _stacked(
         "regnekrig",
@@ -159,10 +159,10 @@ def _moments() -> list[Position]:
         four,
         [
             NameTarget(0, 9),
-            Answer(0, "6 + 2"),
-            Answer(1, "(−3) · (−3)"),
-            Answer(2, "5 − 1"),
-            Answer(3, "0 + 4"),
+            Answer(0, "6 + 2 = 8"),
+            Answer(1, "(−3) · (−3) = 9"),
+            Answer(2, "5 + (−1) = 4"),
+            Answer(3, "0 + 4 = 4"),
         ],
     )
     out.append(Position("regnekrig-6-four-sides-exact-hit", _table(four)))

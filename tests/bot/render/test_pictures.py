@@ -131,7 +131,7 @@ def test_the_picture_shows_no_secret() -> None:
     same moment give the same picture: what one side typed never reaches it."""
     config = GameConfig("regnekrig", level=1, mode=Mode.REGN)
     state, _ = new_game(config, piles=[[3, 4, 1, 1], [2, 2, 1, 1]])
-    state, _ = apply(state, Answer(0, "3 + 4"))
+    state, _ = apply(state, Answer(0, "3 + 4 = 7"))
     own = scene(view(state, 0), NAMES, "en")
     assert own == scene(view(state, None), NAMES, "en")
     assert "3 + 4" not in draw_table(view(state, 0), NAMES, "en").alt
@@ -160,11 +160,11 @@ def test_each_side_plays_under_its_cards() -> None:
     """The round's plays as the engine told them (RULES §2.2, §2.5): the expression and its
     value, with the true minus sign; a wrong answer counts as no value."""
     rows = scene(_by_name("regnekrig-6-four-sides-exact-hit").view, NAMES, "en").rows
-    assert [r.play for r in rows] == ["6 + 2 = 8", "−3 · (−3) = 9", "5 − 1 = 4", "0 + 4 = 4"]
+    assert [r.play for r in rows] == ["6 + 2 = 8", "−3 · (−3) = 9", "5 + (−1) = 4", "0 + 4 = 4"]
     assert [tuple(f.value for f in r.cards) for r in rows] == [(6, 2), (-3, -3), (5, -1), (0, 4)]
     # The next round is dealt at once (levels 1–4): the war's plays are the round before.
     war = scene(_by_name("regnekrig-1-war-won").view, NAMES, "en").rows
-    no_value = t("picture.play.no_value", "en", played="1 · 1")
+    no_value = t("picture.play.no_value", "en", played="1 · 1 = 1")
     assert war[1].note == t("picture.last", "en", play=no_value)
     assert war[0].note_mark is Mark.TROPHY and war[1].note_mark is None
 
