@@ -15,6 +15,7 @@ import discord
 from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
+from bot.render.summary import render_summary
 from bot.replies import lang_of, report_error, send_private
 from bot.services.errors import UserFacingError
 from bot.services.invitations import Invitation
@@ -149,6 +150,14 @@ class HintItem(MattekrigItem, template=template(Verb.HINT)):
         await send_private(interaction, render_hint(chances, lang_of(interaction)))
 
 
+class SummaryItem(MattekrigItem, template=template(Verb.SUMMARY)):
+    """The presser's own end-of-game summary, privately (issue 11 point 3)."""
+
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        summary = await interaction.client.summaries.summary(self.game_id, interaction.user.id)
+        await send_private(interaction, render_summary(summary, lang_of(interaction)))
+
+
 class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
@@ -281,6 +290,7 @@ DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
     BetItem,
     PassItem,
     HintItem,
+    SummaryItem,
     RematchItem,
     AcceptItem,
     DeclineItem,
