@@ -1,5 +1,6 @@
-"""`/mattekrig stats`, rendered: games, rating and trend, correct answers per operation and
-level, streaks and the level to try next (the command is in `cogs/stats.py`)."""
+"""`/mattekrig stats`, rendered: games, rating and trend, best moves of the rounds asked (with
+misses) per operation and level, streaks and the level to try next (the command is in
+`cogs/stats.py`)."""
 
 from __future__ import annotations
 
@@ -24,14 +25,18 @@ def _op_name(op: str, lang: Lang) -> str:
 
 
 def _tally_line(key: str, tally: OperationTally, lang: Lang, **values: object) -> str:
-    return t(
+    """Best moves of the rounds asked (issue 11: not "legal"), with the misses beside it."""
+    line = t(
         key,
         lang,
-        percent=percent(tally.accuracy, lang),
-        correct=tally.correct,
-        answers=tally.answers,
+        percent=percent(tally.best_rate, lang),
+        best=tally.best,
+        asked=tally.asked,
         **values,
     )
+    if tally.missed:
+        line += " " + t("stats.tally.missed", lang, missed=tally.missed)
+    return line
 
 
 def trend_text(deltas: Sequence[int]) -> str:
@@ -84,7 +89,7 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
         inline=False,
     )
 
-    if stats.answers.answers:
+    if stats.answers.asked:
         accuracy = [_tally_line("stats.accuracy.all", stats.answers, lang)]
         accuracy.extend(
             _tally_line("stats.accuracy.op", tally, lang, name=_op_name(op, lang))
@@ -92,8 +97,6 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
         )
     else:
         accuracy = [t("stats.accuracy.none", lang)]
-    if stats.missed:
-        accuracy.append(t("stats.accuracy.missed", lang, missed=stats.missed))
     embed.add_field(
         name=t("stats.accuracy.title", lang),
         value=clip("\n".join(accuracy), FIELD_VALUE_MAX),

@@ -20,6 +20,7 @@ from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
 from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season, Storage
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
+from engine.config import LEVELS
 
 LANGUAGES = ("nb", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
@@ -41,9 +42,11 @@ _HEADERS = {
         "games": "Games",
         "wins": "Wins",
         "answers": "Answers",
-        "accuracy": "Accuracy (%)",
-        "op": "Accuracy {op} (%)",
-        "level": "Accuracy level {level} (%)",
+        "missed": "Missed",
+        "accuracy": "Best moves (%)",
+        "op": "Best moves {op} (%)",
+        "level": "Best moves level {level} (%)",
+        "level_missed": "Missed level {level}",
         "suggested": "Suggested level",
         "target": "target",
     },
@@ -52,9 +55,11 @@ _HEADERS = {
         "games": "Spill",
         "wins": "Seire",
         "answers": "Svar",
-        "accuracy": "Treffsikkerhet (%)",
-        "op": "Treffsikkerhet {op} (%)",
-        "level": "Treffsikkerhet nivå {level} (%)",
+        "missed": "Ikke svart",
+        "accuracy": "Beste trekk (%)",
+        "op": "Beste trekk {op} (%)",
+        "level": "Beste trekk nivå {level} (%)",
+        "level_missed": "Ikke svart nivå {level}",
         "suggested": "Foreslått nivå",
         "target": "mål",
     },
@@ -63,9 +68,11 @@ _HEADERS = {
         "games": "Spel",
         "wins": "Vinster",
         "answers": "Svar",
-        "accuracy": "Träffsäkerhet (%)",
-        "op": "Träffsäkerhet {op} (%)",
-        "level": "Träffsäkerhet nivå {level} (%)",
+        "missed": "Utan svar",
+        "accuracy": "Bästa drag (%)",
+        "op": "Bästa drag {op} (%)",
+        "level": "Bästa drag nivå {level} (%)",
+        "level_missed": "Utan svar nivå {level}",
         "suggested": "Föreslagen nivå",
         "target": "mål",
     },
@@ -135,9 +142,10 @@ class AdminService:
         return await self.results.void(guild_id, game_id)
 
     async def report_csv(self, guild_id: int, *, manager: bool, lang: str = "en") -> str:
-        """`/mattekrig admin report`: one line per pupil (games, wins, accuracy overall, per
-        operation and per level, suggested level). Percentages are whole numbers, empty when
-        the pupil gave no such answer. Semicolon-separated for nb/sv (what a Norwegian or
+        """`/mattekrig admin report`: one line per pupil (games, wins, answers, misses, the
+        best-move rate of the rounds asked overall, per operation and per level with each
+        level's misses, suggested level). Percentages are whole numbers, empty when the pupil
+        was never asked such a round. Semicolon-separated for nb/sv (what a Norwegian or
         Swedish spreadsheet expects), comma for en; starts with a BOM so names with æøå
         open correctly."""
         _require(manager)
@@ -151,11 +159,23 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
     for g in games:
         if g.player.user_id is not None:
             by_user[g.player.user_id].append(g)
-    header = [words["name"], words["games"], words["wins"], words["answers"], words["accuracy"]]
+    header = [
+        words["name"],
+        words["games"],
+        words["wins"],
+        words["answers"],
+        words["missed"],
+        words["accuracy"],
+    ]
     for op in OPERATIONS:
         sign = words["target"] if op == "target" else _OP_SIGNS[op]
+        if op == "divide" and lang != "en":
+            sign = ":"  # school notation: Norwegian and Swedish schools divide with ':'
         header.append(words["op"].format(op=sign))
-    header.extend(words["level"].format(level=level) for level in range(1, 8))
+    for level in LEVELS:
+        header.extend(
+            (words["level"].format(level=level), words["level_missed"].format(level=level))
+        )
     header.append(words["suggested"])
     lines = []
     for user_id, mine in by_user.items():
@@ -165,16 +185,18 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
             str(stats.games),
             str(stats.wins),
             str(stats.answers.answers),
-            _percent(stats.answers.accuracy),
+            str(stats.missed),
+            _percent(stats.answers.best_rate),
         ]
         row.extend(
-            _percent(stats.operations[op].accuracy) if op in stats.operations else ""
+            _percent(stats.operations[op].best_rate) if op in stats.operations else ""
             for op in OPERATIONS
         )
-        row.extend(
-            _percent(stats.levels[level].accuracy) if level in stats.levels else ""
-            for level in range(1, 8)
-        )
+        for level in LEVELS:
+            tally = stats.levels.get(level)
+            row.extend(
+                ("", "") if tally is None else (_percent(tally.best_rate), str(tally.missed))
+            )
         row.append(str(stats.suggestion.level))
         lines.append(row)
     lines.sort(key=lambda r: r[0].casefold())

@@ -188,6 +188,7 @@ class OperationTally:
     correct: int = 0
     best: int = 0
     answer_ms: int = 0
+    missed: int = 0  # rounds asked and not answered in time (summed from the players' misses)
 
     def __add__(self, other: OperationTally) -> OperationTally:
         return OperationTally(
@@ -196,12 +197,24 @@ class OperationTally:
             self.correct + other.correct,
             self.best + other.best,
             self.answer_ms + other.answer_ms,
+            self.missed + other.missed,
         )
 
     @property
     def accuracy(self) -> float | None:
-        """Share of answers accepted, 0–1; None before the first answer."""
+        """Share of answers accepted (legal), 0–1; None before the first answer."""
         return self.correct / self.answers if self.answers else None
+
+    @property
+    def asked(self) -> int:
+        """Rounds a value was asked for: answers given plus misses."""
+        return self.answers + self.missed
+
+    @property
+    def best_rate(self) -> float | None:
+        """Share of the rounds asked answered with a best move (issue 11: the honest figure,
+        not "legal": a miss counts against it); None before the first round asked."""
+        return self.best / self.asked if self.asked else None
 
     @property
     def mean_ms(self) -> int | None:
