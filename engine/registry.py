@@ -17,6 +17,7 @@ from enum import StrEnum
 from engine.cards import DeckProfile
 from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
 from engine.errors import ConfigurationError
+from engine.expressions import AnswerForm
 from engine.intervallkrig import IntervalTable
 from engine.regnekrig import RegnekrigTable
 from engine.table import Table
@@ -80,6 +81,10 @@ WAR_RULE = Option(
 TEAMS = Option("teams", False)
 TIME_LIMIT = Option("minutes", 0, values=MINUTES)
 ANSWER_TIME = Option("answer_seconds", 60, values=ANSWER_SECONDS)
+# RULES §2.2: what a regn-mode answer at levels 3–7 must contain (levels 1–2: the number).
+ANSWER_FORM = Option(
+    "answer_form", AnswerForm.NUMBER.value, choices=tuple(f.value for f in AnswerForm)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +138,7 @@ REGNEKRIG = GameDescriptor(
         WAR_SIZE,
         TIME_LIMIT,
         ANSWER_TIME,
+        ANSWER_FORM,
     ),
     needs=frozenset({Need.TARGET, Need.ANSWER}),
     modes=(Mode.REGN, Mode.AUTO),

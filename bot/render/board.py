@@ -29,6 +29,8 @@ from bot.render.panel import Panel
 from bot.render.results import result_line
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
+from engine.config import Mode
+from engine.expressions import RESULT_LEVELS
 from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
 from engine.registry import GameDescriptor
@@ -79,6 +81,9 @@ def _footer(screen: GameScreen, lang: Lang) -> str:
     game_options = config.descriptor
     if game_options.option("mode") is not None:
         parts.append(t(f"mode.{config.mode.value}.name", lang))
+    answers = config.mode is not Mode.AUTO and config.level not in RESULT_LEVELS
+    if game_options.option("answer_form") is not None and answers:
+        parts.append(t(f"answer_form.{config.answer_form.value}.name", lang))
     if game_options.option("war_size") is not None:
         parts.append(t("board.war_size", lang, count=config.war_size))
     if game_options.option("war_rule") is not None:

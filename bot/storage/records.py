@@ -407,4 +407,5 @@ class GuildSettings:
     channels: tuple[int, ...] = ()  # channels games may be played in; empty = any
     language: str | None = None  # None: the server's own locale
     threads: bool = True
+    answer_form: str = "number"  # RULES §2.2: a new game's answer form unless its starter picks
     updated_at: int | None = None

@@ -25,6 +25,7 @@ from tests.bot.e2e import (  # noqa: F401 - fixtures
     cards,
     no_errors_fixture,
     private_reply,
+    ref_of,
     seed_deals,
     table_fixture,
 )
@@ -155,3 +156,42 @@ def test_every_mistake_kind_has_a_name() -> None:
         for lang in LANGS.values():
             assert t(f"mistake.{reason.value}", lang)
     assert operation_name("square", "nb") == t("records.op.square", "nb")
+
+
+@pytest.mark.parametrize(("form", "user"), [("expression", "alice"), (None, "carol")])
+async def test_the_answer_form_is_a_game_option(
+    table: Table, form: str | None, user: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """RULES §2.2: at levels 3–7 the answer form is chosen at start (default: the server's,
+    itself `number`). It is carried into the game, shown in the invitation and the footer,
+    and decides whether an expression alone is an answer."""
+    seed_deals(monkeypatch, 2)
+    lang = LANGS[user]
+    other = "bob"
+    options: dict[str, Any] = {"game": "regnekrig", "level": LEVEL}
+    if form is not None:
+        options["answer_form"] = form
+    _, invitation = await table.challenge(user, [other], **options)
+    expected = form or "number"
+    shown = t("invite.option.answer_form", lang, form=t(f"answer_form.{expected}.name", lang))
+    assert shown in str(invitation.embeds[0])
+    before = set(table.bot.games.games)
+    accept = await table.driver.click(
+        other, invitation, build(Verb.ACCEPT, ref_of(invitation, Verb.ACCEPT))
+    )
+    assert accept.answered and not accept.rejected
+    gid = await table.new_game(before)
+    assert table.state(gid).config.answer_form.value == expected
+    footer = table.board(gid).embeds[0]["footer"]["text"]
+    assert t(f"answer_form.{expected}.name", lang) in footer
+    await _to_answer(table, gid)
+    a, b = cards(table.state(gid), 0)
+    _, sent = await table.answer(user, gid, f"{_term(a)}+{_term(b)}")
+    assert sent is not None
+    reply = await private_reply(table.fake, sent)
+    if expected == "expression":
+        assert reply == t("reply.answer_received", lang)
+        assert 0 not in table.state(gid).pending
+    else:  # the pupil computes: asked to type the result, nothing counted
+        assert reply.startswith(t("answer.rejected.result_missing", lang, expression="")[:10])
+        assert 0 in table.state(gid).pending
