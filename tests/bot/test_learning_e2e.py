@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
+from bot.render.board_text import answer_reply
 from bot.render.cards import number_text
 from bot.render.summary import operation_name
 from bot.ui.custom_ids import Verb, build
-from bot.ui.modals import answer_reply
 from engine.expressions import Reason, card_term, judge, to_text
 from engine.state import Phase
 from tests.bot.e2e import (  # noqa: F401 - fixtures
