@@ -24,7 +24,8 @@ from bot.reports import LevelSuggestion, PlayerStats
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import LEVEL_OPERATIONS, OPERATIONS
-from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, Storage, season_scope
+from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
+from bot.storage.contract import Store
 
 WINDOW = 20
 UP_ROUNDS = 10
@@ -38,7 +39,7 @@ TREND = 10
 
 
 class StatsService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
 

@@ -25,7 +25,8 @@ from bot.services.results import (
     NotFinishedError,
     compute_result_with_mistakes,
 )
-from bot.storage import GameResult, Storage
+from bot.storage import GameResult
+from bot.storage.contract import GameEventStore
 from engine.config import TARGET_LEVELS
 
 MIN_ROUNDS = 4
@@ -82,7 +83,7 @@ def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> Pupi
 class SummaryService:
     """The "📋 My summary" button's service: the presser's own summary of a finished game."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: GameEventStore) -> None:
         self.storage = storage
 
     async def summary(self, game_id: int, user_id: int) -> PupilSummary:
