@@ -18,6 +18,7 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
+from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
 from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 from bot.storage.contract import Store
@@ -111,16 +112,25 @@ class AdminService:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        answer_form: str | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
-        is who sees the leaderboard (stored as the settings' ``board``)."""
+        is who sees the leaderboard (stored as the settings' ``board``); ``answer_form`` is
+        new Regnekrig games' answer form unless their starter picks one (RULES §2.2)."""
         _require(manager)
         if leaderboard is not None and leaderboard not in VISIBILITIES:
             raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
-        kwargs: dict[str, Any] = {"board": leaderboard, "channels": channels, "threads": threads}
+        if answer_form is not None and answer_form not in ANSWER_FORMS:
+            raise UserFacingError("error.bad_option", option="answer_form")
+        kwargs: dict[str, Any] = {
+            "board": leaderboard,
+            "channels": channels,
+            "threads": threads,
+            "answer_form": answer_form,
+        }
         if language is not _UNSET:
             kwargs["language"] = language
         return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)

@@ -94,8 +94,9 @@ class _Tally:
         self.correct += int(correct)
         self.best += int(best)
         self.answer_ms += ms
+        kinds = ((reason, 1),) if reason is not None else ()
         for op in ops:
-            one = OperationTally(op, 1, int(correct), int(best), ms)
+            one = OperationTally(op, 1, int(correct), int(best), ms, mistakes=kinds, times=(ms,))
             self.ops[op] = self.ops[op] + one if op in self.ops else one
 
 

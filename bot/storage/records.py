@@ -6,7 +6,10 @@ Times are integers, milliseconds since the Unix epoch, always supplied by the ca
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from statistics import median
 from typing import Any, Literal
 
 GameStatus = Literal["live", "over", "abandoned", "stopped"]
@@ -228,6 +231,11 @@ def week_scope(week: int) -> str:
     return f"w{week}"
 
 
+def mistake_counts(kinds: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """Reason codes with their counts, the most frequent first (then by code)."""
+    return tuple(sorted(((k, n) for k, n in kinds.items() if n), key=lambda m: (-m[1], m[0])))
+
+
 @dataclass(frozen=True, slots=True)
 class OperationTally:
     """One player's answers for one operation in one game (or summed over many).
@@ -241,8 +249,14 @@ class OperationTally:
     best: int = 0
     answer_ms: int = 0
     missed: int = 0  # rounds asked and not answered in time (summed from the players' misses)
+    # The kinds of mistake (the engine's reason codes, RULES §2.2) with their counts, the most
+    # frequent first, and every answer's time in ms (for the median).
+    mistakes: tuple[tuple[str, int], ...] = ()
+    times: tuple[int, ...] = ()
 
     def __add__(self, other: OperationTally) -> OperationTally:
+        kinds = Counter(dict(self.mistakes))
+        kinds.update(dict(other.mistakes))
         return OperationTally(
             self.op,
             self.answers + other.answers,
@@ -250,7 +264,14 @@ class OperationTally:
             self.best + other.best,
             self.answer_ms + other.answer_ms,
             self.missed + other.missed,
+            mistake_counts(kinds),
+            self.times + other.times,
         )
+
+    @property
+    def median_ms(self) -> int | None:
+        """The median time to answer (None before the first timed answer)."""
+        return round(median(self.times)) if self.times else None
 
     @property
     def accuracy(self) -> float | None:
@@ -448,6 +469,9 @@ class PlayerGame:
 
     result: GameResult  # the game's facts; ``players`` holds only this player's seat
     player: PlayerResult
+
+
+ANSWER_FORMS = ("number", "expression")  # RULES §2.2; engine.expressions.AnswerForm's values
 
 
 @dataclass(frozen=True, slots=True)

@@ -30,6 +30,7 @@ from bot.storage.records import (
     ALL_GAMES,
     ALL_LEVELS,
     ALL_TIME,
+    ANSWER_FORMS,
     BOARD_VISIBILITIES,
     BoardPage,
     BoardQuery,
@@ -41,6 +42,7 @@ from bot.storage.records import (
     PlayerResult,
     RatingLine,
     Season,
+    mistake_counts,
     season_scope,
     week_scope,
 )
@@ -514,11 +516,14 @@ class ResultsStorage:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        answer_form: str | None = None,
     ) -> GuildSettings:
         """Change the given settings, keep the others. ``language=None`` means "the server's
         own locale"; leave it out to keep the current one."""
         if board is not None and board not in BOARD_VISIBILITIES:
             raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
+        if answer_form is not None and answer_form not in ANSWER_FORMS:
+            raise ValueError(f"answer_form must be one of {ANSWER_FORMS}")
 
         def _tx(conn: sqlite3.Connection) -> GuildSettings:
             row = _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -529,20 +534,23 @@ class ResultsStorage:
                 channels=old.channels if channels is None else tuple(dict.fromkeys(channels)),
                 language=old.language if language is _UNSET else language,
                 threads=old.threads if threads is None else threads,
+                answer_form=old.answer_form if answer_form is None else answer_form,
                 updated_at=at,
             )
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " answer_form, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET"
                 " board = excluded.board, channels = excluded.channels,"
                 " language = excluded.language, threads = excluded.threads,"
-                " updated_at = excluded.updated_at",
+                " answer_form = excluded.answer_form, updated_at = excluded.updated_at",
                 (
                     guild_id,
                     new.board,
                     json.dumps(list(new.channels)),
                     new.language,
                     int(new.threads),
+                    new.answer_form,
                     at,
                 ),
             )
@@ -694,10 +702,20 @@ def _insert_result(conn: sqlite3.Connection, result: GameResult) -> None:
         ],
     )
     conn.executemany(
-        "INSERT INTO result_operations (game_id, seat, op, answers, correct, best, answer_ms)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO result_operations (game_id, seat, op, answers, correct, best, answer_ms,"
+        " mistakes, times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (result.game_id, p.seat, o.op, o.answers, o.correct, o.best, o.answer_ms)
+            (
+                result.game_id,
+                p.seat,
+                o.op,
+                o.answers,
+                o.correct,
+                o.best,
+                o.answer_ms,
+                json.dumps(dict(o.mistakes)),
+                json.dumps(list(o.times)),
+            )
             for p in result.players
             for o in p.operations
         ],
@@ -808,7 +826,15 @@ def _players_of(
 
 
 def _tally(row: sqlite3.Row) -> OperationTally:
-    return OperationTally(row["op"], row["answers"], row["correct"], row["best"], row["answer_ms"])
+    return OperationTally(
+        row["op"],
+        row["answers"],
+        row["correct"],
+        row["best"],
+        row["answer_ms"],
+        mistakes=mistake_counts(json.loads(row["mistakes"])),
+        times=tuple(json.loads(row["times"])),
+    )
 
 
 def _player(row: sqlite3.Row, prefix: str, ops: Sequence[OperationTally]) -> PlayerResult:
@@ -875,6 +901,7 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
         channels=tuple(json.loads(row["channels"])),
         language=row["language"],
         threads=bool(row["threads"]),
+        answer_form=row["answer_form"],
         updated_at=row["updated_at"],
     )
 
