@@ -58,3 +58,13 @@ def school_expression(text: str, lang: str) -> str:
 def school_value(value: Fraction | int, lang: str) -> str:
     """A value: whole as it is (``−3``), else the fraction with its decimal (``7/2 = 3,5``)."""
     return _value(value, as_lang(lang))
+
+
+def seconds_text(ms: int, lang: str) -> str:
+    """A time in seconds as a pupil reads it: whole from 10 s (``12``), else with one decimal
+    in the language's mark (``4,5``; en ``4.5``)."""
+    tenths = round(ms / 100)
+    whole, tenth = divmod(tenths, 10)
+    if whole >= 10 or not tenth:
+        return str(round(ms / 1000))
+    return f"{whole}{_DECIMAL_MARK[as_lang(lang)]}{tenth}"

@@ -11,6 +11,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
+from bot.render.notation import seconds_text
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
 from bot.reports import PlayerStats
 from bot.storage.records import OperationTally
@@ -36,6 +37,12 @@ def _tally_line(key: str, tally: OperationTally, lang: Lang, **values: object) -
     )
     if tally.missed:
         line += " " + t("stats.tally.missed", lang, missed=tally.missed)
+    if tally.median_ms is not None:
+        seconds = seconds_text(tally.median_ms, lang)
+        line += " " + t("stats.tally.median", lang, seconds=seconds)
+    if tally.mistakes:
+        code, count = tally.mistakes[0]
+        line += " " + t("stats.tally.mistake", lang, kind=t(f"mistake.{code}", lang), count=count)
     return line
 
 

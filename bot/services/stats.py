@@ -19,6 +19,7 @@ next level, for Regnekrig, reads each level's own record over its last `WINDOW` 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.reports import LevelSuggestion, PlayerStats
 from bot.services.clock import Clock
@@ -89,7 +90,7 @@ def summarize(
     levels: dict[int, OperationTally] = {}
     for g in games:
         p = g.player
-        total += OperationTally("all", p.answers, p.correct, p.best, p.answer_ms, p.missed)
+        total += replace(_level_tally(g), op="all")
         for tally in _operations_with_misses(g):
             operations[tally.op] = operations.get(tally.op, OperationTally(tally.op)) + tally
         if g.result.game == "regnekrig" and p.answers + p.missed:
@@ -144,9 +145,21 @@ def _operations_with_misses(g: PlayerGame) -> list[OperationTally]:
 
 
 def _level_tally(g: PlayerGame) -> OperationTally:
+    """The game's record at its level: the player's counts, with the mistake kinds and answer
+    times of its main operation (square and root answers are target answers too)."""
     p = g.player
+    main = [o for o in p.operations if o.op == _main_operation(g.result.level)]
+    kinds = main[0].mistakes if main else ()
+    times = main[0].times if main else ()
     return OperationTally(
-        f"level{g.result.level}", p.answers, p.correct, p.best, p.answer_ms, p.missed
+        f"level{g.result.level}",
+        p.answers,
+        p.correct,
+        p.best,
+        p.answer_ms,
+        p.missed,
+        mistakes=kinds,
+        times=times,
     )
 
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.notation import school_expression, school_value
+from bot.render.notation import school_expression, school_value, seconds_text
 
 
 @pytest.mark.parametrize(
@@ -41,3 +41,8 @@ def test_a_value_that_is_not_whole_shows_its_decimal(
     value: Fraction | int, lang: str, shown: str
 ) -> None:
     assert school_value(value, lang) == shown
+
+
+def test_seconds_to_answer_read_as_a_pupil_reads_them() -> None:
+    assert seconds_text(4_500, "nb") == "4,5" and seconds_text(4_500, "en") == "4.5"
+    assert seconds_text(4_000, "sv") == "4" and seconds_text(12_400, "nb") == "12"

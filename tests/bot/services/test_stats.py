@@ -240,3 +240,26 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     assert bobs["Beste trekk (%)"] == "56" and bobs["Foreslått nivå"] == "3"
     english = await admin.report_csv(GUILD, manager=True)
     assert english.splitlines()[0].startswith("\ufeffPupil,Games,Wins")
+
+
+def test_median_time_and_the_commonest_mistake_per_level_and_operation() -> None:
+    """Issue 11 point 4: the median time to answer and the mistake kinds, per operation and
+    per level, from the stored tallies; the stats screen shows them."""
+    from bot.i18n import t
+    from bot.render.stats import render_stats
+
+    game = _game(3, 5, 3, best=2, op="divide")
+    ops = (
+        OperationTally(
+            "divide", 5, 3, 2, 0, mistakes=(("sign_slip", 2),), times=(3000, 4000, 9000, 4000, 5000)
+        ),
+    )
+    player = replace(game.player, operations=ops)
+    stats = summarize(
+        GUILD, A, "Bob", [PlayerGame(replace(game.result, players=(player,)), player)]
+    )
+    assert stats.levels[3].median_ms == 4000 and stats.operations["divide"].median_ms == 4000
+    assert stats.levels[3].mistakes == (("sign_slip", 2),)
+    text = "\n".join(f.value for f in render_stats(stats, "nb").fields)
+    assert t("stats.tally.median", "nb", seconds="4") in text
+    assert t("stats.tally.mistake", "nb", kind=t("mistake.sign_slip", "nb"), count=2) in text
