@@ -49,6 +49,8 @@ _HEADERS = {
         "op": "Best moves {op} (%)",
         "level": "Best moves level {level} (%)",
         "level_missed": "Missed level {level}",
+        "median": "Median time (s)",
+        "mistake": "Most common mistake",
         "suggested": "Suggested level",
         "target": "target",
     },
@@ -62,6 +64,8 @@ _HEADERS = {
         "op": "Beste trekk {op} (%)",
         "level": "Beste trekk nivå {level} (%)",
         "level_missed": "Ikke svart nivå {level}",
+        "median": "Median svartid (s)",
+        "mistake": "Vanligste feil",
         "suggested": "Foreslått nivå",
         "target": "mål",
     },
@@ -75,6 +79,8 @@ _HEADERS = {
         "op": "Bästa drag {op} (%)",
         "level": "Bästa drag nivå {level} (%)",
         "level_missed": "Utan svar nivå {level}",
+        "median": "Median svarstid (s)",
+        "mistake": "Vanligaste fel",
         "suggested": "Föreslagen nivå",
         "target": "mål",
     },
@@ -177,6 +183,8 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
         words["answers"],
         words["missed"],
         words["accuracy"],
+        words["median"],
+        words["mistake"],
     ]
     for op in OPERATIONS:
         sign = words["target"] if op == "target" else _OP_SIGNS[op]
@@ -198,6 +206,8 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
             str(stats.answers.answers),
             str(stats.missed),
             _percent(stats.answers.best_rate),
+            _seconds(stats.answers.median_ms),
+            stats.answers.mistakes[0][0] if stats.answers.mistakes else "",
         ]
         row.extend(
             _percent(stats.operations[op].best_rate) if op in stats.operations else ""
@@ -220,6 +230,10 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
 
 def _percent(value: float | None) -> str:
     return "" if value is None else str(round(value * 100))
+
+
+def _seconds(ms: int | None) -> str:
+    return "" if ms is None else str(round(ms / 1000))
 
 
 def _cell(text: str) -> str:

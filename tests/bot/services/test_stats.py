@@ -208,7 +208,9 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     await _record(storage, replace(second, players=players))
     bob = 204
     third = _with_ops(
-        duel(3, bob, C, at=3000, day=3, level=3), bob, OperationTally("divide", 15, 15, 10, 1)
+        duel(3, bob, C, at=3000, day=3, level=3),
+        bob,
+        OperationTally("divide", 15, 15, 10, 1, mistakes=(("sign_slip", 3),), times=(6000,) * 15),
     )
     third = replace(
         third,
@@ -238,6 +240,8 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     assert bobs["Beste trekk : (%)"] == "56" and bobs["Beste trekk nivå 3 (%)"] == "56"
     assert bobs["Ikke svart"] == "3" and bobs["Ikke svart nivå 3"] == "3"
     assert bobs["Beste trekk (%)"] == "56" and bobs["Foreslått nivå"] == "3"
+    assert bobs["Median svartid (s)"] == "6" and bobs["Vanligste feil"] == "sign_slip"
+    assert ada["Median svartid (s)"] == "" and ada["Vanligste feil"] == ""
     english = await admin.report_csv(GUILD, manager=True)
     assert english.splitlines()[0].startswith("\ufeffPupil,Games,Wins")
 
