@@ -195,3 +195,26 @@ async def test_the_answer_form_is_a_game_option(
     else:  # the pupil computes: asked to type the result, nothing counted
         assert reply.startswith(t("answer.rejected.result_missing", lang, expression="")[:10])
         assert 0 in table.state(gid).pending
+
+
+async def test_the_servers_answer_form_is_new_games_default(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A teacher sets the server's answer form; a game started without the option gets it,
+    one started with the option keeps its own (RULES §2.2)."""
+    seed_deals(monkeypatch, 2)
+    changed = await table.driver.slash(
+        "teacher", "mattekrig admin settings", answer_form="expression"
+    )
+    assert changed.answered and changed.original is not None and changed.original.ephemeral
+    assert t("answer_form.expression.name", "nb") in str(changed.original.embeds[0])
+    gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=LEVEL)
+    assert table.state(gid).config.answer_form.value == "expression"
+    stopped = await table.driver.slash("alice", "mattekrig stop")
+    assert stopped.answered
+    await table.settle()
+    own = await table.challenge_game(  # another host: a challenge has a cooldown
+        "carol", ["bob"], game="regnekrig", level=LEVEL, answer_form="number"
+    )
+    assert table.state(own).config.answer_form.value == "number"
+    assert_all_answered(table.fake)
