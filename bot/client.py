@@ -30,6 +30,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
+from bot.services.summary import SummaryService
 from bot.storage import Invitation, Storage
 from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
@@ -64,6 +65,7 @@ class MattekrigBot(commands.Bot):
     invitations: InvitationService
     scheduler: Scheduler
     results: ResultsService
+    summaries: SummaryService
     leaderboards: LeaderboardService
     stats: StatsService
     privacy: PrivacyService
@@ -97,6 +99,7 @@ class MattekrigBot(commands.Bot):
         clock = self.clock
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)
+        self.summaries = SummaryService(storage)
         self.games = GameService(
             storage,
             clock,
