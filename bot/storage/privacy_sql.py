@@ -29,6 +29,7 @@ USER_COLUMNS: dict[str, tuple[str, ...]] = {
     "board_totals": ("user_id",),
     "player_names": ("user_id",),
     "departed_members": ("user_id",),
+    "accommodations": ("user_id",),
 }
 
 # What my-data sends: every row naming the user, and the rows those rows belong to (the
@@ -74,6 +75,7 @@ _EXPORT: tuple[tuple[str, str], ...] = (
     ),
     ("player_names", "SELECT * FROM player_names WHERE user_id = :u ORDER BY guild_id"),
     ("departed_members", "SELECT * FROM departed_members WHERE user_id = :u ORDER BY guild_id"),
+    ("accommodations", "SELECT * FROM accommodations WHERE user_id = :u ORDER BY guild_id"),
 )
 EXPORTED_TABLES = tuple(table for table, _ in _EXPORT)
 
@@ -87,6 +89,8 @@ _GUILD_TABLES = (
     "board_totals",
     "player_names",
     "departed_members",
+    "accommodations",
+    "class_presets",
     "seasons",
     "guild_settings",
     "games",
@@ -171,6 +175,7 @@ class PrivacyStorage:
             for table in ("ratings", "rating_changes", "board_totals", "player_names"):
                 await run(table, f"DELETE FROM {table} WHERE user_id = ?")
             await run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
+            await run("accommodations", "DELETE FROM accommodations WHERE user_id = ?")
         return counts
 
     async def forget_guild(self, guild_id: int) -> dict[str, int]:

@@ -157,8 +157,9 @@ PlayerKind = Literal["user", "computer", "anonymous"]
 PlayerOutcome = Literal["win", "loss", "draw", "none"]
 BoardVisibility = Literal["visible", "hidden", "own_rank"]
 BOARD_VISIBILITIES: tuple[BoardVisibility, ...] = ("visible", "hidden", "own_rank")
-BoardSort = Literal["rating", "wins", "win_rate", "accuracy"]
-BOARD_SORTS: tuple[BoardSort, ...] = ("rating", "wins", "win_rate", "accuracy")
+BoardSort = Literal["rating", "wins", "win_rate", "accuracy", "effort"]
+# "effort": answers given, most first (a gentle leaderboard: practice counts, not only winning).
+BOARD_SORTS: tuple[BoardSort, ...] = ("rating", "wins", "win_rate", "accuracy", "effort")
 ALL_GAMES = "*"  # board_totals.game for "every game"
 ALL_LEVELS = 0  # board_totals.level for "every level"
 ALL_TIME = "all"  # the scope that is never reset
@@ -395,3 +396,4 @@ class GuildSettings:
     language: str | None = None  # None: the server's own locale
     threads: bool = True
     updated_at: int | None = None
+    public_board: BoardSort = "rating"  # the leaderboard members see by default and may share

@@ -31,6 +31,7 @@ from bot.storage.records import (
     ALL_GAMES,
     ALL_LEVELS,
     ALL_TIME,
+    BOARD_SORTS,
     BOARD_VISIBILITIES,
     BoardPage,
     BoardQuery,
@@ -123,6 +124,12 @@ _TOTALS_SORTS = {
         "t.accuracy DESC, t.answers DESC, t.user_id",
         "(t.accuracy > :k1 OR (t.accuracy = :k1 AND t.answers > :k2))",
         ("accuracy", "answers"),
+    ),
+    "effort": (
+        "t.answers > 0",
+        "t.answers DESC, t.games DESC, t.user_id",
+        "(t.answers > :k1 OR (t.answers = :k1 AND t.games > :k2))",
+        ("answers", "games"),
     ),
 }
 _RATING_BETTER = "(r.rating > :k1 OR (r.rating = :k1 AND r.games > :k2))"
@@ -445,11 +452,14 @@ class ResultsStorage:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        public_board: str | None = None,
     ) -> GuildSettings:
         """Change the given settings, keep the others. ``language=None`` means "the server's
         own locale"; leave it out to keep the current one."""
         if board is not None and board not in BOARD_VISIBILITIES:
             raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
+        if public_board is not None and public_board not in BOARD_SORTS:
+            raise ValueError(f"public_board must be one of {BOARD_SORTS}")
         async with self._transaction() as conn:
             row = await _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             old = GuildSettings(guild_id) if row is None else _settings(row)
@@ -460,13 +470,15 @@ class ResultsStorage:
                 language=old.language if language is _UNSET else language,
                 threads=old.threads if threads is None else threads,
                 updated_at=at,
+                public_board=old.public_board if public_board is None else public_board,  # type: ignore[arg-type]
             )
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " updated_at, public_board) VALUES (?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET"
                 " board = excluded.board, channels = excluded.channels,"
                 " language = excluded.language, threads = excluded.threads,"
-                " updated_at = excluded.updated_at",
+                " updated_at = excluded.updated_at, public_board = excluded.public_board",
                 (
                     guild_id,
                     new.board,
@@ -474,6 +486,7 @@ class ResultsStorage:
                     new.language,
                     int(new.threads),
                     at,
+                    new.public_board,
                 ),
             )
         return new
@@ -802,6 +815,7 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
         language=row["language"],
         threads=bool(row["threads"]),
         updated_at=row["updated_at"],
+        public_board=row["public_board"],
     )
 
 

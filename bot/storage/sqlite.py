@@ -53,6 +53,7 @@ from bot.storage.records import (
     Timer,
 )
 from bot.storage.results_sql import ResultsStorage
+from bot.storage.teachers_sql import TeacherStorage
 
 log = logging.getLogger(__name__)
 
@@ -72,11 +73,12 @@ def _dump(value: Any) -> str:
     )
 
 
-class Storage(ResultsStorage, PrivacyStorage):
+class Storage(ResultsStorage, PrivacyStorage, TeacherStorage):
     """The bot's repository. Create with ``await Storage.open(path)``; close when done.
 
     Results, ratings, boards and settings (`ResultsStorage`) and export, forget-me and
-    retention (`PrivacyStorage`) are mixins in their own modules, on the same connection."""
+    retention (`PrivacyStorage`) and the teacher's presets and accommodations (`TeacherStorage`)
+    are mixins in their own modules, on the same connection."""
 
     def __init__(self, conn: aiosqlite.Connection, path: str, schema_version: int) -> None:
         self._conn: aiosqlite.Connection | None = conn
