@@ -157,4 +157,5 @@ def screen_of(game: LiveGame, lang: str) -> GameScreen:
         ended=game.ended,
         answer_due_ms=game.table_due_ms,
         time_limit_due_ms=game.time_limit_due_ms,
+        preset=game.settings.preset,
     )

@@ -29,6 +29,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
+from bot.services.teachers import TeacherService
 from bot.storage import Invitation, Storage
 from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
@@ -67,6 +68,7 @@ class MattekrigBot(commands.Bot):
     stats: StatsService
     privacy: PrivacyService
     admin: AdminService
+    teachers: TeacherService
 
     def __init__(
         self,
@@ -117,6 +119,7 @@ class MattekrigBot(commands.Bot):
         self.stats = StatsService(storage, clock)
         self.privacy = PrivacyService(storage, clock, self.results)
         self.admin = AdminService(storage, clock, self.results)
+        self.teachers = TeacherService(storage, clock)
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -17,11 +17,16 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.admin import render_season_confirm, render_settings
+from bot.render.admin import render_presets, render_season_confirm, render_settings
 from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
-from bot.ui.guild import house_rules, is_manager, require_guild
+from bot.services.teachers import ACCOMMODATIONS
+from bot.storage import BOARD_SORTS
+from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
+from engine.computer import Strength
+from engine.expressions import AnswerForm
+from engine.registry import ANSWER_TIME, DECK, GAMES, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -64,10 +69,12 @@ class AdminGroup(
         all_channels=ls("cmd.admin.settings.opt.all_channels.desc"),
         language=ls("cmd.admin.settings.opt.language.desc"),
         threads=ls("cmd.admin.settings.opt.threads.desc"),
+        public_board=ls("cmd.admin.settings.opt.public_board.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
+        public_board=[choice("sort", v) for v in BOARD_SORTS],
     )
     async def settings(
         self,
@@ -78,6 +85,7 @@ class AdminGroup(
         all_channels: bool | None = None,
         language: str | None = None,
         threads: bool | None = None,
+        public_board: str | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
@@ -88,6 +96,8 @@ class AdminGroup(
             changes["leaderboard"] = leaderboard
         if threads is not None:
             changes["threads"] = threads
+        if public_board is not None:
+            changes["public_board"] = public_board
         if language is not None:
             changes["language"] = None if language == "server" else language
         channels = list(settings.channels)
@@ -138,3 +148,99 @@ class AdminGroup(
         await interaction.edit_original_response(
             content=t("admin.report.reply", lang), attachments=[file], allowed_mentions=NO_PINGS
         )
+
+    @app_commands.command(name="preset", description=ls("cmd.admin.preset.desc"))
+    @app_commands.describe(
+        game=ls("opt.game.desc"),
+        level=ls("opt.level.desc"),
+        deck=ls("opt.deck.desc"),
+        mode=ls("opt.mode.desc"),
+        answer_form=ls("cmd.admin.preset.opt.answer_form.desc"),
+        answer_seconds=ls("opt.answer_seconds.desc"),
+        war_size=ls("opt.war_size.desc"),
+        minutes=ls("opt.minutes.desc"),
+        computer=ls("cmd.admin.preset.opt.computer.desc"),
+        locked=ls("cmd.admin.preset.opt.locked.desc"),
+        server=ls("cmd.admin.preset.opt.server.desc"),
+        clear=ls("cmd.admin.preset.opt.clear.desc"),
+    )
+    @app_commands.choices(
+        game=[choice("game", g) for g in GAMES],
+        deck=[choice("deck", d) for d in DECK.choices],
+        mode=[choice("mode", m) for m in MODE.choices],
+        answer_form=[choice("answer_form", f.value) for f in AnswerForm],
+        computer=[choice("computer", s.value) for s in Strength],
+    )
+    async def preset(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        game: str | None = None,
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
+        deck: str | None = None,
+        mode: str | None = None,
+        answer_form: str | None = None,
+        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] | None = None,
+        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] | None = None,
+        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] | None = None,
+        computer: str | None = None,
+        locked: bool = False,
+        server: bool = False,
+        clear: bool = False,
+    ) -> None:
+        """The class preset of this channel (``server``: of the whole server). Without
+        options: show the presets; ``clear``: remove this one."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        channel_id = None if server else home_channel_id(interaction)
+        options = {
+            "game": game,
+            "level": level,
+            "deck": deck,
+            "mode": mode,
+            "answer_form": answer_form,
+            "answer_seconds": answer_seconds,
+            "war_size": war_size,
+            "minutes": minutes,
+            "computer": computer,
+        }
+        note = None
+        if clear:
+            await bot.teachers.clear_preset(guild_id, channel_id, manager=manager)
+            note = t("preset.cleared", lang)
+        elif any(v is not None for v in options.values()) or locked:
+            await bot.teachers.set_preset(
+                guild_id, channel_id, options, locked=locked, manager=manager
+            )
+            note = t("admin.settings.saved", lang)
+        presets = await bot.teachers.presets(guild_id, manager=manager)
+        await interaction.response.send_message(
+            embed=render_presets(presets, lang, note=note),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="accommodation", description=ls("cmd.admin.accommodation.desc"))
+    @app_commands.describe(
+        pupil=ls("cmd.admin.accommodation.opt.pupil.desc"),
+        answer_time=ls("cmd.admin.accommodation.opt.answer_time.desc"),
+    )
+    @app_commands.choices(answer_time=[choice("accommodation", k) for k in ACCOMMODATIONS])
+    async def accommodation(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        pupil: discord.Member,
+        answer_time: str,
+    ) -> None:
+        """A pupil's own answer time, private to the teacher (the board shows the table's)."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        await bot.teachers.set_accommodation(guild_id, pupil.id, answer_time, manager=manager)
+        text = t(
+            "accommodation.saved",
+            lang,
+            pupil=pupil.mention,
+            time=t(f"choice.accommodation.{answer_time}", lang),
+        )
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)

@@ -82,6 +82,8 @@ def _footer(screen: GameScreen, lang: Lang) -> str:
         parts.append(t("board.war_size", lang, count=config.war_size))
     if game_options.option("war_rule") is not None:
         parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
+    if screen.preset:
+        parts.append(t("board.preset", lang))
     parts.append(t("board.game_number", lang, id=screen.game_id))
     return " · ".join(parts)
 

@@ -6,7 +6,8 @@ Times are integers, milliseconds since the Unix epoch, always supplied by the ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 GameStatus = Literal["live", "over", "abandoned", "stopped"]
@@ -397,3 +398,34 @@ class GuildSettings:
     threads: bool = True
     updated_at: int | None = None
     public_board: BoardSort = "rating"  # the leaderboard members see by default and may share
+
+
+# -- the teacher's class presets and accommodations (bot/storage/teachers_sql.py) --
+
+SERVER_WIDE = 0  # the channel id of a preset that holds for every channel of the server
+
+
+@dataclass(frozen=True, slots=True)
+class ClassPreset:
+    """What ``/mattekrig start`` gets when the pupil says nothing (or, locked, whatever they
+    say): start options by name, as `settings_from_options` takes them."""
+
+    guild_id: int
+    channel_id: int  # SERVER_WIDE: the whole server
+    options: Mapping[str, Any] = field(default_factory=dict)
+    locked: bool = False
+    updated_at: int | None = None
+
+
+# The options a preset may hold, in the order a screen lists them.
+PRESET_KEYS = (
+    "game",
+    "level",
+    "deck",
+    "mode",
+    "answer_form",
+    "answer_seconds",
+    "war_size",
+    "minutes",
+    "computer",
+)

@@ -470,7 +470,7 @@ class ResultsStorage:
                 language=old.language if language is _UNSET else language,
                 threads=old.threads if threads is None else threads,
                 updated_at=at,
-                public_board=old.public_board if public_board is None else public_board,  # type: ignore[arg-type]
+                public_board=old.public_board if public_board is None else public_board,
             )
             await conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"

@@ -9,33 +9,13 @@ percentage of the table's (0: no answer timer).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-SERVER_WIDE = 0  # the channel id of a preset that holds for every channel of the server
-
-
-@dataclass(frozen=True, slots=True)
-class ClassPreset:
-    """What ``/mattekrig start`` gets when the pupil says nothing (or, locked, whatever they
-    say): start options by name, as `settings_from_options` takes them."""
-
-    guild_id: int
-    channel_id: int  # SERVER_WIDE: the whole server
-    options: Mapping[str, Any] = field(default_factory=dict)
-    locked: bool = False
-    updated_at: int | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Accommodation:
-    guild_id: int
-    user_id: int
-    answer_percent: int  # 100: the table's time; 200: twice as long; 0: no answer timer
+from bot.storage.records import SERVER_WIDE, ClassPreset
 
 
 class TeacherStorage:
