@@ -18,7 +18,7 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
-from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season, Storage
+from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season, Storage
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 
 LANGUAGES = ("nb", "sv", "en")
@@ -103,16 +103,25 @@ class AdminService:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        public_board: str | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
-        is who sees the leaderboard (stored as the settings' ``board``)."""
+        is who sees the leaderboard (stored as the settings' ``board``); ``public_board`` the
+        leaderboard members see first and may share (issue 15)."""
         _require(manager)
+        if public_board is not None and public_board not in BOARD_SORTS:
+            raise UserFacingError("error.bad_option", option="public_board")
         if leaderboard is not None and leaderboard not in VISIBILITIES:
             raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
-        kwargs: dict[str, Any] = {"board": leaderboard, "channels": channels, "threads": threads}
+        kwargs: dict[str, Any] = {
+            "board": leaderboard,
+            "channels": channels,
+            "threads": threads,
+            "public_board": public_board,
+        }
         if language is not _UNSET:
             kwargs["language"] = language
         return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)

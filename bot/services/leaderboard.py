@@ -83,7 +83,7 @@ class LeaderboardService:
             raise UserFacingError("error.bad_option", option="level")
         if settings.board == "hidden" and not manager:
             raise UserFacingError("board.hidden")
-        if shared and not manager and sort != settings.public_board:
+        if shared and not manager and settings.board == "visible" and sort != settings.public_board:
             raise UserFacingError("leaderboard.not_public")
         if not manager:
             page = 0
