@@ -60,7 +60,7 @@ class TeacherStorage:
             rows = list(
                 await conn.execute_fetchall(
                     "SELECT * FROM class_presets WHERE guild_id = ? AND channel_id IN (?, ?)"
-                    " ORDER BY channel_id = ? DESC",
+                    " ORDER BY channel_id = ?",  # the channel's own first
                     (guild_id, channel_id, SERVER_WIDE, SERVER_WIDE),
                 )
             )

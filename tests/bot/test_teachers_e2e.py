@@ -1,0 +1,170 @@
+"""Issue 15: the teacher in charge, end to end through the fake Discord: class presets (locked
+and not), shown in `/mattekrig help` and on the board's footer, and an accommodation that
+doubles one pupil's answer time and is invisible to the others; in nb (alice, the teacher),
+sv (bob) and en (carol)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bot.i18n import t
+from bot.render.board import when
+from bot.storage import GameResult
+from engine.state import Phase
+from tests.bot.e2e import Table, assert_all_answered, assert_refused, seed_deals
+
+
+def _texts(message: Any) -> str:
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    return "\n".join(parts)
+
+
+def _channel(table: Table, name: str) -> Any:
+    world = table.fake.world
+    existing = [c for c in world.channels.values() if c.name == name]
+    return existing[0] if existing else world.add_channel(name)
+
+
+async def _teacher(table: Table, command: str, **options: Any) -> Any:
+    asked = await table.driver.slash("teacher", f"mattekrig admin {command}", **options)
+    assert asked.answered and not asked.rejected, asked
+    await table.settle()
+    return asked
+
+
+async def test_an_unlocked_preset_fills_what_pupils_leave_out(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 1: the server's preset gives level, answer time and time limit to every game a
+    pupil starts without choosing them; a pupil's own choice still counts; the board's footer
+    says "the teacher's setup" and `/mattekrig help` lists it, in each pupil's language."""
+    seed_deals(monkeypatch, 4)
+    set_up = await _teacher(
+        table,
+        "preset",
+        level=3,
+        answer_seconds=30,
+        minutes=5,
+        answer_form="expression",
+        server=True,
+    )
+    assert set_up.original is not None and set_up.original.ephemeral
+    assert t("preset.server", "nb") in _texts(set_up.original)
+
+    for who, locale, lang, channel in (
+        ("alice", None, "nb", "matte-a"),
+        ("bob", None, "sv", "matte-b"),
+        ("carol", "en-US", "en", "matte-c"),
+    ):
+        gid, _ = await table.start_computer(who, channel=_channel(table, channel), locale=locale)
+        settings = table.game(gid).settings
+        assert settings.engine.level == 3 and settings.answer_seconds == 30
+        assert settings.minutes == 5 and settings.preset
+        assert settings.engine.answer_form.value == "expression"
+        footer = table.board(gid).embeds[0]["footer"]["text"]
+        assert t("board.preset", lang) in footer
+        helped = await table.driver.slash(
+            who, "mattekrig help", channel=_channel(table, channel), locale=locale
+        )
+        await table.settle()
+        assert helped.original is not None and helped.original.ephemeral
+        shown = _texts(helped.original)
+        assert t("preset.help_title", lang) in shown
+        assert t("preset.option.answer_seconds", lang) in shown
+
+    # the pupil's own choice wins over an unlocked preset
+    gid, _ = await table.start_computer("alice", level=5, channel=_channel(table, "matte-d"))
+    assert table.game(gid).settings.engine.level == 5
+    assert table.game(gid).settings.answer_seconds == 30
+    assert_all_answered(table.fake)
+
+
+async def test_a_locked_channel_preset_lets_pupils_choose_only_opponents(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 1, locked: any game option a pupil types is refused (in their language) and
+    nothing starts; with only an opponent (here: the computer) the game gets the preset, the
+    computer's strength too. A channel's own preset wins over the server's."""
+    seed_deals(monkeypatch, 4)
+    await _teacher(table, "preset", level=2, server=True)
+    await _teacher(table, "preset", level=4, computer="hard", war_size=3, locked=True)
+    for who, locale, lang in (("alice", None, "nb"), ("bob", None, "sv"), ("carol", "en-US", "en")):
+        before = set(table.bot.games.games)
+        asked = await table.driver.slash(
+            who, "mattekrig start", level=2, computer="easy", thread=False, locale=locale
+        )
+        await assert_refused(table.fake, asked, "preset.locked", lang, option="level")
+        assert set(table.bot.games.games) == before
+
+    gid, _ = await table.start_computer("carol", locale="en-US")
+    game = table.game(gid)
+    assert game.settings.engine.level == 4 and game.settings.engine.war_size == 3
+    assert [p.computer for p in game.players if p.computer] == ["hard"]
+    assert t("board.preset", "en") in table.board(gid).embeds[0]["footer"]["text"]
+    # elsewhere the server's preset holds
+    other = _channel(table, "matte-2")
+    gid2, _ = await table.start_computer("bob", channel=other)
+    assert table.game(gid2).settings.engine.level == 2
+    # a pupil may not set presets
+    refused = await table.driver.slash("alice", "mattekrig admin preset", level=1)
+    await assert_refused(table.fake, refused, "admin.not_allowed", "nb")
+    assert_all_answered(table.fake)
+
+
+async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_others(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 4: Bob gets twice the answer time. When the table's 20 seconds run out Alice's
+    side times out and Bob may still answer; after 40 seconds his side times out too. The
+    board only ever shows the table's deadline, and nothing Alice is sent names the
+    accommodation; the teacher's confirmation is private."""
+    seed_deals(monkeypatch, 4)
+    bob = table.user("bob")
+    set_it = await _teacher(table, "accommodation", pupil=bob, answer_time="x2")
+    assert set_it.original is not None and set_it.original.ephemeral
+    assert t("choice.accommodation.x2", "nb") in set_it.original.content
+    refused = await table.driver.slash(
+        "carol", "mattekrig admin accommodation", pupil=bob, answer_time="no_timer", locale="en-US"
+    )
+    await assert_refused(table.fake, refused, "admin.not_allowed", "en")
+
+    gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=1, answer_seconds=20)
+    game = table.game(gid)
+    bob_side = game.side_of(bob.id)
+    alice_side = game.side_of(table.user("alice").id)
+    assert bob_side is not None and alice_side is not None
+    assert game.settings.answer_seconds == 20 and game.settings.side_seconds == {bob_side: 40}
+    assert table.state(gid).phase is Phase.ANSWER
+    opened = game.answer_opened_ms
+    assert opened is not None
+    table_deadline, bob_deadline = when(opened + 20_000), when(opened + 40_000)
+    assert table_deadline in _texts(table.board(gid))
+
+    table.bot.clock.advance(20)  # type: ignore[attr-defined]
+    await table.bot.scheduler.run_due()
+    await table.settle()
+    assert table.state(gid).pending == (bob_side,)  # Alice timed out, Bob still has time
+    assert bob_deadline not in _texts(table.board(gid))
+
+    table.bot.clock.advance(20)  # type: ignore[attr-defined]
+    await table.bot.scheduler.run_due()
+    await table.settle()
+    timed_out = [a for _, a, _ in await table.events(gid) if a.get("type") == "timeout"]
+    assert [a["side"] for a in timed_out[:2]] == [alice_side, bob_side]
+
+    for message in table.fake.world.messages.values():  # nothing public names it
+        if not message.ephemeral:
+            shown = _texts(message)
+            assert bob_deadline not in shown
+            for lang in ("nb", "sv", "en"):
+                assert t("choice.accommodation.x2", lang) not in shown
+    await table.bot.games.stop(gid, table.user("alice").id, moderator=False)
+    result: GameResult | None = await table.bot.results.record(gid)
+    assert result is not None
+    assert_all_answered(table.fake)
