@@ -33,6 +33,7 @@ from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
 from bot.storage import (
     ALL_GAMES,
+    BOARD_SORTS,
     ALL_LEVELS,
     BoardQuery,
     GameResult,
@@ -213,7 +214,7 @@ def variants(guild: int) -> list[tuple[str, BoardQuery]]:
         ("season", season, season),
         ("all", "all", "all"),
     ):
-        for sort in ("rating", "wins", "win_rate", "accuracy"):
+        for sort in BOARD_SORTS:  # issue 15 added "effort" (answers given)
             game = "regnekrig" if sort == "rating" else ALL_GAMES
             query = BoardQuery(
                 guild,

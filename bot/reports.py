@@ -14,6 +14,7 @@ from bot.storage.records import (
     BoardRow,
     BoardSort,
     BoardVisibility,
+    ClassSession,
     OperationTally,
     RatingLine,
     Season,
@@ -88,3 +89,35 @@ class PlayerStats:
     @property
     def win_rate(self) -> float | None:
         return self.wins / self.finished if self.finished else None
+
+
+# -- a class session's summary (issue 15, bot/services/sessions.py) --
+
+
+@dataclass(frozen=True, slots=True)
+class PupilLine:
+    """One pupil's part of a session."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    answers: int
+    correct: int
+    best: int
+    missed: int
+    exact_hits: int
+    gain: float | None  # session accuracy minus the pupil's accuracy before it
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.answers if self.answers else None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    session: ClassSession
+    games: int
+    operations: tuple[OperationTally, ...]  # the class's answers per operation
+    pupils: tuple[PupilLine, ...]  # by name
+    most_improved: PupilLine | None

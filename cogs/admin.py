@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_presets, render_season_confirm, render_settings
+from bot.render.sessions import render_session_started
 from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
@@ -244,3 +245,23 @@ class AdminGroup(
             time=t(f"choice.accommodation.{answer_time}", lang),
         )
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="session", description=ls("cmd.admin.session.desc"))
+    @app_commands.describe(minutes=ls("cmd.admin.session.opt.minutes.desc"))
+    async def session(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        minutes: app_commands.Range[int, 1, 120],
+    ) -> None:
+        """A timed class round: every game started in the server until it ends, ends with it;
+        the summary is posted here afterwards."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        started = await bot.sessions.start(
+            guild_id, interaction.channel_id or 0, minutes, lang, manager=manager
+        )
+        bot.scheduler.wake()
+        await interaction.response.send_message(
+            render_session_started(started, lang), allowed_mentions=NO_PINGS
+        )

@@ -119,9 +119,13 @@ class GameService:
         game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
         self.games[game_id] = game
         async with game.lock:
-            if settings.minutes > 0:
-                game.time_limit_due_ms = now + settings.minutes * 60_000
-                await self.storage.set_timer(game_id, TIME_LIMIT_TIMER, game.time_limit_due_ms)
+            due = now + settings.minutes * 60_000 if settings.minutes > 0 else None
+            session = await self.storage.running_session(guild_id, now) if guild_id else None
+            if session is not None and (due is None or session.ends_at < due):
+                due = session.ends_at  # a class session: every game ends with it (RULES §1.5)
+            if due is not None:
+                game.time_limit_due_ms = due
+                await self.storage.set_timer(game_id, TIME_LIMIT_TIMER, due)
             events.extend(await self._after_change(game))
             game.recent = list(events)
         return GameUpdate(game, tuple(events), "start")

@@ -91,6 +91,7 @@ _GUILD_TABLES = (
     "departed_members",
     "accommodations",
     "class_presets",
+    "class_sessions",
     "seasons",
     "guild_settings",
     "games",

@@ -429,3 +429,17 @@ PRESET_KEYS = (
     "minutes",
     "computer",
 )
+
+
+@dataclass(frozen=True, slots=True)
+class ClassSession:
+    """A timed class round: games started in the server between ``started_at`` and
+    ``ends_at`` end at ``ends_at`` (time up); the summary goes to ``channel_id`` in ``lang``."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    lang: str
+    started_at: int
+    ends_at: int
+    summarized_at: int | None = None

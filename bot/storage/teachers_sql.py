@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from bot.storage.records import SERVER_WIDE, ClassPreset
+from bot.storage.records import SERVER_WIDE, ClassPreset, ClassSession
 
 
 class TeacherStorage:
@@ -91,6 +91,68 @@ class TeacherStorage:
                 (guild_id, user_id, answer_percent, at),
             )
 
+    async def start_session(
+        self, guild_id: int, channel_id: int, lang: str, started_at: int, ends_at: int
+    ) -> ClassSession | None:
+        """A new class session, or None while another of the server's is still running."""
+        async with self._transaction() as conn:
+            running = await conn.execute_fetchall(
+                "SELECT id FROM class_sessions WHERE guild_id = ? AND summarized_at IS NULL"
+                " AND ends_at > ?",
+                (guild_id, started_at),
+            )
+            if running:
+                return None
+            cursor = await conn.execute(
+                "INSERT INTO class_sessions (guild_id, channel_id, lang, started_at, ends_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (guild_id, channel_id, lang, started_at, ends_at),
+            )
+            session_id = cursor.lastrowid
+        assert session_id is not None
+        return ClassSession(session_id, guild_id, channel_id, lang, started_at, ends_at)
+
+    async def running_session(self, guild_id: int, at: int) -> ClassSession | None:
+        """The server's session that is running at ``at`` (None: no session)."""
+        async with self._transaction("DEFERRED") as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT * FROM class_sessions WHERE guild_id = ? AND summarized_at IS NULL"
+                    " AND started_at <= ? AND ends_at > ? ORDER BY ends_at LIMIT 1",
+                    (guild_id, at, at),
+                )
+            )
+        return _session(rows[0]) if rows else None
+
+    async def ended_sessions(self, at: int) -> list[ClassSession]:
+        """Sessions whose time is up and whose summary is not posted yet."""
+        async with self._transaction("DEFERRED") as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT * FROM class_sessions WHERE summarized_at IS NULL AND ends_at <= ?"
+                " ORDER BY ends_at, id",
+                (at,),
+            )
+        return [_session(r) for r in rows]
+
+    async def next_session_end(self) -> int | None:
+        async with self._transaction("DEFERRED") as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT min(ends_at) FROM class_sessions WHERE summarized_at IS NULL"
+                )
+            )
+        return rows[0][0] if rows else None
+
+    async def mark_summarized(self, session_id: int, at: int) -> bool:
+        """True for the one caller that marks it (a summary is posted once)."""
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "UPDATE class_sessions SET summarized_at = ?"
+                " WHERE id = ? AND summarized_at IS NULL",
+                (at, session_id),
+            )
+            return cursor.rowcount > 0
+
     async def accommodations(
         self, guild_id: int, user_ids: Iterable[int] | None = None
     ) -> dict[int, int]:
@@ -102,6 +164,18 @@ class TeacherStorage:
             )
         wanted = None if user_ids is None else set(user_ids)
         return {r[0]: r[1] for r in rows if wanted is None or r[0] in wanted}
+
+
+def _session(row: Any) -> ClassSession:
+    return ClassSession(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        lang=row["lang"],
+        started_at=row["started_at"],
+        ends_at=row["ends_at"],
+        summarized_at=row["summarized_at"],
+    )
 
 
 def _preset(row: Any) -> ClassPreset:

@@ -1,7 +1,7 @@
 """Issue 15: the teacher in charge, end to end through the fake Discord: class presets (locked
-and not), shown in `/mattekrig help` and on the board's footer, and an accommodation that
-doubles one pupil's answer time and is invisible to the others; in nb (alice, the teacher),
-sv (bob) and en (carol)."""
+and not), shown in `/mattekrig help` and on the board's footer, an accommodation that
+doubles one pupil's answer time and is invisible to the others, and a class session from
+start to summary; in nb (alice, the teacher), sv (bob) and en (carol)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,15 @@ from bot.i18n import t
 from bot.render.board import when
 from bot.storage import GameResult
 from engine.state import Phase
-from tests.bot.e2e import Table, assert_all_answered, assert_refused, seed_deals
+from tests.bot.e2e import (
+    Table,
+    assert_all_answered,
+    assert_game_over,
+    assert_refused,
+    best_answer,
+    seed_deals,
+    strong_vs_weak,
+)
 
 
 def _texts(message: Any) -> str:
@@ -167,4 +175,77 @@ async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_oth
     await table.bot.games.stop(gid, table.user("alice").id, moderator=False)
     result: GameResult | None = await table.bot.results.record(gid)
     assert result is not None
+    assert_all_answered(table.fake)
+
+
+async def test_a_class_session_ends_every_game_together_then_posts_its_summary(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 2: the teacher opens a 1-minute session; three pupils (nb, sv, en) start games
+    against the computer in three channels, each getting the session's end as its time limit;
+    when it runs out every game plays its last round (RULES §1.5: time up) and, once all are
+    over and recorded, the summary is posted where the session was started: games played,
+    the class's correct answers per operation, everyone's line."""
+    seed_deals(monkeypatch, 4)
+    refused = await table.driver.slash("alice", "mattekrig admin session", minutes=1)
+    await assert_refused(table.fake, refused, "admin.not_allowed", "nb")
+    opened = await _teacher(table, "session", minutes=1)
+    assert opened.original is not None and not opened.original.ephemeral
+    again = await table.driver.slash("teacher", "mattekrig admin session", minutes=5)
+    await assert_refused(table.fake, again, "session.running", "nb")
+    session = await table.bot.storage.running_session(
+        table.fake.guild.id,
+        table.bot.clock.now_ms(),  # type: ignore[attr-defined]
+    )
+    assert session is not None
+
+    games = []
+    for who, locale, channel in (
+        ("alice", None, "matte-a"),
+        ("bob", None, "matte-b"),
+        ("carol", "en-US", "matte-c"),
+    ):
+        gid, _ = await table.start_computer(
+            who, channel=_channel(table, channel), locale=locale, game="regnekrig", level=1
+        )
+        assert table.game(gid).time_limit_due_ms == session.ends_at
+        games.append((who, locale, gid))
+    for who, locale, gid in games:  # a round each before the bell
+        await table.answer(who, gid, best_answer(table.state(gid), 0), locale=locale)
+
+    table.bot.clock.advance(60)  # type: ignore[attr-defined]
+    await table.bot.scheduler.run_due()
+    await table.settle()
+    for _, _, gid in games:
+        assert table.state(gid).time_up
+    for who, _, gid in games:
+        await table.play(gid, strong_vs_weak(weak_side=-1))
+        await assert_game_over(table, gid, {"alice": "nb", "bob": "sv"}.get(who, "en"), "time_up")
+    await table.bot.results.drain()
+    await table.bot.scheduler.run_due()
+    await table.settle()
+
+    title = t("session.summary.title", "nb")
+    posted = [
+        m
+        for m in table.fake.world.messages.values()
+        if m.channel_id == table.fake.channel.id and m.embeds and m.embeds[0].get("title") == title
+    ]
+    assert len(posted) == 1
+    shown = _texts(posted[0])
+    assert t("session.summary.games", "nb", games=3) in shown
+    assert t("level.1.name", "nb") in shown  # addition: the class's accuracy per operation
+    for name in ("Alice", "Bob", "Carol"):
+        assert name in shown
+    await table.bot.scheduler.run_due()  # posted once
+    assert (
+        len(
+            [
+                m
+                for m in table.fake.world.messages.values()
+                if m.embeds and m.embeds[0].get("title") == title
+            ]
+        )
+        == 1
+    )
     assert_all_answered(table.fake)

@@ -31,3 +31,18 @@ ALTER TABLE guild_settings ADD COLUMN public_board TEXT NOT NULL DEFAULT 'rating
 -- The effort leaderboard: answers given, most first.
 CREATE INDEX board_by_answers ON board_totals
     (guild_id, scope, game, level, answers DESC, games DESC, user_id);
+
+-- A class session: a timed class round (/mattekrig admin session). Every game started in the
+-- server while it runs ends when it ends (time up, RULES §1.5); then its summary is posted in
+-- channel_id, in lang, and summarized_at is set.
+CREATE TABLE class_sessions (
+    id            INTEGER PRIMARY KEY,
+    guild_id      INTEGER NOT NULL,
+    channel_id    INTEGER NOT NULL,
+    lang          TEXT    NOT NULL,
+    started_at    INTEGER NOT NULL,
+    ends_at       INTEGER NOT NULL CHECK (ends_at > started_at),
+    summarized_at INTEGER
+) STRICT;
+
+CREATE INDEX class_sessions_open ON class_sessions (guild_id, ends_at) WHERE summarized_at IS NULL;
