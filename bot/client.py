@@ -23,6 +23,7 @@ from bot.render.sessions import render_session_summary
 from bot.replies import report_error
 from bot.reports import SessionSummary
 from bot.services.admin import AdminService
+from bot.services.assignments import AssignmentService
 from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
@@ -73,6 +74,7 @@ class MattekrigBot(commands.Bot):
     admin: AdminService
     teachers: TeacherService
     sessions: SessionService
+    assignments: AssignmentService
 
     def __init__(
         self,
@@ -127,6 +129,7 @@ class MattekrigBot(commands.Bot):
         self.privacy = PrivacyService(storage, clock, self.results)
         self.admin = AdminService(storage, clock, self.results)
         self.teachers = TeacherService(storage, clock)
+        self.assignments = AssignmentService(storage, clock)
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -11,6 +11,7 @@ from bot.storage.records import (
     BOARD_MIN_ANSWERS,
     BOARD_MIN_GAMES,
     BOARD_SORTS,
+    Assignment,
     BoardRow,
     BoardSort,
     BoardVisibility,
@@ -121,3 +122,27 @@ class SessionSummary:
     operations: tuple[OperationTally, ...]  # the class's answers per operation
     pupils: tuple[PupilLine, ...]  # by name
     most_improved: PupilLine | None
+
+
+# -- an assignment's progress (issue 15, bot/services/assignments.py) --
+
+
+@dataclass(frozen=True, slots=True)
+class AssignmentProgress:
+    """One pupil's way to one assignment: the rounds answered at its game and level in its
+    time, and how many were the best move."""
+
+    assignment: Assignment
+    user_id: int
+    name: str
+    rounds: int
+    best: int
+
+    @property
+    def best_rate(self) -> float | None:
+        return self.best / self.rounds if self.rounds else None
+
+    @property
+    def met(self) -> bool:
+        goal = self.assignment
+        return self.rounds >= goal.rounds and self.best * 100 >= goal.best_percent * self.rounds

@@ -18,6 +18,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_presets, render_season_confirm, render_settings
+from bot.render.assignments import render_assignments
 from bot.render.sessions import render_session_started
 from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
@@ -264,4 +265,44 @@ class AdminGroup(
         bot.scheduler.wake()
         await interaction.response.send_message(
             render_session_started(started, lang), allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(name="assignment", description=ls("cmd.admin.assignment.desc"))
+    @app_commands.describe(
+        level=ls("cmd.admin.assignment.opt.level.desc"),
+        rounds=ls("cmd.admin.assignment.opt.rounds.desc"),
+        best_percent=ls("cmd.admin.assignment.opt.best_percent.desc"),
+        days=ls("cmd.admin.assignment.opt.days.desc"),
+    )
+    async def assignment(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
+        rounds: app_commands.Range[int, 1, 500] | None = None,
+        best_percent: app_commands.Range[int, 0, 100] = 0,
+        days: app_commands.Range[int, 1, 90] = 7,
+    ) -> None:
+        """With a level and rounds: set a Regnekrig assignment. Always: show every assignment
+        with who has met it."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        note = None
+        if level is not None or rounds is not None:
+            if level is None or rounds is None:
+                raise UserFacingError("assignment.needs_goal")
+            await bot.assignments.create(
+                guild_id,
+                level=level,
+                rounds=rounds,
+                best_percent=best_percent,
+                days=days,
+                manager=manager,
+            )
+            note = t("admin.settings.saved", lang)
+        overview = await bot.assignments.overview(guild_id, manager=manager)
+        await interaction.response.send_message(
+            embed=render_assignments(overview, lang, note=note),
+            ephemeral=True,
+            allowed_mentions=NO_PINGS,
         )

@@ -92,6 +92,7 @@ _GUILD_TABLES = (
     "accommodations",
     "class_presets",
     "class_sessions",
+    "assignments",
     "seasons",
     "guild_settings",
     "games",

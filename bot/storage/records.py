@@ -443,3 +443,18 @@ class ClassSession:
     started_at: int
     ends_at: int
     summarized_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """A teacher's goal: ``rounds`` answers at ``level`` of ``game`` with at least
+    ``best_percent`` % best moves, played between ``created_at`` and ``due_at``."""
+
+    id: int
+    guild_id: int
+    game: str
+    level: int
+    rounds: int
+    best_percent: int
+    created_at: int
+    due_at: int

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import aiosqlite
 
-from bot.storage.records import SERVER_WIDE, ClassPreset, ClassSession
+from bot.storage.records import SERVER_WIDE, Assignment, ClassPreset, ClassSession
 
 
 class TeacherStorage:
@@ -152,6 +152,37 @@ class TeacherStorage:
                 (at, session_id),
             )
             return cursor.rowcount > 0
+
+    async def add_assignment(
+        self,
+        guild_id: int,
+        game: str,
+        level: int,
+        rounds: int,
+        best_percent: int,
+        created_at: int,
+        due_at: int,
+    ) -> Assignment:
+        async with self._transaction() as conn:
+            cursor = await conn.execute(
+                "INSERT INTO assignments (guild_id, game, level, rounds, best_percent,"
+                " created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, game, level, rounds, best_percent, created_at, due_at),
+            )
+            assignment_id = cursor.lastrowid
+        assert assignment_id is not None
+        return Assignment(
+            assignment_id, guild_id, game, level, rounds, best_percent, created_at, due_at
+        )
+
+    async def assignments(self, guild_id: int, *, due_after: int = 0) -> list[Assignment]:
+        """The server's assignments due after ``due_after`` (0: all), soonest first."""
+        async with self._transaction("DEFERRED") as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT * FROM assignments WHERE guild_id = ? AND due_at > ? ORDER BY due_at, id",
+                (guild_id, due_after),
+            )
+        return [Assignment(**{k: r[k] for k in r.keys()}) for r in rows]  # noqa: SIM118
 
     async def accommodations(
         self, guild_id: int, user_ids: Iterable[int] | None = None

@@ -249,3 +249,42 @@ async def test_a_class_session_ends_every_game_together_then_posts_its_summary(
         == 1
     )
     assert_all_answered(table.fake)
+
+
+async def test_an_assignment_met_and_not_met(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 3: "2 rounds at level 1 with at least 50 % best moves". Alice answers three
+    rounds with the best move and meets it; Bob answers one and does not yet. Each sees their
+    own progress (privately) in `/mattekrig stats`; the teacher sees who has met it."""
+    seed_deals(monkeypatch, 4)
+    set_it = await _teacher(table, "assignment", level=1, rounds=2, best_percent=50, days=7)
+    assert set_it.original is not None and set_it.original.ephemeral
+    assert t("assignment.met_by", "nb", names="–") in _texts(set_it.original)
+
+    for who, locale, channel, answers in (
+        ("alice", None, "matte-a", 3),
+        ("bob", None, "matte-b", 1),
+    ):
+        gid, _ = await table.start_computer(
+            who, channel=_channel(table, channel), locale=locale, game="regnekrig", level=1
+        )
+        for _ in range(answers):
+            await table.answer(who, gid, best_answer(table.state(gid), 0), locale=locale)
+        await table.bot.games.stop(gid, table.user(who).id, moderator=False)
+    await table.bot.results.drain()
+
+    for who, lang, met in (("alice", "nb", True), ("bob", "sv", False)):
+        asked = await table.driver.slash(who, "mattekrig stats")
+        await table.settle()
+        assert asked.original is not None and asked.original.ephemeral
+        shown = _texts(asked.original)
+        assert t("assignment.mine.title", lang) in shown
+        done = t("assignment.met", lang, rounds=2, goal=2, percent="X").split("2")[0]
+        assert (done in shown) is met
+
+    overview = await _teacher(table, "assignment")
+    shown = _texts(overview.original)
+    assert t("assignment.met_by", "nb", names="Alice") in shown
+    assert "Bob (" in shown.split(t("assignment.met_by", "nb", names="Alice"))[1]
+    assert_all_answered(table.fake)

@@ -46,3 +46,19 @@ CREATE TABLE class_sessions (
 ) STRICT;
 
 CREATE INDEX class_sessions_open ON class_sessions (guild_id, ends_at) WHERE summarized_at IS NULL;
+
+-- An assignment: "rounds answers at level in game, at least best_percent % of them the best
+-- move", between created_at and due_at. Progress is counted from the results tables, so no
+-- row here names a pupil.
+CREATE TABLE assignments (
+    id           INTEGER PRIMARY KEY,
+    guild_id     INTEGER NOT NULL,
+    game         TEXT    NOT NULL,
+    level        INTEGER NOT NULL CHECK (level BETWEEN 1 AND 7),
+    rounds       INTEGER NOT NULL CHECK (rounds >= 1),
+    best_percent INTEGER NOT NULL CHECK (best_percent BETWEEN 0 AND 100),
+    created_at   INTEGER NOT NULL,
+    due_at       INTEGER NOT NULL CHECK (due_at > created_at)
+) STRICT;
+
+CREATE INDEX assignments_by_guild ON assignments (guild_id, due_at);
