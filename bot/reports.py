@@ -146,3 +146,60 @@ class AssignmentProgress:
     def met(self) -> bool:
         goal = self.assignment
         return self.rounds >= goal.rounds and self.best * 100 >= goal.best_percent * self.rounds
+
+
+# -- the teacher's detailed report (issue 15, bot/services/report.py) --
+
+
+@dataclass(frozen=True, slots=True)
+class SkillLine:
+    """One pupil at one level and operation, over the report's dates."""
+
+    user_id: int
+    name: str
+    level: int
+    op: str
+    answers: int
+    correct: int
+    best: int
+    missed: int  # rounds left unanswered at this level (timeouts)
+    exact_hits: int  # at this level
+    median_ms: int | None  # the median of the games' mean answer times
+    weeks: tuple[tuple[int, int, int], ...]  # (ISO week, answers, best), oldest first
+
+    @property
+    def best_rate(self) -> float | None:
+        return self.best / self.answers if self.answers else None
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.answers if self.answers else None
+
+    @property
+    def needs_help(self) -> bool:
+        """Enough answers to tell (`HELP_MIN_ANSWERS`) and under half of them correct, or
+        more rounds missed than answered."""
+        rate = self.accuracy
+        enough = self.answers >= HELP_MIN_ANSWERS
+        return (enough and rate is not None and rate < HELP_BELOW) or (
+            self.missed > self.answers and self.missed >= HELP_MIN_ANSWERS
+        )
+
+
+HELP_MIN_ANSWERS = 5
+HELP_BELOW = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ClassReport:
+    lines: tuple[SkillLine, ...]  # by pupil name, then level, then operation
+    start_ms: int | None
+    end_ms: int | None
+
+    def struggling(self) -> dict[tuple[int, str], list[SkillLine]]:
+        """(level, operation) -> the pupils who need help with it (the class overview)."""
+        out: dict[tuple[int, str], list[SkillLine]] = {}
+        for line in self.lines:
+            if line.needs_help:
+                out.setdefault((line.level, line.op), []).append(line)
+        return out

@@ -19,12 +19,14 @@ from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_presets, render_season_confirm, render_settings
 from bot.render.assignments import render_assignments
+from bot.render.report import op_names, render_report
 from bot.render.sessions import render_session_started
+from bot.reports import SORTS as BOARD_SORTS
 from bot.services.admin import VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
+from bot.services.report import report_rows_csv
 from bot.services.teachers import ACCOMMODATIONS
-from bot.storage import BOARD_SORTS
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
 from engine.computer import Strength
 from engine.expressions import AnswerForm
@@ -138,17 +140,44 @@ class AdminGroup(
         )
 
     @app_commands.command(name="report", description=ls("cmd.admin.report.desc"))
-    async def report(self, interaction: discord.Interaction[MattekrigBot]) -> None:
-        """A CSV file, one line per pupil, in the teacher's language."""
+    @app_commands.describe(
+        start=ls("cmd.admin.report.opt.start.desc"),
+        end=ls("cmd.admin.report.opt.end.desc"),
+        pupil=ls("cmd.admin.report.opt.pupil.desc"),
+    )
+    @app_commands.rename(start="from", end="to")
+    async def report(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        start: str | None = None,
+        end: str | None = None,
+        pupil: discord.Member | None = None,
+    ) -> None:
+        """Whom to help: an overview and a page per pupil here, and two CSV files in the
+        teacher's language (one line per pupil; one per pupil, level and operation)."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(interaction)
         await interaction.response.defer(ephemeral=True, thinking=True)
+        detail = await bot.admin.class_report(
+            guild_id,
+            manager=manager,
+            start=start,
+            end=end,
+            user_id=pupil.id if pupil else None,
+        )
         text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
+        rows = report_rows_csv(detail, op_names(detail, lang), lang=lang)
         day = local_time(bot.clock.now_ms()).date().isoformat()
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv")
+        files = [
+            discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv"),
+            discord.File(io.BytesIO(rows.encode("utf-8")), filename=f"mattekrig-{day}-detail.csv"),
+        ]
         await interaction.edit_original_response(
-            content=t("admin.report.reply", lang), attachments=[file], allowed_mentions=NO_PINGS
+            content=t("admin.report.reply", lang),
+            embeds=render_report(detail, lang),
+            attachments=files,
+            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="preset", description=ls("cmd.admin.preset.desc"))

@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.reports import ClassReport
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.report import class_report, day_bounds, parse_day, spreadsheet_cell
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
 from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season, Storage
@@ -152,6 +154,22 @@ class AdminService:
         _require(manager)
         return report_csv(await self.storage.guild_player_games(guild_id), lang=lang)
 
+    async def class_report(
+        self,
+        guild_id: int,
+        *,
+        manager: bool,
+        start: str | None = None,
+        end: str | None = None,
+        user_id: int | None = None,
+    ) -> ClassReport:
+        """`/mattekrig admin report [from] [to] [pupil]`: per pupil, level and operation, from
+        the games that ended on those days (dates as the teacher typed them)."""
+        _require(manager)
+        start_ms, end_ms = day_bounds(parse_day(start, "from"), parse_day(end, "to"))
+        games = await self.storage.guild_player_games(guild_id)
+        return class_report(games, start_ms=start_ms, end_ms=end_ms, user_id=user_id)
+
 
 def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
     """The teacher's report from every pupil's games (pure)."""
@@ -170,7 +188,7 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
     for user_id, mine in by_user.items():
         stats = summarize(0, user_id, mine[-1].player.display_name, mine)
         row = [
-            _cell(stats.display_name or str(user_id)),
+            spreadsheet_cell(stats.display_name or str(user_id)),
             str(stats.games),
             str(stats.wins),
             str(stats.answers.answers),
@@ -196,11 +214,6 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
 
 def _percent(value: float | None) -> str:
     return "" if value is None else str(round(value * 100))
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet will not run as a formula (CSV injection: =, +, -, @)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _require(manager: bool) -> None:

@@ -434,6 +434,8 @@ async def test_admin_commands_refused_for_pupils(
         "report",
         "preset",
         "accommodation",
+        "session",
+        "assignment",
     }
     names = {o["name"]: o for o in synced["options"]}
     assert names["forget-me"]["name_localizations"] == {"no": "glem-meg", "sv-SE": "glöm-mig"}
@@ -447,8 +449,8 @@ async def test_report_is_a_csv_file(
     await play_auto_game(bot, bot_clock, [alice, bob], names=["Alice", "=Bob"])
     reply = await reply_of(fake_discord, await driver.slash("teacher", "mattekrig admin report"))
     assert reply.ephemeral and reply.content == t("admin.report.reply", "nb")
-    (file,) = reply.attachments
-    assert file.filename.endswith(".csv")
+    file, detail = reply.attachments  # the summary, and one line per level and operation
+    assert file.filename.endswith(".csv") and detail.filename.endswith("-detail.csv")
     text = file.data.decode("utf-8")
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";"))
