@@ -33,8 +33,8 @@ from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
 from bot.storage import (
     ALL_GAMES,
-    BOARD_SORTS,
     ALL_LEVELS,
+    BOARD_SORTS,
     BoardQuery,
     GameResult,
     PlayerResult,

@@ -158,13 +158,10 @@ class AdminGroup(
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(interaction)
+        days = bot.admin.report_days(start, end)
         await interaction.response.defer(ephemeral=True, thinking=True)
         detail = await bot.admin.class_report(
-            guild_id,
-            manager=manager,
-            start=start,
-            end=end,
-            user_id=pupil.id if pupil else None,
+            guild_id, manager=manager, days=days, user_id=pupil.id if pupil else None
         )
         text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
         rows = report_rows_csv(detail, op_names(detail, lang), lang=lang)

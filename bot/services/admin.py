@@ -154,19 +154,23 @@ class AdminService:
         _require(manager)
         return report_csv(await self.storage.guild_player_games(guild_id), lang=lang)
 
+    def report_days(self, start: str | None, end: str | None) -> tuple[int | None, int | None]:
+        """The report's dates as the teacher typed them, as [start, end) in milliseconds:
+        checked before anything is loaded, so a date it cannot read is refused at once."""
+        return day_bounds(parse_day(start, "from"), parse_day(end, "to"))
+
     async def class_report(
         self,
         guild_id: int,
         *,
         manager: bool,
-        start: str | None = None,
-        end: str | None = None,
+        days: tuple[int | None, int | None] = (None, None),
         user_id: int | None = None,
     ) -> ClassReport:
         """`/mattekrig admin report [from] [to] [pupil]`: per pupil, level and operation, from
-        the games that ended on those days (dates as the teacher typed them)."""
+        the games that ended in ``days`` (`report_days`)."""
         _require(manager)
-        start_ms, end_ms = day_bounds(parse_day(start, "from"), parse_day(end, "to"))
+        start_ms, end_ms = days
         games = await self.storage.guild_player_games(guild_id)
         return class_report(games, start_ms=start_ms, end_ms=end_ms, user_id=user_id)
 

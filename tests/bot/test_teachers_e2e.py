@@ -1,10 +1,13 @@
 """Issue 15: the teacher in charge, end to end through the fake Discord: class presets (locked
 and not), shown in `/mattekrig help` and on the board's footer, an accommodation that
 doubles one pupil's answer time and is invisible to the others, and a class session from
-start to summary; in nb (alice, the teacher), sv (bob) and en (carol)."""
+start to summary, assignments met and not, and the report in Discord and CSV; in nb (alice,
+the teacher), sv (bob) and en (carol)."""
 
 from __future__ import annotations
 
+import csv
+import io
 from typing import Any
 
 import pytest
@@ -287,4 +290,53 @@ async def test_an_assignment_met_and_not_met(
     shown = _texts(overview.original)
     assert t("assignment.met_by", "nb", names="Alice") in shown
     assert "Bob (" in shown.split(t("assignment.met_by", "nb", names="Alice"))[1]
+    assert_all_answered(table.fake)
+
+
+async def test_the_report_in_discord_and_csv_from_games_with_known_answers(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Point 5: Alice answers six level-1 rounds, the first two right and the best move, the
+    other four wrong (a value no two cards make); the report's CSV line for her addition says
+    6 answers, 33,3 % correct and best, and that she needs help; the overview in Discord names
+    her; dates outside her games give an empty report; a date it cannot read is refused."""
+    seed_deals(monkeypatch, 4)
+    gid, _ = await table.start_computer("alice", game="regnekrig", level=1)
+    for n in range(6):
+        text = best_answer(table.state(gid), 0) if n < 2 else "99"
+        await table.answer("alice", gid, text)
+    await table.bot.games.stop(gid, table.user("alice").id, moderator=False)
+    await table.bot.results.drain()
+
+    asked = await _teacher(table, "report")
+    reply = asked.original
+    assert reply is not None and reply.ephemeral
+    _, detail = reply.attachments  # the per-pupil summary, and this one
+    text = detail.data.decode("utf-8")
+    assert text.startswith("\ufeff")
+    rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";"))
+    assert rows[0][:4] == ["Elev", "Nivå", "Regneart", "Svar"]
+    (alice,) = [r for r in rows[1:] if r[0] == "Alice"]
+    assert alice[1:6] == ["1", t("level.1.name", "nb"), "6", "33,3", "33,3"]
+    assert alice[-1] == "ja"
+    shown = _texts(reply)
+    assert (
+        t("report.overview.line", "nb", count=1, level=1, op=t("level.1.name", "nb"), names="Alice")
+        in shown
+    )
+
+    for who, locale, lang in (("teacher", "en-US", "en"), ("teacher", "sv-SE", "sv")):
+        english = await table.driver.slash(
+            who,
+            "mattekrig admin report",
+            locale=locale,
+            options={"from": "2020-01-01", "to": "2020-01-31"},
+        )
+        await table.settle()
+        assert english.original is not None
+        assert t("report.overview.none", lang) in _texts(english.original)
+        bad = await table.driver.slash(
+            who, "mattekrig admin report", locale=locale, options={"from": "yesterday"}
+        )
+        await assert_refused(table.fake, bad, "report.bad_date", lang, option="from")
     assert_all_answered(table.fake)
