@@ -48,6 +48,11 @@ def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]
     return guild_id, True
 
 
+async def _private(interaction: discord.Interaction[MattekrigBot], embed: discord.Embed) -> None:
+    """Every teacher's screen is for the teacher's eyes only."""
+    await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
 class AdminGroup(
     app_commands.Group,
     name="admin",
@@ -119,9 +124,7 @@ class AdminGroup(
         embed = render_settings(
             settings, lang, str(interaction.guild_locale or "en"), saved=bool(changes)
         )
-        await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await _private(interaction, embed)
 
     @app_commands.command(name="void", description=ls("cmd.admin.void.desc"))
     @app_commands.describe(game=ls("cmd.admin.void.opt.game.desc"))
@@ -242,11 +245,7 @@ class AdminGroup(
             )
             note = t("admin.settings.saved", lang)
         presets = await bot.teachers.presets(guild_id, manager=manager)
-        await interaction.response.send_message(
-            embed=render_presets(presets, lang, note=note),
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
-        )
+        await _private(interaction, render_presets(presets, lang, note=note))
 
     @app_commands.command(name="accommodation", description=ls("cmd.admin.accommodation.desc"))
     @app_commands.describe(
@@ -327,8 +326,4 @@ class AdminGroup(
             )
             note = t("admin.settings.saved", lang)
         overview = await bot.assignments.overview(guild_id, manager=manager)
-        await interaction.response.send_message(
-            embed=render_assignments(overview, lang, note=note),
-            ephemeral=True,
-            allowed_mentions=NO_PINGS,
-        )
+        await _private(interaction, render_assignments(overview, lang, note=note))
