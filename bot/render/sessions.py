@@ -8,7 +8,15 @@ import discord
 from bot.i18n import t
 from bot.render.board import clip, when
 from bot.render.locale import as_lang
-from bot.render.records import ADMIN_COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, display, percent
+from bot.render.records import (
+    ADMIN_COLOUR,
+    DESCRIPTION_MAX,
+    FIELD_VALUE_MAX,
+    STATS_COLOUR,
+    date,
+    display,
+    percent,
+)
 from bot.render.stats import op_name
 from bot.reports import PupilLine, SessionSummary
 from bot.storage.records import ClassSession
@@ -79,3 +87,16 @@ def render_session_summary(summary: SessionSummary, lang: str) -> discord.Embed:
         )
     embed.description = clip(embed.description or "", DESCRIPTION_MAX)
     return embed
+
+
+def render_my_session(session: ClassSession, line: PupilLine, lang: str) -> discord.Embed:
+    """A pupil's own line of the last class session, for their eyes only."""
+    lang = as_lang(lang)
+    text = pupil_line(line, lang)
+    if line.gain is not None:
+        text += "\n" + t("session.mine.gain", lang, points=round(line.gain * 100))
+    return discord.Embed(
+        title=t("session.mine.title", lang, date=date(session.ends_at)),
+        description=clip(text, DESCRIPTION_MAX),
+        colour=STATS_COLOUR,
+    )

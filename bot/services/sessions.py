@@ -43,6 +43,18 @@ class SessionService:
             raise UserFacingError("session.running")
         return session
 
+    async def my_last(self, guild_id: int, user_id: int) -> tuple[ClassSession, PupilLine] | None:
+        """The pupil's own line of the server's last session (shown only to them, under
+        `/mattekrig stats`), or None when they did not play in it."""
+        session = await self.storage.last_session(guild_id)
+        if session is None:
+            return None
+        played = await self.storage.player_games(guild_id, user_id)
+        during = [g for g in played if _in(session, g)]
+        before = [g for g in played if g.result.started_at < session.started_at]
+        lines = session_summary(session, during, before).pupils
+        return (session, lines[0]) if lines else None
+
     async def next_end_ms(self) -> int | None:
         return await self.storage.next_session_end()
 

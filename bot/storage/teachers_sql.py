@@ -143,6 +143,18 @@ class TeacherStorage:
             )
         return rows[0][0] if rows else None
 
+    async def last_session(self, guild_id: int) -> ClassSession | None:
+        """The server's most recent summarised session."""
+        async with self._transaction("DEFERRED") as conn:
+            rows = list(
+                await conn.execute_fetchall(
+                    "SELECT * FROM class_sessions WHERE guild_id = ? AND summarized_at IS NOT NULL"
+                    " ORDER BY ends_at DESC, id DESC LIMIT 1",
+                    (guild_id,),
+                )
+            )
+        return _session(rows[0]) if rows else None
+
     async def mark_summarized(self, session_id: int, at: int) -> bool:
         """True for the one caller that marks it (a summary is posted once)."""
         async with self._transaction() as conn:

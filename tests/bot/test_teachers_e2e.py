@@ -188,7 +188,8 @@ async def test_a_class_session_ends_every_game_together_then_posts_its_summary(
     against the computer in three channels, each getting the session's end as its time limit;
     when it runs out every game plays its last round (RULES §1.5: time up) and, once all are
     over and recorded, the summary is posted where the session was started: games played,
-    the class's correct answers per operation, everyone's line."""
+    the class's correct answers per operation, everyone's line; each pupil sees their own
+    line privately under `/mattekrig stats`."""
     seed_deals(monkeypatch, 4)
     refused = await table.driver.slash("alice", "mattekrig admin session", minutes=1)
     await assert_refused(table.fake, refused, "admin.not_allowed", "nb")
@@ -240,6 +241,12 @@ async def test_a_class_session_ends_every_game_together_then_posts_its_summary(
     assert t("level.1.name", "nb") in shown  # addition: the class's accuracy per operation
     for name in ("Alice", "Bob", "Carol"):
         assert name in shown
+    for who, locale, lang in (("alice", None, "nb"), ("bob", None, "sv"), ("carol", "en-US", "en")):
+        mine = await table.driver.slash(who, "mattekrig stats", locale=locale)
+        await table.settle()
+        assert mine.original is not None and mine.original.ephemeral  # each pupil's own line
+        titles = [e.get("title") or "" for e in mine.original.embeds]
+        assert any(t("session.mine.title", lang, date="").split("(")[0] in x for x in titles)
     await table.bot.scheduler.run_due()  # posted once
     assert (
         len(
