@@ -152,6 +152,7 @@ def leaderboard_row(row: BoardRow, sort: BoardSort, lang: Lang, *, you: bool = F
         wins=row.wins,
         answers=row.answers,
         percent=percent(row.win_rate if sort == "win_rate" else row.accuracy, lang),
+        points=f"{round((row.improvement or 0) * 100):+d}",
     )
     return f"{line} {t('leaderboard.you', lang)}" if you else line
 

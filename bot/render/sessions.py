@@ -74,7 +74,7 @@ def render_session_summary(summary: SessionSummary, lang: str) -> discord.Embed:
                 "session.summary.improved_line",
                 lang,
                 name=display(best.user_id, best.name),
-                points=round((best.gain or 0) * 100),
+                points=round((best.gain or 0) * 100),  # the most improved: always a gain
             ),
             inline=False,
         )
@@ -94,7 +94,7 @@ def render_my_session(session: ClassSession, line: PupilLine, lang: str) -> disc
     lang = as_lang(lang)
     text = pupil_line(line, lang)
     if line.gain is not None:
-        text += "\n" + t("session.mine.gain", lang, points=round(line.gain * 100))
+        text += "\n" + t("session.mine.gain", lang, points=f"{round(line.gain * 100):+d}")
     return discord.Embed(
         title=t("session.mine.title", lang, date=date(session.ends_at)),
         description=clip(text, DESCRIPTION_MAX),

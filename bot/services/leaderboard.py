@@ -36,6 +36,7 @@ from bot.storage import (
 )
 
 PAGE_SIZE = 10
+WEEK_MS = 7 * 86_400_000
 DEFAULT_RATING_GAME = "regnekrig"
 
 
@@ -89,6 +90,8 @@ class LeaderboardService:
             page = 0
         if sort == "rating" and game is None:
             game = DEFAULT_RATING_GAME
+        if sort == "improved" and period == "all":
+            period = "week"  # "improved" compares a period with the one before it
         now = self.clock.now_ms()
         shown = await self._season(guild_id, season)
         if season is not None:
@@ -109,6 +112,13 @@ class LeaderboardService:
             active_only=sort == "rating" and (period == "week" or level is not None),
             limit=PAGE_SIZE,
             offset=max(0, page) * PAGE_SIZE,
+            previous_scope=(
+                week_scope(week_key(now - WEEK_MS, self.tz))
+                if period == "week"
+                else _season_before(shown)
+            )
+            if sort == "improved"
+            else None,
         )
         result = await self.storage.board(query, viewer_id)
         rows = result.rows
@@ -167,3 +177,9 @@ def gentle_limit(total: int) -> int:
     """The last rank a member may see by name among ``total`` ranked players: the top half
     (rounded up, so one player sees themself), at most `PAGE_SIZE`."""
     return min(PAGE_SIZE, (total + 1) // 2)
+
+
+def _season_before(season: Season | None) -> str:
+    """The scope of the season before ``season`` ("": none, so nobody has improved yet)."""
+    number = season.season if season is not None else 1
+    return season_scope(number - 1) if number > 1 else ""

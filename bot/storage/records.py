@@ -158,9 +158,17 @@ PlayerKind = Literal["user", "computer", "anonymous"]
 PlayerOutcome = Literal["win", "loss", "draw", "none"]
 BoardVisibility = Literal["visible", "hidden", "own_rank"]
 BOARD_VISIBILITIES: tuple[BoardVisibility, ...] = ("visible", "hidden", "own_rank")
-BoardSort = Literal["rating", "wins", "win_rate", "accuracy", "effort"]
-# "effort": answers given, most first (a gentle leaderboard: practice counts, not only winning).
-BOARD_SORTS: tuple[BoardSort, ...] = ("rating", "wins", "win_rate", "accuracy", "effort")
+BoardSort = Literal["rating", "wins", "win_rate", "accuracy", "effort", "improved"]
+# Gentle leaderboards: "effort" ranks answers given (practice counts, not only winning);
+# "improved" the gain in correct answers over the period before (`BoardQuery.previous_scope`).
+BOARD_SORTS: tuple[BoardSort, ...] = (
+    "rating",
+    "wins",
+    "win_rate",
+    "accuracy",
+    "effort",
+    "improved",
+)
 ALL_GAMES = "*"  # board_totals.game for "every game"
 ALL_LEVELS = 0  # board_totals.level for "every level"
 ALL_TIME = "all"  # the scope that is never reset
@@ -337,6 +345,7 @@ class BoardQuery:
     active_only: bool = False
     limit: int = 10
     offset: int = 0
+    previous_scope: str | None = None  # "improved": the period compared with (its totals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -351,6 +360,7 @@ class BoardRow:
     correct: int = 0
     rating: int | None = None
     rated_games: int = 0
+    improvement: float | None = None  # "improved": accuracy now minus in the period before
 
     @property
     def win_rate(self) -> float | None:

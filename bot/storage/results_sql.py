@@ -132,6 +132,7 @@ _TOTALS_SORTS = {
         ("answers", "games"),
     ),
 }
+_GAIN = "(t.accuracy - p.accuracy)"  # the "improved" leaderboard's key
 _RATING_BETTER = "(r.rating > :k1 OR (r.rating = :k1 AND r.games > :k2))"
 _NOT_DEPARTED = (
     "NOT EXISTS (SELECT 1 FROM departed_members AS d"
@@ -300,6 +301,7 @@ class ResultsStorage:
             " t.draws AS draws, t.answers AS answers, t.correct AS correct, t.win_rate AS win_rate,"
             " t.accuracy AS accuracy, r.rating AS rating, r.games AS rated_games,"
             " n.display_name AS display_name"
+            + (f", {_GAIN} AS improvement" if query.sort == "improved" else ", NULL AS improvement")
         )
         async with self._transaction("DEFERRED") as conn:
             page = await conn.execute_fetchall(
@@ -853,6 +855,29 @@ def _board_sql(
             ("rating", "rated_games"),
             params,
         )
+    if query.sort == "improved":
+        # Accuracy in the period against the period before: both ranked (enough answers).
+        params["prev"] = query.previous_scope or ""
+        sql_from = (
+            "FROM board_totals AS t JOIN board_totals AS p ON p.guild_id = :guild"
+            " AND p.scope = :prev AND p.game = t.game AND p.level = t.level"
+            " AND p.user_id = t.user_id LEFT JOIN ratings AS r ON r.guild_id = :guild"
+            " AND r.scope = :rscope AND r.game = t.game AND r.user_id = t.user_id"
+            + names.format(alias="t")
+        )
+        where = (
+            "t.guild_id = :guild AND t.scope = :scope AND t.game = :game AND t.level = :level"
+            " AND t.accuracy IS NOT NULL AND p.accuracy IS NOT NULL"
+            f" AND {_NOT_DEPARTED.format(alias='t')}"
+        )
+        return (
+            sql_from,
+            where,
+            f"{_GAIN} DESC, t.answers DESC, t.user_id",
+            f"({_GAIN} > :k1 OR ({_GAIN} = :k1 AND t.answers > :k2))",
+            ("improvement", "answers"),
+            params,
+        )
     ranked, order, better, keys = _TOTALS_SORTS[query.sort]
     sql_from = (
         "FROM board_totals AS t LEFT JOIN ratings AS r ON r.guild_id = :guild"
@@ -894,4 +919,5 @@ def _board_row(row: sqlite3.Row, rank: int) -> BoardRow:
         correct=row["correct"] or 0,
         rating=row["rating"],
         rated_games=row["rated_games"] or 0,
+        improvement=row["improvement"],
     )

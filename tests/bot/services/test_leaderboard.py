@@ -225,3 +225,19 @@ async def test_effort_ranks_answers_given_and_the_teacher_picks_the_public_board
         await leaderboards.leaderboard(GUILD, A, sort="wins", shared=True)
     assert refused.value.key == "leaderboard.not_public"
     assert (await leaderboards.leaderboard(GUILD, A, sort="wins", shared=True, manager=True)).rows
+
+
+async def test_most_improved_compares_this_week_with_last(
+    leaderboards: LeaderboardService, play: Recorder, clock: FakeClock
+) -> None:
+    """Issue 15, point 6: "most improved" ranks the gain in correct answers against the week
+    before; only pupils with enough answers in both weeks are on it."""
+    await play(A, B, answers={A: (10, 5), B: (10, 8)})
+    clock.advance(7 * DAY_MS // 1000)
+    await play(A, B, answers={A: (10, 9), B: (10, 8)})
+    await play(C, D, answers={C: (10, 10), D: (10, 1)})  # new this week: not compared
+    board = await leaderboards.leaderboard(GUILD, C, sort="improved", period="week", manager=True)
+    assert [(r.user_id, round((r.improvement or 0) * 100)) for r in board.rows] == [(A, 40), (B, 0)]
+    assert board.own is None  # C has nothing to compare with
+    whole = await leaderboards.leaderboard(GUILD, A, sort="improved", period="all", manager=True)
+    assert whole.period == "week" and whole.rows == board.rows
