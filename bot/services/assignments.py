@@ -11,7 +11,8 @@ from collections.abc import Sequence
 from bot.reports import AssignmentProgress
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
-from bot.storage import PlayerGame, Storage
+from bot.storage import PlayerGame
+from bot.storage.contract import Store
 from bot.storage.records import Assignment
 from engine.registry import GAMES
 
@@ -21,7 +22,7 @@ DAYS = range(1, 91)
 
 
 class AssignmentService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
 

@@ -30,10 +30,10 @@ from bot.storage import (
     BoardQuery,
     BoardSort,
     Season,
-    Storage,
     season_scope,
     week_scope,
 )
+from bot.storage.contract import Store
 
 PAGE_SIZE = 10
 WEEK_MS = 7 * 86_400_000
@@ -41,7 +41,7 @@ DEFAULT_RATING_GAME = "regnekrig"
 
 
 class LeaderboardService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
         self.tz = SCHOOL_TZ

@@ -16,14 +16,15 @@ from bot.reports import PupilLine, SessionSummary
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS
-from bot.storage import OperationTally, PlayerGame, Storage
+from bot.storage import OperationTally, PlayerGame
+from bot.storage.contract import Store
 from bot.storage.records import ClassSession
 
 SESSION_MINUTES = range(1, 121)
 
 
 class SessionService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
 

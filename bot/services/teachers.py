@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.storage.contract import TeacherStore
 from bot.storage.records import SERVER_WIDE, ClassPreset
-from bot.storage.teachers_sql import TeacherStorage as PresetStore
 from engine.computer import Strength
 from engine.expressions import AnswerForm
 from engine.registry import (
@@ -80,7 +80,7 @@ def start_options(preset: ClassPreset | None, given: Mapping[str, Any]) -> dict[
 
 
 class TeacherService:
-    def __init__(self, storage: PresetStore, clock: Clock) -> None:
+    def __init__(self, storage: TeacherStore, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
 
