@@ -44,8 +44,11 @@ async def test_one_running_session_per_server_summarised_once(store: Storage) ->
     assert await store.ended_sessions(T0 + 59_999) == []
     assert session.id in [s.id for s in await store.ended_sessions(T0 + 60_000)]
     assert await store.next_session_end() == T0 + 60_000
+    assert await store.last_session(GUILD) is None
     assert await store.mark_summarized(session.id, T0 + 61_000)
     assert not await store.mark_summarized(session.id, T0 + 62_000)
+    last = await store.last_session(GUILD)
+    assert last is not None and last.id == session.id and last.summarized_at == T0 + 61_000
     assert session.id not in [s.id for s in await store.ended_sessions(T0 + 70_000)]
 
 
