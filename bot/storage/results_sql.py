@@ -322,9 +322,12 @@ class ResultsStorage:
         select = (
             f"SELECT {keys_alias(query)}.user_id AS user_id, t.games AS games, t.wins AS wins,"
             " t.draws AS draws, t.answers AS answers, t.correct AS correct, t.win_rate AS win_rate,"
-            " t.accuracy AS accuracy, r.rating AS rating, r.games AS rated_games,"
-            " n.display_name AS display_name"
-            + (f", {_GAIN} AS improvement" if query.sort == "improved" else ", NULL AS improvement")
+            " t.accuracy AS accuracy, n.display_name AS display_name, "
+            + (
+                f"NULL AS rating, NULL AS rated_games, {_GAIN} AS improvement"
+                if query.sort == "improved"
+                else "r.rating AS rating, r.games AS rated_games, NULL AS improvement"
+            )
         )
 
         def _tx(conn: sqlite3.Connection) -> BoardPage:
@@ -932,9 +935,7 @@ def _board_sql(
         sql_from = (
             "FROM board_totals AS t JOIN board_totals AS p ON p.guild_id = :guild"
             " AND p.scope = :prev AND p.game = t.game AND p.level = t.level"
-            " AND p.user_id = t.user_id LEFT JOIN ratings AS r ON r.guild_id = :guild"
-            " AND r.scope = :rscope AND r.game = t.game AND r.user_id = t.user_id"
-            + names.format(alias="t")
+            " AND p.user_id = t.user_id" + names.format(alias="t")  # no rating on its rows
         )
         where = (
             "t.guild_id = :guild AND t.scope = :scope AND t.game = :game AND t.level = :level"
