@@ -106,6 +106,7 @@ class AdminService:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        pings: bool | None = None,
         public_board: str | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
@@ -123,6 +124,7 @@ class AdminService:
             "board": leaderboard,
             "channels": channels,
             "threads": threads,
+            "pings": pings,
             "public_board": public_board,
         }
         if language is not _UNSET:

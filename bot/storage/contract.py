@@ -262,6 +262,7 @@ class SettingsStore(Protocol):
         channels: Sequence[int] | None = None,
         language: str | None = ...,
         threads: bool | None = None,
+        pings: bool | None = None,
         public_board: str | None = None,
     ) -> GuildSettings:
         """Only the arguments given change (``language=None`` means the server's own)."""

@@ -432,6 +432,7 @@ async def test_admin_commands_refused_for_pupils(
         "settings",
         "void",
         "report",
+        "end",
         "preset",
         "accommodation",
         "session",
