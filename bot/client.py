@@ -34,6 +34,7 @@ from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.sessions import SessionService
 from bot.services.stats import StatsService
+from bot.services.summary import SummaryService
 from bot.services.teachers import TeacherService
 from bot.storage import Invitation, Storage
 from bot.ui.admin import SeasonItem
@@ -69,6 +70,7 @@ class MattekrigBot(commands.Bot):
     invitations: InvitationService
     scheduler: Scheduler
     results: ResultsService
+    summaries: SummaryService
     leaderboards: LeaderboardService
     stats: StatsService
     privacy: PrivacyService
@@ -105,6 +107,7 @@ class MattekrigBot(commands.Bot):
         clock = self.clock
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)
+        self.summaries = SummaryService(storage)
         self.games = GameService(
             storage,
             clock,

@@ -22,7 +22,7 @@ from bot.render.assignments import render_assignments
 from bot.render.report import op_names, render_report
 from bot.render.sessions import render_session_started
 from bot.reports import SORTS as BOARD_SORTS
-from bot.services.admin import VISIBILITIES
+from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
 from bot.services.report import report_rows_csv
@@ -79,11 +79,13 @@ class AdminGroup(
         language=ls("cmd.admin.settings.opt.language.desc"),
         threads=ls("cmd.admin.settings.opt.threads.desc"),
         pings=ls("cmd.admin.settings.opt.pings.desc"),
+        answer_form=ls("cmd.admin.settings.opt.answer_form.desc"),
         public_board=ls("cmd.admin.settings.opt.public_board.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
+        answer_form=[choice("answer_form", v) for v in ANSWER_FORMS],
         public_board=[choice("sort", v) for v in BOARD_SORTS],
     )
     async def settings(
@@ -96,6 +98,7 @@ class AdminGroup(
         language: str | None = None,
         threads: bool | None = None,
         pings: bool | None = None,
+        answer_form: str | None = None,
         public_board: str | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
@@ -109,6 +112,8 @@ class AdminGroup(
             changes["threads"] = threads
         if pings is not None:
             changes["pings"] = pings
+        if answer_form is not None:
+            changes["answer_form"] = answer_form
         if public_board is not None:
             changes["public_board"] = public_board
         if language is not None:

@@ -31,6 +31,7 @@ from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
 from cogs.stats import StatsCommands
 from engine.registry import (
+    ANSWER_FORM,
     ANSWER_TIME,
     DECK,
     GAMES,
@@ -86,6 +87,7 @@ class Mattekrig(
         minutes=ls("opt.minutes.desc"),
         war_size=ls("opt.war_size.desc"),
         war_rule=ls("opt.war_rule.desc"),
+        answer_form=ls("opt.answer_form.desc"),
         answer_seconds=ls("opt.answer_seconds.desc"),
         thread=ls("opt.thread.desc"),
     )
@@ -95,6 +97,7 @@ class Mattekrig(
         deck=[choice("deck", d) for d in DECK.choices],
         mode=[choice("mode", m) for m in MODE.choices],
         war_rule=[choice("war_rule", w) for w in WAR_RULE.choices],
+        answer_form=[choice("answer_form", f) for f in ANSWER_FORM.choices],
     )
     async def start(
         self,
@@ -111,6 +114,7 @@ class Mattekrig(
         minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] | None = None,
         war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] | None = None,
         war_rule: str | None = None,
+        answer_form: str | None = None,
         answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] | None = None,
         thread: bool | None = None,
     ) -> None:
@@ -144,9 +148,12 @@ class Mattekrig(
             "minutes": minutes,
             "war_size": war_size,
             "war_rule": war_rule,
+            "answer_form": answer_form,
             "answer_seconds": answer_seconds,
         }
         options: dict[str, Any] = {
+            # RULES §2.2: the starter's answer form, else the preset's, else the server's
+            "answer_form": settings.answer_form,
             **start_options(preset, given),
             "locale": lang,
             "teams": teams,

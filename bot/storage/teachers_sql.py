@@ -1,5 +1,5 @@
 """The teacher's class presets, pupils' accommodations, class sessions and assignments
-(migration 0007).
+(migration 0008).
 
 A mixin of `Storage` (its contract: `bot.storage.contract.TeacherStore`). Presets are per
 channel or for the whole server (``channel_id`` `SERVER_WIDE`); a channel's own preset wins

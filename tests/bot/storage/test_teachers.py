@@ -1,4 +1,4 @@
-"""The teacher's storage (migration 0007), run on every backend: class presets (a channel's
+"""The teacher's storage (migration 0008), run on every backend: class presets (a channel's
 own before the server's), accommodations, class sessions (one running per server, ended
 ones until summarised, summarised once) and assignments."""
 
