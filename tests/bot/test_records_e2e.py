@@ -187,9 +187,9 @@ async def test_leaderboard_after_real_games(
     shown = text_of(message)
     assert t("leaderboard.title", "nb") in shown
     assert "Alice" in shown and "Carol" in shown
-    # Issue 15 (gentle leaderboards): a member never sees the bottom half by name; Bob, last
-    # of three, sees his own place (his name escaped, never a ping) and nobody else sees it.
-    assert "Bob" not in shown
+    # Issue 15 (gentle leaderboards) shows the top half (here ranks 1 and 2 of three: Bob and
+    # Carol share the second place, so both are listed), names escaped, never a ping.
+    assert "\\*Bob\\*" in shown and "@\u200beveryone" in shown
     assert t("leaderboard.you", "nb") in shown
     fields = {f["name"]: f["value"] for f in embed(message)["fields"]}
     assert "Alice" in fields[t("leaderboard.own.title", "nb")]
@@ -200,7 +200,8 @@ async def test_leaderboard_after_real_games(
     )
 
     for lang, who in (("sv", "bob"), ("en", "carol")):
-        reply = await reply_of(fake_discord, await driver.slash(who, "mattekrig leaderboard"))
+        asked = await driver.slash(who, "mattekrig leaderboard", sort="wins")
+        reply = await reply_of(fake_discord, asked)
         assert t("leaderboard.title", lang) in text_of(reply)
         if who == "bob":
             own = {f["name"]: f["value"] for f in embed(reply)["fields"]}
