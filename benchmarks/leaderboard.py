@@ -34,6 +34,7 @@ from bot.services.ratings import plan
 from bot.storage import (
     ALL_GAMES,
     ALL_LEVELS,
+    BOARD_SORTS,
     BoardQuery,
     GameResult,
     PlayerResult,
@@ -213,15 +214,19 @@ def variants(guild: int) -> list[tuple[str, BoardQuery]]:
         ("season", season, season),
         ("all", "all", "all"),
     ):
-        for sort in ("rating", "wins", "win_rate", "accuracy"):
+        before = {"week": week_scope(week_key(NOW - 8 * DAY)), "season": season_scope(1)}
+        for sort in BOARD_SORTS:  # issue 15 added "effort" and "improved"
+            if sort == "improved" and period not in before:
+                continue  # "improved" compares a week or a season with the one before
             game = "regnekrig" if sort == "rating" else ALL_GAMES
             query = BoardQuery(
                 guild,
                 scope,
                 game=game,
-                sort=sort,  # type: ignore[arg-type]
+                sort=sort,
                 rating_scope=rating_scope,
                 active_only=sort == "rating" and period == "week",
+                previous_scope=before.get(period) if sort == "improved" else None,
             )
             out.append((f"{sort:<8} {period:<6}", query))
     out.append(

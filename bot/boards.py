@@ -213,6 +213,7 @@ def screen_of(game: LiveGame, lang: str) -> GameScreen:
         humans=frozenset(range(game.state.config.sides)) - game.computer_sides(),
         autoplay=game.autoplay,
         ended=game.ended,
-        answer_due_ms=game.answer_due_ms,
+        answer_due_ms=game.table_due_ms,
         time_limit_due_ms=game.time_limit_due_ms,
+        preset=game.settings.preset,
     )

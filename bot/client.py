@@ -20,8 +20,11 @@ from bot.i18n.translator import MattekrigTranslator
 from bot.ops.invite import ready_line
 from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
+from bot.render.sessions import render_session_summary
 from bot.replies import report_error
+from bot.reports import SessionSummary
 from bot.services.admin import AdminService
+from bot.services.assignments import AssignmentService
 from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
@@ -29,8 +32,10 @@ from bot.services.leaderboard import LeaderboardService
 from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
+from bot.services.sessions import SessionService
 from bot.services.stats import StatsService
 from bot.services.summary import SummaryService
+from bot.services.teachers import TeacherService
 from bot.storage import Invitation, Storage
 from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
@@ -70,6 +75,9 @@ class MattekrigBot(commands.Bot):
     stats: StatsService
     privacy: PrivacyService
     admin: AdminService
+    teachers: TeacherService
+    sessions: SessionService
+    assignments: AssignmentService
 
     def __init__(
         self,
@@ -110,17 +118,22 @@ class MattekrigBot(commands.Bot):
         self.invitations = InvitationService(
             storage, clock, self.games, timers_changed=deadlines_changed.set
         )
+        self.sessions = SessionService(storage, clock)
         self.scheduler = Scheduler(
             self.games,
             self.invitations,
             clock,
             changed=deadlines_changed,
             invitation_listeners=[self.show_closed_invitation],
+            sessions=self.sessions,
+            session_listeners=[self.post_session_summary],
         )
         self.leaderboards = LeaderboardService(storage, clock)
         self.stats = StatsService(storage, clock)
         self.privacy = PrivacyService(storage, clock, self.results)
         self.admin = AdminService(storage, clock, self.results)
+        self.teachers = TeacherService(storage, clock)
+        self.assignments = AssignmentService(storage, clock)
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
@@ -175,6 +188,17 @@ class MattekrigBot(commands.Bot):
             await drawn.edit(message)
         except discord.HTTPException:
             log.info("could not edit expired invitation %s", invitation.id)
+
+    async def post_session_summary(self, summary: SessionSummary) -> None:
+        """A class session is over: its summary goes to the channel it was started in."""
+        channel = self.get_partial_messageable(summary.session.channel_id)
+        try:
+            await channel.send(
+                embed=render_session_summary(summary, summary.session.lang),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
+        except discord.HTTPException:
+            log.warning("could not post the summary of class session %s", summary.session.id)
 
     async def close(self) -> None:
         self.purge_daily.cancel()

@@ -11,9 +11,11 @@ from bot.storage.records import (
     BOARD_MIN_ANSWERS,
     BOARD_MIN_GAMES,
     BOARD_SORTS,
+    Assignment,
     BoardRow,
     BoardSort,
     BoardVisibility,
+    ClassSession,
     OperationTally,
     RatingLine,
     Season,
@@ -88,6 +90,119 @@ class PlayerStats:
     @property
     def win_rate(self) -> float | None:
         return self.wins / self.finished if self.finished else None
+
+
+# -- a class session's summary (issue 15, bot/services/sessions.py) --
+
+
+@dataclass(frozen=True, slots=True)
+class PupilLine:
+    """One pupil's part of a session."""
+
+    user_id: int
+    name: str
+    games: int
+    wins: int
+    answers: int
+    correct: int
+    best: int
+    missed: int
+    exact_hits: int
+    gain: float | None  # session accuracy minus the pupil's accuracy before it
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.answers if self.answers else None
+
+
+@dataclass(frozen=True, slots=True)
+class SessionSummary:
+    session: ClassSession
+    games: int
+    operations: tuple[OperationTally, ...]  # the class's answers per operation
+    pupils: tuple[PupilLine, ...]  # by name
+    most_improved: PupilLine | None
+
+
+# -- an assignment's progress (issue 15, bot/services/assignments.py) --
+
+
+@dataclass(frozen=True, slots=True)
+class AssignmentProgress:
+    """One pupil's way to one assignment: the rounds answered at its game and level in its
+    time, and how many were the best move."""
+
+    assignment: Assignment
+    user_id: int
+    name: str
+    rounds: int
+    best: int
+
+    @property
+    def best_rate(self) -> float | None:
+        return self.best / self.rounds if self.rounds else None
+
+    @property
+    def met(self) -> bool:
+        goal = self.assignment
+        return self.rounds >= goal.rounds and self.best * 100 >= goal.best_percent * self.rounds
+
+
+# -- the teacher's detailed report (issue 15, bot/services/report.py) --
+
+
+@dataclass(frozen=True, slots=True)
+class SkillLine:
+    """One pupil at one level and operation, over the report's dates."""
+
+    user_id: int
+    name: str
+    level: int
+    op: str
+    answers: int
+    correct: int
+    best: int
+    missed: int  # rounds left unanswered at this level (timeouts)
+    exact_hits: int  # at this level
+    median_ms: int | None  # the median of the games' mean answer times
+    weeks: tuple[tuple[int, int, int], ...]  # (ISO week, answers, best), oldest first
+
+    @property
+    def best_rate(self) -> float | None:
+        return self.best / self.answers if self.answers else None
+
+    @property
+    def accuracy(self) -> float | None:
+        return self.correct / self.answers if self.answers else None
+
+    @property
+    def needs_help(self) -> bool:
+        """Enough answers to tell (`HELP_MIN_ANSWERS`) and under half of them correct, or
+        more rounds missed than answered."""
+        rate = self.accuracy
+        enough = self.answers >= HELP_MIN_ANSWERS
+        return (enough and rate is not None and rate < HELP_BELOW) or (
+            self.missed > self.answers and self.missed >= HELP_MIN_ANSWERS
+        )
+
+
+HELP_MIN_ANSWERS = 5
+HELP_BELOW = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class ClassReport:
+    lines: tuple[SkillLine, ...]  # by pupil name, then level, then operation
+    start_ms: int | None
+    end_ms: int | None
+
+    def struggling(self) -> dict[tuple[int, str], list[SkillLine]]:
+        """(level, operation) -> the pupils who need help with it (the class overview)."""
+        out: dict[tuple[int, str], list[SkillLine]] = {}
+        for line in self.lines:
+            if line.needs_help:
+                out.setdefault((line.level, line.op), []).append(line)
+        return out
 
 
 Direction = Literal["down", "stay", "up"]

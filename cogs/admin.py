@@ -17,11 +17,20 @@ from discord import app_commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.admin import render_season_confirm, render_settings
+from bot.render.admin import render_presets, render_season_confirm, render_settings
+from bot.render.assignments import render_assignments
+from bot.render.report import op_names, render_report
+from bot.render.sessions import render_session_started
+from bot.reports import SORTS as BOARD_SORTS
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
-from bot.ui.guild import house_rules, is_manager, require_guild
+from bot.services.report import report_rows_csv
+from bot.services.teachers import ACCOMMODATIONS
+from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
+from engine.computer import Strength
+from engine.expressions import AnswerForm
+from engine.registry import ANSWER_TIME, DECK, GAMES, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -37,6 +46,11 @@ def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]
     if not is_manager(interaction):
         raise UserFacingError("admin.not_allowed")
     return guild_id, True
+
+
+async def _private(interaction: discord.Interaction[MattekrigBot], embed: discord.Embed) -> None:
+    """Every teacher's screen is for the teacher's eyes only."""
+    await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
 
 class AdminGroup(
@@ -66,11 +80,13 @@ class AdminGroup(
         threads=ls("cmd.admin.settings.opt.threads.desc"),
         pings=ls("cmd.admin.settings.opt.pings.desc"),
         answer_form=ls("cmd.admin.settings.opt.answer_form.desc"),
+        public_board=ls("cmd.admin.settings.opt.public_board.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
         answer_form=[choice("answer_form", v) for v in ANSWER_FORMS],
+        public_board=[choice("sort", v) for v in BOARD_SORTS],
     )
     async def settings(
         self,
@@ -83,6 +99,7 @@ class AdminGroup(
         threads: bool | None = None,
         pings: bool | None = None,
         answer_form: str | None = None,
+        public_board: str | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
@@ -97,6 +114,8 @@ class AdminGroup(
             changes["pings"] = pings
         if answer_form is not None:
             changes["answer_form"] = answer_form
+        if public_board is not None:
+            changes["public_board"] = public_board
         if language is not None:
             changes["language"] = None if language == "server" else language
         channels = list(settings.channels)
@@ -114,9 +133,7 @@ class AdminGroup(
         embed = render_settings(
             settings, lang, str(interaction.guild_locale or "en"), saved=bool(changes)
         )
-        await interaction.response.send_message(
-            embed=embed, ephemeral=True, allowed_mentions=NO_PINGS
-        )
+        await _private(interaction, embed)
 
     @app_commands.command(name="void", description=ls("cmd.admin.void.desc"))
     @app_commands.describe(game=ls("cmd.admin.void.opt.game.desc"))
@@ -160,15 +177,187 @@ class AdminGroup(
         await bot.boards.refresh(update.game)
 
     @app_commands.command(name="report", description=ls("cmd.admin.report.desc"))
-    async def report(self, interaction: discord.Interaction[MattekrigBot]) -> None:
-        """A CSV file, one line per pupil, in the teacher's language."""
+    @app_commands.describe(
+        start=ls("cmd.admin.report.opt.start.desc"),
+        end=ls("cmd.admin.report.opt.end.desc"),
+        pupil=ls("cmd.admin.report.opt.pupil.desc"),
+    )
+    @app_commands.rename(start="from", end="to")
+    async def report(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        start: str | None = None,
+        end: str | None = None,
+        pupil: discord.Member | None = None,
+    ) -> None:
+        """Whom to help: an overview and a page per pupil here, and two CSV files in the
+        teacher's language (one line per pupil; one per pupil, level and operation)."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(interaction)
+        days = bot.admin.report_days(start, end)
         await interaction.response.defer(ephemeral=True, thinking=True)
-        text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
-        day = local_time(bot.clock.now_ms()).date().isoformat()
-        file = discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv")
-        await interaction.edit_original_response(
-            content=t("admin.report.reply", lang), attachments=[file], allowed_mentions=NO_PINGS
+        detail = await bot.admin.class_report(
+            guild_id, manager=manager, days=days, user_id=pupil.id if pupil else None
         )
+        text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
+        rows = report_rows_csv(detail, op_names(detail, lang), lang=lang)
+        day = local_time(bot.clock.now_ms()).date().isoformat()
+        files = [
+            discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv"),
+            discord.File(io.BytesIO(rows.encode("utf-8")), filename=f"mattekrig-{day}-detail.csv"),
+        ]
+        await interaction.edit_original_response(
+            content=t("admin.report.reply", lang),
+            embeds=render_report(detail, lang),
+            attachments=files,
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="preset", description=ls("cmd.admin.preset.desc"))
+    @app_commands.describe(
+        game=ls("opt.game.desc"),
+        level=ls("opt.level.desc"),
+        deck=ls("opt.deck.desc"),
+        mode=ls("opt.mode.desc"),
+        answer_form=ls("cmd.admin.preset.opt.answer_form.desc"),
+        answer_seconds=ls("opt.answer_seconds.desc"),
+        war_size=ls("opt.war_size.desc"),
+        minutes=ls("opt.minutes.desc"),
+        computer=ls("cmd.admin.preset.opt.computer.desc"),
+        locked=ls("cmd.admin.preset.opt.locked.desc"),
+        server=ls("cmd.admin.preset.opt.server.desc"),
+        clear=ls("cmd.admin.preset.opt.clear.desc"),
+    )
+    @app_commands.choices(
+        game=[choice("game", g) for g in GAMES],
+        deck=[choice("deck", d) for d in DECK.choices],
+        mode=[choice("mode", m) for m in MODE.choices],
+        answer_form=[choice("answer_form", f.value) for f in AnswerForm],
+        computer=[choice("computer", s.value) for s in Strength],
+    )
+    async def preset(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        game: str | None = None,
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
+        deck: str | None = None,
+        mode: str | None = None,
+        answer_form: str | None = None,
+        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] | None = None,
+        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] | None = None,
+        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] | None = None,
+        computer: str | None = None,
+        locked: bool = False,
+        server: bool = False,
+        clear: bool = False,
+    ) -> None:
+        """The class preset of this channel (``server``: of the whole server). Without
+        options: show the presets; ``clear``: remove this one."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        channel_id = None if server else home_channel_id(interaction)
+        options = {
+            "game": game,
+            "level": level,
+            "deck": deck,
+            "mode": mode,
+            "answer_form": answer_form,
+            "answer_seconds": answer_seconds,
+            "war_size": war_size,
+            "minutes": minutes,
+            "computer": computer,
+        }
+        note = None
+        if clear:
+            await bot.teachers.clear_preset(guild_id, channel_id, manager=manager)
+            note = t("preset.cleared", lang)
+        elif any(v is not None for v in options.values()) or locked:
+            await bot.teachers.set_preset(
+                guild_id, channel_id, options, locked=locked, manager=manager
+            )
+            note = t("admin.settings.saved", lang)
+        presets = await bot.teachers.presets(guild_id, manager=manager)
+        await _private(interaction, render_presets(presets, lang, note=note))
+
+    @app_commands.command(name="accommodation", description=ls("cmd.admin.accommodation.desc"))
+    @app_commands.describe(
+        pupil=ls("cmd.admin.accommodation.opt.pupil.desc"),
+        answer_time=ls("cmd.admin.accommodation.opt.answer_time.desc"),
+    )
+    @app_commands.choices(answer_time=[choice("accommodation", k) for k in ACCOMMODATIONS])
+    async def accommodation(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        pupil: discord.Member,
+        answer_time: str,
+    ) -> None:
+        """A pupil's own answer time, private to the teacher (the board shows the table's)."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        await bot.teachers.set_accommodation(guild_id, pupil.id, answer_time, manager=manager)
+        text = t(
+            "accommodation.saved",
+            lang,
+            pupil=pupil.mention,
+            time=t(f"choice.accommodation.{answer_time}", lang),
+        )
+        await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
+
+    @app_commands.command(name="session", description=ls("cmd.admin.session.desc"))
+    @app_commands.describe(minutes=ls("cmd.admin.session.opt.minutes.desc"))
+    async def session(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        minutes: app_commands.Range[int, 1, 120],
+    ) -> None:
+        """A timed class round: every game started in the server until it ends, ends with it;
+        the summary is posted here afterwards."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        started = await bot.sessions.start(
+            guild_id, interaction.channel_id or 0, minutes, lang, manager=manager
+        )
+        bot.scheduler.wake()
+        await interaction.response.send_message(
+            render_session_started(started, lang), allowed_mentions=NO_PINGS
+        )
+
+    @app_commands.command(name="assignment", description=ls("cmd.admin.assignment.desc"))
+    @app_commands.describe(
+        level=ls("cmd.admin.assignment.opt.level.desc"),
+        rounds=ls("cmd.admin.assignment.opt.rounds.desc"),
+        best_percent=ls("cmd.admin.assignment.opt.best_percent.desc"),
+        days=ls("cmd.admin.assignment.opt.days.desc"),
+    )
+    async def assignment(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
+        rounds: app_commands.Range[int, 1, 500] | None = None,
+        best_percent: app_commands.Range[int, 0, 100] = 0,
+        days: app_commands.Range[int, 1, 90] = 7,
+    ) -> None:
+        """With a level and rounds: set a Regnekrig assignment. Always: show every assignment
+        with who has met it."""
+        bot = interaction.client
+        guild_id, manager = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        note = None
+        if level is not None or rounds is not None:
+            if level is None or rounds is None:
+                raise UserFacingError("assignment.needs_goal")
+            await bot.assignments.create(
+                guild_id,
+                level=level,
+                rounds=rounds,
+                best_percent=best_percent,
+                days=days,
+                manager=manager,
+            )
+            note = t("admin.settings.saved", lang)
+        overview = await bot.assignments.overview(guild_id, manager=manager)
+        await _private(interaction, render_assignments(overview, lang, note=note))

@@ -46,7 +46,7 @@ class LeaderboardCommands:
         game: str | None = None,
         level: int | None = None,
         period: str = "season",
-        sort: str = "rating",
+        sort: str | None = None,
         season: app_commands.Range[int, 1, 999_999] | None = None,
         share: bool = False,
     ) -> None:

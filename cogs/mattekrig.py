@@ -10,10 +10,12 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
+from bot.render.admin import render_preset_embed
 from bot.render.invitations import render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of, reply_lang
 from bot.services.errors import UserFacingError
+from bot.services.teachers import start_options
 from bot.ui.flow import (
     answer_message,
     defer_if_late,
@@ -23,7 +25,7 @@ from bot.ui.flow import (
     thread_from,
     thread_name,
 )
-from bot.ui.guild import board_language, check_channel, house_rules
+from bot.ui.guild import board_language, check_channel, home_channel_id, house_rules
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
@@ -100,24 +102,24 @@ class Mattekrig(
     async def start(
         self,
         interaction: discord.Interaction[MattekrigBot],
-        game: str,
-        level: app_commands.Range[int, LEVEL.low, LEVEL.high] = int(LEVEL.default),
+        game: str | None = None,
+        level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
         opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         computer: str | None = None,
         teams: bool = False,
-        deck: str = str(DECK.default),
-        mode: str = str(MODE.default),
-        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] = int(TIME_LIMIT.default),
-        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] = int(WAR_SIZE.default),
-        war_rule: str = str(WAR_RULE.default),
+        deck: str | None = None,
+        mode: str | None = None,
+        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] | None = None,
+        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] | None = None,
+        war_rule: str | None = None,
         answer_form: str | None = None,
-        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] = int(
-            ANSWER_TIME.default
-        ),
+        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] | None = None,
         thread: bool | None = None,
     ) -> None:
+        """Options the pupil leaves out come from the teacher's class preset for this channel
+        (or server), else the registry's defaults; a locked preset refuses any of them."""
         settings, _ = await house_rules(interaction)  # the teacher's settings
         check_channel(interaction, settings)
         lang = board_language(interaction, settings)  # every public message of the game
@@ -135,7 +137,10 @@ class Mattekrig(
             use_thread = False
         if not use_thread and self.bot.games.in_channel(interaction.channel_id or 0):
             raise UserFacingError("error.channel_busy")
-        options: dict[str, Any] = {
+        preset = await self.bot.teachers.preset_for(
+            interaction.guild_id or 0, home_channel_id(interaction)
+        )
+        given = {
             "game": game,
             "level": level,
             "deck": deck,
@@ -143,16 +148,23 @@ class Mattekrig(
             "minutes": minutes,
             "war_size": war_size,
             "war_rule": war_rule,
-            # RULES §2.2: the starter's choice, else the server's default (the teacher's)
-            "answer_form": answer_form or settings.answer_form,
+            "answer_form": answer_form,
             "answer_seconds": answer_seconds,
+        }
+        options: dict[str, Any] = {
+            # RULES §2.2: the starter's answer form, else the preset's, else the server's
+            "answer_form": settings.answer_form,
+            **start_options(preset, given),
             "locale": lang,
             "teams": teams,
             "thread": use_thread,
         }
+        strength = options.pop("computer", None)  # the preset's strength against the computer
         user = interaction.user
         if computer:
-            await self._start_computer(interaction, {**options, "computer": computer}, use_thread)
+            if preset is None or not preset.locked or strength is None:
+                strength = computer
+            await self._start_computer(interaction, {**options, "computer": strength}, use_thread)
         elif opponents:
             invitation = await self.bot.invitations.challenge(
                 guild_id=interaction.guild_id,
@@ -240,9 +252,16 @@ class Mattekrig(
 
     @app_commands.command(name="help", description=ls("cmd.help.desc"))
     async def help(self, interaction: discord.Interaction[MattekrigBot]) -> None:
-        await interaction.response.send_message(
-            embeds=help_text(lang_of(interaction)), ephemeral=True
-        )
+        """The help, and the teacher's setup for this channel when there is one."""
+        lang = lang_of(interaction)
+        embeds = help_text(lang)
+        if interaction.guild_id is not None:
+            preset = await self.bot.teachers.preset_for(
+                interaction.guild_id, home_channel_id(interaction)
+            )
+            if preset is not None:
+                embeds = [*embeds, render_preset_embed(preset, lang)][:10]  # Discord: 10 a message
+        await interaction.response.send_message(embeds=embeds, ephemeral=True)
 
 
 def _names(invitation: Any) -> dict[int, str]:

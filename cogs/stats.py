@@ -11,6 +11,8 @@ import discord
 from discord import app_commands
 
 from bot.i18n.translator import choice, ls
+from bot.render.assignments import render_my_assignments
+from bot.render.sessions import render_my_session
 from bot.render.stats import render_stats
 from bot.reports import GAMES
 from bot.ui.guild import house_rules, is_manager, require_guild
@@ -49,7 +51,14 @@ class StatsCommands:
             game=game,
             manager=is_manager(interaction),
         )
-        embed = render_stats(stats, lang, target.display_name)
+        embeds = [render_stats(stats, lang, target.display_name)]
+        if target.id == interaction.user.id and not share:  # private: assignments, last session
+            mine = await self.bot.assignments.mine(guild_id, target.id)
+            if mine:
+                embeds.append(render_my_assignments(mine, lang))
+            session = await self.bot.sessions.my_last(guild_id, target.id)
+            if session is not None:
+                embeds.append(render_my_session(*session, lang))
         await interaction.response.send_message(
-            embed=embed, ephemeral=not share, allowed_mentions=NO_PINGS
+            embeds=embeds, ephemeral=not share, allowed_mentions=NO_PINGS
         )

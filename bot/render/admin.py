@@ -3,6 +3,8 @@ commands are in `cogs/admin.py`, the season buttons in `bot/ui/admin.py`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import discord
 
 from bot.i18n import t
@@ -10,7 +12,7 @@ from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date, render_question
-from bot.storage.records import GuildSettings, Season
+from bot.storage.records import PRESET_KEYS, SERVER_WIDE, ClassPreset, GuildSettings, Season
 from bot.ui.custom_ids import Verb, build
 
 
@@ -72,6 +74,62 @@ def render_settings(
         ("admin.settings.language", language),
         ("admin.settings.threads", t(threads, lang)),
         ("admin.settings.answer_form", t(f"answer_form.{settings.answer_form}.name", lang)),
+        ("admin.settings.public_board", t(f"choice.sort.{settings.public_board}", lang)),
     ):
         embed.add_field(name=t(name, lang), value=value, inline=False)
+    return embed
+
+
+def preset_lines(preset: ClassPreset, lang: str) -> list[str]:
+    """A preset's options, one short line each, in the game's own words."""
+    lang = as_lang(lang)
+    options = preset.options
+    lines = []
+    for key in PRESET_KEYS:
+        if key not in options:
+            continue
+        value = options[key]
+        if key == "game":
+            shown = t(f"game.{value}.name", lang)
+        elif key == "level":
+            shown = t("board.level", lang, level=value, name=t(f"level.{value}.name", lang))
+        elif key in ("deck", "mode"):
+            shown = t(f"{key}.{value}.name", lang)
+        elif key in ("answer_form", "computer"):
+            shown = t(f"choice.{key}.{value}", lang)
+        else:
+            shown = str(value)
+        lines.append(f"• {t(f'preset.option.{key}', lang)}: {shown}")
+    if preset.locked:
+        lines.append(f"🔒 {t('preset.locked_note', lang)}")
+    return lines or [t("preset.empty", lang)]
+
+
+def render_preset_embed(preset: ClassPreset, lang: str) -> discord.Embed:
+    """The teacher's setup as a pupil sees it under `/mattekrig help`."""
+    lang = as_lang(lang)
+    return discord.Embed(
+        title=t("preset.help_title", lang),
+        description=clip("\n".join(preset_lines(preset, lang)), FIELD_VALUE_MAX),
+        colour=ADMIN_COLOUR,
+    )
+
+
+def render_presets(
+    presets: Sequence[ClassPreset], lang: str, *, note: str | None = None
+) -> discord.Embed:
+    """The server's presets, for the teacher: the server's own first, then each channel's."""
+    lang = as_lang(lang)
+    embed = discord.Embed(
+        title=t("preset.title", lang),
+        description=note or (None if presets else t("preset.none", lang)),
+        colour=ADMIN_COLOUR,
+    )
+    for preset in presets:
+        if preset.channel_id == SERVER_WIDE:
+            name = t("preset.server", lang)
+        else:
+            name = t("preset.channel", lang, channel=f"<#{preset.channel_id}>")
+        value = clip("\n".join(preset_lines(preset, lang)), FIELD_VALUE_MAX)
+        embed.add_field(name=name, value=value, inline=False)
     return embed

@@ -68,6 +68,8 @@ def when(due_ms: int) -> str:
 
 def _footer(screen: GameScreen, lang: Lang) -> str:
     parts = settings_parts(screen.view.config, lang)
+    if screen.preset:
+        parts.append(t("board.preset", lang))
     parts.append(t("board.game_number", lang, id=screen.game_id))
     return " · ".join(parts)
 

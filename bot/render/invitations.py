@@ -78,6 +78,8 @@ def options_lines(options: Mapping[str, Any], lang: Lang) -> list[str]:
     computer = options.get("computer")
     if computer:
         lines.append(t("invite.option.computer", lang, name=computer_name(str(computer), lang)))
+    if options.get("preset"):
+        lines.append(t("board.preset", lang))
     return [f"• {line}" for line in lines]
 
 

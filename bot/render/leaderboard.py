@@ -52,7 +52,7 @@ class LeaderboardOptions:
     game: str | None = None
     level: int | None = None
     period: Period = "season"
-    sort: BoardSort = "rating"
+    sort: BoardSort | None = None  # None: the leaderboard the teacher made public
     season: int | None = None
     shared: bool = False
     lang: str | None = None
@@ -62,7 +62,8 @@ class LeaderboardOptions:
         letters, digits, dots and underscores only (the arg grammar)."""
         period = f"s{self.season}" if self.season is not None else self.period
         view = as_lang(self.lang or "en") if self.shared else "p"
-        return f"{self.game or 'any'}.{self.level or 0}.{period}.{self.sort}.{view}"
+        sort = self.sort or "public"
+        return f"{self.game or 'any'}.{self.level or 0}.{period}.{sort}.{view}"
 
     @classmethod
     def from_arg(cls, arg: str | None) -> LeaderboardOptions | None:
@@ -73,16 +74,16 @@ class LeaderboardOptions:
         game = None if match["game"] == "any" else match["game"]
         season = int(match["season"]) if match["season"] else None
         period = "season" if season is not None else match["period"]
-        sort = match["sort"]
+        sort: str = match["sort"]
         if (game is not None and game not in GAMES) or period not in PERIODS:
             return None
-        if sort not in SORTS:
+        if sort not in SORTS and sort != "public":
             return None
         return cls(
             game=game,
             level=int(match["level"]) or None,
             period=period,
-            sort=sort,
+            sort=next((s for s in SORTS if s == sort), None),
             season=season,
             shared=match["view"] != "p",
             lang=None if match["view"] == "p" else match["view"],
@@ -151,6 +152,7 @@ def leaderboard_row(row: BoardRow, sort: BoardSort, lang: Lang, *, you: bool = F
         wins=row.wins,
         answers=row.answers,
         percent=percent(row.win_rate if sort == "win_rate" else row.accuracy, lang),
+        points=f"{round((row.improvement or 0) * 100):+d}",
     )
     return f"{line} {t('leaderboard.you', lang)}" if you else line
 

@@ -21,6 +21,7 @@ class GameScreen:
     ended: str | None = None  # "stopped" or "abandoned": ended outside the rules
     answer_due_ms: int | None = None  # when the decision the game waits for times out
     time_limit_due_ms: int | None = None  # when the game's time limit runs out
+    preset: bool = False  # started with the teacher's class preset
 
     @property
     def finished(self) -> bool:

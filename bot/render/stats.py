@@ -19,7 +19,7 @@ from bot.storage.records import OperationTally, RatingLine
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels
 
 
-def _op_name(op: str, lang: Lang) -> str:
+def op_name(op: str, lang: Lang) -> str:
     if op in LEVEL_OPS:
         return t(f"level.{LEVEL_OPS.index(op) + 1}.name", lang)
     return t(f"records.op.{op}", lang)
@@ -99,7 +99,7 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
     if stats.answers.asked:
         accuracy = [_tally_line("stats.accuracy.all", stats.answers, lang)]
         accuracy.extend(
-            _tally_line("stats.accuracy.op", tally, lang, name=_op_name(op, lang))
+            _tally_line("stats.accuracy.op", tally, lang, name=op_name(op, lang))
             for op, tally in stats.operations.items()
         )
     else:

@@ -14,12 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from bot.reports import ClassReport
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.report import class_report, day_bounds, parse_day, spreadsheet_cell
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
 from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
-from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season
+from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 from bot.storage.contract import Store
 from engine.config import LEVELS
@@ -120,12 +122,16 @@ class AdminService:
         threads: bool | None = None,
         pings: bool | None = None,
         answer_form: str | None = None,
+        public_board: str | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
         is who sees the leaderboard (stored as the settings' ``board``); ``answer_form`` is
-        new Regnekrig games' answer form unless their starter picks one (RULES §2.2)."""
+        new Regnekrig games' answer form unless their starter picks one (RULES §2.2);
+        ``public_board`` the leaderboard members see first and may share (issue 15)."""
         _require(manager)
+        if public_board is not None and public_board not in BOARD_SORTS:
+            raise UserFacingError("error.bad_option", option="public_board")
         if leaderboard is not None and leaderboard not in VISIBILITIES:
             raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
@@ -138,6 +144,7 @@ class AdminService:
             "threads": threads,
             "pings": pings,
             "answer_form": answer_form,
+            "public_board": public_board,
         }
         if language is not _UNSET:
             kwargs["language"] = language
@@ -169,6 +176,26 @@ class AdminService:
         open correctly."""
         _require(manager)
         return report_csv(await self.storage.guild_player_games(guild_id), lang=lang)
+
+    def report_days(self, start: str | None, end: str | None) -> tuple[int | None, int | None]:
+        """The report's dates as the teacher typed them, as [start, end) in milliseconds:
+        checked before anything is loaded, so a date it cannot read is refused at once."""
+        return day_bounds(parse_day(start, "from"), parse_day(end, "to"))
+
+    async def class_report(
+        self,
+        guild_id: int,
+        *,
+        manager: bool,
+        days: tuple[int | None, int | None] = (None, None),
+        user_id: int | None = None,
+    ) -> ClassReport:
+        """`/mattekrig admin report [from] [to] [pupil]`: per pupil, level and operation, from
+        the games that ended in ``days`` (`report_days`)."""
+        _require(manager)
+        start_ms, end_ms = days
+        games = await self.storage.guild_player_games(guild_id)
+        return class_report(games, start_ms=start_ms, end_ms=end_ms, user_id=user_id)
 
 
 def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
@@ -202,7 +229,7 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
     for user_id, mine in by_user.items():
         stats = summarize(0, user_id, mine[-1].player.display_name, mine)
         row = [
-            _cell(stats.display_name or str(user_id)),
+            spreadsheet_cell(stats.display_name or str(user_id)),
             str(stats.games),
             str(stats.wins),
             str(stats.answers.answers),

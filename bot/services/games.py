@@ -117,6 +117,8 @@ class GameService:
         """Deal a new game and store it; raises `error.channel_busy` if one is live here."""
         if seed is None:
             seed = secrets.randbits(31)
+        if guild_id is not None:
+            settings = await self._accommodate(guild_id, settings, players)
         now = self.clock.now_ms()
         state, events = new_game(settings.engine, seed)
         # Issue 9: the game, its deal, any computer replies and its deadlines are stored in one
@@ -146,9 +148,13 @@ class GameService:
         )
         game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
         change = ActionCommit(now, [NewEvent(0, DEAL_ACTION, [e.to_json() for e in events])])
-        if settings.minutes > 0:
-            game.time_limit_due_ms = now + settings.minutes * 60_000
-            change.timers[TIME_LIMIT_TIMER] = Deadline(game.time_limit_due_ms)
+        due = now + settings.minutes * 60_000 if settings.minutes > 0 else None
+        session = await self.storage.running_session(guild_id, now) if guild_id else None
+        if session is not None and (due is None or session.ends_at < due):
+            due = session.ends_at  # a class session: every game ends with it (RULES §1.5)
+        if due is not None:
+            game.time_limit_due_ms = due
+            change.timers[TIME_LIMIT_TIMER] = Deadline(due)
         events.extend(self._after_change(game, change))
         try:
             game.record = await self.storage.start_game(new, change)
@@ -158,6 +164,26 @@ class GameService:
         game.recent = list(events)
         self._committed(game, change)
         return GameUpdate(game, tuple(events), "start")
+
+    async def _accommodate(
+        self, guild_id: int, settings: GameSettings, players: Sequence[Player]
+    ) -> GameSettings:
+        """Each side's answer time with its pupils' accommodations (a teacher's setting,
+        `/mattekrig admin accommodation`): a side of several pupils gets the longest, and
+        "no answer timer" beats any time. A table without an answer time stays without."""
+        base = settings.answer_seconds
+        users = {p.user_id: p.side for p in players if p.user_id is not None}
+        if base <= 0 or not users:
+            return settings
+        percents = await self.storage.accommodations(guild_id, users)
+        sides: dict[int, int] = {}
+        for user_id, percent in percents.items():
+            side = users[user_id]
+            seconds = 0 if percent == 0 else max(1, base * percent // 100)
+            current = sides.get(side)
+            if current is None or seconds == 0 or (current != 0 and seconds > current):
+                sides[side] = seconds
+        return replace(settings, side_seconds=sides) if sides else settings
 
     async def restore_all(self) -> list[LiveGame]:
         """Bring every live game back after a restart, from its stored actions and the chance
@@ -189,6 +215,7 @@ class GameService:
             if timer.kind == ANSWER_TIMER:
                 game.answer_due_ms = timer.due_at
                 game.answer_window = (timer.payload or {}).get("window")
+                game.answer_opened_ms = (timer.payload or {}).get("opened")
             elif timer.kind == TIME_LIMIT_TIMER:
                 game.time_limit_due_ms = timer.due_at
             elif timer.kind == AUTOPLAY_TIMER:
@@ -446,18 +473,30 @@ class GameService:
             return events
         now = change.at
         change.timers[IDLE_TIMER] = Deadline(now + IDLE_MINUTES * 60_000)
-        deciding = bool(awaited(game.state))  # auto mode: the engine decides, nothing is timed
-        seconds = game.settings.answer_seconds
-        if deciding and seconds > 0:
-            window = game.state.window
-            if game.answer_window != window:
-                game.answer_window = window
-                game.answer_due_ms = now + seconds * 1000
-                change.timers[ANSWER_TIMER] = Deadline(game.answer_due_ms, {"window": window})
+        deciding = awaited(game.state)  # auto mode: the engine decides, nothing is timed
+        window = game.state.window
+        if deciding and game.answer_window != window:
+            game.answer_window = window
+            game.answer_opened_ms = now
+        opened = game.answer_opened_ms if game.answer_opened_ms is not None else now
+        # Each side's time runs from the window's opening (its own, with an accommodation):
+        # the timer is set for the first side still to run out.
+        deadlines = [
+            opened + seconds * 1000
+            for side in deciding
+            if (seconds := game.settings.seconds_for(side)) > 0
+        ]
+        if deadlines:
+            due = min(deadlines)
+            if game.answer_due_ms != due:
+                game.answer_due_ms = due
+                change.timers[ANSWER_TIMER] = Deadline(due, {"window": window, "opened": opened})
         elif game.answer_due_ms is not None:
             game.answer_due_ms = None
-            game.answer_window = None
             change.timers[ANSWER_TIMER] = None
+        if not deciding:
+            game.answer_window = None
+            game.answer_opened_ms = None
         return events
 
     async def _end(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
@@ -507,13 +546,17 @@ class GameService:
             if kind == ANSWER_TIMER:
                 change.timers[ANSWER_TIMER] = None
                 game.answer_due_ms = None
-                game.answer_window = None
                 if (payload or {}).get("window") != game.state.window:
+                    game.answer_window = None
                     return None  # that window was closed by the players in time
                 window = game.state.window
+                opened = (payload or {}).get("opened")
                 for side in awaited(game.state):
                     if game.state.window != window:
                         break
+                    seconds = game.settings.seconds_for(side)
+                    if seconds <= 0 or (opened is not None and opened + seconds * 1000 > change.at):
+                        continue  # an accommodation: this side's time runs on
                     events.extend(self._apply(game, change, Timeout(side), None))
                 # RULES §1.5: decisions left to run out, in a row, end the game (abandoned,
                 # or the idle side forfeits while the others play on).

@@ -55,6 +55,8 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
         "locale",
         "teams",
         "computer",
+        "answer_form",
+        "preset",
     )
     return settings_from_options(**{k: options[k] for k in keys if k in options}, sides=sides)
 

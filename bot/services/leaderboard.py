@@ -36,6 +36,7 @@ from bot.storage import (
 from bot.storage.contract import Store
 
 PAGE_SIZE = 10
+WEEK_MS = 7 * 86_400_000
 DEFAULT_RATING_GAME = "regnekrig"
 
 
@@ -53,17 +54,26 @@ class LeaderboardService:
         game: str | None = None,
         level: int | None = None,
         period: Period = "season",
-        sort: BoardSort = "rating",
+        sort: BoardSort | None = None,
         page: int = 0,
         season: int | None = None,
         manager: bool = False,
+        shared: bool = False,
     ) -> Leaderboard:
         """Top `PAGE_SIZE` of the server from ``page`` on, with the viewer's own rank.
 
         ``season`` picks an archived season (period becomes "season"). ``manager``: the
         viewer may manage the server (sees hidden leaderboards). Refusals: ``board.hidden``,
-        ``error.bad_option``.
+        ``error.bad_option``, ``leaderboard.not_public``.
+
+        Gentle by default: ``sort`` None is the leaderboard the teacher made public; a member
+        (not a manager) sees one page, the top `PAGE_SIZE` but never the bottom half of the
+        ranked players by name (their own place is always shown to them), and may share only
+        the public leaderboard.
         """
+        settings = await self.storage.guild_settings(guild_id)
+        if sort is None:
+            sort = settings.public_board
         if sort not in BOARD_SORTS:
             raise UserFacingError("error.bad_option", option="sort")
         if period not in PERIODS:
@@ -72,11 +82,16 @@ class LeaderboardService:
             raise UserFacingError("error.bad_option", option="game")
         if level is not None and not 1 <= level <= 7:
             raise UserFacingError("error.bad_option", option="level")
-        settings = await self.storage.guild_settings(guild_id)
         if settings.board == "hidden" and not manager:
             raise UserFacingError("board.hidden")
+        if shared and not manager and settings.board == "visible" and sort != settings.public_board:
+            raise UserFacingError("leaderboard.not_public")
+        if not manager:
+            page = 0
         if sort == "rating" and game is None:
             game = DEFAULT_RATING_GAME
+        if sort == "improved" and period == "all":
+            period = "week"  # "improved" compares a period with the one before it
         now = self.clock.now_ms()
         shown = await self._season(guild_id, season)
         if season is not None:
@@ -97,9 +112,20 @@ class LeaderboardService:
             active_only=sort == "rating" and (period == "week" or level is not None),
             limit=PAGE_SIZE,
             offset=max(0, page) * PAGE_SIZE,
+            previous_scope=(
+                week_scope(week_key(now - WEEK_MS, self.tz))
+                if period == "week"
+                else _season_before(shown)
+            )
+            if sort == "improved"
+            else None,
         )
         result = await self.storage.board(query, viewer_id)
+        rows = result.rows
         pages = max(1, -(-result.total // PAGE_SIZE))
+        if not manager:
+            rows = tuple(r for r in rows if r.rank <= gentle_limit(result.total))
+            pages = 1
         if page >= pages and result.total:
             return await self.leaderboard(
                 guild_id,
@@ -111,6 +137,7 @@ class LeaderboardService:
                 page=pages - 1,
                 season=season,
                 manager=manager,
+                shared=shared,
             )
         own_only = settings.board == "own_rank" and not manager
         return Leaderboard(
@@ -122,7 +149,7 @@ class LeaderboardService:
             page=max(0, page),
             pages=pages,
             total=result.total,
-            rows=() if own_only else result.rows,
+            rows=() if own_only else rows,
             own=result.own,
             visibility=settings.board,
             season=shown,
@@ -144,3 +171,15 @@ class LeaderboardService:
     async def members_seen(self, guild_id: int, user_ids: list[int]) -> None:
         """These members are (back) in the server: show them again."""
         await self.storage.mark_present(guild_id, user_ids)
+
+
+def gentle_limit(total: int) -> int:
+    """The last rank a member may see by name among ``total`` ranked players: the top half
+    (rounded up, so one player sees themself), at most `PAGE_SIZE`."""
+    return min(PAGE_SIZE, (total + 1) // 2)
+
+
+def _season_before(season: Season | None) -> str:
+    """The scope of the season before ``season`` ("": none, so nobody has improved yet)."""
+    number = season.season if season is not None else 1
+    return season_scope(number - 1) if number > 1 else ""

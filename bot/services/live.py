@@ -30,6 +30,7 @@ class LiveGame:
     ended: Ending | None = None  # ended outside the rules (stop command, idle)
     answer_due_ms: int | None = None  # when the current decision window times out
     answer_window: int | None = None  # the window that deadline belongs to
+    answer_opened_ms: int | None = None  # when that window opened (each side's time runs from it)
     time_limit_due_ms: int | None = None  # when the game's time limit runs out
     lock: asyncio.Lock = field(default_factory=asyncio.Lock, repr=False)
 
@@ -45,6 +46,17 @@ class LiveGame:
     def channel_id(self) -> int:
         """Where the board lives: the game's thread when it has one."""
         return self.record.home_channel_id
+
+    @property
+    def table_due_ms(self) -> int | None:
+        """The deadline the board shows: the table's own answer time from the window's
+        opening. A pupil's accommodation (a longer time, or none) is never shown."""
+        seconds = self.settings.answer_seconds
+        if self.answer_due_ms is None and self.answer_window is None:
+            return None
+        if self.answer_opened_ms is None or seconds <= 0:
+            return self.answer_due_ms
+        return self.answer_opened_ms + seconds * 1000
 
     @property
     def is_finished(self) -> bool:

@@ -9,16 +9,20 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot.reports import SessionSummary
 from bot.services.clock import Clock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
+from bot.services.sessions import SessionService
 from bot.storage import Invitation
 
 log = logging.getLogger(__name__)
 
 MAX_SLEEP_S = 60.0  # look again at least once a minute, in case a clock jumped
+SESSION_POLL_MS = 5_000  # an ended session's games still finishing: how often to look
 
 InvitationListener = Callable[[Invitation], Awaitable[None]]
+SessionListener = Callable[[SessionSummary], Awaitable[None]]
 
 
 class Scheduler:
@@ -30,20 +34,30 @@ class Scheduler:
         *,
         changed: asyncio.Event,
         invitation_listeners: Sequence[InvitationListener] = (),
+        sessions: SessionService | None = None,
+        session_listeners: Sequence[SessionListener] = (),
     ) -> None:
         """``changed`` is the event the services set when a deadline moved (pass its ``set``
         as their ``timers_changed``); ``invitation_listeners`` are told of every expired
-        challenge or lobby (the Discord layer takes its buttons away)."""
+        challenge or lobby (the Discord layer takes its buttons away); ``session_listeners``
+        of every class session's summary once its games are over (the Discord layer posts
+        it)."""
         self.games = games
         self.invitations = invitations
         self.clock = clock
         self.invitation_listeners = tuple(invitation_listeners)
+        self.sessions = sessions
+        self.session_listeners = tuple(session_listeners)
         self._changed = changed
         self._task: asyncio.Task[None] | None = None
 
     def start(self) -> None:
         if self._task is None:
             self._task = asyncio.create_task(self._run(), name="mattekrig-scheduler")
+
+    def wake(self) -> None:
+        """A deadline was added outside the services that tell the scheduler themselves."""
+        self._changed.set()
 
     async def stop(self) -> None:
         if self._task is not None:
@@ -61,16 +75,37 @@ class Scheduler:
                     await listener(invitation)
                 except Exception:
                     log.exception("invitation listener failed for %s", invitation.id)
+        if self.sessions is None:
+            return
+        live = [
+            (g.record.guild_id, g.record.created_at)
+            for g in self.games.games.values()
+            if g.record.guild_id is not None and not g.is_finished
+        ]
+        for summary in await self.sessions.summaries_due(live):
+            for session_listener in self.session_listeners:
+                try:
+                    await session_listener(summary)
+                except Exception:
+                    log.exception("session listener failed for %s", summary.session.id)
 
     async def _next_sleep_s(self) -> float:
         due = [
             d
-            for d in (await self.games.next_wake_ms(), await self.invitations.next_expiry_ms())
+            for d in (
+                await self.games.next_wake_ms(),
+                await self.invitations.next_expiry_ms(),
+            )
             if d is not None
         ]
+        now = self.clock.now_ms()
+        session_end = await self.sessions.next_end_ms() if self.sessions else None
+        if session_end is not None:
+            # a session past its end waits for its last rounds and records: look again soon
+            due.append(session_end if session_end > now else now + SESSION_POLL_MS)
         if not due:
             return MAX_SLEEP_S
-        return max(0.0, min(MAX_SLEEP_S, (min(due) - self.clock.now_ms()) / 1000))
+        return max(0.0, min(MAX_SLEEP_S, (min(due) - now) / 1000))
 
     async def _run(self) -> None:
         while True:

@@ -3,7 +3,8 @@ agrees on (answer time, time limit), who plays which side, and the board's langu
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from engine.computer import Strength
@@ -22,6 +23,14 @@ class GameSettings:
     locale: str = "en"  # the board's language (the starter's)
     teams: bool = False
     computer: Strength | None = None
+    preset: bool = False  # started with the teacher's class preset (the board says so)
+    # A pupil's accommodation, per side: that side's answer time in seconds (0: none). Never
+    # shown: the board shows the table's `answer_seconds` only.
+    side_seconds: Mapping[int, int] = field(default_factory=dict)
+
+    def seconds_for(self, side: int) -> int:
+        """The answer time of one side: its accommodation, else the table's."""
+        return self.side_seconds.get(side, self.answer_seconds)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -31,6 +40,8 @@ class GameSettings:
             "locale": self.locale,
             "teams": self.teams,
             "computer": self.computer.value if self.computer else None,
+            "preset": self.preset,
+            "side_seconds": {str(k): v for k, v in sorted(self.side_seconds.items())},
         }
 
     @classmethod
@@ -43,6 +54,8 @@ class GameSettings:
             locale=str(data.get("locale", "en")),
             teams=bool(data.get("teams", False)),
             computer=Strength(computer) if computer else None,
+            preset=bool(data.get("preset", False)),
+            side_seconds={int(k): int(v) for k, v in data.get("side_seconds", {}).items()},
         )
 
     def with_sides(self, sides: int) -> GameSettings:
@@ -64,6 +77,7 @@ def settings_from_options(
     teams: bool = False,
     computer: str | None = None,
     sides: int = 2,
+    preset: bool = False,
 ) -> GameSettings:
     """Settings from slash-command options (already range-checked by Discord)."""
     kind = descriptor(game)
@@ -88,6 +102,7 @@ def settings_from_options(
         locale=locale,
         teams=teams,
         computer=Strength(computer) if computer else None,
+        preset=preset,
     )
 
 

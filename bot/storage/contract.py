@@ -19,8 +19,11 @@ from typing import Any, Protocol
 
 from bot.storage.records import (
     ActionCommit,
+    Assignment,
     BoardPage,
     BoardQuery,
+    ClassPreset,
+    ClassSession,
     GameRecord,
     GameResult,
     GameStatus,
@@ -261,10 +264,67 @@ class SettingsStore(Protocol):
         threads: bool | None = None,
         pings: bool | None = None,
         answer_form: str | None = None,
+        public_board: str | None = None,
     ) -> GuildSettings:
         """Only the arguments given change (``language=None`` means the server's own);
         ``answer_form`` is one of `ANSWER_FORMS`, new games' default (RULES §2.2)."""
         ...
+
+
+class TeacherStore(Protocol):
+    """The teacher's class presets, pupils' accommodations, class sessions and assignments
+    (issue 15)."""
+
+    async def set_preset(self, preset: ClassPreset, at: int) -> ClassPreset: ...
+
+    async def clear_preset(self, guild_id: int, channel_id: int) -> bool: ...
+
+    async def preset_for(self, guild_id: int, channel_id: int) -> ClassPreset | None:
+        """The channel's own preset, else the server's (`SERVER_WIDE`), else None."""
+        ...
+
+    async def presets(self, guild_id: int) -> list[ClassPreset]: ...
+
+    async def set_accommodation(
+        self, guild_id: int, user_id: int, answer_percent: int | None, at: int
+    ) -> None:
+        """None removes it."""
+        ...
+
+    async def accommodations(
+        self, guild_id: int, user_ids: Iterable[int] | None = None
+    ) -> dict[int, int]: ...
+
+    async def start_session(
+        self, guild_id: int, channel_id: int, lang: str, started_at: int, ends_at: int
+    ) -> ClassSession | None:
+        """None while another session of the server is running."""
+        ...
+
+    async def running_session(self, guild_id: int, at: int) -> ClassSession | None: ...
+
+    async def last_session(self, guild_id: int) -> ClassSession | None: ...
+
+    async def ended_sessions(self, at: int) -> list[ClassSession]: ...
+
+    async def next_session_end(self) -> int | None: ...
+
+    async def mark_summarized(self, session_id: int, at: int) -> bool:
+        """True for the one caller that marks it."""
+        ...
+
+    async def add_assignment(
+        self,
+        guild_id: int,
+        game: str,
+        level: int,
+        rounds: int,
+        best_percent: int,
+        created_at: int,
+        due_at: int,
+    ) -> Assignment: ...
+
+    async def assignments(self, guild_id: int, *, due_after: int = 0) -> list[Assignment]: ...
 
 
 class PrivacyStore(Protocol):
@@ -290,8 +350,9 @@ class PrivacyStore(Protocol):
     ) -> dict[str, int]: ...
 
 
-class GameStore(GameEventStore, TimerStore, Protocol):
-    """What the game service needs: games, their events and their deadlines."""
+class GameStore(GameEventStore, TimerStore, TeacherStore, Protocol):
+    """What the game service needs: games, their events and their deadlines (and the
+    teacher's accommodations and class sessions, which set a game's deadlines)."""
 
 
 class Store(
@@ -301,6 +362,7 @@ class Store(
     ResultStore,
     SettingsStore,
     PrivacyStore,
+    TeacherStore,
     Protocol,
 ):
     """A whole backend, as the bot opens it."""
@@ -319,5 +381,6 @@ __all__ = [
     "ResultStore",
     "SettingsStore",
     "Store",
+    "TeacherStore",
     "TimerStore",
 ]

@@ -31,6 +31,7 @@ USER_COLUMNS: dict[str, tuple[str, ...]] = {
     "board_totals": ("user_id",),
     "player_names": ("user_id",),
     "departed_members": ("user_id",),
+    "accommodations": ("user_id",),
 }
 
 # What my-data sends: every row naming the user, and the rows those rows belong to (the
@@ -76,6 +77,7 @@ _EXPORT: tuple[tuple[str, str], ...] = (
     ),
     ("player_names", "SELECT * FROM player_names WHERE user_id = :u ORDER BY guild_id"),
     ("departed_members", "SELECT * FROM departed_members WHERE user_id = :u ORDER BY guild_id"),
+    ("accommodations", "SELECT * FROM accommodations WHERE user_id = :u ORDER BY guild_id"),
 )
 EXPORTED_TABLES = tuple(table for table, _ in _EXPORT)
 
@@ -89,6 +91,10 @@ _GUILD_TABLES = (
     "board_totals",
     "player_names",
     "departed_members",
+    "accommodations",
+    "class_presets",
+    "class_sessions",
+    "assignments",
     "seasons",
     "guild_settings",
     "games",
@@ -181,6 +187,7 @@ class PrivacyStorage:
             for table in ("ratings", "rating_changes", "board_totals", "player_names"):
                 run(table, f"DELETE FROM {table} WHERE user_id = ?")
             run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
+            run("accommodations", "DELETE FROM accommodations WHERE user_id = ?")
             return counts
 
         return await self._write(_tx)

@@ -213,8 +213,17 @@ PlayerKind = Literal["user", "computer", "anonymous"]
 PlayerOutcome = Literal["win", "loss", "draw", "none"]
 BoardVisibility = Literal["visible", "hidden", "own_rank"]
 BOARD_VISIBILITIES: tuple[BoardVisibility, ...] = ("visible", "hidden", "own_rank")
-BoardSort = Literal["rating", "wins", "win_rate", "accuracy"]
-BOARD_SORTS: tuple[BoardSort, ...] = ("rating", "wins", "win_rate", "accuracy")
+BoardSort = Literal["rating", "wins", "win_rate", "accuracy", "effort", "improved"]
+# Gentle leaderboards: "effort" ranks answers given (practice counts, not only winning);
+# "improved" the gain in correct answers over the period before (`BoardQuery.previous_scope`).
+BOARD_SORTS: tuple[BoardSort, ...] = (
+    "rating",
+    "wins",
+    "win_rate",
+    "accuracy",
+    "effort",
+    "improved",
+)
 ALL_GAMES = "*"  # board_totals.game for "every game"
 ALL_LEVELS = 0  # board_totals.level for "every level"
 ALL_TIME = "all"  # the scope that is never reset
@@ -422,6 +431,7 @@ class BoardQuery:
     active_only: bool = False
     limit: int = 10
     offset: int = 0
+    previous_scope: str | None = None  # "improved": the period compared with (its totals)
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,6 +446,7 @@ class BoardRow:
     correct: int = 0
     rating: int | None = None
     rated_games: int = 0
+    improvement: float | None = None  # "improved": accuracy now minus in the period before
 
     @property
     def win_rate(self) -> float | None:
@@ -487,3 +498,64 @@ class GuildSettings:
     pings: bool = True  # mention the player a game waits for (issue 10)
     answer_form: str = "number"  # RULES §2.2: a new game's answer form unless its starter picks
     updated_at: int | None = None
+    public_board: BoardSort = "rating"  # the leaderboard members see by default and may share
+
+
+# -- the teacher's class presets and accommodations (bot/storage/teachers_sql.py) --
+
+SERVER_WIDE = 0  # the channel id of a preset that holds for every channel of the server
+
+
+@dataclass(frozen=True, slots=True)
+class ClassPreset:
+    """What ``/mattekrig start`` gets when the pupil says nothing (or, locked, whatever they
+    say): start options by name, as `settings_from_options` takes them."""
+
+    guild_id: int
+    channel_id: int  # SERVER_WIDE: the whole server
+    options: Mapping[str, Any] = field(default_factory=dict)
+    locked: bool = False
+    updated_at: int | None = None
+
+
+# The options a preset may hold, in the order a screen lists them.
+PRESET_KEYS = (
+    "game",
+    "level",
+    "deck",
+    "mode",
+    "answer_form",
+    "answer_seconds",
+    "war_size",
+    "minutes",
+    "computer",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ClassSession:
+    """A timed class round: games started in the server between ``started_at`` and
+    ``ends_at`` end at ``ends_at`` (time up); the summary goes to ``channel_id`` in ``lang``."""
+
+    id: int
+    guild_id: int
+    channel_id: int
+    lang: str
+    started_at: int
+    ends_at: int
+    summarized_at: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Assignment:
+    """A teacher's goal: ``rounds`` answers at ``level`` of ``game`` with at least
+    ``best_percent`` % best moves, played between ``created_at`` and ``due_at``."""
+
+    id: int
+    guild_id: int
+    game: str
+    level: int
+    rounds: int
+    best_percent: int
+    created_at: int
+    due_at: int

@@ -31,6 +31,7 @@ from bot.storage.records import (
     ALL_LEVELS,
     ALL_TIME,
     ANSWER_FORMS,
+    BOARD_SORTS,
     BOARD_VISIBILITIES,
     BoardPage,
     BoardQuery,
@@ -123,7 +124,14 @@ _TOTALS_SORTS = {
         "(t.accuracy > :k1 OR (t.accuracy = :k1 AND t.answers > :k2))",
         ("accuracy", "answers"),
     ),
+    "effort": (
+        "t.answers > 0",
+        "t.answers DESC, t.games DESC, t.user_id",
+        "(t.answers > :k1 OR (t.answers = :k1 AND t.games > :k2))",
+        ("answers", "games"),
+    ),
 }
+_GAIN = "(t.accuracy - p.accuracy)"  # the "improved" leaderboard's key
 _RATING_BETTER = "(r.rating > :k1 OR (r.rating = :k1 AND r.games > :k2))"
 _NOT_DEPARTED = (
     "NOT EXISTS (SELECT 1 FROM departed_members AS d"
@@ -317,8 +325,12 @@ class ResultsStorage:
         select = (
             f"SELECT {keys_alias(query)}.user_id AS user_id, t.games AS games, t.wins AS wins,"
             " t.draws AS draws, t.answers AS answers, t.correct AS correct, t.win_rate AS win_rate,"
-            " t.accuracy AS accuracy, r.rating AS rating, r.games AS rated_games,"
-            " n.display_name AS display_name"
+            " t.accuracy AS accuracy, n.display_name AS display_name, "
+            + (
+                f"NULL AS rating, NULL AS rated_games, {_GAIN} AS improvement"
+                if query.sort == "improved"
+                else "r.rating AS rating, r.games AS rated_games, NULL AS improvement"
+            )
         )
 
         def _tx(conn: sqlite3.Connection) -> BoardPage:
@@ -519,6 +531,7 @@ class ResultsStorage:
         threads: bool | None = None,
         pings: bool | None = None,
         answer_form: str | None = None,
+        public_board: str | None = None,
     ) -> GuildSettings:
         """Change the given settings, keep the others. ``language=None`` means "the server's
         own locale"; leave it out to keep the current one."""
@@ -526,6 +539,8 @@ class ResultsStorage:
             raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
         if answer_form is not None and answer_form not in ANSWER_FORMS:
             raise ValueError(f"answer_form must be one of {ANSWER_FORMS}")
+        if public_board is not None and public_board not in BOARD_SORTS:
+            raise ValueError(f"public_board must be one of {BOARD_SORTS}")
 
         def _tx(conn: sqlite3.Connection) -> GuildSettings:
             row = _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -539,15 +554,16 @@ class ResultsStorage:
                 pings=old.pings if pings is None else pings,
                 answer_form=old.answer_form if answer_form is None else answer_form,
                 updated_at=at,
+                public_board=old.public_board if public_board is None else public_board,
             )
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
-                " pings, answer_form, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " pings, answer_form, updated_at, public_board) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET"
                 " board = excluded.board, channels = excluded.channels,"
                 " language = excluded.language, threads = excluded.threads,"
                 " pings = excluded.pings, answer_form = excluded.answer_form,"
-                " updated_at = excluded.updated_at",
+                " updated_at = excluded.updated_at, public_board = excluded.public_board",
                 (
                     guild_id,
                     new.board,
@@ -557,6 +573,7 @@ class ResultsStorage:
                     int(new.pings),
                     new.answer_form,
                     at,
+                    new.public_board,
                 ),
             )
             return new
@@ -909,6 +926,7 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
         pings=bool(row["pings"]),
         answer_form=row["answer_form"],
         updated_at=row["updated_at"],
+        public_board=row["public_board"],
     )
 
 
@@ -944,6 +962,27 @@ def _board_sql(
             "r.rating DESC, r.games DESC, r.user_id",
             _RATING_BETTER,
             ("rating", "rated_games"),
+            params,
+        )
+    if query.sort == "improved":
+        # Accuracy in the period against the period before: both ranked (enough answers).
+        params["prev"] = query.previous_scope or ""
+        sql_from = (
+            "FROM board_totals AS t JOIN board_totals AS p ON p.guild_id = :guild"
+            " AND p.scope = :prev AND p.game = t.game AND p.level = t.level"
+            " AND p.user_id = t.user_id" + names.format(alias="t")  # no rating on its rows
+        )
+        where = (
+            "t.guild_id = :guild AND t.scope = :scope AND t.game = :game AND t.level = :level"
+            " AND t.accuracy IS NOT NULL AND p.accuracy IS NOT NULL"
+            f" AND {_NOT_DEPARTED.format(alias='t')}"
+        )
+        return (
+            sql_from,
+            where,
+            f"{_GAIN} DESC, t.answers DESC, t.user_id",
+            f"({_GAIN} > :k1 OR ({_GAIN} = :k1 AND t.answers > :k2))",
+            ("improvement", "answers"),
             params,
         )
     ranked, order, better, keys = _TOTALS_SORTS[query.sort]
@@ -987,4 +1026,5 @@ def _board_row(row: sqlite3.Row, rank: int) -> BoardRow:
         correct=row["correct"] or 0,
         rating=row["rating"],
         rated_games=row["rated_games"] or 0,
+        improvement=row["improvement"],
     )

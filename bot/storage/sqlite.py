@@ -56,6 +56,7 @@ from bot.storage.sql import dump as _dump
 from bot.storage.sql import one as _one
 from bot.storage.sql import placeholders as _placeholders
 from bot.storage.sql import rows as _all
+from bot.storage.teachers_sql import TeacherStorage
 
 T = TypeVar("T")
 
@@ -65,11 +66,12 @@ _LIVE_IN_CHANNEL = (
 )
 
 
-class Storage(ResultsStorage, PrivacyStorage):
+class Storage(ResultsStorage, PrivacyStorage, TeacherStorage):
     """The bot's repository. Create with ``await Storage.open(path)``; close when done.
 
-    Results, ratings, boards and settings (`ResultsStorage`) and export, forget-me and
-    retention (`PrivacyStorage`) are mixins in their own modules, on the same database."""
+    Results, ratings, boards and settings (`ResultsStorage`), export, forget-me and
+    retention (`PrivacyStorage`) and the teacher's presets, accommodations, sessions and
+    assignments (`TeacherStorage`) are mixins in their own modules, on the same database."""
 
     def __init__(self, db: Database, path: str, schema_version: int) -> None:
         self._db = db

@@ -115,6 +115,7 @@ async def show_leaderboard(
             page=page,
             season=options.season,
             manager=manager,
+            shared=options.shared,
         )
 
     leaderboard = await load()

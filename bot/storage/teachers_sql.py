@@ -1,0 +1,278 @@
+"""The teacher's class presets, pupils' accommodations, class sessions and assignments
+(migration 0008).
+
+A mixin of `Storage` (its contract: `bot.storage.contract.TeacherStore`). Presets are per
+channel or for the whole server (``channel_id`` `SERVER_WIDE`); a channel's own preset wins
+over the server's. An accommodation is a pupil's answer time as a percentage of the table's
+(0: no answer timer). Every method is one transaction on the database thread.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from bot.storage.database import Work
+from bot.storage.records import SERVER_WIDE, Assignment, ClassPreset, ClassSession
+from bot.storage.sql import rows as _all
+
+T = TypeVar("T")
+
+
+class TeacherStorage:
+    """The teacher half of `Storage` (see the module docstring)."""
+
+    if TYPE_CHECKING:
+
+        async def _write(self, work: Work[T]) -> T: ...
+
+        async def _read(self, work: Work[T]) -> T: ...
+
+    # -- class presets ---------------------------------------------------------------------
+
+    async def set_preset(self, preset: ClassPreset, at: int) -> ClassPreset:
+        def _tx(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO class_presets (guild_id, channel_id, options, locked, updated_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (guild_id, channel_id) DO UPDATE SET"
+                " options = excluded.options, locked = excluded.locked,"
+                " updated_at = excluded.updated_at",
+                (
+                    preset.guild_id,
+                    preset.channel_id,
+                    json.dumps(dict(preset.options), sort_keys=True),
+                    int(preset.locked),
+                    at,
+                ),
+            )
+
+        await self._write(_tx)
+        return ClassPreset(
+            preset.guild_id, preset.channel_id, dict(preset.options), preset.locked, at
+        )
+
+    async def clear_preset(self, guild_id: int, channel_id: int) -> bool:
+        def _tx(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "DELETE FROM class_presets WHERE guild_id = ? AND channel_id = ?",
+                (guild_id, channel_id),
+            )
+            return cursor.rowcount > 0
+
+        return await self._write(_tx)
+
+    async def preset_for(self, guild_id: int, channel_id: int) -> ClassPreset | None:
+        """The channel's own preset, else the server's, else None."""
+
+        def _tx(conn: sqlite3.Connection) -> ClassPreset | None:
+            found = _all(
+                conn,
+                "SELECT * FROM class_presets WHERE guild_id = ? AND channel_id IN (?, ?)"
+                " ORDER BY channel_id = ?",  # the channel's own first
+                (guild_id, channel_id, SERVER_WIDE, SERVER_WIDE),
+            )
+            return _preset(found[0]) if found else None
+
+        return await self._read(_tx)
+
+    async def presets(self, guild_id: int) -> list[ClassPreset]:
+        def _tx(conn: sqlite3.Connection) -> list[ClassPreset]:
+            found = _all(
+                conn,
+                "SELECT * FROM class_presets WHERE guild_id = ? ORDER BY channel_id",
+                (guild_id,),
+            )
+            return [_preset(r) for r in found]
+
+        return await self._read(_tx)
+
+    # -- accommodations --------------------------------------------------------------------
+
+    async def set_accommodation(
+        self, guild_id: int, user_id: int, answer_percent: int | None, at: int
+    ) -> None:
+        """``answer_percent`` None removes the accommodation (the table's time again)."""
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            if answer_percent is None:
+                conn.execute(
+                    "DELETE FROM accommodations WHERE guild_id = ? AND user_id = ?",
+                    (guild_id, user_id),
+                )
+                return
+            conn.execute(
+                "INSERT INTO accommodations (guild_id, user_id, answer_percent, updated_at)"
+                " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
+                " answer_percent = excluded.answer_percent, updated_at = excluded.updated_at",
+                (guild_id, user_id, answer_percent, at),
+            )
+
+        await self._write(_tx)
+
+    async def accommodations(
+        self, guild_id: int, user_ids: Iterable[int] | None = None
+    ) -> dict[int, int]:
+        """user id -> answer percentage, for the given pupils (all of the server's: None)."""
+        wanted = None if user_ids is None else set(user_ids)
+
+        def _tx(conn: sqlite3.Connection) -> dict[int, int]:
+            found = _all(
+                conn,
+                "SELECT user_id, answer_percent FROM accommodations WHERE guild_id = ?",
+                (guild_id,),
+            )
+            return {r[0]: r[1] for r in found if wanted is None or r[0] in wanted}
+
+        return await self._read(_tx)
+
+    # -- class sessions --------------------------------------------------------------------
+
+    async def start_session(
+        self, guild_id: int, channel_id: int, lang: str, started_at: int, ends_at: int
+    ) -> ClassSession | None:
+        """A new class session, or None while another of the server's is still running."""
+
+        def _tx(conn: sqlite3.Connection) -> ClassSession | None:
+            running = _all(
+                conn,
+                "SELECT id FROM class_sessions WHERE guild_id = ? AND summarized_at IS NULL"
+                " AND ends_at > ?",
+                (guild_id, started_at),
+            )
+            if running:
+                return None
+            cursor = conn.execute(
+                "INSERT INTO class_sessions (guild_id, channel_id, lang, started_at, ends_at)"
+                " VALUES (?, ?, ?, ?, ?)",
+                (guild_id, channel_id, lang, started_at, ends_at),
+            )
+            assert cursor.lastrowid is not None
+            return ClassSession(cursor.lastrowid, guild_id, channel_id, lang, started_at, ends_at)
+
+        return await self._write(_tx)
+
+    async def running_session(self, guild_id: int, at: int) -> ClassSession | None:
+        """The server's session that is running at ``at`` (None: no session)."""
+        return await self._read(
+            _first_session(
+                "guild_id = ? AND summarized_at IS NULL AND started_at <= ? AND ends_at > ?"
+                " ORDER BY ends_at",
+                (guild_id, at, at),
+            )
+        )
+
+    async def last_session(self, guild_id: int) -> ClassSession | None:
+        """The server's most recent summarised session."""
+        return await self._read(
+            _first_session(
+                "guild_id = ? AND summarized_at IS NOT NULL ORDER BY ends_at DESC, id DESC",
+                (guild_id,),
+            )
+        )
+
+    async def ended_sessions(self, at: int) -> list[ClassSession]:
+        """Sessions whose time is up and whose summary is not posted yet."""
+
+        def _tx(conn: sqlite3.Connection) -> list[ClassSession]:
+            found = _all(
+                conn,
+                "SELECT * FROM class_sessions WHERE summarized_at IS NULL AND ends_at <= ?"
+                " ORDER BY ends_at, id",
+                (at,),
+            )
+            return [_session(r) for r in found]
+
+        return await self._read(_tx)
+
+    async def next_session_end(self) -> int | None:
+        def _tx(conn: sqlite3.Connection) -> int | None:
+            found = _all(
+                conn, "SELECT min(ends_at) FROM class_sessions WHERE summarized_at IS NULL"
+            )
+            value: int | None = found[0][0] if found else None
+            return value
+
+        return await self._read(_tx)
+
+    async def mark_summarized(self, session_id: int, at: int) -> bool:
+        """True for the one caller that marks it (a summary is posted once)."""
+
+        def _tx(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "UPDATE class_sessions SET summarized_at = ?"
+                " WHERE id = ? AND summarized_at IS NULL",
+                (at, session_id),
+            )
+            return cursor.rowcount > 0
+
+        return await self._write(_tx)
+
+    # -- assignments -----------------------------------------------------------------------
+
+    async def add_assignment(
+        self,
+        guild_id: int,
+        game: str,
+        level: int,
+        rounds: int,
+        best_percent: int,
+        created_at: int,
+        due_at: int,
+    ) -> Assignment:
+        def _tx(conn: sqlite3.Connection) -> Assignment:
+            cursor = conn.execute(
+                "INSERT INTO assignments (guild_id, game, level, rounds, best_percent,"
+                " created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (guild_id, game, level, rounds, best_percent, created_at, due_at),
+            )
+            assert cursor.lastrowid is not None
+            return Assignment(
+                cursor.lastrowid, guild_id, game, level, rounds, best_percent, created_at, due_at
+            )
+
+        return await self._write(_tx)
+
+    async def assignments(self, guild_id: int, *, due_after: int = 0) -> list[Assignment]:
+        """The server's assignments due after ``due_after`` (0: all), soonest first."""
+
+        def _tx(conn: sqlite3.Connection) -> list[Assignment]:
+            found = _all(
+                conn,
+                "SELECT * FROM assignments WHERE guild_id = ? AND due_at > ? ORDER BY due_at, id",
+                (guild_id, due_after),
+            )
+            return [Assignment(**{k: r[k] for k in r.keys()}) for r in found]  # noqa: SIM118
+
+        return await self._read(_tx)
+
+
+def _first_session(where: str, params: tuple[Any, ...]) -> Work[ClassSession | None]:
+    def _tx(conn: sqlite3.Connection) -> ClassSession | None:
+        found = _all(conn, f"SELECT * FROM class_sessions WHERE {where} LIMIT 1", params)
+        return _session(found[0]) if found else None
+
+    return _tx
+
+
+def _session(row: Any) -> ClassSession:
+    return ClassSession(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        lang=row["lang"],
+        started_at=row["started_at"],
+        ends_at=row["ends_at"],
+        summarized_at=row["summarized_at"],
+    )
+
+
+def _preset(row: Any) -> ClassPreset:
+    return ClassPreset(
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        options=json.loads(row["options"]),
+        locked=bool(row["locked"]),
+        updated_at=row["updated_at"],
+    )

@@ -1,0 +1,60 @@
+"""The teacher's storage (migration 0008), run on every backend: class presets (a channel's
+own before the server's), accommodations, class sessions (one running per server, ended
+ones until summarised, summarised once) and assignments."""
+
+from __future__ import annotations
+
+from bot.storage import Storage
+from bot.storage.records import SERVER_WIDE, ClassPreset
+
+GUILD, OTHER, CHANNEL = 1, 2, 10
+T0 = 1_767_225_600_000
+
+
+async def test_a_channels_preset_wins_over_the_servers(store: Storage) -> None:
+    assert await store.preset_for(GUILD, CHANNEL) is None
+    await store.set_preset(ClassPreset(GUILD, SERVER_WIDE, {"level": 2}), T0)
+    assert (await store.preset_for(GUILD, CHANNEL)).options == {"level": 2}  # type: ignore[union-attr]
+    await store.set_preset(ClassPreset(GUILD, CHANNEL, {"level": 4}, locked=True), T0 + 1)
+    mine = await store.preset_for(GUILD, CHANNEL)
+    assert mine is not None and mine.options == {"level": 4} and mine.locked
+    assert (await store.preset_for(GUILD, CHANNEL + 1)).options == {"level": 2}  # type: ignore[union-attr]
+    assert await store.preset_for(OTHER, CHANNEL) is None
+    assert await store.clear_preset(GUILD, CHANNEL) and not await store.clear_preset(GUILD, CHANNEL)
+    assert [p.channel_id for p in await store.presets(GUILD)] == [SERVER_WIDE]
+
+
+async def test_accommodations_per_server_and_pupil(store: Storage) -> None:
+    await store.set_accommodation(GUILD, 7, 200, T0)
+    await store.set_accommodation(GUILD, 8, 0, T0)
+    await store.set_accommodation(OTHER, 7, 300, T0)
+    assert await store.accommodations(GUILD) == {7: 200, 8: 0}
+    assert await store.accommodations(GUILD, [7]) == {7: 200}
+    await store.set_accommodation(GUILD, 7, None, T0)
+    assert await store.accommodations(GUILD) == {8: 0}
+
+
+async def test_one_running_session_per_server_summarised_once(store: Storage) -> None:
+    session = await store.start_session(GUILD, CHANNEL, "nb", T0, T0 + 60_000)
+    assert session is not None
+    assert await store.start_session(GUILD, CHANNEL, "nb", T0 + 1, T0 + 90_000) is None
+    assert await store.start_session(OTHER, CHANNEL, "sv", T0, T0 + 60_000) is not None
+    assert await store.running_session(GUILD, T0 + 59_999) == session
+    assert await store.running_session(GUILD, T0 + 60_000) is None
+    assert await store.ended_sessions(T0 + 59_999) == []
+    assert session.id in [s.id for s in await store.ended_sessions(T0 + 60_000)]
+    assert await store.next_session_end() == T0 + 60_000
+    assert await store.last_session(GUILD) is None
+    assert await store.mark_summarized(session.id, T0 + 61_000)
+    assert not await store.mark_summarized(session.id, T0 + 62_000)
+    last = await store.last_session(GUILD)
+    assert last is not None and last.id == session.id and last.summarized_at == T0 + 61_000
+    assert session.id not in [s.id for s in await store.ended_sessions(T0 + 70_000)]
+
+
+async def test_assignments_by_deadline(store: Storage) -> None:
+    late = await store.add_assignment(GUILD, "regnekrig", 4, 10, 70, T0, T0 + 9_000)
+    soon = await store.add_assignment(GUILD, "regnekrig", 1, 5, 0, T0, T0 + 5_000)
+    assert [a.id for a in await store.assignments(GUILD)] == [soon.id, late.id]
+    assert await store.assignments(GUILD, due_after=T0 + 5_000) == [late]
+    assert await store.assignments(OTHER) == []
