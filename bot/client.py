@@ -30,6 +30,7 @@ from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
 from bot.storage import Invitation, Storage
+from bot.storage.select import open_storage
 from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.leaderboard import PageItem
@@ -92,7 +93,9 @@ class MattekrigBot(commands.Bot):
         watch_presses(self)  # every log line of a press names its interaction, guild, game
 
     async def setup_hook(self) -> None:
-        self.storage = storage = await Storage.open(self.config.database_path)
+        self.storage = storage = await open_storage(
+            self.config.database_path, self.config.database_url
+        )
         clock = self.clock
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)

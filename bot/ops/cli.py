@@ -105,21 +105,45 @@ def _database_config(*, need_token: bool) -> Config:
 
 def _run(args: argparse.Namespace) -> int:
     config = _database_config(need_token=True)
+    if config.database_url is not None:  # PostgreSQL: shared by design, no lock file
+        _probe(config.database_url)
+        setup_logging(config.log_level, config.log_format)
+        log.info("%s, database %s", version(), config.database_label)
+        return _start(config, args)
     report = inspect_database(config.database_path)
     with DatabaseLock(config.database_path):
         setup_logging(config.log_level, config.log_format)
         log.info("%s, database %s", version(), report.summary())
-        # imported here, not at the top: check, backup and restore never load the client
-        from bot.client import MattekrigBot
-        from bot.storage import StorageError
+        return _start(config, args)
 
-        bot = MattekrigBot(config, sync_global=args.sync)
-        try:
-            bot.run(config.token, log_handler=None)
-        except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
-            raise StartupError(
-                f"the database {config.database_path} could not be opened ({error})."
-            ) from None
+
+def _probe(url: str) -> None:
+    """Reach and migrate the PostgreSQL server before Discord: a bad URL or a server that is
+    down is one sentence and exit 2, not a traceback from inside the client."""
+    from bot.storage import StorageError
+    from bot.storage.select import open_storage
+
+    async def _open_and_close() -> None:
+        await (await open_storage("", url)).close()
+
+    try:
+        asyncio.run(_open_and_close())
+    except StorageError as error:
+        raise StartupError(f"{error}.") from None
+
+
+def _start(config: Config, args: argparse.Namespace) -> int:
+    # imported here, not at the top: check, backup and restore never load the client
+    from bot.client import MattekrigBot
+    from bot.storage import StorageError
+
+    bot = MattekrigBot(config, sync_global=args.sync)
+    try:
+        bot.run(config.token, log_handler=None)
+    except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
+        raise StartupError(
+            f"the database {config.database_label} could not be opened ({error})."
+        ) from None
     return 0
 
 

@@ -52,9 +52,7 @@ def translate(sql: str, *, named: bool, bound: bool) -> tuple[str, bool]:
         text = text.replace("%", "%%")
         text = _NAMED.sub(r"%(\1)s", text) if named else text.replace("?", "%s")
     insert = _INSERT_INTO.match(text)
-    returns_id = bool(
-        insert and insert.group(1) in ID_TABLES and "RETURNING" not in text.upper()
-    )
+    returns_id = bool(insert and insert.group(1) in ID_TABLES and "RETURNING" not in text.upper())
     if returns_id:
         text += " RETURNING id"
     return text, returns_id

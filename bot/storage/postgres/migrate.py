@@ -29,9 +29,7 @@ def load_pg_migrations() -> list[Migration]:
 
 def _version(conn: psycopg.Connection[Any]) -> int:
     row = conn.execute(
-        b"SELECT coalesce(max(version), 0) FROM schema_version"
-        if _has_table(conn)
-        else b"SELECT 0"
+        b"SELECT coalesce(max(version), 0) FROM schema_version" if _has_table(conn) else b"SELECT 0"
     ).fetchone()
     return int(row[0]) if row is not None else 0
 
@@ -64,7 +62,9 @@ def migrate(conn: psycopg.Connection[Any], migrations: list[Migration]) -> int:
                 if migration.version <= current:
                     continue
                 conn.execute(migration.sql.encode())
-                conn.execute("INSERT INTO schema_version (version) VALUES (%s)", (migration.version,))
+                conn.execute(
+                    "INSERT INTO schema_version (version) VALUES (%s)", (migration.version,)
+                )
         except psycopg.Error as exc:
             raise MigrationError(
                 f"migration {migration.version:04d}_{migration.name} failed: {exc}"

@@ -23,12 +23,12 @@ from urllib.parse import urlsplit
 
 import psycopg
 
+from bot.storage.contract import Rater
 from bot.storage.database import Database, Work
 from bot.storage.errors import StorageError
 from bot.storage.migrate import Migration
 from bot.storage.postgres.database import PgDatabase
 from bot.storage.postgres.migrate import load_pg_migrations, migrate
-from bot.storage.contract import Rater
 from bot.storage.records import (
     ActionCommit,
     GameRecord,
@@ -169,9 +169,7 @@ class PostgresStorage(Storage):
         with self._channel(new.thread_id or new.channel_id):
             return await super().start_game(new, change)
 
-    async def record_result(
-        self, result: GameResult, *, at: int, rate: Rater
-    ) -> GameResult | None:
+    async def record_result(self, result: GameResult, *, at: int, rate: Rater) -> GameResult | None:
         """Under the server's lock: two processes catching up on the same game record it once,
         and two games ending in one server never rate from the same old rating."""
         with self._guild(result.guild_id):
