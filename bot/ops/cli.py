@@ -134,10 +134,10 @@ def _probe(url: str) -> None:
 
 def _start(config: Config, args: argparse.Namespace) -> int:
     # imported here, not at the top: check, backup and restore never load the client
-    from bot.client import MattekrigBot
+    from bot.client import make_bot
     from bot.storage import StorageError
 
-    bot = MattekrigBot(config, sync_global=args.sync)
+    bot = make_bot(config, sync_global=args.sync)
     try:
         bot.run(config.token, log_handler=None)
     except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
