@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 from typing import Any
 
@@ -138,6 +139,10 @@ class MattekrigBot(commands.Bot):
         if self.sync_global:
             await self.tree.sync()
             log.info("slash commands synced globally")
+        # What start-up built (modules, catalogues, restored games) lives as long as the
+        # process: moved out of the collector's generations, so its full passes stop walking
+        # it on every press (issue 9's profile: 40–86 ms pauses were the p99 tails).
+        gc.freeze()
 
     @tasks.loop(hours=24)
     async def purge_daily(self) -> None:
