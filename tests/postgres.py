@@ -34,9 +34,13 @@ def server_url() -> str:
 def fresh_schema_url() -> str:
     """A URL to a new, empty schema of the test server: each test its own database, cheaply
     (a schema, not a CREATE DATABASE); the server is thrown away after the run."""
+    return new_schema_url(server_url())
+
+
+def new_schema_url(url: str) -> str:
+    """A new, empty schema of the server at ``url`` (also for benchmarks.latency)."""
     import psycopg
 
-    url = server_url()
     schema = f"t_{uuid.uuid4().hex}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}".encode())
