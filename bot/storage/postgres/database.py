@@ -39,8 +39,9 @@ def connect(url: str) -> psycopg.Connection[Any]:
 
 
 class _Worker:
-    def __init__(self, name: str, conn: psycopg.Connection[Any], *, group: bool) -> None:
-        self.conn = Connection(conn)
+    def __init__(self, name: str, url: str, *, group: bool) -> None:
+        self.url = url
+        self.conn = Connection(connect(url))
         self.group = group
         self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.closed = threading.Event()
@@ -76,7 +77,18 @@ class _Worker:
                 self.conn.raw.close()
             self.closed.set()
 
+    def _reconnect(self) -> None:
+        """A connection the server dropped (a restart, a fail-over) is replaced before the
+        next batch; the batch it broke has failed whole, so nothing half-done is lost."""
+        if not (self.conn.raw.broken or self.conn.raw.closed):
+            return
+        try:
+            self.conn = Connection(connect(self.url))
+        except psycopg.Error as exc:
+            log.warning("PostgreSQL: cannot reconnect yet (%s)", exc)
+
     def _process(self, jobs: list[_Job]) -> None:
+        self._reconnect()
         for job in jobs:
             if job.kind == "raw":
                 _answer([self._call(job)])
@@ -107,6 +119,12 @@ class _Worker:
             self._sql("BEGIN")
         except psycopg.Error as exc:
             return [_Outcome(j, error=StorageError(f"PostgreSQL: {exc}")) for j in jobs]
+        if len(jobs) == 1:  # alone in its transaction: the transaction is its savepoint
+            outcome = self._call(jobs[0])
+            if outcome.error is not None:
+                self._rollback()
+                return [outcome]
+            return self._commit([outcome])
         outcomes: list[_Outcome] = []
         for job in jobs:
             try:
@@ -120,6 +138,9 @@ class _Worker:
                     self._sql("ROLLBACK TO SAVEPOINT one_write")
                 self._sql("RELEASE SAVEPOINT one_write")
             outcomes.append(outcome)
+        return self._commit(outcomes)
+
+    def _commit(self, outcomes: list[_Outcome]) -> list[_Outcome]:
         try:
             self._sql("COMMIT")
         except psycopg.Error as exc:
@@ -146,15 +167,19 @@ class PgDatabase:
     @classmethod
     def open(cls, url: str) -> PgDatabase:
         """Connect the writer (raises psycopg.Error when the server cannot be reached)."""
-        return cls(url, _Worker("pg-writer", connect(url), group=True))
+        return cls(url, _Worker("pg-writer", url, group=True))
 
     def open_reader(self) -> None:
         if self._reader is None:
-            self._reader = _Worker("pg-reader", connect(self.url), group=False)
+            self._reader = _Worker("pg-reader", self.url, group=False)
 
     @property
     def batches(self) -> int:
         return 0 if self._writer is None else self._writer.batches
+
+    def writer_pid(self) -> int | None:
+        """The writer's server process (diagnostics; the reconnection test)."""
+        return None if self._writer is None else self._writer.conn.raw.info.backend_pid
 
     async def write(self, work: Work[Any]) -> Any:
         return await self._submit("write", work)

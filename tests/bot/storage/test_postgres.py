@@ -14,6 +14,7 @@ import pytest
 from bot.storage import EventConflictError, GameClosedError, StorageError
 from bot.storage.migrate import load_migrations
 from tests.ops_support import clean_env, mattekrig, shaped_token
+from tests.postgres import server_url
 
 from .conftest import BACKENDS
 from .helpers import T0, new_game
@@ -104,3 +105,27 @@ async def test_two_processes_ending_one_game_end_it_once(tmp_path: Path) -> None
         )
         assert sum(r is None for r in results) == 1, results
         assert sum(isinstance(r, GameClosedError) for r in results) == 1, results
+
+
+async def test_a_dropped_connection_fails_one_batch_and_the_next_write_reconnects(
+    tmp_path: Path,
+) -> None:
+    """A server restart or fail-over drops the bot's connection: the write in flight fails
+    whole (its caller hears StorageError, nothing half-done is kept); the next reconnects."""
+    import psycopg
+
+    from bot.storage.postgres.database import PgDatabase
+
+    backend = BACKENDS["postgres"](tmp_path)
+    async with await backend.open() as store:
+        game_id = await new_game(store)
+        db = store._db
+        assert isinstance(db, PgDatabase)
+        pid = db.writer_pid()
+        with psycopg.connect(server_url(), autocommit=True) as admin:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
+        with pytest.raises(StorageError):
+            await store.append_event(game_id, 0, {"p": 1}, [], T0)
+        await store.append_event(game_id, 0, {"p": 1}, [], T0)
+        assert len((await store.load_game(game_id)).events) == 1
+        assert db.writer_pid() != pid
