@@ -26,7 +26,7 @@ from typing import Any, cast
 
 import psycopg
 
-from bot.storage.database import MAX_BATCH, JobKind, Work, _answer, _call, _Job, _Outcome
+from bot.storage.database import JobKind, Work, _answer, _call, _Job, _Outcome, take_batch
 from bot.storage.errors import StorageError
 from bot.storage.postgres.connection import Connection
 
@@ -58,17 +58,7 @@ class _Worker:
                 job = self.queue.get()
                 if job is None:
                     return
-                jobs = [job]
-                stop = False
-                while len(jobs) < MAX_BATCH:
-                    try:
-                        more = self.queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is None:
-                        stop = True
-                        break
-                    jobs.append(more)
+                jobs, stop = take_batch(self.queue, job)
                 self._process(jobs)
                 if stop:
                     return
