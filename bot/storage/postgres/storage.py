@@ -18,12 +18,12 @@ import sqlite3
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from typing import Any, TypeVar, cast
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 from urllib.parse import urlsplit
 
 import psycopg
 
-from bot.storage.contract import Rater
+from bot.storage.contract import Rater, Store
 from bot.storage.database import Database, Work
 from bot.storage.errors import StorageError
 from bot.storage.migrate import Migration
@@ -187,5 +187,8 @@ class PostgresStorage(Storage):
     async def pragma(self, name: str) -> Any:
         raise StorageError("PRAGMA is SQLite's; PostgreSQL has none")
 
+
+if TYPE_CHECKING:  # mypy checks here that the backend implements the whole contract
+    _IMPLEMENTS: type[Store] = PostgresStorage
 
 __all__ = ["SCHEMES", "PostgresStorage", "is_postgres_url"]
