@@ -64,6 +64,7 @@ class AdminGroup(
         all_channels=ls("cmd.admin.settings.opt.all_channels.desc"),
         language=ls("cmd.admin.settings.opt.language.desc"),
         threads=ls("cmd.admin.settings.opt.threads.desc"),
+        pings=ls("cmd.admin.settings.opt.pings.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
@@ -78,6 +79,7 @@ class AdminGroup(
         all_channels: bool | None = None,
         language: str | None = None,
         threads: bool | None = None,
+        pings: bool | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
@@ -88,6 +90,8 @@ class AdminGroup(
             changes["leaderboard"] = leaderboard
         if threads is not None:
             changes["threads"] = threads
+        if pings is not None:
+            changes["pings"] = pings
         if language is not None:
             changes["language"] = None if language == "server" else language
         channels = list(settings.channels)
@@ -124,6 +128,31 @@ class AdminGroup(
         await interaction.response.send_message(
             t("admin.void.done", lang, game=game), ephemeral=True, allowed_mentions=NO_PINGS
         )
+
+    @app_commands.command(name="end", description=ls("cmd.admin.end.desc"))
+    @app_commands.describe(game=ls("cmd.admin.end.opt.game.desc"))
+    async def end(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
+    ) -> None:
+        """Ends a game with no result (RULES §1.5: counted for nobody); logged by the service.
+        Without a game number: the game in this channel."""
+        bot = interaction.client
+        guild_id, _ = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        live = (
+            bot.games.in_channel(interaction.channel_id or 0)
+            if game is None
+            else bot.games.games.get(game)
+        )
+        if live is None or live.record.guild_id != guild_id:
+            raise UserFacingError("error.no_game")
+        update = await bot.games.end(live.id, interaction.user.id)
+        await interaction.response.send_message(
+            t("admin.end.done", lang, game=live.id), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+        await bot.boards.refresh(update.game)
 
     @app_commands.command(name="report", description=ls("cmd.admin.report.desc"))
     async def report(self, interaction: discord.Interaction[MattekrigBot]) -> None:

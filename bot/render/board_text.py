@@ -16,6 +16,7 @@ from bot.i18n import Lang, MissingTranslationError, t
 from bot.render.cards import MINUS, count_text, number_text
 from bot.render.locale import as_lang
 from bot.render.naming import join_names
+from bot.render.results import LINE_MAX
 from engine.config import GameConfig
 from engine.expressions import Verdict
 from engine.game import MISSES_TO_ABANDON
@@ -103,18 +104,24 @@ def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
     return lines
 
 
-def waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
-    """Who has decided (✓) and who we still wait for (⏳), never what they decided."""
-    marks = []
-    for side in view.battle:
-        status = view.sides[side].status
-        if status is Status.AWAITED:
-            marks.append(f"⏳ {names[side]}")
-        elif status is Status.DECIDED:
-            marks.append(f"✓ {names[side]}")
+def waiting_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """Who we still wait for (⏳), never a side that has decided (its own field says ✓), in
+    lines no wider than a phone (issue 10)."""
+    marks = [f"⏳ {names[s]}" for s in view.battle if view.sides[s].status is Status.AWAITED]
     if not marks:
-        return None
-    return t("board.waiting", lang, sides=" · ".join(marks))
+        return []
+    lines = [t("board.waiting", lang, sides=marks[0])]
+    for mark in marks[1:]:
+        if len(lines[-1]) + 3 + len(mark) <= LINE_MAX:
+            lines[-1] += f" · {mark}"
+        else:
+            lines.append(mark)
+    return lines
+
+
+def waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
+    """The waiting lines as one text (for screens that wrap by themselves)."""
+    return "\n".join(waiting_lines(view, names, lang)) or None
 
 
 def header_line(view: View, lang: Lang) -> str:
@@ -205,10 +212,18 @@ def render_hint(chances: SwapChances, lang: str) -> str:
 
 
 def answer_reply(verdict: Verdict | None, lang: str) -> str:
-    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
-    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
+    """The reply to an accepted answer (the browser table's note): received, or why it counts
+    as no value."""
+    return answer_explanation(verdict, lang) or t("reply.answer_received", lang)
+
+
+def answer_explanation(verdict: Verdict | None, lang: str) -> str | None:
+    """What a pupil is told privately of an accepted answer on Discord: nothing when it has
+    a value (issue 10: the board's ✓ says it was received). An answer that breaks a rule is
+    accepted as *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches
+    something."""
     if verdict is None or verdict.value is not None or verdict.reason is None:
-        return t("reply.answer_received", lang)
+        return None
     no_value = t("answer.counts_as_no_value", lang)
     try:
         sentence = t(f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details))

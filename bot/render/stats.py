@@ -12,7 +12,7 @@ from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
 from bot.reports import PlayerStats
-from bot.storage.records import OperationTally
+from bot.storage.records import OperationTally, RatingLine
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels
 
@@ -76,7 +76,7 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
             rating=line.rating,
             trend=trend_text(line.trend),
         ).rstrip()
-        for line in stats.ratings
+        for line in _distinct(stats.ratings)
     ]
     embed.add_field(
         name=t("stats.rating.title", lang),
@@ -130,3 +130,14 @@ def _suggestion(stats: PlayerStats, lang: Lang) -> str:
         name=t(f"level.{s.level}.name", lang),
         current=s.current if s.current is not None else s.level,
     )
+
+
+def _distinct(lines: Sequence[RatingLine]) -> list[RatingLine]:
+    """The rating lines worth reading: a season rating equal to the all-time one (the first
+    season, say) is the same number told twice, so only the all-time line is kept."""
+    all_time = {(line.game, line.rating, line.games) for line in lines if line.scope == "all"}
+    return [
+        line
+        for line in lines
+        if line.scope == "all" or (line.game, line.rating, line.games) not in all_time
+    ]

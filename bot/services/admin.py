@@ -104,6 +104,7 @@ class AdminService:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        pings: bool | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
@@ -113,7 +114,12 @@ class AdminService:
             raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
-        kwargs: dict[str, Any] = {"board": leaderboard, "channels": channels, "threads": threads}
+        kwargs: dict[str, Any] = {
+            "board": leaderboard,
+            "channels": channels,
+            "threads": threads,
+            "pings": pings,
+        }
         if language is not _UNSET:
             kwargs["language"] = language
         return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)

@@ -70,7 +70,15 @@ log = logging.getLogger(__name__)
 LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
 TARGET_OPERATIONS = ("target", "square", "root")
 OPERATIONS = (*LEVEL_OPERATIONS.values(), *TARGET_OPERATIONS)
-_RULE_ENDINGS: tuple[ResultReason, ...] = ("all_cards", "time_up", "max_rounds", "stalemate")
+# RULES §1.5: a forfeit ends the game by the rules (the others win); an abandoned game, a
+# cancel (a stop before the first round was finished) and a manager's end are no result.
+_RULE_ENDINGS: tuple[ResultReason, ...] = (
+    "all_cards",
+    "time_up",
+    "max_rounds",
+    "stalemate",
+    "forfeit",
+)
 
 
 class NotFinishedError(ValueError):
@@ -319,8 +327,8 @@ class ResultsService:
         if await self.storage.load_result(game_id) is not None:
             return None
         stored = await self.storage.load_game(game_id)
-        if stored.status == "live" or stored.guild_id is None:
-            return None
+        if stored.status != "over" or stored.guild_id is None:
+            return None  # RULES §1.5: a cancelled, ended or abandoned game counts for nobody
         # The replay is CPU work: keep it off the event loop so boards keep updating.
         result = await asyncio.to_thread(compute_result, stored)
         result = replace(

@@ -259,6 +259,7 @@ class SettingsStore(Protocol):
         channels: Sequence[int] | None = None,
         language: str | None = ...,
         threads: bool | None = None,
+        pings: bool | None = None,
     ) -> GuildSettings:
         """Only the arguments given change (``language=None`` means the server's own)."""
         ...

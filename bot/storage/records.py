@@ -7,7 +7,7 @@ Times are integers, milliseconds since the Unix epoch, always supplied by the ca
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, get_args
 
 GameStatus = Literal["live", "over", "abandoned", "stopped"]
 FINAL_GAME_STATUSES: tuple[GameStatus, ...] = ("over", "abandoned", "stopped")
@@ -196,15 +196,16 @@ class Invitation:
 
 # --------------------------------------------------------------------- results and boards
 
-ResultReason = Literal["all_cards", "time_up", "max_rounds", "stalemate", "stopped", "abandoned"]
-RESULT_REASONS: tuple[ResultReason, ...] = (
+ResultReason = Literal[
     "all_cards",
     "time_up",
     "max_rounds",
     "stalemate",
+    "forfeit",
     "stopped",
     "abandoned",
-)
+]
+RESULT_REASONS: tuple[ResultReason, ...] = get_args(ResultReason)
 PlayerKind = Literal["user", "computer", "anonymous"]
 PlayerOutcome = Literal["win", "loss", "draw", "none"]
 BoardVisibility = Literal["visible", "hidden", "own_rank"]
@@ -327,7 +328,7 @@ class GameResult:
 
     @property
     def finished(self) -> bool:
-        """Ended by the rules (not stopped or abandoned)."""
+        """Ended by the rules, a forfeit included (old rows: not stopped or abandoned)."""
         return self.reason not in ("stopped", "abandoned")
 
     def user_ids(self) -> tuple[int, ...]:
@@ -446,4 +447,5 @@ class GuildSettings:
     channels: tuple[int, ...] = ()  # channels games may be played in; empty = any
     language: str | None = None  # None: the server's own locale
     threads: bool = True
+    pings: bool = True  # mention the player a game waits for (issue 10)
     updated_at: int | None = None

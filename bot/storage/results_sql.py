@@ -245,12 +245,13 @@ class ResultsStorage:
         return await self._write(_tx)
 
     async def unrecorded_games(self, limit: int = 100) -> list[int]:
-        """Finished server games with no result yet (a crash between the end and the record)."""
+        """Games ended by the rules in a server with no result yet (a crash between the end
+        and the record). Stopped and abandoned games have no result (RULES §1.5)."""
 
         def _tx(conn: sqlite3.Connection) -> list[int]:
             rows = _all(
                 conn,
-                "SELECT g.id FROM games AS g WHERE g.status <> 'live' AND g.guild_id IS NOT NULL"
+                "SELECT g.id FROM games AS g WHERE g.status = 'over' AND g.guild_id IS NOT NULL"
                 " AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.game_id = g.id)"
                 " ORDER BY g.id LIMIT ?",
                 (limit,),
@@ -514,6 +515,7 @@ class ResultsStorage:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        pings: bool | None = None,
     ) -> GuildSettings:
         """Change the given settings, keep the others. ``language=None`` means "the server's
         own locale"; leave it out to keep the current one."""
@@ -529,20 +531,22 @@ class ResultsStorage:
                 channels=old.channels if channels is None else tuple(dict.fromkeys(channels)),
                 language=old.language if language is _UNSET else language,
                 threads=old.threads if threads is None else threads,
+                pings=old.pings if pings is None else pings,
                 updated_at=at,
             )
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
-                " board = excluded.board, channels = excluded.channels,"
+                " pings, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE"
+                " SET board = excluded.board, channels = excluded.channels,"
                 " language = excluded.language, threads = excluded.threads,"
-                " updated_at = excluded.updated_at",
+                " pings = excluded.pings, updated_at = excluded.updated_at",
                 (
                     guild_id,
                     new.board,
                     json.dumps(list(new.channels)),
                     new.language,
                     int(new.threads),
+                    int(new.pings),
                     at,
                 ),
             )
@@ -872,6 +876,7 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
         channels=tuple(json.loads(row["channels"])),
         language=row["language"],
         threads=bool(row["threads"]),
+        pings=bool(row["pings"]),
         updated_at=row["updated_at"],
     )
 

@@ -306,6 +306,14 @@ async def private_reply(fake: FakeDiscord, interaction: FakeInteraction) -> str:
     return texts[-1]
 
 
+async def assert_quiet(fake: FakeDiscord, interaction: FakeInteraction) -> None:
+    """Issue 10 point 4: an accepted decision is acknowledged by the board (its ✓), with no
+    private message."""
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_until(lambda: bool(private_texts(interaction)), timeout=0.3)
+    assert interaction.answered and private_texts(interaction) == [], interaction
+
+
 async def assert_refused(
     fake: FakeDiscord, interaction: FakeInteraction, key: str, lang: str, **values: Any
 ) -> None:

@@ -251,7 +251,8 @@ async def test_computer_game_in_a_thread(table: Table, no_errors: Any) -> None:
     )
     carol = table.user("carol")
     assert start.original is not None
-    assert start.original.content == t("reply.game_in_thread", "en", player=carol.mention)
+    # A public message of the game: the server's language (issue 10 point 5).
+    assert start.original.content == t("reply.game_in_thread", "nb", player=carol.mention)
     game = table.game(gid)
     assert game.record.thread_id is not None
     assert table.board(gid).channel_id == game.record.thread_id

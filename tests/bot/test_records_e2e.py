@@ -408,7 +408,7 @@ async def test_admin_commands_refused_for_pupils(
     synced = fake_discord.command("mattekrig", guild=fake_discord.guild).data
     admin = next(o for o in synced["options"] if o["name"] == "admin")
     assert admin["name_localizations"]["sv-SE"] == "admin"
-    assert {o["name"] for o in admin["options"]} == {"season", "settings", "void", "report"}
+    assert {o["name"] for o in admin["options"]} == {"season", "settings", "void", "report", "end"}
     names = {o["name"]: o for o in synced["options"]}
     assert names["forget-me"]["name_localizations"] == {"no": "glem-meg", "sv-SE": "glöm-mig"}
     assert names["my-data"]["name_localizations"] == {"no": "mine-data", "sv-SE": "mina-data"}

@@ -242,6 +242,18 @@ def test_stats_fit_and_say_everything(lang: str) -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
+def test_a_season_rating_equal_to_all_time_is_shown_once(lang: str) -> None:
+    """Issue 10 point 7: in the first season the season's rating is the all-time one; the
+    same number twice only confuses."""
+    same = (RatingLine("regnekrig", "s1", 1016, 1), RatingLine("regnekrig", "all", 1016, 1))
+    differs = (RatingLine("regnekrig", "s2", 1000, 0), RatingLine("regnekrig", "all", 1016, 1))
+    for ratings, lines in ((same, 1), (differs, 2)):
+        embed = render_stats(replace(full_stats(), ratings=ratings), lang)
+        field = next(f for f in embed.fields if f.name == t("stats.rating.title", lang))
+        assert len((field.value or "").splitlines()) == lines
+
+
+@pytest.mark.parametrize("lang", LANGS)
 def test_stats_for_a_new_pupil(lang: str) -> None:
     empty = PlayerStats(
         guild_id=GUILD,

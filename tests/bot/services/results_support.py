@@ -15,6 +15,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import Player, Storage
+from engine.game import awaited, rounds_finished
 
 GUILD = 1
 
@@ -81,3 +82,21 @@ async def auto_game(
     first = next(p.user_id for p in players if p.user_id is not None)
     await play_out(games, clock, game_id, first)
     return game_id
+
+
+async def finish_a_round(games: GameService, clock: FakeClock, game_id: int) -> None:
+    """Play until the first round is finished (RULES §1.5: a stop before that cancels the
+    game), every side answering its cards' sum (level 1) or flipping."""
+    game = games.live(game_id)
+    while rounds_finished(game.state) == 0 and not game.is_finished:
+        clock.advance(1)
+        deciding = awaited(game.state)
+        if not deciding:
+            side = game.state.live_sides[0]
+            flipper = next(p.user_id for p in game.players_of(side) if p.user_id is not None)
+            await games.flip(game_id, flipper, None)
+            continue
+        for side in deciding:
+            a, b = game.state.up[side]
+            player = next(p.user_id for p in game.players_of(side) if p.user_id is not None)
+            await games.answer(game_id, player, game.state.window, str(a.value + b.value))

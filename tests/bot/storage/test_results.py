@@ -209,9 +209,15 @@ async def test_player_games_in_order(store: Storage) -> None:
 async def test_unrecorded_games_lists_finished_server_games(store: Storage) -> None:
     from .helpers import new_game
 
+    """RULES §1.5: only a game ended by the rules has a result; a stopped (cancelled or ended
+    by a manager) or abandoned game counts for nobody, so it is never waiting for one."""
     live = await new_game(store)
     done = await new_game(store, channel_id=501)
-    await store.set_status(done, "stopped", T0)
+    stopped = await new_game(store, channel_id=502)
+    abandoned = await new_game(store, channel_id=503)
+    await store.set_status(done, "over", T0)
+    await store.set_status(stopped, "stopped", T0)
+    await store.set_status(abandoned, "abandoned", T0)
     assert await store.unrecorded_games() == [done]
     assert live not in await store.unrecorded_games()
 
@@ -235,6 +241,11 @@ async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
     )
     assert await store.guild_settings(1) == changed
     assert (await store.update_guild_settings(1, T0 + 2, language=None)).language is None
+    # Issue 10: turn pings are on until the teacher turns them off, and stay off.
+    assert changed.pings
+    quiet = await store.update_guild_settings(1, T0 + 3, pings=False)
+    assert not quiet.pings and (await store.guild_settings(1)).pings is False
+    assert not (await store.update_guild_settings(1, T0 + 4, threads=True)).pings
     with pytest.raises(ValueError):
         await store.update_guild_settings(1, T0, board="secret")
 
