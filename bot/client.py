@@ -30,6 +30,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
+from bot.services.summary import SummaryService
 from bot.shards import ShardGameStore, Shards
 from bot.storage import Invitation, Storage
 from bot.storage.contract import GameStore
@@ -67,6 +68,7 @@ class MattekrigBot(commands.Bot):
     invitations: InvitationService
     scheduler: Scheduler
     results: ResultsService
+    summaries: SummaryService
     leaderboards: LeaderboardService
     stats: StatsService
     privacy: PrivacyService
@@ -102,6 +104,7 @@ class MattekrigBot(commands.Bot):
         clock = self.clock
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)
+        self.summaries = SummaryService(storage)
         self.games = GameService(
             game_store(storage, self.config),
             clock,

@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_season_confirm, render_settings
-from bot.services.admin import VISIBILITIES
+from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
 from bot.ui.guild import house_rules, is_manager, require_guild
@@ -65,10 +65,12 @@ class AdminGroup(
         language=ls("cmd.admin.settings.opt.language.desc"),
         threads=ls("cmd.admin.settings.opt.threads.desc"),
         pings=ls("cmd.admin.settings.opt.pings.desc"),
+        answer_form=ls("cmd.admin.settings.opt.answer_form.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
+        answer_form=[choice("answer_form", v) for v in ANSWER_FORMS],
     )
     async def settings(
         self,
@@ -80,6 +82,7 @@ class AdminGroup(
         language: str | None = None,
         threads: bool | None = None,
         pings: bool | None = None,
+        answer_form: str | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
@@ -92,6 +95,8 @@ class AdminGroup(
             changes["threads"] = threads
         if pings is not None:
             changes["pings"] = pings
+        if answer_form is not None:
+            changes["answer_form"] = answer_form
         if language is not None:
             changes["language"] = None if language == "server" else language
         channels = list(settings.channels)

@@ -29,6 +29,7 @@ from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
 from cogs.stats import StatsCommands
 from engine.registry import (
+    ANSWER_FORM,
     ANSWER_TIME,
     DECK,
     GAMES,
@@ -84,6 +85,7 @@ class Mattekrig(
         minutes=ls("opt.minutes.desc"),
         war_size=ls("opt.war_size.desc"),
         war_rule=ls("opt.war_rule.desc"),
+        answer_form=ls("opt.answer_form.desc"),
         answer_seconds=ls("opt.answer_seconds.desc"),
         thread=ls("opt.thread.desc"),
     )
@@ -93,6 +95,7 @@ class Mattekrig(
         deck=[choice("deck", d) for d in DECK.choices],
         mode=[choice("mode", m) for m in MODE.choices],
         war_rule=[choice("war_rule", w) for w in WAR_RULE.choices],
+        answer_form=[choice("answer_form", f) for f in ANSWER_FORM.choices],
     )
     async def start(
         self,
@@ -109,6 +112,7 @@ class Mattekrig(
         minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] = int(TIME_LIMIT.default),
         war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] = int(WAR_SIZE.default),
         war_rule: str = str(WAR_RULE.default),
+        answer_form: str | None = None,
         answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] = int(
             ANSWER_TIME.default
         ),
@@ -139,6 +143,8 @@ class Mattekrig(
             "minutes": minutes,
             "war_size": war_size,
             "war_rule": war_rule,
+            # RULES §2.2: the starter's choice, else the server's default (the teacher's)
+            "answer_form": answer_form or settings.answer_form,
             "answer_seconds": answer_seconds,
             "locale": lang,
             "teams": teams,

@@ -33,6 +33,7 @@ from bot.render.board_text import (
 )
 from bot.render.buttons import game_view
 from bot.render.cards import card_face, cards_text, count_text, number_text
+from bot.render.lessons import round_lesson
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.results import RoundBlock, round_block
@@ -158,6 +159,7 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
     block = _block(view, names, lang)
     if block is not None:
         lines.extend(block.head)
+        lines.extend(round_lesson(view, names, lang))  # what the round teaches (issue 11)
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:

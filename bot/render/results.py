@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from bot.i18n import Lang, t
 from bot.render.cards import count_text, number_text
 from bot.render.naming import join_names
+from bot.render.notation import school_expression, school_value
 from engine.view import Comparison, Play, RoundFacts, War, Why
 
 LINE_MAX = 120  # a phone shows about this many characters of an embed line
@@ -73,13 +74,16 @@ def _value_line(play: Play, target: int | None, lang: Lang) -> list[str]:
         if not play.played:
             line = t("result.play.no_answer", lang, cards=cards)
         elif _own_cards(play) or _A_NUMBER.fullmatch(play.played.strip()):
-            line = t("result.play.no_value", lang, cards=cards, expr=play.played)
+            line = t(
+                "result.play.no_value", lang, cards=cards, expr=school_expression(play.played, lang)
+            )
         else:
             line = t("result.play.no_value_typed", lang, cards=cards)
     elif _own_cards(play) and play.played != number_text(value):
-        line = t("result.play.value", lang, cards=cards, expr=play.played, value=number_text(value))
+        expr = school_expression(play.played or "", lang)
+        line = t("result.play.value", lang, cards=cards, expr=expr, value=school_value(value, lang))
     else:
-        line = t("result.play.value_only", lang, cards=cards, value=number_text(value))
+        line = t("result.play.value_only", lang, cards=cards, value=school_value(value, lang))
     lines = [line]
     extra: list[str] = []
     if play.distance is not None and target is not None:
@@ -87,8 +91,9 @@ def _value_line(play: Play, target: int | None, lang: Lang) -> list[str]:
             t("result.play.distance", lang, distance=number_text(play.distance), target=target)
         )
     if play.best_value is not None and play.best_value != value and play.best:
-        best = number_text(play.best_value)
-        extra.append(t("result.play.best", lang, expr=play.best, value=best))
+        best = school_value(play.best_value, lang)
+        expr = school_expression(play.best, lang)
+        extra.append(t("result.play.best", lang, expr=expr, value=best))
     if extra:
         lines.append(" · ".join(extra))
     return lines

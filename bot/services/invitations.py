@@ -49,6 +49,7 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
         "mode",
         "war_size",
         "war_rule",
+        "answer_form",
         "answer_seconds",
         "minutes",
         "locale",

@@ -14,7 +14,8 @@ import discord
 
 from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
-from bot.replies import reply_lang, report_error, send_private
+from bot.render.summary import render_summary
+from bot.replies import lang_of, reply_lang, report_error, send_private
 from bot.services.errors import UserFacingError
 from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
@@ -146,6 +147,14 @@ class HintItem(MattekrigItem, template=template(Verb.HINT)):
         chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.round)
         lang = reply_lang(interaction, bot.games.live(self.game_id).settings.locale)
         await send_private(interaction, render_hint(chances, lang))
+
+
+class SummaryItem(MattekrigItem, template=template(Verb.SUMMARY)):
+    """The presser's own end-of-game summary, privately (issue 11 point 3)."""
+
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        summary = await interaction.client.summaries.summary(self.game_id, interaction.user.id)
+        await send_private(interaction, render_summary(summary, lang_of(interaction)))
 
 
 class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
@@ -292,6 +301,7 @@ DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
     BetItem,
     PassItem,
     HintItem,
+    SummaryItem,
     RematchItem,
     AcceptItem,
     DeclineItem,

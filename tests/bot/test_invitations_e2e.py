@@ -16,6 +16,7 @@ from tests.bot.e2e import (
     assert_all_answered,
     assert_refused,
     best_answer,
+    final_controls,
     ref_of,
     seed_deals,
 )
@@ -197,7 +198,7 @@ async def test_idle_game_is_abandoned(
     assert (await table.stored(gid)).status == "abandoned"
     board = table.board(gid)
     assert t("over.reason.abandoned", "nb", minutes=IDLE_MINUTES) in description(board)
-    assert board.custom_ids() == [build(Verb.REMATCH, gid)]
+    assert board.custom_ids() == final_controls(table, gid)
     assert table.bot.games.in_channel(table.fake.channel.id) is None
     late = await table.driver.submit_modal("bob", opened, {"answer_text": "1"})
     await assert_refused(table.fake, late, "error.game_over", "sv")

@@ -180,7 +180,8 @@ async def test_leaderboard_after_real_games(
     await play_auto_game(bot, bot_clock, [alice, bob], names=["Alice", "*Bob* @everyone"])
     await play_auto_game(bot, bot_clock, [alice, carol], names=["Alice", "Carol"])
 
-    asked = await driver.slash("alice", "mattekrig leaderboard")  # alice's Discord is `no`
+    # Auto-mode games count but are not rated (issue 11 point 6): the board by wins.
+    asked = await driver.slash("alice", "mattekrig leaderboard", sort="wins")  # alice: `no`
     message = await reply_of(fake_discord, asked)
     assert message.ephemeral
     shown = text_of(message)

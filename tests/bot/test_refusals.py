@@ -19,6 +19,7 @@ from tests.bot.e2e import (
     assert_refused,
     best_answer,
     cards,
+    final_controls,
     private_reply,
     ref_of,
     seed_deals,
@@ -178,7 +179,7 @@ async def test_finished_game_buttons_say_it_is_over(
     assert stop.answered and stop.original is not None
     assert stop.original.ephemeral and stop.original.content == t("reply.cancelled", "sv")
     await table.settle()
-    assert table.board(gid).custom_ids() == [build(Verb.REMATCH, gid)]
+    assert table.board(gid).custom_ids() == final_controls(table, gid)
     assert (await table.stored(gid)).status == "stopped"
     old_copy = await table.fake.post_message(components=snapshot)
     late = await table.driver.click("alice", old_copy, answer)

@@ -132,9 +132,10 @@ EXPECTED: dict[str, set[tuple[Verb, str | None]]] = {
     "over_time_up": {(Verb.REMATCH, None)},
     "over_max_rounds": {(Verb.REMATCH, None)},
     "over_stalemate": {(Verb.REMATCH, None)},
-    "over_forfeit": {(Verb.REMATCH, None)},
+    # A regn-mode regnekrig game over: each pupil's own summary too (issue 11 point 3).
+    "over_forfeit": {(Verb.REMATCH, None), (Verb.SUMMARY, None)},
     "over_no_answers": {(Verb.REMATCH, None)},
-    "stopped": {(Verb.REMATCH, None)},
+    "stopped": {(Verb.REMATCH, None), (Verb.SUMMARY, None)},
     "abandoned": {(Verb.REMATCH, None)},
 }
 
@@ -154,7 +155,7 @@ def test_controls_match_the_phase_and_their_ids_parse_back(name: str) -> None:
     assert len(ids) == len(EXPECTED[name])  # no duplicates
     for p in parsed:
         assert p is not None and p.space is Space.GAME and p.game_id == GAME_ID
-        if p.verb is Verb.REMATCH:
+        if p.verb in (Verb.REMATCH, Verb.SUMMARY):  # a finished game has no stale window
             assert p.round is None
         else:
             assert p.round == game.state.window  # a stale button is recognised

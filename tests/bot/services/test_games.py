@@ -175,7 +175,8 @@ async def test_a_finished_game_has_its_result_recorded_in_the_background(
         await games.flip(game.id, ALICE, None)
     await results.drain()
     recorded = await storage.load_result(game.id)
-    assert recorded is not None and recorded.rated
+    assert recorded is not None  # recorded; an auto-mode game moves no rating (issue 11)
+    assert not recorded.rated and recorded.unrated == "luck"
 
 
 async def test_a_timer_that_fails_is_dropped_not_retried_forever(

@@ -28,6 +28,7 @@ from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     finish_a_round,
     people,
     privacy_fixture,
+    regn_game,
     results_fixture,
     start,
 )
@@ -47,7 +48,7 @@ async def _a_full_history(
     a challenge she hosts, a lobby she joined, a departed mark."""
     zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
     alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
-    played = await auto_game(games, clock, [zelda, alice], seed=3)
+    played = await regn_game(games, clock, [zelda, alice], seed=3)  # rated: regn mode
     answered = await start(games, [zelda, alice], mode="regn", channel_id=11)
     game = games.live(answered)
     clock.advance(3)

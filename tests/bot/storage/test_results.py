@@ -3,6 +3,8 @@ seasons, boards ranked from running totals, settings (issue points 1, 2, 3, 6, 7
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.storage import (
@@ -263,3 +265,33 @@ def _fields(obj: object) -> dict[str, object]:
     from dataclasses import fields
 
     return {f.name: getattr(obj, f.name) for f in fields(obj)}  # type: ignore[arg-type]
+
+
+async def test_mistake_kinds_and_answer_times_round_trip(store: Storage) -> None:
+    """Issue 11 point 4: per pupil, game and operation the mistake kinds (the engine's reason
+    codes) and every answer's time are kept, so the median time and the commonest mistakes
+    can be reported; tallies add up across games."""
+    ops = (
+        OperationTally(
+            "divide",
+            5,
+            3,
+            2,
+            21_000,
+            mistakes=(("sign_slip", 2), ("arithmetic_slip", 1)),
+            times=(3000, 4000, 5000, 4000, 5000),
+        ),
+    )
+    result = duel(1, A, B, answers={A: (5, 3)})
+    players = tuple(replace(p, operations=ops) if p.user_id == A else p for p in result.players)
+    result = replace(result, players=players)
+    await record(store, result)
+    loaded = await store.load_result(1)
+    assert loaded is not None
+    tally = next(p for p in loaded.players if p.user_id == A).operations[0]
+    assert tally.mistakes == (("sign_slip", 2), ("arithmetic_slip", 1))
+    assert tally.median_ms == 4000
+    both = tally + OperationTally(
+        "divide", 1, 0, 0, 9000, mistakes=(("arithmetic_slip", 2),), times=(9000,)
+    )
+    assert both.mistakes == (("arithmetic_slip", 3), ("sign_slip", 2)) and both.median_ms == 4500
