@@ -3,11 +3,17 @@ this process's shards; each bad value is one sentence, and a password never show
 
 from __future__ import annotations
 
+import socket
+from pathlib import Path
+
 import pytest
 
 from bot.config import Config, ConfigError, load_config
+from bot.ops.check import offline
 from bot.shards import Shards, shard_of
+from bot.storage.migrate import load_migrations
 from tests.ops_support import shaped_token
+from tests.postgres import fresh_schema_url
 
 
 def _load(**settings: str) -> Config:
@@ -64,3 +70,31 @@ def test_a_guild_is_on_discords_shard() -> None:
     assert shard_of(None, 5) == 0
     assert Shards(2, (1,)).owns(guild) == (((guild >> 22) % 2) == 1)
     assert Shards(2, (0, 1)).owns(guild)
+
+
+def test_check_names_the_shards_and_a_postgresql_server_that_is_down(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    monkeypatch.setenv("DISCORD_TOKEN", shaped_token())
+    monkeypatch.setenv("DATABASE_URL", f"postgresql://bot:secret@127.0.0.1:{port}/x")
+    monkeypatch.setenv("SHARD_COUNT", "2")
+    monkeypatch.setenv("SHARD_IDS", "1")
+    _, found = offline(work)
+    text = found.text()
+    assert f"PostgreSQL postgresql://127.0.0.1:{port}/x" in text
+    assert "1 of 2 (SHARD_IDS of SHARD_COUNT)" in text
+    assert any(p.startswith("cannot connect to postgresql://127.0.0.1") for p in found.problems)
+    assert "secret" not in text
+
+
+def test_check_gives_the_postgresql_schema_version(
+    work: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("DISCORD_TOKEN", shaped_token())
+    monkeypatch.setenv("DATABASE_URL", fresh_schema_url())
+    _, found = offline(work)
+    assert f"schema version {len(load_migrations())}" in found.text(), found.text()
+    assert found.problems == []
