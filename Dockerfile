@@ -9,12 +9,14 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     DATABASE_PATH=/data/mattekrig.db
 
+# `--build-arg EXTRAS=[postgres]` adds the PostgreSQL driver (docker-compose.yml does).
+ARG EXTRAS=""
 WORKDIR /app
 COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install --no-cache-dir . \
+RUN pip install --no-cache-dir ".${EXTRAS}" \
     && useradd --create-home --uid 10001 mattekrig \
     && mkdir -p /data && chown mattekrig:mattekrig /data
 

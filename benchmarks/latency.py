@@ -17,6 +17,8 @@ locks; discord.py's objects are not counted) and the time to restore 1,000 store
     python -m benchmarks.latency --quick    # 20 games, burst 200, short loads
     python -m benchmarks.latency --games 500
     python -m benchmarks.latency --no-pictures   # Mattekrig's boards as text only
+    python -m benchmarks.latency --backend postgres  # on PostgreSQL: TEST_DATABASE_URL
+                                                     # (a throw-away server: .ci/postgres.sh)
 """
 
 from __future__ import annotations
@@ -40,6 +42,7 @@ from tests.fakediscord.driver import Driver
 from tests.fakediscord.process import ENV_NO_PICTURES, BotProcess
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeInteraction, FakeMessage, FakeUser
+from tests.postgres import new_schema_url
 
 SHOWN_WITHIN_S = 3.0
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -54,6 +57,8 @@ class Loads:
     memory_games: int
     rounds: int = 3
     pictures: bool = True
+    # PostgreSQL server for Mattekrig's storage (a fresh schema each use); None: SQLite
+    database_url: str | None = None
 
 
 @dataclass
@@ -213,6 +218,8 @@ async def open_side(
     players = table.seat(loads.games, "pupil")
     bursters = table.seat(loads.burst, "burst")
     env = {} if loads.pictures else {ENV_NO_PICTURES: "1"}
+    if kind == "real" and loads.database_url is not None:
+        env["DATABASE_URL"] = new_schema_url(loads.database_url)
     bot = await stack.enter_async_context(
         BotProcess(fake, kind, workdir / f"{kind}.sqlite3", env=env)
     )
@@ -293,16 +300,20 @@ async def run_both(loads: Loads, workdir: Path, rounds: int) -> tuple[Figures, F
 # --------------------------------------------------------------------- in-process figures
 
 
-async def memory_and_restore(games: int, workdir: Path) -> tuple[float, float]:
+async def memory_and_restore(
+    games: int, workdir: Path, database_url: str | None = None
+) -> tuple[float, float]:
     """Bytes per live game held by the services, and seconds to restore ``games``."""
     from bot.services.clock import SystemClock
     from bot.services.games import GameService
     from bot.services.settings import settings_from_options
-    from bot.storage import Player, Storage
+    from bot.storage import Player
+    from bot.storage.select import open_storage
 
     path = workdir / "restore.sqlite3"
+    url = None if database_url is None else new_schema_url(database_url)
     settings = settings_from_options(game="intervallkrig", computer="easy")
-    async with await Storage.open(path) as storage:
+    async with await open_storage(path, url) as storage:
         service = GameService(storage, SystemClock())
         gc.collect()
         tracemalloc.start()
@@ -320,7 +331,7 @@ async def memory_and_restore(games: int, workdir: Path) -> tuple[float, float]:
         gc.collect()
         per_game = (tracemalloc.get_traced_memory()[0] - before) / games
         tracemalloc.stop()
-    async with await Storage.open(path) as storage:
+    async with await open_storage(path, url) as storage:
         service = GameService(storage, SystemClock())
         began = time.perf_counter()
         restored = await service.restore_all()
@@ -392,7 +403,8 @@ def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: f
         f"Press → result shown, {loads.games} games (pace {loads.pace_s:.0f} s, "
         f"flood {loads.flood_s:.0f} s), {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f} at the end, "
-        f"boards {'with' if loads.pictures else 'without'} pictures",
+        f"boards {'with' if loads.pictures else 'without'} pictures, "
+        f"Mattekrig on {'PostgreSQL' if loads.database_url else 'SQLite'}",
         "",
         "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)),
     ]
@@ -409,7 +421,7 @@ async def main_async(loads: Loads) -> str:
     with tempfile.TemporaryDirectory(prefix="mattekrig-latency-") as tmp:
         workdir = Path(tmp)
         bare, real = await run_both(loads, workdir, loads.rounds)
-        memory, restore = await memory_and_restore(loads.memory_games, workdir)
+        memory, restore = await memory_and_restore(loads.memory_games, workdir, loads.database_url)
     return report(loads, bare, real, memory, restore)
 
 
@@ -421,8 +433,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--no-pictures", action="store_true", help="Mattekrig's boards as text only"
     )
+    parser.add_argument(
+        "--backend",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="Mattekrig's storage (postgres: the server at TEST_DATABASE_URL)",
+    )
     args = parser.parse_args(argv)
     quick = args.quick
+    database_url = None
+    if args.backend == "postgres":
+        database_url = os.environ.get("TEST_DATABASE_URL") or None
+        if database_url is None:
+            parser.error("--backend postgres needs TEST_DATABASE_URL (.ci/postgres.sh start)")
     loads = Loads(
         games=args.games or (20 if quick else 200),
         burst=args.burst or (200 if quick else 1_000),
@@ -431,6 +454,7 @@ def main(argv: list[str] | None = None) -> None:
         memory_games=100 if quick else 1_000,
         rounds=2 if quick else 3,
         pictures=not args.no_pictures,
+        database_url=database_url,
     )
     with contextlib.suppress(KeyboardInterrupt):
         print(asyncio.run(main_async(loads)))

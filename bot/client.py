@@ -36,7 +36,10 @@ from bot.services.sessions import SessionService
 from bot.services.stats import StatsService
 from bot.services.summary import SummaryService
 from bot.services.teachers import TeacherService
+from bot.shards import ShardGameStore, Shards
 from bot.storage import Invitation, Storage
+from bot.storage.contract import GameStore
+from bot.storage.select import open_storage
 from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.leaderboard import PageItem
@@ -103,13 +106,15 @@ class MattekrigBot(commands.Bot):
         watch_presses(self)  # every log line of a press names its interaction, guild, game
 
     async def setup_hook(self) -> None:
-        self.storage = storage = await Storage.open(self.config.database_path)
+        self.storage = storage = await open_storage(
+            self.config.database_path, self.config.database_url
+        )
         clock = self.clock
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)
         self.summaries = SummaryService(storage)
         self.games = GameService(
-            storage,
+            game_store(storage, self.config),
             clock,
             listeners=[self.boards.on_update],
             timers_changed=deadlines_changed.set,
@@ -212,3 +217,23 @@ class MattekrigBot(commands.Bot):
         await super().close()
         if hasattr(self, "storage"):
             await self.storage.close()
+
+
+class ShardedMattekrigBot(MattekrigBot, commands.AutoShardedBot):
+    """The bot on ``SHARD_IDS`` of ``SHARD_COUNT`` shards (several processes, one database)."""
+
+
+def game_store(storage: Storage, config: Config) -> GameStore:
+    """The game service's view of storage: only this process's shards' games when sharded."""
+    if config.shard_count is None or config.shard_ids is None:
+        return storage
+    return ShardGameStore(storage, Shards(config.shard_count, config.shard_ids))
+
+
+def make_bot(config: Config, **options: Any) -> MattekrigBot:
+    """The plain bot, or the sharded one when SHARD_COUNT is set."""
+    if config.shard_count is None:
+        return MattekrigBot(config, **options)
+    return ShardedMattekrigBot(
+        config, shard_count=config.shard_count, shard_ids=list(config.shard_ids or ()), **options
+    )

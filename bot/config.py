@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
@@ -21,6 +22,7 @@ from bot.ops.token import token_problem
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
+DATABASE_SCHEMES = ("postgresql", "postgres")
 
 
 class ConfigError(StartupError):
@@ -38,10 +40,24 @@ class Config:
     database_is_default: bool = False
     # the `.env` files that were found and read, in the order they count
     env_files: tuple[Path, ...] = ()
+    # DATABASE_URL=postgresql://…: PostgreSQL instead of SQLite at database_path
+    database_url: str | None = None
+    # SHARD_COUNT / SHARD_IDS: this process's shards of shard_count (None: not sharded)
+    shard_count: int | None = None
+    shard_ids: tuple[int, ...] | None = None
+
+    @property
+    def database_label(self) -> str:
+        """The database for messages and logs (a URL without its password)."""
+        if self.database_url is None:
+            return str(self.database_path)
+        parts = urlsplit(self.database_url)
+        port = f":{parts.port}" if parts.port else ""
+        return f"{parts.scheme}://{parts.hostname or 'localhost'}{port}{parts.path}"
 
     def __repr__(self) -> str:  # never leak the token into logs
         return (
-            f"Config(token=<hidden>, database_path={str(self.database_path)!r}, "
+            f"Config(token=<hidden>, database={self.database_label!r}, "
             f"dev_guild_id={self.dev_guild_id!r}, log_level={self.log_level!r}, "
             f"log_format={self.log_format!r})"
         )
@@ -105,6 +121,14 @@ def read_config(
     raw_path = environ.get("DATABASE_PATH", "").strip()
     # relative to the folder the bot starts in; logged and shown by `check` as an absolute path
     path = (cwd or Path.cwd()) / Path(raw_path).expanduser() if raw_path else default_database()
+    database_url = environ.get("DATABASE_URL", "").strip() or None
+    if database_url is not None and urlsplit(database_url).scheme not in DATABASE_SCHEMES:
+        problems.append(
+            "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database), "
+            f"not one starting {database_url.split(':', 1)[0]!r}; unset it to use SQLite."
+        )
+        database_url = None
+    shard_count, shard_ids = _shards(environ, problems)
     config = Config(
         token=token,
         database_path=Path(os.path.abspath(path)),
@@ -113,8 +137,38 @@ def read_config(
         log_format=log_format,
         database_is_default=not raw_path,
         env_files=env_files,
+        database_url=database_url,
+        shard_count=shard_count,
+        shard_ids=shard_ids,
     )
     return config, problems
+
+
+def _shards(
+    environ: Mapping[str, str], problems: list[str]
+) -> tuple[int | None, tuple[int, ...] | None]:
+    """SHARD_COUNT (how many shards in all) and SHARD_IDS (this process's, comma-separated;
+    all of them when unset). Neither set: not sharded."""
+    raw_count = environ.get("SHARD_COUNT", "").strip()
+    raw_ids = environ.get("SHARD_IDS", "").strip()
+    if not raw_count:
+        if raw_ids:
+            problems.append("SHARD_IDS needs SHARD_COUNT (how many shards there are in all).")
+        return None, None
+    if not raw_count.isdigit() or int(raw_count) < 1:
+        problems.append(f"SHARD_COUNT must be a whole number from 1, not {raw_count!r}.")
+        return None, None
+    count = int(raw_count)
+    if not raw_ids:
+        return count, tuple(range(count))
+    parts = [part.strip() for part in raw_ids.split(",")]
+    if not all(part.isdigit() and int(part) < count for part in parts):
+        problems.append(
+            f"SHARD_IDS must be shard numbers 0 to {count - 1} separated by commas, "
+            f"not {raw_ids!r}."
+        )
+        return None, None
+    return count, tuple(sorted({int(part) for part in parts}))
 
 
 def load_config(

@@ -22,7 +22,16 @@ def shaped_token(user_id: int = 123456789012345678) -> str:
     return f"{first}.AbCdEf.{'x' * 27}"
 
 
-SETTINGS = ("DISCORD_TOKEN", "DATABASE_PATH", "DEV_GUILD_ID", "LOG_LEVEL", "LOG_FORMAT")
+SETTINGS = (
+    "DISCORD_TOKEN",
+    "DATABASE_PATH",
+    "DATABASE_URL",
+    "SHARD_COUNT",
+    "SHARD_IDS",
+    "DEV_GUILD_ID",
+    "LOG_LEVEL",
+    "LOG_FORMAT",
+)
 
 
 @pytest.fixture

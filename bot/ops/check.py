@@ -43,7 +43,34 @@ class Findings:
         return "\n".join(shown)
 
 
+def _postgres(config: Config, found: Findings) -> None:
+    """DATABASE_URL: reach and migrate the server once, as `run` would before Discord."""
+    import asyncio
+
+    from bot.storage import StorageError
+    from bot.storage.select import open_storage
+
+    async def _version() -> int:
+        storage = await open_storage(config.database_path, config.database_url)
+        try:
+            return storage.schema_version
+        finally:
+            await storage.close()
+
+    try:
+        version = asyncio.run(_version())
+    except StorageError as error:
+        found.add("database", f"PostgreSQL {config.database_label}")
+        found.problems.append(f"{error}.")
+        return
+    found.add("database", f"PostgreSQL {config.database_label}, schema version {version}")
+    found.add("running", "bots on PostgreSQL share the database (no lock; see SHARD_IDS)")
+
+
 def _database(config: Config, cwd: Path, found: Findings) -> None:
+    if config.database_url is not None:
+        _postgres(config, found)
+        return
     path = config.database_path
     old = old_default_database(cwd) if config.database_is_default else None
     if old is not None:
@@ -91,6 +118,9 @@ def offline(cwd: Path | None = None) -> tuple[Config, Findings]:
     )
     found.add("commands", f"synced {where}; everywhere with `mattekrig sync`")
     found.add("logs", f"{config.log_level}, {config.log_format}")
+    if config.shard_count is not None:
+        ids = ", ".join(map(str, config.shard_ids or ()))
+        found.add("shards", f"{ids} of {config.shard_count} (SHARD_IDS of SHARD_COUNT)")
     return config, found
 
 

@@ -30,7 +30,7 @@ from bot.ops.paths import old_default_database
 
 log = logging.getLogger("bot")
 
-COMMANDS = ("run", "check", "sync", "backup", "restore", "play")
+COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "play")
 UNREACHABLE = 1
 PROBLEM = 2
 REJECTED = (
@@ -50,12 +50,21 @@ def _say(text: str) -> None:
     print(f"mattekrig: {text}", file=sys.stderr)
 
 
+class _Help(argparse.HelpFormatter):
+    """Command names up to ``migrate-db``'s length keep their help on the same line."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog)
+        self._action_max_length = 16
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog="mattekrig",
         description="The Mattekrig Discord bot: maths card games for a school class.",
         epilog="Without a command, `run`. Exit codes: 0 done, 1 Discord unreachable, "
         "2 a problem to fix first (told in one sentence).",
+        formatter_class=_Help,
     )
     top.add_argument("--version", action="version", version=version())
     commands = top.add_subparsers(dest="command", metavar="COMMAND", title="commands")
@@ -79,6 +88,11 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("path", type=Path, help="a new file, or a folder for a dated copy")
     back = command("restore", "replace the database with a backup (the bot must be stopped)")
     back.add_argument("path", type=Path, help="the backup file")
+    move = command(
+        "migrate-db", "copy a SQLite database into an empty PostgreSQL one (several processes)"
+    )
+    move.add_argument("--from", dest="source", required=True, metavar="sqlite:PATH")
+    move.add_argument("--to", dest="target", required=True, metavar="postgresql://…")
     # Listed here for --help; `main` hands `play …` to the table's own command line.
     commands.add_parser(
         "play",
@@ -105,21 +119,45 @@ def _database_config(*, need_token: bool) -> Config:
 
 def _run(args: argparse.Namespace) -> int:
     config = _database_config(need_token=True)
+    if config.database_url is not None:  # PostgreSQL: shared by design, no lock file
+        _probe(config.database_url)
+        setup_logging(config.log_level, config.log_format)
+        log.info("%s, database %s", version(), config.database_label)
+        return _start(config, args)
     report = inspect_database(config.database_path)
     with DatabaseLock(config.database_path):
         setup_logging(config.log_level, config.log_format)
         log.info("%s, database %s", version(), report.summary())
-        # imported here, not at the top: check, backup and restore never load the client
-        from bot.client import MattekrigBot
-        from bot.storage import StorageError
+        return _start(config, args)
 
-        bot = MattekrigBot(config, sync_global=args.sync)
-        try:
-            bot.run(config.token, log_handler=None)
-        except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
-            raise StartupError(
-                f"the database {config.database_path} could not be opened ({error})."
-            ) from None
+
+def _probe(url: str) -> None:
+    """Reach and migrate the PostgreSQL server before Discord: a bad URL or a server that is
+    down is one sentence and exit 2, not a traceback from inside the client."""
+    from bot.storage import StorageError
+    from bot.storage.select import open_storage
+
+    async def _open_and_close() -> None:
+        await (await open_storage("", url)).close()
+
+    try:
+        asyncio.run(_open_and_close())
+    except StorageError as error:
+        raise StartupError(f"{error}.") from None
+
+
+def _start(config: Config, args: argparse.Namespace) -> int:
+    # imported here, not at the top: check, backup and restore never load the client
+    from bot.client import make_bot
+    from bot.storage import StorageError
+
+    bot = make_bot(config, sync_global=args.sync)
+    try:
+        bot.run(config.token, log_handler=None)
+    except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
+        raise StartupError(
+            f"the database {config.database_label} could not be opened ({error})."
+        ) from None
     return 0
 
 
@@ -162,12 +200,27 @@ def _restore(args: argparse.Namespace) -> int:
     return 0
 
 
+def _migrate_db(args: argparse.Namespace) -> int:
+    from urllib.parse import urlsplit
+
+    from bot.config import DATABASE_SCHEMES
+    from bot.ops.migrate_db import copy, source_path
+
+    source = source_path(args.source)
+    if urlsplit(args.target).scheme not in DATABASE_SCHEMES:
+        raise StartupError("--to must be a PostgreSQL URL (postgresql://user@host/database).")
+    label = Config("", source, None, "INFO", database_url=args.target).database_label
+    print(copy(source, args.target).text(source, label))
+    return 0
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run,
     "check": _check,
     "sync": _sync,
     "backup": _backup,
     "restore": _restore,
+    "migrate-db": _migrate_db,
 }
 
 

@@ -106,17 +106,7 @@ class _Worker:
                 job = self.queue.get()
                 if job is None:
                     return
-                jobs = [job]
-                stop = False
-                while len(jobs) < MAX_BATCH:
-                    try:
-                        more = self.queue.get_nowait()
-                    except queue.Empty:
-                        break
-                    if more is None:
-                        stop = True
-                        break
-                    jobs.append(more)
+                jobs, stop = take_batch(self.queue, job)
                 self._process(jobs)
                 if stop:
                     return
@@ -187,6 +177,22 @@ class _Worker:
         self.batches += 1
         self._since_checkpoint += 1
         return outcomes
+
+
+def take_batch(jobs: queue.SimpleQueue[_Job | None], first: _Job) -> tuple[list[_Job], bool]:
+    """``first`` and every job already waiting behind it (up to MAX_BATCH): one batch. True
+    when the close signal (None) was among them: the worker stops after this batch. Shared
+    with the PostgreSQL backend's workers."""
+    batch = [first]
+    while len(batch) < MAX_BATCH:
+        try:
+            more = jobs.get_nowait()
+        except queue.Empty:
+            return batch, False
+        if more is None:
+            return batch, True
+        batch.append(more)
+    return batch, False
 
 
 def _call(job: _Job, conn: sqlite3.Connection) -> _Outcome:

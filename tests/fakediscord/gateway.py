@@ -91,6 +91,23 @@ class GatewaySession:
         needed = EVENT_INTENTS.get(event)
         return needed is None or bool(self.intents & needed)
 
+    def owns(self, guild_id: int | None) -> bool:
+        """Discord's sharding: a guild is shard ``(guild_id >> 22) % count``'s; direct
+        messages go to shard 0. A session without a shard gets everything."""
+        if self.shard is None:
+            return True
+        shard_id, count = int(self.shard[0]), int(self.shard[1])
+        return (0 if guild_id is None else (guild_id >> 22) % count) == shard_id
+
+
+_GUILD_EVENTS = ("GUILD_CREATE", "GUILD_UPDATE", "GUILD_DELETE")
+
+
+def event_guild(event: str, data: dict[str, Any]) -> int | None:
+    """The guild an event belongs to (it goes on that guild's shard only)."""
+    raw = data.get("id") if event in _GUILD_EVENTS else data.get("guild_id")
+    return None if raw is None else int(raw)
+
 
 class Gateway:
     """The fake gateway endpoint plus its recorded traffic (``received``, ``connections``)."""
@@ -196,7 +213,9 @@ class Gateway:
         ready: dict[str, Any] = {
             "v": 10,
             "user": payloads.user(self._world.bot_user),
-            "guilds": [{"id": str(g), "unavailable": True} for g in self._world.guilds],
+            "guilds": [
+                {"id": str(g), "unavailable": True} for g in self._world.guilds if session.owns(g)
+            ],
             "session_id": session.id,
             "session_type": "normal",
             "resume_gateway_url": self.resume_url,
@@ -208,6 +227,8 @@ class Gateway:
             ready["shard"] = session.shard
         await self._emit(session, "READY", ready)
         for guild in self._world.guilds.values():
+            if not session.owns(guild.id):
+                continue
             data = payloads.guild_create(
                 self._world, guild, all_members=bool(intents & INTENT_GUILD_MEMBERS)
             )
@@ -269,9 +290,12 @@ class Gateway:
     async def dispatch(self, event: str, data: dict[str, Any]) -> int:
         """Send an event to every session that wants it; kept for replay if disconnected.
 
-        Returns how many sessions it went to (0 means no bot would ever see it).
+        A guild's event goes only to the session of its shard (or unsharded sessions), as an
+        interaction is dispatched on the connection of its guild's shard. Returns how many
+        sessions it went to (0 means no bot would ever see it).
         """
-        targets = [s for s in list(self.sessions.values()) if s.wants(event)]
+        guild_id = event_guild(event, data)
+        targets = [s for s in list(self.sessions.values()) if s.wants(event) and s.owns(guild_id)]
         for session in targets:
             await self._emit(session, event, data)
         return len(targets)

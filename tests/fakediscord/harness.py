@@ -84,7 +84,7 @@ class BotHarness:
         raise TimeoutError(f"the client was not ready within {self.ready_timeout} s")
 
     async def _ready(self, client: discord.Client) -> None:
-        guild_ids = list(self.fake.world.guilds)
+        guild_ids = [g for g in self.fake.world.guilds if _on_its_shards(client, g)]
         await self.fake.wait_until(
             lambda: client.is_ready() and all(client.get_guild(g) for g in guild_ids),
             timeout=self.ready_timeout,
@@ -97,10 +97,11 @@ class BotHarness:
         self._client, self._task = None, None
         if client is None or task is None:
             return
-        session_id = client.ws.session_id if client.ws is not None else None
+        session_ids = _session_ids(client)
         await client.close()
         # discord.py closes with 4000 (resumable) even on a clean shutdown; the process is gone.
-        self.fake.gateway.end_session(session_id)
+        for session_id in session_ids:
+            self.fake.gateway.end_session(session_id)
         try:
             await asyncio.wait_for(task, timeout=self.ready_timeout)
         except asyncio.CancelledError:
@@ -119,6 +120,20 @@ class BotHarness:
 
     async def __aexit__(self, *exc: Any) -> None:
         await self.stop(raise_errors=exc[0] is None)
+
+
+def _on_its_shards(client: discord.Client, guild_id: int) -> bool:
+    """Whether the client's shards carry the guild (a sharded client sees only theirs)."""
+    count, ids = client.shard_count, getattr(client, "shard_ids", None)
+    if not isinstance(client, discord.AutoShardedClient) or not count:
+        return True
+    return ((guild_id >> 22) % count) in (ids if ids is not None else range(count))
+
+
+def _session_ids(client: discord.Client) -> list[str | None]:
+    if isinstance(client, discord.AutoShardedClient):
+        return [shard.ws.session_id for shard in client._AutoShardedClient__shards.values()]  # type: ignore[attr-defined]
+    return [client.ws.session_id if client.ws is not None else None]
 
 
 @contextlib.asynccontextmanager

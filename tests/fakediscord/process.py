@@ -157,11 +157,22 @@ async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> N
 
 def _client(kind: str, database: Path, token: str, guild_id: int) -> discord.Client:
     if kind == "real":
-        from bot.client import MattekrigBot
-        from bot.config import Config
+        from bot.client import make_bot
+        from bot.config import Config, read_config
 
-        config = Config(token, database, guild_id, "WARNING")
-        bot = MattekrigBot(config, guild_ready_timeout=0)
+        # DATABASE_URL, SHARD_COUNT and SHARD_IDS as the operator's would be read (the
+        # two-process shard test sets them in the child's environment).
+        settings, _ = read_config(os.environ, need_token=False)
+        config = Config(
+            token,
+            database,
+            guild_id,
+            "WARNING",
+            database_url=settings.database_url,
+            shard_count=settings.shard_count,
+            shard_ids=settings.shard_ids,
+        )
+        bot = make_bot(config, guild_ready_timeout=0)
         if os.environ.get(ENV_NO_PICTURES):  # the benchmark's --no-pictures: text boards
             bot.boards.pictures = False
         return bot

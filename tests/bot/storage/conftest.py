@@ -2,7 +2,8 @@
 
 Every test here takes ``store`` (an open storage) or ``backend`` (to open the same database
 again, as after a restart, or twice, as two processes would). The backends: SQLite in a
-file, SQLite in memory. A new backend (PostgreSQL, issue 13) adds one entry to BACKENDS and
+file, SQLite in memory, PostgreSQL (each test in a fresh schema of the server at
+``TEST_DATABASE_URL``, see tests/postgres.py). A new backend adds one entry to BACKENDS and
 must pass the same suite; tests that need a database to outlive its connection ask
 ``backend.durable`` and skip otherwise.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
+from tests.postgres import fresh_schema_url
 
 
 @dataclass(frozen=True)
@@ -35,9 +37,21 @@ def _sqlite_memory(tmp_path: Path) -> Backend:
     return Backend("sqlite-memory", lambda: Storage.open(":memory:"), durable=False)
 
 
+def _postgres(tmp_path: Path) -> Backend:
+    url = fresh_schema_url()  # skips (locally) or fails (in CI) without a server
+
+    async def _open() -> Storage:
+        from bot.storage.postgres import PostgresStorage
+
+        return await PostgresStorage.open_url(url)
+
+    return Backend("postgres", _open)
+
+
 BACKENDS: dict[str, Callable[[Path], Backend]] = {
     "sqlite-file": _sqlite_file,
     "sqlite-memory": _sqlite_memory,
+    "postgres": _postgres,
 }
 
 

@@ -10,7 +10,7 @@ import pytest
 from bot.storage import MigrationError, SchemaTooNewError, Storage
 from bot.storage.migrate import Migration, load_migrations
 
-from .conftest import Backend, need_durable
+from .conftest import Backend, need_durable, need_file
 from .helpers import new_game
 
 
@@ -37,7 +37,9 @@ def test_statements_split_on_semicolons_outside_comments_and_strings() -> None:
 
 
 async def test_open_creates_the_folder_and_turns_on_wal(backend: Backend) -> None:
-    need_durable(backend)
+    need_file(
+        backend
+    )  # WAL and PRAGMAs are SQLite's (PostgreSQL's: tests/bot/storage/test_postgres.py)
     if backend.path is not None:
         assert not backend.path.parent.exists()
     async with await backend.open() as store:

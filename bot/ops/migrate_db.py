@@ -1,0 +1,148 @@
+"""`mattekrig migrate-db --from sqlite:PATH --to postgresql://…`: move a school's SQLite
+database to PostgreSQL when one process is no longer enough.
+
+Every table of the SQLite file is copied (so a table a later migration adds comes along
+without this module knowing it), parents before children, in one PostgreSQL transaction:
+either everything arrives or nothing does. Row counts are compared table by table before the
+COMMIT. A target that already holds any row is refused (this is a move, never a merge), and
+the source is opened read-only: it stays as it was, a backup to fall back on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from bot.ops.errors import StartupError
+from bot.storage.errors import StorageError
+from bot.storage.migrate import load_migrations
+
+SQLITE_PREFIX = "sqlite:"
+# Tables of SQLite's own, never the bot's data.
+_INTERNAL = ("sqlite_",)
+# Identity columns whose sequence must continue after the copied ids.
+IDENTITY = (("games", "id"), ("invitations", "id"))
+
+
+@dataclass(frozen=True, slots=True)
+class Copied:
+    rows: dict[str, int]
+
+    def text(self, source: Path, target: str) -> str:
+        total = sum(self.rows.values())
+        return (
+            f"copied {total} rows in {len(self.rows)} tables from {source} to {target}; "
+            "every table's row count matches"
+        )
+
+
+def source_path(given: str) -> Path:
+    if not given.startswith(SQLITE_PREFIX):
+        raise StartupError(f"--from must be sqlite:PATH (the SQLite file), not {given!r}.")
+    path = Path(given[len(SQLITE_PREFIX) :]).expanduser()
+    if not path.is_file():
+        raise StartupError(f"there is no SQLite database at {path}.")
+    return path
+
+
+def _tables(conn: sqlite3.Connection) -> list[str]:
+    """The bot's tables, each after every table it references (foreign keys)."""
+    names = [
+        str(r[0])
+        for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")
+        if not str(r[0]).startswith(_INTERNAL)
+    ]
+    parents = {
+        name: {
+            str(r[2])
+            for r in conn.execute(f'PRAGMA foreign_key_list("{name}")')
+            if str(r[2]) != name
+        }
+        for name in names
+    }
+    ordered: list[str] = []
+    while len(ordered) < len(names):
+        ready = [n for n in names if n not in ordered and parents[n] <= set(ordered)]
+        if not ready:  # a cycle: cannot happen with this schema; copy the rest as they come
+            ready = [n for n in names if n not in ordered]
+        ordered.extend(ready)
+    return ordered
+
+
+def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
+    """Stored columns only: generated ones (hidden 2 and 3) are computed again on arrival."""
+    return [str(r[1]) for r in conn.execute(f'PRAGMA table_xinfo("{table}")') if r[6] == 0]
+
+
+def copy(source: Path, target: str) -> Copied:
+    """Copy ``source`` into the (migrated, empty) PostgreSQL database at ``target``."""
+    try:
+        import psycopg
+
+        from bot.storage.postgres import PostgresStorage
+    except ImportError:
+        raise StartupError(
+            "migrate-db needs the PostgreSQL driver: pip install 'mattekrig[postgres]'."
+        ) from None
+
+    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    try:
+        version = int(src.execute("PRAGMA user_version").fetchone()[0])
+        latest = len(load_migrations())
+        if version != latest:
+            raise StartupError(
+                f"{source} is at schema version {version}, this bot's is {latest}: start this "
+                "version of the bot on it once (or restore a matching backup), then migrate."
+            )
+
+        async def _migrate_target() -> None:
+            await (await PostgresStorage.open_url(target)).close()
+
+        try:
+            asyncio.run(_migrate_target())
+        except StorageError as error:
+            raise StartupError(f"{error}.") from None
+        tables = _tables(src)
+        with psycopg.connect(target) as dst, dst.transaction():
+            for table in tables:
+                row = dst.execute(f'SELECT EXISTS (SELECT 1 FROM "{table}")'.encode()).fetchone()
+                if row is not None and row[0]:
+                    raise StartupError(
+                        f"the PostgreSQL database already has data (table {table}): "
+                        "migrate-db only moves into an empty database."
+                    )
+            counts = {table: _copy_table(src, dst, table) for table in tables}
+            for table, column in IDENTITY:
+                dst.execute(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
+                    f' coalesce((SELECT max({column}) FROM "{table}"), 0) + 1, false)'.encode()
+                )
+        return Copied(counts)
+    except psycopg.Error as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise StartupError(f"the copy failed and nothing was kept ({first}).") from None
+    finally:
+        src.close()
+
+
+def _copy_table(src: sqlite3.Connection, dst: Any, table: str) -> int:
+    columns = _columns(src, table)
+    names = ", ".join(f'"{c}"' for c in columns)
+    sent = 0
+    with dst.cursor().copy(f'COPY "{table}" ({names}) FROM STDIN'.encode()) as pipe:
+        for row in src.execute(f'SELECT {names} FROM "{table}"'):
+            pipe.write_row(row)
+            sent += 1
+    (arrived,) = dst.execute(f'SELECT count(*) FROM "{table}"'.encode()).fetchone()
+    (counted,) = src.execute(f'SELECT count(*) FROM "{table}"').fetchone()
+    if not sent == int(arrived) == int(counted):
+        raise StartupError(
+            f"table {table}: {counted} rows in SQLite but {arrived} arrived; nothing was kept."
+        )
+    return sent
+
+
+__all__ = ["Copied", "copy", "source_path"]
