@@ -13,7 +13,7 @@ from functools import lru_cache
 
 # Tables whose rows get their id from the database: an INSERT asks for it back
 # (SQLite's ``cursor.lastrowid``).
-ID_TABLES = frozenset({"games", "invitations"})
+ID_TABLES = frozenset({"games", "invitations", "class_sessions", "assignments"})
 
 _INSERT_OR_IGNORE = re.compile(r"^\s*INSERT\s+OR\s+IGNORE\s+INTO\b", re.IGNORECASE)
 _INSERT_INTO = re.compile(r"^\s*INSERT\s+INTO\s+([a-z_]+)", re.IGNORECASE)
