@@ -15,11 +15,12 @@ from discord.ext import commands, tasks
 
 from bot.boards import BoardPublisher
 from bot.config import Config
+from bot.i18n import t
 from bot.i18n.translator import MattekrigTranslator
 from bot.ops.invite import ready_line
 from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
-from bot.replies import report_error
+from bot.replies import lang_of, report_error, send_private
 from bot.services.admin import AdminService
 from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
@@ -48,6 +49,24 @@ class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
         self, interaction: discord.Interaction[MattekrigBot], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
+
+    async def _call(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        """discord.py raises anything but an `AppCommandError` (a malformed option payload:
+        ``int('abc')`` while it reads the options) in a task nobody awaits, as a traceback
+        and no answer. The command's own errors arrive wrapped, so what is left here is
+        input Discord would never send: refused in one sentence."""
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise  # discord.py hands these to `on_error`
+        except Exception as error:
+            log.warning(
+                "interaction %s: malformed command payload refused (%s: %s)",
+                interaction.id,
+                type(error).__name__,
+                str(error)[:200],
+            )
+            await send_private(interaction, t("error.bad_input", lang_of(interaction)))
 
 
 def intents() -> discord.Intents:
@@ -124,6 +143,9 @@ class MattekrigBot(commands.Bot):
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
+        # The log may be ahead of Discord (a crash between a commit and its board edit):
+        # every board is drawn again from its game, in the background.
+        self.boards.catch_up([*restored, *await self.games.ended_lately()])
         self.scheduler.start()
         self.purge_daily.start()
         if self.config.dev_guild_id is not None:
@@ -177,6 +199,7 @@ class MattekrigBot(commands.Bot):
             await self.scheduler.stop()
         if hasattr(self, "results"):
             await self.results.drain()
+        await self.boards.close()
         await super().close()
         if hasattr(self, "storage"):
             await self.storage.close()

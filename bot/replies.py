@@ -14,13 +14,14 @@ from bot.i18n import Lang, catalogue, pick_locale, t
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from bot.services.errors import UserFacingError
-from bot.storage import ConflictError
+from bot.storage import ConflictError, NotFoundError
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
+MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user
 
 
 def permission_name(attribute: str, lang: str) -> str:
@@ -54,6 +55,10 @@ def describe(error: BaseException, lang: str) -> str | None:
         return t(error.key, lang, **error.values)
     if isinstance(error, ConflictError):
         return t("error.conflict", lang)
+    if isinstance(error, NotFoundError):
+        # Deleted under the button (forget-me, the retention purge): the game or invitation
+        # is gone for good, and the presser is told so, not "something went wrong".
+        return t("error.no_longer_available", lang)
     if isinstance(error, app_commands.BotMissingPermissions):
         missing = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
         return t("error.missing_permission", lang, permission=missing)
@@ -70,9 +75,22 @@ async def report_error(
     interaction: discord.Interaction[MattekrigBot], error: BaseException
 ) -> None:
     """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
+    lang = lang_of(interaction)
+    if isinstance(error, app_commands.TransformerError) and not isinstance(
+        error.__cause__, UserFacingError
+    ):
+        # An option value that is not what the command takes (an unknown user, a number
+        # out of range, text for a number): the user's input, never a bug.
+        shown = str(error.value)[:MAX_SHOWN_VALUE] if error.value is not None else ""
+        await send_private(interaction, t("error.bad_option", lang, option=shown or "?"))
+        return
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # A command this version no longer has (or Discord's copy is out of date).
+        log.info("interaction %s: unknown command %s", interaction.id, error)
+        await send_private(interaction, t("error.unknown_command", lang))
+        return
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or getattr(error, "original", None) or error
-    lang = lang_of(interaction)
     text = describe(error, lang)
     if text is None:
         log.error(

@@ -52,6 +52,7 @@ IDLE_TIMER = "idle"
 AUTOPLAY_TIMER = "autoplay"
 AUTOPLAY_PACE_MS = 3_000  # one flip every three seconds: readable, and far below edit limits
 DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
+RECENT_END_MS = 15 * 60_000  # boards of games ended this recently are redrawn at start-up
 
 Listener = Callable[[GameUpdate], Awaitable[None]]
 
@@ -158,6 +159,30 @@ class GameService:
         last = stored.events[-1].events if stored.events else []
         game.recent = [event_from_json(data) for data in last]
         return game
+
+    async def shown(self, game_id: int) -> LiveGame:
+        """The game as its board should show it: live from memory, or rebuilt from storage
+        when it has ended (its result and Rematch). NotFoundError once it was deleted."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        game = await self._load(game_id)
+        status = game.record.status
+        if status in ("stopped", "abandoned"):
+            game.ended = status
+        return game
+
+    async def ended_lately(self, within_ms: int = RECENT_END_MS) -> list[LiveGame]:
+        """Games that ended in the last moments before this start, with a board: a crash
+        between the last commit and its edit leaves their boards showing buttons."""
+        since = self.clock.now_ms() - within_ms
+        ended = []
+        for game_id in await self.storage.ended_since(since):
+            try:
+                ended.append(await self.shown(game_id))
+            except Exception:  # deleted meanwhile, or not replayable: nothing to redraw
+                log.warning("ended game %s could not be loaded to redraw its board", game_id)
+        return ended
 
     def live(self, game_id: int) -> LiveGame:
         """The game for a button press; finished or unknown games are refused politely."""

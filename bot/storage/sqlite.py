@@ -290,6 +290,17 @@ class Storage(ResultsStorage, PrivacyStorage):
             players = await _players(conn, [r["id"] for r in rows])
         return [GameRecord(**_game_fields(r), players=players[r["id"]]) for r in rows]
 
+    async def ended_since(self, at: int) -> list[int]:
+        """Games that ended at or after ``at`` and have a board (oldest first): the ones
+        whose board may still show buttons after a crash."""
+        async with self._transaction("DEFERRED") as conn:
+            rows = await conn.execute_fetchall(
+                "SELECT id FROM games WHERE status != 'live' AND updated_at >= ?"
+                " AND message_id IS NOT NULL ORDER BY id",
+                (at,),
+            )
+        return [int(r["id"]) for r in rows]
+
     async def live_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The live game played in this channel or thread, if any."""
         async with self._transaction("DEFERRED") as conn:

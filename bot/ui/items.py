@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
 ItemT = discord.ui.Item[discord.ui.View]
+STALE_KEYS = frozenset({"error.round_over", "error.game_over"})  # what a board behind says
 
 
 def selected_values(interaction: discord.Interaction[MattekrigBot]) -> list[str]:
@@ -41,22 +42,35 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
     """Base: parse the id, run `act`, route every error to `report_error`. Each subclass
     matches its own verb's template only (two templates matching one id would race)."""
 
-    def __init__(self, item: ItemT, cid: CustomId) -> None:
+    def __init__(self, item: ItemT, cid: CustomId | None) -> None:
         super().__init__(item)
-        self.cid = cid
+        self._cid = cid
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
     ) -> MattekrigItem:
-        cid = parse(match.string)
-        if cid is None:  # the template matched, so this cannot happen; be safe anyway
-            raise ValueError(f"unparseable custom_id {match.string!r}")
-        return cls(item, cid)
+        # Never raises: discord.py would log the error and leave the press unanswered. An id
+        # the template matches but `parse` refuses (a number past 2**63) is answered instead.
+        return cls(item, parse(match.string))
+
+    @property
+    def cid(self) -> CustomId:
+        assert self._cid is not None  # `callback` answers a press without one
+        return self._cid
 
     async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        if self._cid is None:
+            await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
+            return
         try:
             await self.act(interaction)
+        except UserFacingError as error:
+            if error.key in STALE_KEYS and self._cid.game_id is not None:
+                # The board may be behind its game (a crash between a commit and its edit):
+                # the refusal is true, and the board is brought up to date for the next press.
+                interaction.client.boards.heal(self._cid.game_id, interaction.message)
+            await report_error(interaction, error)
         except Exception as error:
             await report_error(interaction, error)
 
