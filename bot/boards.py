@@ -207,6 +207,10 @@ class BoardPublisher:
             self._locks.pop(game_id, None)
             self._text_only.discard(game_id)
 
+    def retrying(self, game_id: int) -> bool:
+        """Whether the game's board is behind and an edit waits to be tried again."""
+        return game_id in self._retrying
+
     def _retry_later(self, game: LiveGame) -> None:
         """Ask Discord again with back-off until the board is true (one pending retry per
         game; changes meanwhile are drawn by it)."""
