@@ -7,7 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -35,6 +35,7 @@ from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
+from bot.ui.options import wrong_option
 from bot.ui.privacy import ForgetItem
 
 log = logging.getLogger(__name__)
@@ -49,6 +50,28 @@ class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
         self, interaction: discord.Interaction[MattekrigBot], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction[MattekrigBot]) -> bool:
+        """Options Discord would never send like this are refused before discord.py reads
+        them (`bot.ui.options`); an unknown command goes on, to be refused by `on_error`."""
+        data: Any = interaction.data
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        if not isinstance(data, dict) or data.get("type", 1) != 1:
+            return True
+        try:
+            command, options = self._get_app_command_options(cast(Any, data))
+        except app_commands.AppCommandError:
+            return True
+        except Exception:  # no name, options that are not a list: not Discord's payload
+            wrong: str | None = "?"
+        else:
+            wrong = wrong_option(command, options)
+        if wrong is None:
+            return True
+        log.info("interaction %s: option %r refused", interaction.id, wrong)
+        await send_private(interaction, t("error.bad_option", lang_of(interaction), option=wrong))
+        return False
 
     async def _call(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         """discord.py raises anything but an `AppCommandError` (a malformed option payload:

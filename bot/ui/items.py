@@ -287,7 +287,27 @@ class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
         await _show_invitation(interaction, invitation)
 
 
-DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
+class UnknownItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
+    """Any id of our shape that no verb's item takes (an unknown verb, a wrong marker: never
+    built by us, so sent by a broken or hostile client): answered, not left to fail. It
+    matches every id of ours too, so it steps aside whenever a verb's item takes the press
+    (discord.py runs every item whose template matches)."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
+    ) -> UnknownItem:
+        return cls(item)
+
+    async def interaction_check(self, interaction: discord.Interaction[MattekrigBot]) -> bool:
+        custom_id = str(self.item.custom_id)  # type: ignore[attr-defined]
+        return not any(template(verb).fullmatch(custom_id) for verb in Verb)
+
+    async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[ItemT]], ...] = (
     FlipItem,
     AutoplayItem,
     TargetItem,
@@ -304,4 +324,5 @@ DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
     BeginItem,
     CancelItem,
     TeamsItem,
+    UnknownItem,
 )
