@@ -31,6 +31,7 @@ from bot.render.panel import Panel
 from bot.render.pictures import draw_table
 from bot.render.screen import GameScreen
 from bot.services.live import GameUpdate, LiveGame
+from bot.ui.flow import answer_message
 from engine.view import view
 
 if TYPE_CHECKING:
@@ -97,9 +98,13 @@ class BoardPublisher:
         """Show what the press changed: on the board itself when it was pressed there."""
         game = update.game
         message = interaction.message
+        # Issue 9: a press can arrive before the board's message id is stored (Discord shows
+        # the board as soon as the start is answered). Its buttons name this game, so the
+        # pressed message is the board: edit it with the press's own response, never post
+        # a second one through the channel.
         if (
             message is not None
-            and message.id == game.record.message_id
+            and game.record.message_id in (message.id, None)
             and not interaction.response.is_done()
         ):
             try:
@@ -135,6 +140,15 @@ class BoardPublisher:
                 await interaction.response.send_message(text, ephemeral=True)
         except discord.HTTPException:  # Discord answers nothing at all now; the log holds it
             log.info("could not tell the presser that their move in game %s counted", game.id)
+
+    async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
+        """The board as the interaction's own answer (the start path, issue 9): its message
+        id comes back in the callback response (discord.py asks ``with_response``), so no
+        GET of the original response. The board's lock is held until the id is known, so a
+        timer's refresh meanwhile waits instead of posting a second board."""
+        async with self._locks.setdefault(game.id, asyncio.Lock()):
+            message = await answer_message(interaction, **self.render(game).fields())
+            await self.bot.games.set_board(game, message.id)
 
     async def post(self, channel: discord.abc.Messageable, game: LiveGame) -> discord.Message:
         """A new board message for the game (at start, or when the old one was deleted)."""

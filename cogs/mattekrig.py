@@ -14,7 +14,14 @@ from bot.render.invitations import render_challenge, render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import lang_of
 from bot.services.errors import UserFacingError
-from bot.ui.flow import may_create_thread, post_board, thread_from, thread_name
+from bot.ui.flow import (
+    answer_message,
+    defer_if_late,
+    may_create_thread,
+    post_board,
+    thread_from,
+    thread_name,
+)
 from bot.ui.guild import check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
@@ -148,13 +155,13 @@ class Mattekrig(
                 names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
             )
             invitation_message = render_challenge(invitation, lang, _names(invitation))
-            await interaction.response.send_message(
+            message = await answer_message(  # issue 9: the id from the callback, no GET
+                interaction,
                 content=invitation_message.content,
                 embed=invitation_message.embed,
                 view=invitation_message.view,
                 allowed_mentions=discord.AllowedMentions(users=opponents),
             )
-            message = await interaction.original_response()
             await self.bot.invitations.set_message(invitation.id, message.id)
         else:
             invitation = await self.bot.invitations.lobby(
@@ -164,8 +171,11 @@ class Mattekrig(
                 options=options,
                 host_name=user.display_name,
             )
-            await render_lobby(invitation, lang, _names(invitation)).reply(interaction)
-            message = await interaction.original_response()
+            message = await answer_message(
+                interaction,
+                **render_lobby(invitation, lang, _names(invitation)).fields(),
+                allowed_mentions=discord.AllowedMentions.none(),
+            )
             await self.bot.invitations.set_message(invitation.id, message.id)
 
     async def _start_computer(
@@ -188,10 +198,9 @@ class Mattekrig(
             options=options,
         )
         if use_thread:
-            await interaction.response.send_message(
-                t("reply.game_in_thread", lang, player=user.mention)
+            message = await answer_message(
+                interaction, content=t("reply.game_in_thread", lang, player=user.mention)
             )
-            message = await interaction.original_response()
             name = thread_name(options, [user.display_name, computer_name], lang)
             created = await thread_from(message, name)
             update = await self.bot.invitations.versus_computer(
@@ -199,10 +208,9 @@ class Mattekrig(
             )
             await post_board(self.bot, update, created, update.game.record.channel_id)
             return
+        await defer_if_late(interaction)  # issue 9: a start that waited in line defers first
         update = await self.bot.invitations.versus_computer(**arguments)
-        await self.bot.boards.render(update.game).reply(interaction)
-        message = await interaction.original_response()
-        await self.bot.games.set_board(update.game, message.id)
+        await self.bot.boards.answer(interaction, update.game)  # the board is the answer
 
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()

@@ -143,3 +143,15 @@ async def test_sync_registers_the_bots_commands_and_exits(
     assert not (tmp_path / "never.db").exists()
     assert await sync_commands(CommandsOnly(config), fake_discord.token, fake_discord.guild.id)
     assert [c.data["name"] for c in fake_discord.commands(fake_discord.guild)] == ["mattekrig"]
+
+
+def test_play_is_the_browser_tables_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    """Issue 14: `mattekrig play` hands its options to the table's own command line, and the
+    bot's help lists it."""
+    with pytest.raises(SystemExit) as shown:
+        main(["play", "--help"])
+    assert shown.value.code == 0
+    assert "--no-browser" in capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    assert "play" in capsys.readouterr().out

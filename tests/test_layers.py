@@ -230,3 +230,40 @@ def test_the_client_wires_services_through_their_constructors() -> None:
             targets = [node.func.value]
         patched.extend(node.lineno for t in targets if on_a_part_of_self(t))
     assert patched == []
+
+
+# Issue 9: the services see storage only through its contract (bot/storage/contract.py), so
+# a second backend needs no service change. These modules are the SQLite backend itself.
+_BACKEND_MODULES = {
+    "aiosqlite",
+    "sqlite3",
+    "bot.storage.database",
+    "bot.storage.migrate",
+    "bot.storage.privacy_sql",
+    "bot.storage.results_sql",
+    "bot.storage.sql",
+    "bot.storage.sqlite",
+}
+
+
+def _names_from_storage(path: Path) -> set[str]:
+    """The names a file takes from the ``bot.storage`` package itself."""
+    return {
+        alias.name
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "bot.storage"
+        for alias in node.names
+    }
+
+
+def test_services_depend_on_the_storage_contract_not_a_backend() -> None:
+    services = _modules("bot/services")
+    assert len(services) > 5
+    found = {
+        str(p.relative_to(ROOT)): bad
+        for p in services
+        if (bad := _imported_roots(p) & _BACKEND_MODULES)
+    }
+    assert found == {}
+    named = {str(p.relative_to(ROOT)) for p in services if "Storage" in _names_from_storage(p)}
+    assert named == set()

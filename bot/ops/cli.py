@@ -30,7 +30,7 @@ from bot.ops.paths import old_default_database
 
 log = logging.getLogger("bot")
 
-COMMANDS = ("run", "check", "sync", "backup", "restore")
+COMMANDS = ("run", "check", "sync", "backup", "restore", "play")
 UNREACHABLE = 1
 PROBLEM = 2
 REJECTED = (
@@ -79,6 +79,12 @@ def parser() -> argparse.ArgumentParser:
     copy.add_argument("path", type=Path, help="a new file, or a folder for a dated copy")
     back = command("restore", "replace the database with a backup (the bot must be stopped)")
     back.add_argument("path", type=Path, help="the backup file")
+    # Listed here for --help; `main` hands `play …` to the table's own command line.
+    commands.add_parser(
+        "play",
+        help="play in the browser on this computer: no Discord, no token (mattekrig play --help)",
+        add_help=False,
+    )
     return top
 
 
@@ -166,7 +172,12 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(arguments(sys.argv[1:] if argv is None else argv))
+    given = sys.argv[1:] if argv is None else argv
+    if given and given[0] == "play":
+        from table.cli import main as play  # the browser table needs no Discord
+
+        return play(given[1:])
+    args = parser().parse_args(arguments(given))
     try:
         return HANDLERS[args.command](args)
     except StartupError as problem:

@@ -14,25 +14,31 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from fractions import Fraction
 from typing import Any
 
 import discord
 
 from bot.i18n import Lang, t
+from bot.render.board_text import (
+    clip,
+    game_title,
+    header_line,
+    outcome_lines,
+    prompt_lines,
+    render_hint,
+    settings_parts,
+    side_mark,
+    status_text,
+    waiting_line,
+)
 from bot.render.buttons import game_view
 from bot.render.cards import card_face, cards_text, count_text, number_text
 from bot.render.locale import as_lang
-from bot.render.names import join_names
 from bot.render.panel import Panel
 from bot.render.results import result_line
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
-from engine.game import MISSES_TO_ABANDON
-from engine.hints import SwapChances
-from engine.registry import GameDescriptor
-from engine.state import Termination
-from engine.view import Now, SideView, Status, View
+from engine.view import Now, SideView, View
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-limits)
 TITLE_MAX = 256
@@ -51,11 +57,6 @@ SELECT = 3  # component type of a string select
 Board = Panel  # a game's board is one panel (the name other messages do not take)
 
 
-def clip(text: str, limit: int) -> str:
-    """Cut to Discord's limit with an ellipsis (a safety net: normal boards are far shorter)."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 def when(due_ms: int) -> str:
     """A client-side countdown: Discord shows ``in 45 seconds`` and keeps it ticking."""
     return f"<t:{max(0, due_ms) // 1000}:R>"
@@ -64,92 +65,13 @@ def when(due_ms: int) -> str:
 # -- title, colour, footer ----------------------------------------------------------------------
 
 
-def game_title(game: GameDescriptor, level: int, lang: Lang) -> str:
-    name = t(game.name_key, lang)
-    if game.has_levels:
-        level_name = t(f"level.{level}.name", lang)
-        name = f"{name} · {t('board.level', lang, level=level, name=level_name)}"
-    return f"{game.emoji} {name}"
-
-
 def _footer(screen: GameScreen, lang: Lang) -> str:
-    config = screen.view.config
-    parts = [t(f"deck.{config.deck.value}.name", lang)]
-    game_options = config.descriptor
-    if game_options.option("mode") is not None:
-        parts.append(t(f"mode.{config.mode.value}.name", lang))
-    if game_options.option("war_size") is not None:
-        parts.append(t("board.war_size", lang, count=config.war_size))
-    if game_options.option("war_rule") is not None:
-        parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
+    parts = settings_parts(screen.view.config, lang)
     parts.append(t("board.game_number", lang, id=screen.game_id))
     return " · ".join(parts)
 
 
 # -- what the board says now --------------------------------------------------------------------
-
-
-def _rule_name(view: View, lang: Lang) -> str:
-    return t(f"war_rule.{view.config.war_rule.value}.name", lang)
-
-
-def _war_told(view: View) -> bool:
-    """Whether the result line already says "war between …" (the prompt then does not)."""
-    facts = view.result
-    return facts is not None and not facts.decided and any(c.war for c in facts.comparisons)
-
-
-def _prompt(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
-    """What happens now, and what a player should do."""
-    lines: list[str] = []
-    if view.now is Now.NAME_TARGET:
-        if view.auto:
-            lines.append(t("board.prompt.target_auto", lang, round=view.round))
-        else:
-            namer = names[view.namer] if view.namer is not None else ""
-            lines.append(t("board.prompt.target", lang, name=namer, round=view.round))
-    elif view.now is Now.ANSWER:
-        if view.war is not None:
-            if not _war_told(view):
-                who = join_names([names[s] for s in view.war.sides], lang)
-                lines.append(t("board.war.war", lang, names=who))
-            explain = t("board.war_explain.regnekrig", lang)
-            if view.target is not None:
-                target = number_text(view.target)
-                explain += " " + t("board.war_explain.same_target", lang, target=target)
-            lines.append(explain)
-        how = t(f"level.{view.config.level}.desc", lang)
-        key = "board.prompt.answer_auto" if view.auto else "board.prompt.answer"
-        lines.append(t(key, lang, how=how))
-    elif view.now is Now.BET:
-        lines.append(t("board.prompt.bet", lang))
-    elif view.now is Now.FLIP:
-        if view.endgame == "one_card":
-            lines.append(t("board.endgame.one_card", lang, rule=_rule_name(view, lang)))
-        elif view.endgame == "three_card":
-            lines.append(t("board.endgame.three", lang))
-        lines.append(t("board.prompt.flip", lang))
-    elif view.now is Now.WAR and view.war is not None:
-        kind = view.war.kind
-        if not _war_told(view):
-            who = join_names([names[s] for s in view.war.sides], lang)
-            lines.append(t(f"board.war.{kind}", lang, names=who))
-        lines.append(t(f"board.war_explain.{kind}", lang, rule=_rule_name(view, lang)))
-    return lines
-
-
-def _waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
-    """Who has decided (✓) and who we still wait for (⏳), never what they decided."""
-    marks = []
-    for side in view.battle:
-        status = view.sides[side].status
-        if status is Status.AWAITED:
-            marks.append(f"⏳ {names[side]}")
-        elif status is Status.DECIDED:
-            marks.append(f"✓ {names[side]}")
-    if not marks:
-        return None
-    return t("board.waiting", lang, sides=" · ".join(marks))
 
 
 def _deadlines(screen: GameScreen, now_ms: int, lang: Lang) -> list[str]:
@@ -171,15 +93,6 @@ def _deadlines(screen: GameScreen, now_ms: int, lang: Lang) -> list[str]:
     return lines
 
 
-def _header(view: View, lang: Lang) -> str:
-    parts = [t("board.round", lang, round=view.round)]
-    if view.target is not None:
-        parts.append(t("board.target", lang, target=number_text(view.target)))
-    if view.pot:
-        parts.append(t("board.pot", lang, cards=count_text(view.pot, lang)))
-    return " · ".join(parts)
-
-
 def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list[str]:
     lines = [t("over.title", lang)]
     outcome = screen.view.outcome
@@ -191,43 +104,15 @@ def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list
         return lines
     if outcome is None:  # pragma: no cover - finished says one of the two is set
         return lines
-    if outcome.winner is None:
-        if outcome.reason is not Termination.ABANDONED:
-            lines.append(t("over.draw", lang))
-    else:
-        lines.append(t("over.winner", lang, name=names[outcome.winner]))
-    if outcome.reason is Termination.FORFEIT and outcome.side is not None:
-        lines.append(t("over.reason.forfeit", lang, name=names[outcome.side]))
-    elif outcome.reason is Termination.ABANDONED:
-        lines.append(t("over.reason.no_answers", lang, count=MISSES_TO_ABANDON))
-    else:
-        lines.append(t(f"over.reason.{outcome.reason.value}", lang))
-    return lines
+    return lines + outcome_lines(outcome, names, lang)
 
 
 # -- the sides ----------------------------------------------------------------------------------
 
-_STATUS_KEYS = {
-    (Status.NAMING, Now.NAME_TARGET): "board.status.naming",
-    (Status.AWAITED, Now.ANSWER): "board.status.thinking",
-    (Status.DECIDED, Now.ANSWER): "board.status.answered",
-    (Status.WATCHING, Now.ANSWER): "board.status.watching",
-    (Status.AWAITED, Now.BET): "board.status.deciding",
-    (Status.DECIDED, Now.BET): "board.status.decided",
-    (Status.CANNOT_BET, Now.BET): "board.status.cannot_bet",
-    (Status.WATCHING, Now.BET): "board.status.watching",
-}
-
 
 def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tuple[str, str]:
     view = screen.view
-    marks = ""
-    if view.outcome is not None and view.outcome.winner == side.side:
-        marks = "🏆 "
-    elif side.out:
-        marks = "💤 "
-    elif view.now is Now.NAME_TARGET and side.side == view.namer:
-        marks = "🎯 "
+    marks = side_mark(view, side)
     lines = [
         t("board.side.out", lang) if side.out else f"🃏 **{count_text(side.count, lang)}**",
     ]
@@ -242,9 +127,9 @@ def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tu
             cards = f"{cards} {hidden}".strip()
         if cards:
             lines.append(cards)
-        key = _STATUS_KEYS.get((side.status, view.now)) if side.status is not None else None
-        if key is not None:
-            lines.append(t(key, lang))
+        status = status_text(side, view.now, lang)
+        if status is not None:
+            lines.append(status)
     return clip(marks + name, FIELD_NAME_MAX), clip("\n".join(lines), FIELD_VALUE_MAX)
 
 
@@ -259,15 +144,15 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
     if screen.finished:
         lines.extend(_game_over(screen, names, lang))
     else:
-        lines.append(_header(view, lang))
+        lines.append(header_line(view, lang))
     result = result_line(view.result, names, lang)
     if result:
         lines.append(result)
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:
-        lines.extend(_prompt(view, names, lang))
-        waiting = _waiting_line(view, names, lang)
+        lines.extend(prompt_lines(view, names, lang))
+        waiting = waiting_line(view, names, lang)
         if waiting:
             lines.append(waiting)
         lines.extend(_deadlines(screen, now_ms, lang))
@@ -320,33 +205,6 @@ def _render_answer_modal(view: View, side: int, lang: Lang) -> AnswerModalText:
         description=clip(description, PLACEHOLDER_MAX),
         placeholder=clip(t(f"modal.answer.placeholder.{level}", lang), PLACEHOLDER_MAX),
     )
-
-
-def percent_text(chance: float, lang: Lang) -> str:
-    return t("hint.percent", lang, percent=round(chance * 100))
-
-
-def _chance(chance: Fraction, lang: Lang) -> str:
-    return f"{number_text(chance)} ({percent_text(float(chance), lang)})"
-
-
-def _render_hint(chances: SwapChances, lang: Lang) -> str:
-    """The betting hint: the chance to land inside now and after each swap, as exact fractions
-    and rounded percentages, with the best choice marked."""
-    options = [
-        ("hint.keep", chances.now),
-        ("hint.swap_left", chances.swap[0]),
-        ("hint.swap_right", chances.swap[1]),
-    ]
-    top = max(chance for _, chance in options)
-    lines = [t("hint.title", lang)]
-    for key, chance in options:
-        line = f"• {t(key, lang)}: **{_chance(chance, lang)}**"
-        if chance == top:
-            line += " " + t("hint.best", lang)
-        lines.append(line)
-    lines.append(t("hint.cost", lang))
-    return "\n".join(lines)
 
 
 # -- plain-text dump ----------------------------------------------------------------------------
@@ -426,8 +284,3 @@ def render_modal_title(view: View, lang: str) -> str:
 def render_answer_modal(view: View, side: int, lang: str) -> AnswerModalText:
     """The answer modal's texts for `side`: its own cards (and the target) and an example."""
     return _render_answer_modal(view, side, as_lang(lang))
-
-
-def render_hint(chances: SwapChances, lang: str) -> str:
-    """The betting hint: chances now and after each swap, exact and in percent."""
-    return _render_hint(chances, as_lang(lang))

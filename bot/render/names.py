@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from discord.utils import escape_markdown, escape_mentions
 
 from bot.i18n import Lang, t
+from bot.render.naming import computer_name
 from bot.services.live import LiveGame
 from bot.storage.records import Player
 
@@ -25,15 +26,6 @@ def clean_name(name: str, *, plain: bool = False) -> str:
     if len(flat) > MAX_NAME:
         flat = flat[: MAX_NAME - 1] + "…"
     return flat if plain else escape_mentions(escape_markdown(flat))
-
-
-def computer_name(strength: str | None, lang: Lang) -> str:
-    """The computer in the board's language, with its strength: ``🤖 Datamaskin (middels)``."""
-    name = t("computer.name", lang)
-    if strength in ("easy", "medium", "hard"):
-        level = t(f"computer.{strength}.name", lang)
-        return t("side.computer", lang, name=name, strength=level)
-    return t("side.computer_plain", lang, name=name)
 
 
 def player_name(player: Player, lang: Lang, *, plain: bool = False) -> str:
@@ -53,13 +45,6 @@ def side_name(game: LiveGame, side: int, lang: Lang, *, plain: bool = False) -> 
 def side_names(game: LiveGame, lang: Lang, *, plain: bool = False) -> dict[int, str]:
     sides = range(game.state.config.sides)
     return {side: side_name(game, side, lang, plain=plain) for side in sides}
-
-
-def join_names(names: list[str], lang: Lang) -> str:
-    """``Ada``, ``Ada and Bo``, ``Ada, Bo and Cy`` in the language's own word for *and*."""
-    if len(names) <= 1:
-        return "".join(names)
-    return t("list.and", lang, first=", ".join(names[:-1]), last=names[-1])
 
 
 def user_name(user_id: int, names: Mapping[int, str]) -> str:

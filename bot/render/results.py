@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from bot.i18n import Lang, t
 from bot.render.cards import count_text, number_text, value_text
-from bot.render.names import join_names
+from bot.render.naming import join_names
 from engine.view import Comparison, Play, RoundFacts
 
 WAR_KINDS = ("war", "three_card", "one_card")

@@ -18,8 +18,9 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
-from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season, Storage
+from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
+from bot.storage.contract import Store
 
 LANGUAGES = ("nb", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
@@ -79,7 +80,7 @@ class SeasonChange:
 
 
 class AdminService:
-    def __init__(self, storage: Storage, clock: Clock, results: ResultsService) -> None:
+    def __init__(self, storage: Store, clock: Clock, results: ResultsService) -> None:
         self.storage = storage
         self.clock = clock
         self.results = results

@@ -8,10 +8,12 @@ autoplay) are deadlines in storage, so they survive a restart.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -20,12 +22,19 @@ from bot.services.errors import UserFacingError
 from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
 from bot.services.settings import IDLE_MINUTES, GameSettings
 from bot.storage import (
+    ActionCommit,
     ChannelBusyError,
     ConflictError,
+    Deadline,
     GameClosedError,
+    GameRecord,
+    NewEvent,
+    NewGame,
     Player,
-    Storage,
+    StoredGame,
+    Timer,
 )
+from bot.storage.contract import GameStore
 from engine.actions import (
     Action,
     Answer,
@@ -64,7 +73,7 @@ def _nothing(*args: object) -> None:
 class GameService:
     def __init__(
         self,
-        storage: Storage,
+        storage: GameStore,
         clock: Clock,
         *,
         listeners: Sequence[Listener] = (),
@@ -99,56 +108,73 @@ class GameService:
             seed = secrets.randbits(31)
         now = self.clock.now_ms()
         state, events = new_game(settings.engine, seed)
+        # Issue 9: the game, its deal, any computer replies and its deadlines are stored in one
+        # transaction. Until then the game has a provisional record (id 0) that nobody sees.
+        new = NewGame(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            game=settings.engine.game,
+            config=settings.to_json(),
+            seed=seed,
+            players=tuple(players),
+        )
+        record = GameRecord(
+            id=0,
+            guild_id=guild_id,
+            channel_id=channel_id,
+            thread_id=thread_id,
+            message_id=None,
+            game=new.game,
+            config=new.config,
+            seed=seed,
+            status="live",
+            created_at=now,
+            updated_at=now,
+            players=new.players,
+        )
+        game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
+        change = ActionCommit(now, [NewEvent(0, DEAL_ACTION, [e.to_json() for e in events])])
+        if settings.minutes > 0:
+            game.time_limit_due_ms = now + settings.minutes * 60_000
+            change.timers[TIME_LIMIT_TIMER] = Deadline(game.time_limit_due_ms)
+        events.extend(self._after_change(game, change))
         try:
-            game_id = await self.storage.create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                thread_id=thread_id,
-                game=settings.engine.game,
-                config=settings.to_json(),
-                seed=seed,
-                players=players,
-                at=now,
-            )
+            game.record = await self.storage.start_game(new, change)
         except ChannelBusyError:
             raise UserFacingError("error.channel_busy") from None
-        await self.storage.append_event(game_id, 0, DEAL_ACTION, [e.to_json() for e in events], now)
-        record = await self.storage.live_game_in_channel(thread_id or channel_id)
-        assert record is not None and record.id == game_id  # one live game per channel: this one
-        game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
-        self.games[game_id] = game
-        async with game.lock:
-            if settings.minutes > 0:
-                game.time_limit_due_ms = now + settings.minutes * 60_000
-                await self.storage.set_timer(game_id, TIME_LIMIT_TIMER, game.time_limit_due_ms)
-            events.extend(await self._after_change(game))
-            game.recent = list(events)
+        self.games[game.id] = game
+        game.recent = list(events)
+        self._committed(game, change)
         return GameUpdate(game, tuple(events), "start")
 
     async def restore_all(self) -> list[LiveGame]:
         """Bring every live game back after a restart, from its stored actions and the chance
         outcomes recorded in its events (RULES §1.6)."""
         restored = []
-        for record in await self.storage.live_games():
+        # One read for every game and one for every deadline (issue 9: 1,000 games ≤ 1 s).
+        timers: dict[int, list[Timer]] = {}
+        for timer in await self.storage.live_timers():
+            timers.setdefault(timer.game_id, []).append(timer)
+        for stored in await self.storage.load_live_games():
             try:
-                game = await self._load(record.id)
+                game = self._replay(stored, timers.get(stored.id, []))
             except Exception:  # a game that cannot be replayed must not stop the bot
-                log.exception("game %s could not be restored; marking it abandoned", record.id)
-                await self.storage.set_status(record.id, "abandoned", self.clock.now_ms())
+                log.exception("game %s could not be restored; marking it abandoned", stored.id)
+                await self.storage.set_status(stored.id, "abandoned", self.clock.now_ms())
                 continue
             self.games[game.id] = game
             restored.append(game)
         self.timers_changed()
         return restored
 
-    async def _load(self, game_id: int) -> LiveGame:
-        stored = await self.storage.load_game(game_id)
+    def _replay(self, stored: StoredGame, timers: list[Timer]) -> LiveGame:
         settings = GameSettings.from_json(stored.config)
         actions = [action_from_json(e.action) for e in stored.events[1:]]
         recorded = [event for e in stored.events for event in e.events]
         state = restore(settings.engine, stored.seed, actions, recorded)
         game = LiveGame(record=stored, settings=settings, state=state, next_seq=stored.next_seq)
-        for timer in await self.storage.timers_for(game_id):
+        for timer in timers:
             if timer.kind == ANSWER_TIMER:
                 game.answer_due_ms = timer.due_at
                 game.answer_window = (timer.payload or {}).get("window")
@@ -166,7 +192,7 @@ class GameService:
         game = self.games.get(game_id)
         if game is not None:
             return game
-        game = await self._load(game_id)
+        game = self._replay(await self.storage.load_game(game_id), [])  # ended: no timers
         status = game.record.status
         if status in ("stopped", "abandoned"):
             game.ended = status
@@ -200,14 +226,21 @@ class GameService:
     async def set_board(
         self, game: LiveGame, message_id: int, thread_id: int | None = None
     ) -> None:
-        await self.storage.set_board_message(
-            game.id, message_id, self.clock.now_ms(), thread_id=thread_id
-        )
+        # Memory first (issue 9): a press that arrives while the id is being stored already
+        # finds its board. A refused write (the thread has a live game) puts it back.
+        before = game.record
         game.record = replace(
             game.record,
             message_id=message_id,
             thread_id=thread_id if thread_id is not None else game.record.thread_id,
         )
+        try:
+            await self.storage.set_board_message(
+                game.id, message_id, self.clock.now_ms(), thread_id=thread_id
+            )
+        except BaseException:
+            game.record = before
+            raise
 
     # -- player actions ----------
 
@@ -313,8 +346,9 @@ class GameService:
             side = self._side(game, user_id, window)
             action = build(side)
             before = game.state
-            events = await self._apply(game, action, user_id)
-            events.extend(await self._after_change(game))
+            async with self._action(game) as change:
+                events = self._apply(game, change, action, user_id)
+                events.extend(self._after_change(game, change))
             game.recent = events
             verdict = None
             if isinstance(action, Answer):
@@ -322,31 +356,69 @@ class GameService:
                 verdict = judge_answer(before, side, action.text)
             return GameUpdate(game, tuple(events), "action", verdict)
 
-    async def _apply(self, game: LiveGame, action: Action, user_id: int | None) -> list[Event]:
-        """Apply and store one action; the in-memory game changes only after the write."""
+    @asynccontextmanager
+    async def _action(self, game: LiveGame) -> AsyncIterator[ActionCommit]:
+        """One accepted press (or deadline) = one transaction (issue 9). The body applies the
+        actions to the in-memory game and notes what to store in the `ActionCommit`; on
+        leaving, it is committed whole. If anything fails the game is put back as it was,
+        so the in-memory game never runs ahead of storage."""
+        before = _snapshot(game)
+        change = ActionCommit(self.clock.now_ms())
+        try:
+            yield change
+            if change:
+                commit = asyncio.ensure_future(self.storage.commit_action(game.id, change))
+                try:
+                    await asyncio.shield(commit)
+                except asyncio.CancelledError:
+                    # The write runs to its end on the database thread regardless: wait for
+                    # it, so the game in memory matches what was stored, then stop.
+                    await asyncio.wait([commit])
+                    if commit.cancelled() or commit.exception() is not None:
+                        _restore(game, before)
+                    raise
+        except asyncio.CancelledError:
+            raise
+        except GameClosedError:
+            _restore(game, before)
+            raise UserFacingError("error.game_over") from None
+        except ConflictError:
+            _restore(game, before)
+            raise UserFacingError("error.conflict") from None
+        except BaseException:
+            _restore(game, before)
+            raise
+        self._committed(game, change)
+
+    def _committed(self, game: LiveGame, change: ActionCommit) -> None:
+        """After the commit: a game that ended leaves the live set and its result is
+        recorded; the scheduler is woken only when a deadline it may sleep past was set
+        (the idle deadline only ever moves later, and the scheduler looks again at least
+        once a minute, so waking it on every press was per-press work for nothing)."""
+        if change.status is not None:
+            self.games.pop(game.id, None)  # its board keeps the final state; presses get "over"
+            self.on_finished(game.id)
+        elif any(d is not None and kind != IDLE_TIMER for kind, d in change.timers.items()):
+            self.timers_changed()
+
+    def _apply(
+        self, game: LiveGame, change: ActionCommit, action: Action, user_id: int | None
+    ) -> list[Event]:
+        """Apply one action and note it in ``change`` (stored by `_action` on leaving)."""
         try:
             state, events = apply(game.state, action)
         except EngineError as error:
             raise UserFacingError.from_engine(error) from None
-        try:
-            await self.storage.append_event(
-                game.id,
-                game.next_seq,
-                action_to_json(action),
-                [e.to_json() for e in events],
-                self.clock.now_ms(),
-                user_id=user_id,
-                status="over" if state.is_over else None,
-            )
-        except GameClosedError:
-            raise UserFacingError("error.game_over") from None
-        except ConflictError:
-            raise UserFacingError("error.conflict") from None
+        change.events.append(
+            NewEvent(game.next_seq, action_to_json(action), [e.to_json() for e in events], user_id)
+        )
+        if state.is_over:
+            change.status = "over"
         game.state = state
         game.next_seq += 1
         return list(events)
 
-    async def _after_change(self, game: LiveGame) -> list[Event]:
+    def _after_change(self, game: LiveGame, change: ActionCommit) -> list[Event]:
         """Let the computer move, then set the deadlines for what the game waits for now."""
         events: list[Event] = []
         computers = {p.side: p.computer for p in game.players if p.computer is not None}
@@ -359,15 +431,13 @@ class GameService:
             action = choose(game.state, side, Strength(computers[side]), rng)
             if action is None:
                 break
-            events.extend(await self._apply(game, action, None))
+            events.extend(self._apply(game, change, action, None))
         if game.state.is_over:
             game.answer_due_ms = None
             game.autoplay = False
-            self.games.pop(game.id, None)  # its board keeps the final state; presses get "over"
-            self.on_finished(game.id)
             return events
-        now = self.clock.now_ms()
-        await self.storage.set_timer(game.id, IDLE_TIMER, now + IDLE_MINUTES * 60_000)
+        now = change.at
+        change.timers[IDLE_TIMER] = Deadline(now + IDLE_MINUTES * 60_000)
         deciding = bool(awaited(game.state))  # auto mode: the engine decides, nothing is timed
         seconds = game.settings.answer_seconds
         if deciding and seconds > 0:
@@ -375,14 +445,11 @@ class GameService:
             if game.answer_window != window:
                 game.answer_window = window
                 game.answer_due_ms = now + seconds * 1000
-                await self.storage.set_timer(
-                    game.id, ANSWER_TIMER, game.answer_due_ms, {"window": window}
-                )
+                change.timers[ANSWER_TIMER] = Deadline(game.answer_due_ms, {"window": window})
         elif game.answer_due_ms is not None:
             game.answer_due_ms = None
             game.answer_window = None
-            await self.storage.clear_timer(game.id, ANSWER_TIMER)
-        self.timers_changed()
+            change.timers[ANSWER_TIMER] = None
         return events
 
     async def _end(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
@@ -427,39 +494,39 @@ class GameService:
             return None
         if kind == IDLE_TIMER:
             return await self._end(game, "abandoned", "abandon")
-        events: list[Event] = []
-        if kind == ANSWER_TIMER:
-            await self.storage.clear_timer(game.id, ANSWER_TIMER)
-            game.answer_due_ms = None
-            game.answer_window = None
-            if (payload or {}).get("window") != game.state.window:
-                return None  # that window was closed by the players in time
-            window = game.state.window
-            for side in awaited(game.state):
-                if game.state.window != window:
-                    break
-                events.extend(await self._apply(game, Timeout(side), None))
-        elif kind == TIME_LIMIT_TIMER:
-            await self.storage.clear_timer(game.id, TIME_LIMIT_TIMER)
-            game.time_limit_due_ms = None
-            if not game.state.time_up:
-                events.extend(await self._apply(game, TimeUp(), None))
-        elif kind == AUTOPLAY_TIMER:
-            if not game.autoplay or not _can_flip(game):
-                game.autoplay = False
-                await self.storage.clear_timer(game.id, AUTOPLAY_TIMER)
-                return GameUpdate(game, (), "timer")
-            events.extend(await self._apply(game, Flip(0), None))
-            if game.state.is_over:
-                game.autoplay = False
+        async with self._action(game) as change:
+            events: list[Event] = []
+            if kind == ANSWER_TIMER:
+                change.timers[ANSWER_TIMER] = None
+                game.answer_due_ms = None
+                game.answer_window = None
+                if (payload or {}).get("window") != game.state.window:
+                    return None  # that window was closed by the players in time
+                window = game.state.window
+                for side in awaited(game.state):
+                    if game.state.window != window:
+                        break
+                    events.extend(self._apply(game, change, Timeout(side), None))
+            elif kind == TIME_LIMIT_TIMER:
+                change.timers[TIME_LIMIT_TIMER] = None
+                game.time_limit_due_ms = None
+                if not game.state.time_up:
+                    events.extend(self._apply(game, change, TimeUp(), None))
+            elif kind == AUTOPLAY_TIMER:
+                if not game.autoplay or not _can_flip(game):
+                    game.autoplay = False
+                    change.timers[AUTOPLAY_TIMER] = None
+                    return GameUpdate(game, (), "timer")
+                events.extend(self._apply(game, change, Flip(0), None))
+                if game.state.is_over:
+                    game.autoplay = False
+                else:
+                    due = self.clock.now_ms() + AUTOPLAY_PACE_MS
+                    change.timers[AUTOPLAY_TIMER] = Deadline(due)
             else:
-                await self.storage.set_timer(
-                    game.id, AUTOPLAY_TIMER, self.clock.now_ms() + AUTOPLAY_PACE_MS
-                )
-        else:
-            await self.storage.clear_timer(game.id, kind)
-            return None
-        events.extend(await self._after_change(game))
+                change.timers[kind] = None
+                return None
+            events.extend(self._after_change(game, change))
         game.recent = events
         return GameUpdate(game, tuple(events), "timer")
 
@@ -472,6 +539,28 @@ class GameService:
                 await listener(update)
             except Exception:  # a failed board edit must not stop the timers
                 log.exception("update listener failed for game %s", update.game.id)
+
+
+_Snapshot = tuple[Any, ...]
+_SNAPSHOT_FIELDS = (
+    "state",
+    "next_seq",
+    "recent",
+    "autoplay",
+    "answer_due_ms",
+    "answer_window",
+    "time_limit_due_ms",
+)
+
+
+def _snapshot(game: LiveGame) -> _Snapshot:
+    """What an action may change in memory (engine states are frozen values)."""
+    return tuple(getattr(game, f) for f in _SNAPSHOT_FIELDS)
+
+
+def _restore(game: LiveGame, snapshot: _Snapshot) -> None:
+    for name, value in zip(_SNAPSHOT_FIELDS, snapshot, strict=True):
+        setattr(game, name, value)
 
 
 def _can_flip(game: LiveGame) -> bool:

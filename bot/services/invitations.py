@@ -14,7 +14,8 @@ from bot.services.games import GameService
 from bot.services.live import GameUpdate
 from bot.services.settings import settings_from_options, team_order
 from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
-from bot.storage import InvitationClosedError, LobbyFullError, Player, Storage
+from bot.storage import InvitationClosedError, LobbyFullError, Player
+from bot.storage.contract import Store
 
 CHALLENGE_MS = 2 * 60_000
 LOBBY_MS = 10 * 60_000
@@ -60,7 +61,7 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
 class InvitationService:
     def __init__(
         self,
-        storage: Storage,
+        storage: Store,
         clock: Clock,
         games: GameService,
         *,

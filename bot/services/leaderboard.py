@@ -30,17 +30,17 @@ from bot.storage import (
     BoardQuery,
     BoardSort,
     Season,
-    Storage,
     season_scope,
     week_scope,
 )
+from bot.storage.contract import Store
 
 PAGE_SIZE = 10
 DEFAULT_RATING_GAME = "regnekrig"
 
 
 class LeaderboardService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
         self.tz = SCHOOL_TZ

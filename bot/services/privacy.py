@@ -21,7 +21,8 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.periods import DAY_MS, SCHOOL_TZ, week_key
 from bot.services.results import ResultsService
-from bot.storage import Storage, UserInLiveGameError
+from bot.storage import UserInLiveGameError
+from bot.storage.contract import Store
 
 GAME_LOG_DAYS = 30
 INVITATION_DAYS = 30
@@ -31,7 +32,7 @@ EXPORT_FORMAT = 1
 
 
 class PrivacyService:
-    def __init__(self, storage: Storage, clock: Clock, results: ResultsService) -> None:
+    def __init__(self, storage: Store, clock: Clock, results: ResultsService) -> None:
         self.storage = storage
         self.clock = clock
         self.results = results

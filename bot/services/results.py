@@ -45,10 +45,10 @@ from bot.storage import (
     PlayerOutcome,
     PlayerResult,
     ResultReason,
-    Storage,
     StoredEvent,
     StoredGame,
 )
+from bot.storage.contract import Store
 from engine.actions import Action, Answer, Timeout, action_from_json
 from engine.events import (
     Answered,
@@ -306,7 +306,7 @@ def _outcome(reason: str, winner: int | None, side: int) -> PlayerOutcome:
 class ResultsService:
     """Records results (once per game), voids them, and runs the recording in the background."""
 
-    def __init__(self, storage: Storage, clock: Clock, *, tz: tzinfo = SCHOOL_TZ) -> None:
+    def __init__(self, storage: Store, clock: Clock, *, tz: tzinfo = SCHOOL_TZ) -> None:
         self.storage = storage
         self.clock = clock
         self.tz = tz

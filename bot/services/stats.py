@@ -21,7 +21,8 @@ from bot.reports import LevelSuggestion, PlayerStats
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS
-from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, Storage, season_scope
+from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
+from bot.storage.contract import Store
 
 MASTERY = 0.8
 MASTERY_ANSWERS = 10
@@ -31,7 +32,7 @@ TREND = 10
 
 
 class StatsService:
-    def __init__(self, storage: Storage, clock: Clock) -> None:
+    def __init__(self, storage: Store, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
 

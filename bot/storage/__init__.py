@@ -5,6 +5,7 @@ Storage never imports discord and never reads the clock: ids are plain ints, tim
 milliseconds since the Unix epoch passed in by the caller, JSON is encoded and decoded here.
 """
 
+from bot.storage.contract import Rater
 from bot.storage.errors import (
     ChannelBusyError,
     ConflictError,
@@ -27,11 +28,13 @@ from bot.storage.records import (
     BOARD_SORTS,
     BOARD_VISIBILITIES,
     RESULT_REASONS,
+    ActionCommit,
     BoardPage,
     BoardQuery,
     BoardRow,
     BoardSort,
     BoardVisibility,
+    Deadline,
     GameRecord,
     GameResult,
     GameStatus,
@@ -41,6 +44,8 @@ from bot.storage.records import (
     InvitationStatus,
     Member,
     MemberState,
+    NewEvent,
+    NewGame,
     OperationTally,
     Player,
     PlayerGame,
@@ -58,7 +63,6 @@ from bot.storage.records import (
     season_scope,
     week_scope,
 )
-from bot.storage.results_sql import Rater
 from bot.storage.sqlite import Storage
 
 __all__ = [
@@ -72,6 +76,7 @@ __all__ = [
     "EXPORTED_TABLES",
     "RESULT_REASONS",
     "USER_COLUMNS",
+    "ActionCommit",
     "BoardPage",
     "BoardQuery",
     "BoardRow",
@@ -79,6 +84,7 @@ __all__ = [
     "BoardVisibility",
     "ChannelBusyError",
     "ConflictError",
+    "Deadline",
     "EventConflictError",
     "GameClosedError",
     "GameRecord",
@@ -93,6 +99,8 @@ __all__ = [
     "Member",
     "MemberState",
     "MigrationError",
+    "NewEvent",
+    "NewGame",
     "NotFoundError",
     "OperationTally",
     "Player",

@@ -15,8 +15,6 @@ import sqlite3
 from dataclasses import dataclass
 from importlib import resources
 
-import aiosqlite
-
 from bot.storage.errors import MigrationError, SchemaTooNewError
 
 log = logging.getLogger(__name__)
@@ -68,20 +66,19 @@ def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
     return migrations
 
 
-async def user_version(conn: aiosqlite.Connection) -> int:
-    async with conn.execute("PRAGMA user_version") as cursor:
-        row = await cursor.fetchone()
+def user_version(conn: sqlite3.Connection) -> int:
+    row = conn.execute("PRAGMA user_version").fetchone()
     return int(row[0]) if row is not None else 0
 
 
-async def migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> int:
+def migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
     """Apply the migrations ``conn`` lacks; returns the schema version afterwards.
 
     ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
     are the only ones.
     """
     latest = migrations[-1].version if migrations else 0
-    current = await user_version(conn)
+    current = user_version(conn)
     if current > latest:
         raise SchemaTooNewError(
             f"the database is at schema version {current} but this version of the bot only "
@@ -90,20 +87,20 @@ async def migrate(conn: aiosqlite.Connection, migrations: list[Migration]) -> in
     for migration in migrations:
         if migration.version <= current:
             continue
-        await conn.execute("BEGIN IMMEDIATE")
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            current = await user_version(conn)  # another process may have migrated meanwhile
+            current = user_version(conn)  # another process may have migrated meanwhile
             if migration.version <= current:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
                 continue
             for statement in migration.statements():
-                await conn.execute(statement)
+                conn.execute(statement)
             # PRAGMA takes no parameters; the version is an int from our own file name.
-            await conn.execute(f"PRAGMA user_version = {migration.version:d}")
-            await conn.execute("COMMIT")
+            conn.execute(f"PRAGMA user_version = {migration.version:d}")
+            conn.execute("COMMIT")
         except BaseException as exc:
             if conn.in_transaction:
-                await conn.execute("ROLLBACK")
+                conn.execute("ROLLBACK")
             if isinstance(exc, sqlite3.Error):
                 raise MigrationError(
                     f"migration {migration.version:04d}_{migration.name} failed: {exc}"

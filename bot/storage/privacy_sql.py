@@ -8,14 +8,16 @@ cannot be added without its export, its deletion and its line in the privacy not
 from __future__ import annotations
 
 import json
-from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any
+import sqlite3
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import aiosqlite
-
+from bot.storage.database import Work
 from bot.storage.errors import ConflictError
-from bot.storage.records import GameResult
+from bot.storage.records import GameResult, GuildSettings
 from bot.storage.results_sql import _R, _players_of, _remove_result, _result
+from bot.storage.sql import rows as _all
+
+T = TypeVar("T")
 
 # table -> the columns in it that hold a Discord user id.
 USER_COLUMNS: dict[str, tuple[str, ...]] = {
@@ -107,22 +109,29 @@ class PrivacyStorage:
 
     if TYPE_CHECKING:
 
-        def _transaction(
-            self, mode: str = "IMMEDIATE"
-        ) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+        async def _write(self, work: Work[T]) -> T: ...
+
+        async def _read(self, work: Work[T]) -> T: ...
+
+        def _settings_changed(self, guild_id: int, now: GuildSettings | None) -> None: ...
 
     async def export_user(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
         """Every stored row that names the user, table by table (JSON columns decoded)."""
         out: dict[str, list[dict[str, Any]]] = {}
-        async with self._transaction("DEFERRED") as conn:
+
+        def _tx(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
             for table, sql in _EXPORT:
-                rows = await conn.execute_fetchall(sql, {"u": user_id})
+                rows = _all(conn, sql, {"u": user_id})
                 out[table] = [_row_dict(r) for r in rows]
-        return out
+            return out
+
+        return await self._read(_tx)
 
     async def live_games_of(self, user_id: int) -> list[int]:
-        async with self._transaction("DEFERRED") as conn:
-            return await _live_games_of(conn, user_id)
+        def _tx(conn: sqlite3.Connection) -> list[int]:
+            return _live_games_of(conn, user_id)
+
+        return await self._read(_tx)
 
     async def forget_user(self, user_id: int, at: int) -> dict[str, int]:
         """Delete everything about the user; in other players' results they become an
@@ -134,53 +143,62 @@ class PrivacyStorage:
         table.
         """
         counts: dict[str, int] = {}
-        async with self._transaction() as conn:
-            live = await _live_games_of(conn, user_id)
+
+        def _tx(conn: sqlite3.Connection) -> dict[str, int]:
+            live = _live_games_of(conn, user_id)
             if live:
                 raise UserInLiveGameError(user_id, live)
 
-            async def run(table: str, sql: str, params: Any = (user_id,)) -> None:
-                cursor = await conn.execute(sql, params)
+            def run(table: str, sql: str, params: Any = (user_id,)) -> None:
+                cursor = conn.execute(sql, params)
                 counts[table] = counts.get(table, 0) + max(cursor.rowcount, 0)
 
-            await run(
+            run(
                 "games",
                 "DELETE FROM games WHERE id IN"
                 " (SELECT game_id FROM game_players WHERE user_id = ?)",
             )
-            await run("game_events", "UPDATE game_events SET user_id = NULL WHERE user_id = ?")
-            await run("invitations", "DELETE FROM invitations WHERE host_id = ?")
-            await run(
+            run("game_events", "UPDATE game_events SET user_id = NULL WHERE user_id = ?")
+            run("invitations", "DELETE FROM invitations WHERE host_id = ?")
+            run(
                 "invitations",
                 "UPDATE invitations SET options = json_remove(options, ?), updated_at = ?"
                 " WHERE id IN (SELECT invitation_id FROM invitation_members WHERE user_id = ?)",
                 (f'$.names."{user_id:d}"', at, user_id),
             )
-            await run("invitation_members", "DELETE FROM invitation_members WHERE user_id = ?")
-            await run(
+            run("invitation_members", "DELETE FROM invitation_members WHERE user_id = ?")
+            run(
                 "result_operations",
                 "DELETE FROM result_operations WHERE (game_id, seat) IN"
                 " (SELECT game_id, seat FROM result_players WHERE user_id = ?)",
             )
-            await run(
+            run(
                 "result_players",
                 "UPDATE result_players SET kind = 'anonymous', user_id = NULL,"
                 " display_name = NULL, answers = 0, correct = 0, best = 0, missed = 0,"
                 " answer_ms = 0 WHERE user_id = ?",
             )
             for table in ("ratings", "rating_changes", "board_totals", "player_names"):
-                await run(table, f"DELETE FROM {table} WHERE user_id = ?")
-            await run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
-        return counts
+                run(table, f"DELETE FROM {table} WHERE user_id = ?")
+            run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
+            return counts
+
+        return await self._write(_tx)
 
     async def forget_guild(self, guild_id: int) -> dict[str, int]:
         """Delete everything stored for a server (the bot was removed from it)."""
         counts: dict[str, int] = {}
-        async with self._transaction() as conn:
+
+        def _tx(conn: sqlite3.Connection) -> dict[str, int]:
             for table in _GUILD_TABLES:
-                cursor = await conn.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+                cursor = conn.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
                 counts[table] = max(cursor.rowcount, 0)
-        return counts
+            return counts
+
+        self._settings_changed(guild_id, None)
+        forgotten = await self._write(_tx)
+        self._settings_changed(guild_id, None)
+        return forgotten
 
     async def purge_old(
         self,
@@ -195,38 +213,42 @@ class PrivacyStorage:
         that ended before ``results_before`` (taken off the boards first; ratings stay as
         they are) and weekly board totals older than ISO week ``weeks_before``."""
         counts: dict[str, int] = {}
-        async with self._transaction() as conn:
-            cursor = await conn.execute(
+
+        def _tx(conn: sqlite3.Connection) -> dict[str, int]:
+            cursor = conn.execute(
                 "DELETE FROM games WHERE status <> 'live' AND updated_at < ?", (games_before,)
             )
             counts["games"] = max(cursor.rowcount, 0)
-            cursor = await conn.execute(
+            cursor = conn.execute(
                 "DELETE FROM invitations WHERE status <> 'open' AND updated_at < ?",
                 (invitations_before,),
             )
             counts["invitations"] = max(cursor.rowcount, 0)
-            rows = await conn.execute_fetchall(
-                f"SELECT {_R} FROM results AS r WHERE r.ended_at < ?", (results_before,)
+            rows = _all(
+                conn, f"SELECT {_R} FROM results AS r WHERE r.ended_at < ?", (results_before,)
             )
             old: list[GameResult] = []
             for row in rows:
-                players = (await _players_of(conn, [row["r_game_id"]]))[row["r_game_id"]]
+                players = (_players_of(conn, [row["r_game_id"]]))[row["r_game_id"]]
                 old.append(_result(row, players))
             for result in old:
                 if result.voided_at is None:
-                    await _remove_result(conn, result, reverse_ratings=False)
-                await conn.execute("DELETE FROM results WHERE game_id = ?", (result.game_id,))
+                    _remove_result(conn, result, reverse_ratings=False)
+                conn.execute("DELETE FROM results WHERE game_id = ?", (result.game_id,))
             counts["results"] = len(old)
-            cursor = await conn.execute(
+            cursor = conn.execute(
                 "DELETE FROM board_totals WHERE scope LIKE 'w%' AND scope < ?",
                 (f"w{weeks_before:d}",),
             )
             counts["board_totals"] = max(cursor.rowcount, 0)
-        return counts
+            return counts
+
+        return await self._write(_tx)
 
 
-async def _live_games_of(conn: aiosqlite.Connection, user_id: int) -> list[int]:
-    rows = await conn.execute_fetchall(
+def _live_games_of(conn: sqlite3.Connection, user_id: int) -> list[int]:
+    rows = _all(
+        conn,
         "SELECT g.id FROM games AS g JOIN game_players AS p ON p.game_id = g.id"
         " WHERE p.user_id = ? AND g.status = 'live' ORDER BY g.id",
         (user_id,),

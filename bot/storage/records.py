@@ -6,7 +6,7 @@ Times are integers, milliseconds since the Unix epoch, always supplied by the ca
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 GameStatus = Literal["live", "over", "abandoned", "stopped"]
@@ -100,6 +100,58 @@ class Timer:
     kind: str
     due_at: int
     payload: Any = None
+
+
+@dataclass(frozen=True, slots=True)
+class NewGame:
+    """A game to create: where it is played, what it is, who plays it."""
+
+    guild_id: int | None
+    channel_id: int
+    game: str
+    config: Any
+    seed: int
+    players: tuple[Player, ...]
+    thread_id: int | None = None
+    message_id: int | None = None
+
+    @property
+    def home_channel_id(self) -> int:
+        return self.thread_id if self.thread_id is not None else self.channel_id
+
+
+@dataclass(frozen=True, slots=True)
+class NewEvent:
+    """One accepted action to store as ``seq`` with the engine events it produced."""
+
+    seq: int
+    action: Any
+    events: list[Any]
+    user_id: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """A timer to set: when it falls due and what it carries."""
+
+    due_at: int
+    payload: Any = None
+
+
+@dataclass(slots=True)
+class ActionCommit:
+    """Everything one accepted press (or deadline) changes, stored in one transaction: its
+    actions (the player's and the computer's replies, numbered on from the game's next
+    seq), the deadlines it sets (`Deadline`) or clears (None) by kind, and the game's end
+    (``status``: its timers go with it). Built up by the service, then committed whole."""
+
+    at: int
+    events: list[NewEvent] = field(default_factory=list)
+    timers: dict[str, Deadline | None] = field(default_factory=dict)
+    status: GameStatus | None = None
+
+    def __bool__(self) -> bool:
+        return bool(self.events or self.timers or self.status)
 
 
 @dataclass(frozen=True, slots=True)

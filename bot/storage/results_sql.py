@@ -20,13 +20,12 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import Iterable, Sequence
 from itertools import product
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
-import aiosqlite
-
+from bot.storage.contract import Rater
+from bot.storage.database import Work
 from bot.storage.records import (
     ALL_GAMES,
     ALL_LEVELS,
@@ -41,17 +40,15 @@ from bot.storage.records import (
     PlayerGame,
     PlayerResult,
     RatingLine,
-    RatingPlan,
     Season,
     season_scope,
     week_scope,
 )
+from bot.storage.sql import one as _one
+from bot.storage.sql import rows as _all
 
-# rate(result with its season set, {(scope, user_id): rating}, {frozenset({a, b}): rated games
-# of that pair today}) -> the plan to store.
-Rater = Callable[
-    [GameResult, Mapping[tuple[str, int], int], Mapping[frozenset[int], int]], RatingPlan
-]
+T = TypeVar("T")
+
 
 _UNSET: Any = object()
 
@@ -137,9 +134,12 @@ class ResultsStorage:
 
     if TYPE_CHECKING:
 
-        def _transaction(
-            self, mode: str = "IMMEDIATE"
-        ) -> AbstractAsyncContextManager[aiosqlite.Connection]: ...
+        async def _write(self, work: Work[T]) -> T: ...
+
+        async def _read(self, work: Work[T]) -> T: ...
+
+        _settings_cache: dict[int, GuildSettings]
+        _settings_generation: int
 
     # ----------------------------------------------------------------- results
 
@@ -150,65 +150,72 @@ class ResultsStorage:
         even a voided one. The result goes into the server's current season (season 1 is
         started by the first result). Returns the result as stored (season and rating set).
         """
-        async with self._transaction() as conn:
-            if await _one(conn, "SELECT 1 FROM results WHERE game_id = ?", (result.game_id,)):
+
+        def _tx(conn: sqlite3.Connection) -> GameResult | None:
+            stored = result
+            if _one(conn, "SELECT 1 FROM results WHERE game_id = ?", (stored.game_id,)):
                 return None
-            season = await _current_season(conn, result.guild_id, at, create=True)
+            season = _current_season(conn, stored.guild_id, at, create=True)
             assert season is not None
             scopes = (ALL_TIME, season_scope(season.season))
-            result = _replace(result, season=season.season, recorded_at=at)
-            users = result.user_ids()
-            ratings = await _ratings_of(conn, result.guild_id, result.game, scopes, users)
-            pairs = await _pair_counts(conn, result)
-            plan = rate(result, ratings, pairs)
-            result = _replace(result, rated=plan.rated, unrated=plan.unrated)
-            await _insert_result(conn, result)
+            stored = _replace(stored, season=season.season, recorded_at=at)
+            users = stored.user_ids()
+            ratings = _ratings_of(conn, stored.guild_id, stored.game, scopes, users)
+            pairs = _pair_counts(conn, stored)
+            plan = rate(stored, ratings, pairs)
+            stored = _replace(stored, rated=plan.rated, unrated=plan.unrated)
+            _insert_result(conn, stored)
             for change in plan.changes:
-                await conn.execute(
+                conn.execute(
                     "INSERT INTO ratings (guild_id, scope, game, user_id, rating, games,"
                     " updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)"
                     " ON CONFLICT (guild_id, scope, game, user_id) DO UPDATE SET"
                     " rating = excluded.rating, games = games + 1,"
                     " updated_at = excluded.updated_at",
-                    (result.guild_id, change.scope, result.game, change.user_id, change.after, at),
+                    (stored.guild_id, change.scope, stored.game, change.user_id, change.after, at),
                 )
-                await conn.execute(
+                conn.execute(
                     "INSERT INTO rating_changes (game_id, user_id, scope, guild_id, game, before,"
                     " delta, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                     (
-                        result.game_id,
+                        stored.game_id,
                         change.user_id,
                         change.scope,
-                        result.guild_id,
-                        result.game,
+                        stored.guild_id,
+                        stored.game,
                         change.before,
                         change.delta,
-                        result.ended_at,
+                        stored.ended_at,
                     ),
                 )
-            await _add_totals(conn, result, +1)
-            named = [p for p in result.players if p.user_id is not None and p.display_name]
-            await conn.executemany(
+            _add_totals(conn, stored, +1)
+            named = [p for p in stored.players if p.user_id is not None and p.display_name]
+            conn.executemany(
                 "INSERT INTO player_names (guild_id, user_id, display_name, updated_at)"
                 " VALUES (?, ?, ?, ?) ON CONFLICT (guild_id, user_id) DO UPDATE SET"
                 " display_name = excluded.display_name, updated_at = excluded.updated_at"
                 " WHERE excluded.updated_at >= player_names.updated_at",
-                [(result.guild_id, p.user_id, p.display_name, result.ended_at) for p in named],
+                [(stored.guild_id, p.user_id, p.display_name, stored.ended_at) for p in named],
             )
-            await conn.executemany(
+            conn.executemany(
                 "DELETE FROM departed_members WHERE guild_id = ? AND user_id = ?",
-                [(result.guild_id, u) for u in users],
+                [(stored.guild_id, u) for u in users],
             )
-        return result
+            return stored
+
+        return await self._write(_tx)
 
     async def load_result(self, game_id: int) -> GameResult | None:
         """The stored result with every seat (voided results come back with no players)."""
-        async with self._transaction("DEFERRED") as conn:
-            row = await _one(conn, f"SELECT {_R} FROM results AS r WHERE r.game_id = ?", (game_id,))
+
+        def _tx(conn: sqlite3.Connection) -> GameResult | None:
+            row = _one(conn, f"SELECT {_R} FROM results AS r WHERE r.game_id = ?", (game_id,))
             if row is None:
                 return None
-            players = await _players_of(conn, [game_id])
-        return _result(row, players[game_id])
+            players = _players_of(conn, [game_id])
+            return _result(row, players[game_id])
+
+        return await self._read(_tx)
 
     async def void_result(self, guild_id: int, game_id: int, at: int) -> GameResult | None:
         """Remove a result from the boards and subtract exactly the rating change it made.
@@ -217,8 +224,9 @@ class ResultsStorage:
         its players, operations and rating changes are deleted. Returns the result as it was,
         or None when the server has no such (unvoided) result.
         """
-        async with self._transaction() as conn:
-            row = await _one(
+
+        def _tx(conn: sqlite3.Connection) -> GameResult | None:
+            row = _one(
                 conn,
                 f"SELECT {_R} FROM results AS r"
                 " WHERE r.game_id = ? AND r.guild_id = ? AND r.voided_at IS NULL",
@@ -226,58 +234,73 @@ class ResultsStorage:
             )
             if row is None:
                 return None
-            result = _result(row, (await _players_of(conn, [game_id]))[game_id])
-            await _remove_result(conn, result, reverse_ratings=True)
-            await conn.execute(
+            result = _result(row, (_players_of(conn, [game_id]))[game_id])
+            _remove_result(conn, result, reverse_ratings=True)
+            conn.execute(
                 "UPDATE results SET voided_at = ?, rated = 0, unrated = 'voided' WHERE game_id = ?",
                 (at, game_id),
             )
-        return result
+            return result
+
+        return await self._write(_tx)
 
     async def unrecorded_games(self, limit: int = 100) -> list[int]:
         """Finished server games with no result yet (a crash between the end and the record)."""
-        async with self._transaction("DEFERRED") as conn:
-            rows = await conn.execute_fetchall(
+
+        def _tx(conn: sqlite3.Connection) -> list[int]:
+            rows = _all(
+                conn,
                 "SELECT g.id FROM games AS g WHERE g.status <> 'live' AND g.guild_id IS NOT NULL"
                 " AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.game_id = g.id)"
                 " ORDER BY g.id LIMIT ?",
                 (limit,),
             )
-        return [r[0] for r in rows]
+            return [r[0] for r in rows]
+
+        return await self._read(_tx)
 
     # ----------------------------------------------------------------- seasons
 
     async def current_season(self, guild_id: int) -> Season | None:
         """The server's running season; None before its first result."""
-        async with self._transaction("DEFERRED") as conn:
-            return await _current_season(conn, guild_id, 0, create=False)
+
+        def _tx(conn: sqlite3.Connection) -> Season | None:
+            return _current_season(conn, guild_id, 0, create=False)
+
+        return await self._read(_tx)
 
     async def seasons(self, guild_id: int) -> list[Season]:
         """Every season of the server, oldest first."""
-        async with self._transaction("DEFERRED") as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT * FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,)
+
+        def _tx(conn: sqlite3.Connection) -> list[Season]:
+            rows = _all(
+                conn, "SELECT * FROM seasons WHERE guild_id = ? ORDER BY season", (guild_id,)
             )
-        return [_season(r) for r in rows]
+            return [_season(r) for r in rows]
+
+        return await self._read(_tx)
 
     async def new_season(self, guild_id: int, at: int) -> tuple[Season | None, Season]:
         """End the running season (its board and ratings stay, under its own scope) and start
         the next. Returns (the season archived or None, the season started)."""
-        async with self._transaction() as conn:
-            current = await _current_season(conn, guild_id, at, create=False)
+
+        def _tx(conn: sqlite3.Connection) -> tuple[Season | None, Season]:
+            current = _current_season(conn, guild_id, at, create=False)
             number = 1
             if current is not None:
-                await conn.execute(
+                conn.execute(
                     "UPDATE seasons SET ended_at = ? WHERE guild_id = ? AND season = ?",
                     (at, guild_id, current.season),
                 )
                 current = Season(guild_id, current.season, current.started_at, at)
                 number = current.season + 1
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?)",
                 (guild_id, number, at),
             )
-        return current, Season(guild_id, number, at)
+            return current, Season(guild_id, number, at)
+
+        return await self._write(_tx)
 
     # ----------------------------------------------------------------- boards
 
@@ -294,12 +317,14 @@ class ResultsStorage:
             " t.accuracy AS accuracy, r.rating AS rating, r.games AS rated_games,"
             " n.display_name AS display_name"
         )
-        async with self._transaction("DEFERRED") as conn:
-            page = await conn.execute_fetchall(
+
+        def _tx(conn: sqlite3.Connection) -> BoardPage:
+            page = _all(
+                conn,
                 f"{select} {sql_from} WHERE {where} ORDER BY {order} LIMIT :limit OFFSET :offset",
                 {**params, "limit": query.limit, "offset": query.offset},
             )
-            total_row = await _one(conn, f"SELECT count(*) {sql_from} WHERE {where}", params)
+            total_row = _one(conn, f"SELECT count(*) {sql_from} WHERE {where}", params)
             total = int(total_row[0]) if total_row else 0
             rows: list[BoardRow] = []
             previous: tuple[Any, ...] | None = None
@@ -308,37 +333,42 @@ class ResultsStorage:
                 if previous is not None and key == previous:
                     rank = rows[-1].rank
                 elif index == 0:
-                    rank = await _rank(conn, sql_from, where, better, key, params)
+                    rank = _rank(conn, sql_from, where, better, key, params)
                 else:
                     rank = query.offset + index + 1
                 previous = key
                 rows.append(_board_row(row, rank))
             own: BoardRow | None = None
             if viewer_id is not None:
-                mine = await _one(
+                mine = _one(
                     conn,
                     f"{select} {sql_from} WHERE {where} AND {keys_alias(query)}.user_id = :viewer",
                     {**params, "viewer": viewer_id},
                 )
                 if mine is not None:
                     key = tuple(mine[k] for k in keys)
-                    own = _board_row(mine, await _rank(conn, sql_from, where, better, key, params))
-        return BoardPage(tuple(rows), total, own)
+                    own = _board_row(mine, _rank(conn, sql_from, where, better, key, params))
+            return BoardPage(tuple(rows), total, own)
+
+        return await self._read(_tx)
 
     async def rating_lines(
         self, guild_id: int, user_id: int, *, trend: int = 10
     ) -> list[RatingLine]:
         """The player's ratings in this server (every game and scope) with their last
         ``trend`` changes, oldest first."""
-        async with self._transaction("DEFERRED") as conn:
-            rows = await conn.execute_fetchall(
+
+        def _tx(conn: sqlite3.Connection) -> list[RatingLine]:
+            rows = _all(
+                conn,
                 "SELECT scope, game, rating, games FROM ratings"
                 " WHERE guild_id = ? AND user_id = ? ORDER BY game, scope",
                 (guild_id, user_id),
             )
             lines = []
             for r in rows:
-                deltas = await conn.execute_fetchall(
+                deltas = _all(
+                    conn,
                     "SELECT delta FROM rating_changes WHERE user_id = ? AND guild_id = ?"
                     " AND game = ? AND scope = ? ORDER BY at DESC, game_id DESC LIMIT ?",
                     (user_id, guild_id, r["game"], r["scope"], trend),
@@ -352,7 +382,9 @@ class ResultsStorage:
                         tuple(d[0] for d in deltas)[::-1],
                     )
                 )
-        return lines
+            return lines
+
+        return await self._read(_tx)
 
     async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
         """Every unvoided result of the player in this server, oldest first."""
@@ -367,74 +399,111 @@ class ResultsStorage:
         )
 
     async def _player_games(self, where: str, params: dict[str, Any]) -> list[PlayerGame]:
-        async with self._transaction("DEFERRED") as conn:
-            rows = await conn.execute_fetchall(
+        def _tx(conn: sqlite3.Connection) -> list[PlayerGame]:
+            rows = _all(
+                conn,
                 f"SELECT {_R}, {_P} FROM result_players AS p"
                 " JOIN results AS r ON r.game_id = p.game_id"
                 f" WHERE {where} AND r.voided_at IS NULL ORDER BY r.ended_at, r.game_id, p.seat",
                 params,
             )
-            ops = await conn.execute_fetchall(
+            ops = _all(
+                conn,
                 "SELECT o.* FROM result_operations AS o"
                 " JOIN result_players AS p ON p.game_id = o.game_id AND p.seat = o.seat"
                 f" JOIN results AS r ON r.game_id = p.game_id WHERE {where}"
                 " AND r.voided_at IS NULL",
                 params,
             )
-        by_seat: defaultdict[tuple[int, int], list[OperationTally]] = defaultdict(list)
-        for o in ops:
-            by_seat[(o["game_id"], o["seat"])].append(_tally(o))
-        games = []
-        for row in rows:
-            player = _player(row, "p_", by_seat[(row["p_game_id"], row["p_seat"])])
-            games.append(PlayerGame(_result(row, (player,), prefix="r_"), player))
-        return games
+            by_seat: defaultdict[tuple[int, int], list[OperationTally]] = defaultdict(list)
+            for o in ops:
+                by_seat[(o["game_id"], o["seat"])].append(_tally(o))
+            games = []
+            for row in rows:
+                player = _player(row, "p_", by_seat[(row["p_game_id"], row["p_seat"])])
+                games.append(PlayerGame(_result(row, (player,), prefix="r_"), player))
+            return games
+
+        return await self._read(_tx)
 
     async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]:
         """The names players had when they last played here."""
         ids = list(user_ids)
         if not ids:
             return {}
-        async with self._transaction("DEFERRED") as conn:
-            rows = await conn.execute_fetchall(
+
+        def _tx(conn: sqlite3.Connection) -> dict[int, str]:
+            rows = _all(
+                conn,
                 "SELECT user_id, display_name FROM player_names WHERE guild_id = ?"
                 f" AND user_id IN ({', '.join('?' * len(ids))})",
                 (guild_id, *ids),
             )
-        return {r[0]: r[1] for r in rows}
+            return {r[0]: r[1] for r in rows}
+
+        return await self._read(_tx)
 
     # ----------------------------------------------------------------- members
 
     async def mark_departed(self, guild_id: int, user_ids: Iterable[int], at: int) -> None:
         """Keep members who left the server off its boards (until they play there again)."""
-        async with self._transaction() as conn:
-            await conn.executemany(
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            conn.executemany(
                 "INSERT OR IGNORE INTO departed_members (guild_id, user_id, at) VALUES (?, ?, ?)",
                 [(guild_id, u, at) for u in user_ids],
             )
 
+        await self._write(_tx)
+
     async def mark_present(self, guild_id: int, user_ids: Iterable[int]) -> None:
         """Undo `mark_departed` (the member is back, or the look-up was wrong)."""
-        async with self._transaction() as conn:
-            await conn.executemany(
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            conn.executemany(
                 "DELETE FROM departed_members WHERE guild_id = ? AND user_id = ?",
                 [(guild_id, u) for u in user_ids],
             )
 
+        await self._write(_tx)
+
     async def departed(self, guild_id: int) -> set[int]:
-        async with self._transaction("DEFERRED") as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT user_id FROM departed_members WHERE guild_id = ?", (guild_id,)
+        def _tx(conn: sqlite3.Connection) -> set[int]:
+            rows = _all(
+                conn, "SELECT user_id FROM departed_members WHERE guild_id = ?", (guild_id,)
             )
-        return {r[0] for r in rows}
+            return {r[0] for r in rows}
+
+        return await self._read(_tx)
 
     # ----------------------------------------------------------------- settings
 
     async def guild_settings(self, guild_id: int) -> GuildSettings:
-        """The teacher's settings (the defaults when never set)."""
-        async with self._transaction("DEFERRED") as conn:
-            row = await _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
-        return GuildSettings(guild_id) if row is None else _settings(row)
+        """The teacher's settings (the defaults when never set).
+
+        Read on every start and most commands, changed a few times a term: kept in memory
+        after the first read (issue 9: one round trip less per start). This process is the
+        database's only writer, and every write of the settings goes through here."""
+        cached = self._settings_cache.get(guild_id)
+        if cached is not None:
+            return cached
+        generation = self._settings_generation
+
+        def _tx(conn: sqlite3.Connection) -> GuildSettings:
+            row = _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            return GuildSettings(guild_id) if row is None else _settings(row)
+
+        found = await self._read(_tx)
+        if generation == self._settings_generation:  # no change was written meanwhile
+            self._settings_cache[guild_id] = found
+        return found
+
+    def _settings_changed(self, guild_id: int, now: GuildSettings | None) -> None:
+        self._settings_generation += 1
+        if now is None:
+            self._settings_cache.pop(guild_id, None)
+        else:
+            self._settings_cache[guild_id] = now
 
     async def update_guild_settings(
         self,
@@ -450,8 +519,9 @@ class ResultsStorage:
         own locale"; leave it out to keep the current one."""
         if board is not None and board not in BOARD_VISIBILITIES:
             raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
-        async with self._transaction() as conn:
-            row = await _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+
+        def _tx(conn: sqlite3.Connection) -> GuildSettings:
+            row = _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             old = GuildSettings(guild_id) if row is None else _settings(row)
             new = GuildSettings(
                 guild_id,
@@ -461,7 +531,7 @@ class ResultsStorage:
                 threads=old.threads if threads is None else threads,
                 updated_at=at,
             )
-            await conn.execute(
+            conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
                 " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
                 " board = excluded.board, channels = excluded.channels,"
@@ -476,7 +546,12 @@ class ResultsStorage:
                     at,
                 ),
             )
-        return new
+            return new
+
+        self._settings_changed(guild_id, None)  # a read in flight must not keep the old one
+        stored = await self._write(_tx)
+        self._settings_changed(guild_id, stored)
+        return stored
 
 
 def keys_alias(query: BoardQuery) -> str:
@@ -484,12 +559,6 @@ def keys_alias(query: BoardQuery) -> str:
 
 
 # --------------------------------------------------------------------- helpers
-
-
-async def _one(conn: aiosqlite.Connection, sql: str, params: Any) -> sqlite3.Row | None:
-    async with conn.execute(sql, params) as cursor:
-        row: sqlite3.Row | None = await cursor.fetchone()
-    return row
 
 
 def _replace(result: GameResult, **changes: Any) -> GameResult:
@@ -502,10 +571,10 @@ def _season(row: sqlite3.Row) -> Season:
     return Season(row["guild_id"], row["season"], row["started_at"], row["ended_at"])
 
 
-async def _current_season(
-    conn: aiosqlite.Connection, guild_id: int, at: int, *, create: bool
+def _current_season(
+    conn: sqlite3.Connection, guild_id: int, at: int, *, create: bool
 ) -> Season | None:
-    row = await _one(
+    row = _one(
         conn,
         "SELECT * FROM seasons WHERE guild_id = ? AND ended_at IS NULL"
         " ORDER BY season DESC LIMIT 1",
@@ -515,17 +584,17 @@ async def _current_season(
         return _season(row)
     if not create:
         return None
-    last = await _one(conn, "SELECT max(season) FROM seasons WHERE guild_id = ?", (guild_id,))
+    last = _one(conn, "SELECT max(season) FROM seasons WHERE guild_id = ?", (guild_id,))
     number = (last[0] or 0) + 1 if last is not None else 1
-    await conn.execute(
+    conn.execute(
         "INSERT INTO seasons (guild_id, season, started_at) VALUES (?, ?, ?)",
         (guild_id, number, at),
     )
     return Season(guild_id, number, at)
 
 
-async def _ratings_of(
-    conn: aiosqlite.Connection,
+def _ratings_of(
+    conn: sqlite3.Connection,
     guild_id: int,
     game: str,
     scopes: Sequence[str],
@@ -533,7 +602,8 @@ async def _ratings_of(
 ) -> dict[tuple[str, int], int]:
     if not users:
         return {}
-    rows = await conn.execute_fetchall(
+    rows = _all(
+        conn,
         "SELECT scope, user_id, rating FROM ratings WHERE guild_id = ? AND game = ?"
         f" AND scope IN ({', '.join('?' * len(scopes))})"
         f" AND user_id IN ({', '.join('?' * len(users))})",
@@ -542,7 +612,7 @@ async def _ratings_of(
     return {(r["scope"], r["user_id"]): r["rating"] for r in rows}
 
 
-async def _pair_counts(conn: aiosqlite.Connection, result: GameResult) -> dict[frozenset[int], int]:
+def _pair_counts(conn: sqlite3.Connection, result: GameResult) -> dict[frozenset[int], int]:
     """Rated games already played today in this server and game by each pair of users on
     opposite sides of ``result``."""
     counts: dict[frozenset[int], int] = {}
@@ -553,7 +623,7 @@ async def _pair_counts(conn: aiosqlite.Connection, result: GameResult) -> dict[f
         pair = frozenset((a.user_id, b.user_id))
         if pair in counts:
             continue
-        row = await _one(
+        row = _one(
             conn,
             "SELECT count(*) FROM results AS r"
             " JOIN result_players AS a ON a.game_id = r.game_id AND a.user_id = ?"
@@ -566,8 +636,8 @@ async def _pair_counts(conn: aiosqlite.Connection, result: GameResult) -> dict[f
     return counts
 
 
-async def _insert_result(conn: aiosqlite.Connection, result: GameResult) -> None:
-    await conn.execute(
+def _insert_result(conn: sqlite3.Connection, result: GameResult) -> None:
+    conn.execute(
         f"INSERT INTO results ({', '.join(_RESULT_COLUMNS)})"
         f" VALUES ({', '.join('?' * len(_RESULT_COLUMNS))})",
         (
@@ -596,7 +666,7 @@ async def _insert_result(conn: aiosqlite.Connection, result: GameResult) -> None
             result.voided_at,
         ),
     )
-    await conn.executemany(
+    conn.executemany(
         f"INSERT INTO result_players ({', '.join(_PLAYER_COLUMNS)})"
         f" VALUES ({', '.join('?' * len(_PLAYER_COLUMNS))})",
         [
@@ -623,7 +693,7 @@ async def _insert_result(conn: aiosqlite.Connection, result: GameResult) -> None
             for p in result.players
         ],
     )
-    await conn.executemany(
+    conn.executemany(
         "INSERT INTO result_operations (game_id, seat, op, answers, correct, best, answer_ms)"
         " VALUES (?, ?, ?, ?, ?, ?, ?)",
         [
@@ -667,9 +737,9 @@ def _total_rows(result: GameResult, sign: int) -> list[tuple[Any, ...]]:
     return rows
 
 
-async def _add_totals(conn: aiosqlite.Connection, result: GameResult, sign: int) -> None:
+def _add_totals(conn: sqlite3.Connection, result: GameResult, sign: int) -> None:
     rows = _total_rows(result, sign)
-    await conn.executemany(
+    conn.executemany(
         "INSERT INTO board_totals (guild_id, scope, game, level, user_id, games, wins, draws,"
         " answers, correct, last_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, scope, game, level, user_id) DO UPDATE SET"
@@ -679,52 +749,53 @@ async def _add_totals(conn: aiosqlite.Connection, result: GameResult, sign: int)
         rows,
     )
     if sign < 0:
-        await conn.executemany(
+        conn.executemany(
             "DELETE FROM board_totals WHERE guild_id = ? AND scope = ? AND game = ?"
             " AND level = ? AND user_id = ? AND games <= 0 AND answers <= 0",
             [row[:5] for row in rows],
         )
 
 
-async def _remove_result(
-    conn: aiosqlite.Connection, result: GameResult, *, reverse_ratings: bool
-) -> None:
+def _remove_result(conn: sqlite3.Connection, result: GameResult, *, reverse_ratings: bool) -> None:
     """Take a result off the boards (and, for a void, out of the ratings): the shared half of
     `void_result` and retention's purge."""
     if reverse_ratings:
-        changes = await conn.execute_fetchall(
+        changes = _all(
+            conn,
             "SELECT user_id, scope, delta FROM rating_changes WHERE game_id = ?",
             (result.game_id,),
         )
         for c in changes:
-            await conn.execute(
+            conn.execute(
                 "UPDATE ratings SET rating = rating - ?, games = games - 1"
                 " WHERE guild_id = ? AND scope = ? AND game = ? AND user_id = ?",
                 (c["delta"], result.guild_id, c["scope"], result.game, c["user_id"]),
             )
-        await conn.execute(
+        conn.execute(
             "DELETE FROM ratings WHERE guild_id = ? AND game = ? AND games <= 0",
             (result.guild_id, result.game),
         )
-    await _add_totals(conn, result, -1)
-    await conn.execute("DELETE FROM rating_changes WHERE game_id = ?", (result.game_id,))
-    await conn.execute("DELETE FROM result_players WHERE game_id = ?", (result.game_id,))
+    _add_totals(conn, result, -1)
+    conn.execute("DELETE FROM rating_changes WHERE game_id = ?", (result.game_id,))
+    conn.execute("DELETE FROM result_players WHERE game_id = ?", (result.game_id,))
 
 
-async def _players_of(
-    conn: aiosqlite.Connection, game_ids: Sequence[int]
+def _players_of(
+    conn: sqlite3.Connection, game_ids: Sequence[int]
 ) -> defaultdict[int, tuple[PlayerResult, ...]]:
     found: defaultdict[int, list[PlayerResult]] = defaultdict(list)
     if game_ids:
         marks = ", ".join("?" * len(game_ids))
-        ops = await conn.execute_fetchall(
+        ops = _all(
+            conn,
             f"SELECT * FROM result_operations WHERE game_id IN ({marks}) ORDER BY op",
             tuple(game_ids),
         )
         by_seat: defaultdict[tuple[int, int], list[OperationTally]] = defaultdict(list)
         for o in ops:
             by_seat[(o["game_id"], o["seat"])].append(_tally(o))
-        rows = await conn.execute_fetchall(
+        rows = _all(
+            conn,
             f"SELECT * FROM result_players WHERE game_id IN ({marks}) ORDER BY game_id, seat",
             tuple(game_ids),
         )
@@ -852,15 +923,15 @@ def _board_sql(
     return sql_from, where, order, better, keys, params
 
 
-async def _rank(
-    conn: aiosqlite.Connection,
+def _rank(
+    conn: sqlite3.Connection,
     sql_from: str,
     where: str,
     better: str,
     key: tuple[Any, ...],
     params: dict[str, Any],
 ) -> int:
-    row = await _one(
+    row = _one(
         conn,
         f"SELECT count(*) {sql_from} WHERE {where} AND {better}",
         {**params, "k1": key[0], "k2": key[1]},

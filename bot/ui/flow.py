@@ -47,6 +47,36 @@ async def thread_from(message: discord.Message, name: str) -> discord.Thread | N
         return None
 
 
+LATE_S = 1.0  # an interaction this old when its slow work begins is answered with a defer
+
+
+async def defer_if_late(interaction: discord.Interaction) -> bool:
+    """Under load an interaction can wait in line before its handler runs; Discord gives 3 s
+    for the first answer. Past a second, defer first (one quick call that keeps it alive for
+    15 minutes) and show the result as an edit (issue 9), rather than risk "This interaction
+    failed". Returns whether it deferred."""
+    age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    if age < LATE_S or interaction.response.is_done():
+        return False
+    await interaction.response.defer(thinking=True)
+    return True
+
+
+async def answer_message(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
+    """``send_message`` and the message it created. discord.py asks Discord for the callback
+    response (``with_response``), which carries the message: no GET of the original
+    response, so the id is known one round trip sooner (issue 9). Falls back to the GET if
+    Discord sent no message resource. After a defer, the answer is the edit of the deferred
+    response."""
+    if interaction.response.is_done():  # deferred by `defer_if_late`: the answer is an edit
+        return await interaction.edit_original_response(**kwargs)
+    callback = await interaction.response.send_message(**kwargs)
+    resource = callback.resource
+    if isinstance(resource, discord.InteractionMessage):
+        return resource
+    return await interaction.original_response()
+
+
 async def post_board(
     bot: MattekrigBot, update: GameUpdate, thread: discord.Thread | None, channel_id: int
 ) -> None:

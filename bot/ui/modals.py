@@ -7,24 +7,20 @@ submits to modals it holds in memory)."""
 
 from __future__ import annotations
 
-import re
-from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import MissingTranslationError, t
 from bot.render.board import AnswerModalText
-from bot.render.cards import MINUS, number_text
+from bot.render.board_text import answer_reply
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
-from engine.expressions import MAX_ANSWER_LENGTH, Verdict
+from engine.expressions import MAX_ANSWER_LENGTH
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
 ANSWER_FIELD = "answer_text"
-_FRACTION = re.compile(r"-?\d+/\d+")  # an exact engine number ("-7/2")
 
 
 class AnswerModal(discord.ui.Modal):
@@ -82,30 +78,3 @@ async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -
     except Exception as error:
         await report_error(interaction, error)
     return True
-
-
-def answer_reply(verdict: Verdict | None, lang: str) -> str:
-    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
-    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
-    if verdict is None or verdict.value is not None or verdict.reason is None:
-        return t("reply.answer_received", lang)
-    no_value = t("answer.counts_as_no_value", lang)
-    try:
-        sentence = t(f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details))
-    except (KeyError, MissingTranslationError):
-        return no_value
-    return f"{sentence} {no_value}"
-
-
-def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
-    """A verdict's details as the sentence shows them: numbers (ints, "p/q") with the true
-    minus sign (``−4``, ``−7/2``), expressions and typed numbers as the engine wrote them."""
-    values: dict[str, str] = {}
-    for key, value in details.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, int):
-            values[key] = number_text(value)
-        elif isinstance(value, str):
-            values[key] = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
-    return values

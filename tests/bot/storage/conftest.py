@@ -1,8 +1,10 @@
 """The storage contract suite's backends.
 
 Every test here takes ``store`` (an open storage) or ``backend`` (to open the same database
-again, as after a restart, or twice, as two processes would). Today there is one backend,
-SQLite in a file; a new backend adds one entry to BACKENDS and must pass the same suite.
+again, as after a restart, or twice, as two processes would). The backends: SQLite in a
+file, SQLite in memory. A new backend (PostgreSQL, issue 13) adds one entry to BACKENDS and
+must pass the same suite; tests that need a database to outlive its connection ask
+``backend.durable`` and skip otherwise.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ class Backend:
     name: str
     open: Callable[[], Awaitable[Storage]]
     path: Path | None = None  # set for file-backed SQLite, for the tests that inspect the file
+    durable: bool = True  # opening again sees what was stored (False: in memory)
 
 
 def _sqlite_file(tmp_path: Path) -> Backend:
@@ -28,7 +31,14 @@ def _sqlite_file(tmp_path: Path) -> Backend:
     return Backend("sqlite-file", lambda: Storage.open(path), path)
 
 
-BACKENDS: dict[str, Callable[[Path], Backend]] = {"sqlite-file": _sqlite_file}
+def _sqlite_memory(tmp_path: Path) -> Backend:
+    return Backend("sqlite-memory", lambda: Storage.open(":memory:"), durable=False)
+
+
+BACKENDS: dict[str, Callable[[Path], Backend]] = {
+    "sqlite-file": _sqlite_file,
+    "sqlite-memory": _sqlite_memory,
+}
 
 
 @pytest.fixture(params=sorted(BACKENDS))
@@ -43,3 +53,16 @@ async def store(backend: Backend) -> AsyncIterator[Storage]:
         yield storage
     finally:
         await storage.close()
+
+
+def need_durable(backend: Backend) -> None:
+    """Skip a test about reopening or a second connection on a backend that forgets."""
+    if not backend.durable:
+        pytest.skip(f"{backend.name} keeps nothing once closed and has no second connection")
+
+
+def need_file(backend: Backend) -> Path:
+    """The SQLite file, for the tests that read the schema or the WAL mode from it."""
+    if backend.path is None:
+        pytest.skip(f"{backend.name} has no file")
+    return backend.path

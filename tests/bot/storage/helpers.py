@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage import Player, Storage
+from bot.storage import Player
+from bot.storage.contract import GameEventStore
 
 T0 = 1_700_000_000_000  # a fixed "now" in epoch milliseconds
 
@@ -14,7 +15,7 @@ CPU = Player(seat=1, side=1, display_name="Datamaskin", computer="medium")
 
 
 async def new_game(
-    store: Storage,
+    store: GameEventStore,
     *,
     channel_id: int = 500,
     thread_id: int | None = None,

@@ -7,7 +7,7 @@ import contextlib
 
 from bot.storage import ChannelBusyError, EventConflictError, Storage
 
-from .conftest import Backend
+from .conftest import Backend, need_durable
 from .helpers import T0, new_game
 
 
@@ -45,6 +45,7 @@ async def test_many_clickers_each_seq_taken_once(store: Storage) -> None:
 
 async def test_two_connections_same_seq_one_wins(backend: Backend) -> None:
     """Two processes on one file (e.g. a restart overlapping the old process)."""
+    need_durable(backend)
     async with await backend.open() as first, await backend.open() as second:
         game_id = await new_game(first)
         results = await asyncio.gather(
@@ -58,6 +59,7 @@ async def test_two_connections_same_seq_one_wins(backend: Backend) -> None:
 
 
 async def test_two_starts_in_one_channel_one_wins(backend: Backend) -> None:
+    need_durable(backend)
     async with await backend.open() as first, await backend.open() as second:
         results = await asyncio.gather(
             new_game(first, channel_id=700),

@@ -18,7 +18,7 @@ from bot.storage import (
     StorageError,
 )
 
-from .conftest import Backend
+from .conftest import Backend, need_durable
 from .helpers import ADA, BO, CPU, T0, new_game
 
 
@@ -169,6 +169,22 @@ async def test_board_message_and_thread(store: Storage) -> None:
     assert (await store.load_game(other)).thread_id == 901
 
 
+async def test_games_ended_since_a_moment_with_a_board(store: Storage) -> None:
+    """What start-up redraws besides the live games (issue 17): the games that ended at or
+    after a moment and have a board (a crash may have left it showing buttons)."""
+    early = await new_game(store, channel_id=500)
+    late = await new_game(store, channel_id=501)
+    boardless = await new_game(store, channel_id=502)
+    live = await new_game(store, channel_id=503)
+    for game_id in (early, late, live):
+        await store.set_board_message(game_id, 7000 + game_id, T0)
+    await store.set_status(early, "over", T0 + 5)
+    await store.set_status(late, "stopped", T0 + 20)
+    await store.set_status(boardless, "abandoned", T0 + 20)
+    assert await store.ended_since(T0 + 10) == [late]
+    assert await store.ended_since(T0) == [early, late]
+
+
 @pytest.mark.parametrize(
     "players",
     [
@@ -191,6 +207,7 @@ def test_a_player_is_a_user_or_the_computer() -> None:
 
 
 async def test_reopen_keeps_everything(backend: Backend) -> None:
+    need_durable(backend)
     async with await backend.open() as store:
         live = await new_game(store, players=(ADA, CPU))
         await store.append_event(live, 0, {"t": "start"}, [{"t": "Dealt", "order": [3, 1]}], T0)
@@ -261,3 +278,29 @@ async def test_partial_unique_index_holds_without_the_python_check(backend: Back
             " WHERE coalesce(thread_id, channel_id) = 500 AND status = 'live'"
         ).fetchall()
     assert "games_one_live_per_channel" in str(plan)
+
+
+async def test_load_live_games_reads_every_live_game_whole(store: Storage) -> None:
+    """A restart replays every live game from one read (issue 9): each with its players and
+    its events in order; ended games are left out, as are their deadlines."""
+    first = await new_game(store, channel_id=1)
+    ended = await new_game(store, channel_id=2)
+    second = await new_game(store, channel_id=3, players=(ADA, CPU))
+    for seq in range(3):
+        await store.append_event(first, seq, {"n": seq}, [{"e": seq}], T0 + seq, user_id=101)
+    await store.append_event(second, 0, {"deal": 1}, [], T0)
+    await store.set_timer(second, "idle", T0 + 5)
+    await store.set_timer(first, "answer", T0 + 9, {"window": 2})
+    await store.set_timer(first, "idle", T0 + 7)
+    await store.set_timer(ended, "idle", T0 + 1)
+    await store.set_status(ended, "stopped", T0)
+    live = await store.load_live_games()
+    assert [g.id for g in live] == [first, second]
+    assert live[0] == await store.load_game(first)
+    assert [e.action for e in live[0].events] == [{"n": 0}, {"n": 1}, {"n": 2}]
+    assert live[1].players == (ADA, CPU) and live[1].next_seq == 1
+    assert [(t.game_id, t.kind) for t in await store.live_timers()] == [
+        (first, "idle"),
+        (first, "answer"),
+        (second, "idle"),
+    ]

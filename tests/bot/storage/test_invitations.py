@@ -185,3 +185,15 @@ async def test_open_invitations_for_user(store: Storage) -> None:
     assert [i.id for i in found] == [hosted, invited, joined]
     assert [i.id for i in await store.open_invitations_for_user(104)] == [invited]
     assert await store.open_invitations_for_user(999) == []
+
+
+async def test_last_challenge_at_survives_closing(store: Storage) -> None:
+    """The challenge cooldown reads when the host last challenged, whatever became of it."""
+    assert await store.last_challenge_at(101) is None
+    first = await challenge(store, host=101)
+    await store.close_invitation(first, "withdrawn", T0 + 5)
+    assert await store.last_challenge_at(101) == T0
+    await store.create_lobby(
+        guild_id=1, channel_id=500, host_id=101, options={}, at=T0 + 9, expires_at=EXPIRES
+    )
+    assert await store.last_challenge_at(101) == T0  # a lobby is not a challenge

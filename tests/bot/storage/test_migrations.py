@@ -10,7 +10,7 @@ import pytest
 from bot.storage import MigrationError, SchemaTooNewError, Storage
 from bot.storage.migrate import Migration, load_migrations
 
-from .conftest import Backend
+from .conftest import Backend, need_durable
 from .helpers import new_game
 
 
@@ -37,6 +37,7 @@ def test_statements_split_on_semicolons_outside_comments_and_strings() -> None:
 
 
 async def test_open_creates_the_folder_and_turns_on_wal(backend: Backend) -> None:
+    need_durable(backend)
     if backend.path is not None:
         assert not backend.path.parent.exists()
     async with await backend.open() as store:
@@ -49,6 +50,7 @@ async def test_open_creates_the_folder_and_turns_on_wal(backend: Backend) -> Non
 
 
 async def test_migrations_are_idempotent(backend: Backend) -> None:
+    need_durable(backend)
     async with await backend.open() as store:
         game_id = await new_game(store)
         first = store.schema_version

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Storage
 
+from .conftest import Backend, need_file
+
 ROOT = Path(__file__).resolve().parents[3]
 # Columns that hold a Discord user id: user_id, *_user_id, host_id, member_id, author_id, *_by.
 USER_ID = re.compile(r"^(.+_)?user_id$|^host_id$|^member_id$|^author_id$|_by$")
@@ -33,7 +35,10 @@ def _user_columns(schema: dict[str, list[str]]) -> dict[str, tuple[str, ...]]:
     return {t: cols for t, cols in found.items() if cols}
 
 
-async def test_privacy_notice_names_every_user_id_column_and_table(store: Storage) -> None:
+async def test_privacy_notice_names_every_user_id_column_and_table(
+    backend: Backend, store: Storage
+) -> None:
+    need_file(backend)
     notice = (ROOT / "PRIVACY.md").read_text(encoding="utf-8")
     schema = await _schema(store)
     missing = [
@@ -50,6 +55,9 @@ async def test_privacy_notice_names_every_user_id_column_and_table(store: Storag
     assert stale == [], f"PRIVACY.md mentions columns that do not exist: {stale}"
 
 
-async def test_export_and_forget_know_every_user_id_column(store: Storage) -> None:
+async def test_export_and_forget_know_every_user_id_column(
+    backend: Backend, store: Storage
+) -> None:
+    need_file(backend)
     assert _user_columns(await _schema(store)) == USER_COLUMNS
     assert set(USER_COLUMNS) <= set(EXPORTED_TABLES)

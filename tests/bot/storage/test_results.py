@@ -12,7 +12,7 @@ from bot.storage import (
     Storage,
 )
 
-from .conftest import Backend
+from .conftest import Backend, need_durable
 from .helpers import T0
 from .results_helpers import DAY, FlatRater, duel, record
 
@@ -240,6 +240,7 @@ async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
 
 
 async def test_results_survive_a_restart(backend: Backend) -> None:
+    need_durable(backend)
     async with await backend.open() as store:
         await record(store, duel(1, A, B))
     async with await backend.open() as store:

@@ -1,0 +1,441 @@
+"""Press → result shown, Mattekrig side by side with a bare discord.py bot (issue 9).
+
+Both bots run in their own process against the project's fake Discord (tests/fakediscord),
+both up for the whole run, their loads alternating in short rounds:
+
+* pace:  N games, each pupil pressing Flip about every 2 s: latency p50/p99;
+* flood: N games, each pupil pressing again as soon as the result is shown: results/s;
+* burst: 1,000 ``/mattekrig start`` at once: the share whose board is shown within 3 s.
+
+"Shown" is when the fake applies the board edit (or, for a deferred answer, its follow-up
+edit): the moment a pupil would see it. The bare bot (tests/fakediscord/bare_bot.py) answers
+the same command and presses with no work, so the ratio is what Mattekrig itself costs.
+Also measured in-process: memory per live game (1,000 games, engine state, records and
+locks; discord.py's objects are not counted) and the time to restore 1,000 stored live games.
+
+    python -m benchmarks.latency            # 200 games, burst 1,000 (a few minutes)
+    python -m benchmarks.latency --quick    # 20 games, burst 200, short loads
+    python -m benchmarks.latency --games 500
+    python -m benchmarks.latency --no-pictures   # Mattekrig's boards as text only
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import gc
+import os
+import random
+import sys
+import tempfile
+import time
+import tracemalloc
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests.fakediscord.driver import Driver
+from tests.fakediscord.process import ENV_NO_PICTURES, BotProcess
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.state import FakeChannel, FakeInteraction, FakeMessage, FakeUser
+
+SHOWN_WITHIN_S = 3.0
+TICKS = os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Loads:
+    games: int
+    burst: int
+    pace_s: float
+    flood_s: float
+    memory_games: int
+    rounds: int = 3
+    pictures: bool = True
+
+
+@dataclass
+class Figures:
+    pace: list[float] = field(default_factory=list)  # seconds, press → shown
+    flood: list[float] = field(default_factory=list)
+    flood_s: float = 0.0
+    flood_cpu_s: float = 0.0
+    burst_shown: list[float] = field(default_factory=list)
+    burst_sent: int = 0
+    start_latency: list[float] = field(default_factory=list)
+
+    @property
+    def flood_rate(self) -> float:
+        return len(self.flood) / self.flood_s if self.flood_s else 0.0
+
+    @property
+    def cpu_per_press_ms(self) -> float:
+        return 1000 * self.flood_cpu_s / len(self.flood) if self.flood else 0.0
+
+    @property
+    def burst_share(self) -> float:
+        within = sum(1 for s in self.burst_shown if s <= SHOWN_WITHIN_S)
+        return within / self.burst_sent if self.burst_sent else 0.0
+
+
+class Watcher:
+    """Wakes whoever waits for a message to be shown, from inside the fake (no polling)."""
+
+    def __init__(self, fake: FakeDiscord) -> None:
+        self.boards: dict[int, asyncio.Future[float]] = {}
+        self.starts: dict[int, asyncio.Future[float]] = {}
+        announce = fake.rest._announce
+
+        async def shown(event: str, message: FakeMessage) -> None:
+            now = time.perf_counter()
+            if not message.loading:
+                waiter = self.boards.pop(message.id, None)
+                if waiter is not None and not waiter.done():
+                    waiter.set_result(now)
+                if message.interaction_id is not None:
+                    start = self.starts.pop(message.interaction_id, None)
+                    if start is not None and not start.done():
+                        start.set_result(now)
+            await announce(event, message)
+
+        fake.rest._announce = shown  # type: ignore[method-assign]
+
+    def board(self, message_id: int) -> asyncio.Future[float]:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.boards[message_id] = future
+        return future
+
+    def start(self, interaction: FakeInteraction) -> asyncio.Future[float]:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.starts[interaction.id] = future
+        return future
+
+
+def _flip_of(message: FakeMessage) -> str | None:
+    return next((c for c in message.custom_ids() if c.startswith("mk:flip:")), None)
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICKS
+
+
+class Table:
+    """One pupil per channel, each with a board of their own."""
+
+    def __init__(self, fake: FakeDiscord, driver: Driver, watcher: Watcher) -> None:
+        self.fake, self.driver, self.watcher = fake, driver, watcher
+        self.seats: list[tuple[FakeUser, FakeChannel]] = []
+        self.boards: dict[int, int] = {}  # user id → board message id
+
+    def seat(self, count: int, prefix: str) -> list[tuple[FakeUser, FakeChannel]]:
+        made = [
+            (
+                self.fake.world.add_user(f"{prefix}{i}", locale="no"),
+                self.fake.world.add_channel(f"{prefix}-{i}"),
+            )
+            for i in range(count)
+        ]
+        return made
+
+    async def start(self, user: FakeUser, channel: FakeChannel) -> float | None:
+        """Start a game; the seconds until its board is shown, None if it never was."""
+        sent = time.perf_counter()
+        interaction = await self.driver.slash(
+            user,
+            "mattekrig start",
+            channel=channel,
+            game="intervallkrig",
+            computer="easy",
+            thread=False,
+            wait=False,
+        )
+        shown = self.watcher.start(interaction)
+        try:
+            at = await asyncio.wait_for(shown, 10)
+        except TimeoutError:
+            self.watcher.starts.pop(interaction.id, None)
+            return None
+        board = next(
+            m for m in self.fake.messages_in(channel) if m.interaction_id == interaction.id
+        )
+        self.boards[user.id] = board.id
+        return at - sent
+
+    async def press(self, user: FakeUser, channel: FakeChannel) -> float | None:
+        """Flip on the pupil's board; seconds until the result is shown (None: game over,
+        a new one was started instead)."""
+        board = self.fake.message(self.boards[user.id])
+        flip = _flip_of(board)
+        if flip is None:
+            await self.start(user, channel)
+            return None
+        sent = time.perf_counter()
+        shown = self.watcher.board(board.id)
+        await self.driver.click(user, board, flip, wait=False)
+        try:
+            return await asyncio.wait_for(shown, 10) - sent
+        except TimeoutError:
+            self.watcher.boards.pop(board.id, None)
+            return float("inf")
+
+
+async def _gather_limited(calls: list[Callable[[], Any]], limit: int) -> list[Any]:
+    gate = asyncio.Semaphore(limit)
+
+    async def one(call: Callable[[], Any]) -> Any:
+        async with gate:
+            return await call()
+
+    return await asyncio.gather(*(one(c) for c in calls))
+
+
+@dataclass
+class Side:
+    """One bot with its own fake Discord and its pupils, kept running for the whole run."""
+
+    kind: str
+    fake: FakeDiscord
+    table: Table
+    bot: BotProcess
+    players: list[tuple[FakeUser, FakeChannel]]
+    bursters: list[tuple[FakeUser, FakeChannel]]
+    figures: Figures = field(default_factory=Figures)
+
+
+async def open_side(
+    kind: str, loads: Loads, workdir: Path, stack: contextlib.AsyncExitStack
+) -> Side:
+    fake = await stack.enter_async_context(FakeDiscord())
+    table = Table(fake, Driver(fake), Watcher(fake))
+    players = table.seat(loads.games, "pupil")
+    bursters = table.seat(loads.burst, "burst")
+    env = {} if loads.pictures else {ENV_NO_PICTURES: "1"}
+    bot = await stack.enter_async_context(
+        BotProcess(fake, kind, workdir / f"{kind}.sqlite3", env=env)
+    )
+    side = Side(kind, fake, table, bot, players, bursters)
+    starts = await _gather_limited([lambda u=u, c=c: table.start(u, c) for u, c in players], 20)
+    side.figures.start_latency = [s for s in starts if s is not None]
+    assert len(side.figures.start_latency) == loads.games, bot.output[-20:]
+    return side
+
+
+async def pace(side: Side, seconds: float, rng: random.Random) -> None:
+    """Every pupil presses about every 2 s."""
+    until = time.perf_counter() + seconds
+
+    async def pupil(user: FakeUser, channel: FakeChannel) -> None:
+        await asyncio.sleep(rng.uniform(0, 2))
+        while time.perf_counter() < until:
+            latency = await side.table.press(user, channel)
+            if latency is not None:
+                side.figures.pace.append(latency)
+            await asyncio.sleep(rng.uniform(1.5, 2.5))
+
+    await asyncio.gather(*(pupil(u, c) for u, c in side.players))
+
+
+async def flood(side: Side, seconds: float) -> None:
+    """Every pupil presses again as soon as the result is shown."""
+    figures = side.figures
+    cpu, began = _cpu_s(side.bot.pid), time.perf_counter()
+    until = began + seconds
+
+    async def pupil(user: FakeUser, channel: FakeChannel) -> None:
+        while time.perf_counter() < until:
+            latency = await side.table.press(user, channel)
+            if latency is not None:
+                figures.flood.append(latency)
+
+    await asyncio.gather(*(pupil(u, c) for u, c in side.players))
+    figures.flood_s += time.perf_counter() - began
+    figures.flood_cpu_s += _cpu_s(side.bot.pid) - cpu
+
+
+async def burst(side: Side) -> None:
+    """Every burst pupil sends ``/mattekrig start`` at the same moment."""
+    side.figures.burst_sent = len(side.bursters)
+    shown = await asyncio.gather(*(side.table.start(u, c) for u, c in side.bursters))
+    side.figures.burst_shown = [s for s in shown if s is not None]
+
+
+async def run_both(loads: Loads, workdir: Path, rounds: int) -> tuple[Figures, Figures]:
+    """Both bots stay up; their loads alternate in short rounds (who goes first alternates
+    too), so a busy moment on a shared machine falls on both rather than on one."""
+    async with contextlib.AsyncExitStack() as stack:
+        sides = [await open_side(kind, loads, workdir, stack) for kind in ("bare", "real")]
+        # The load generator must not add pauses of its own: the fake keeps every request
+        # and every earlier version of every message, so its collector's passes grow.
+        gc.collect()
+        gc.freeze()
+        gc.disable()
+        try:
+            rng = random.Random(9)
+            for turn in range(rounds):
+                order = sides if turn % 2 == 0 else sides[::-1]
+                for side in order:
+                    await pace(side, loads.pace_s / rounds, rng)
+                for side in order:
+                    await flood(side, loads.flood_s / rounds)
+                    await asyncio.sleep(0.5)  # the last edits drain before the other's turn
+            for side in sides:
+                await burst(side)
+                await asyncio.sleep(1.0)
+        finally:
+            gc.enable()
+            gc.unfreeze()
+        return sides[0].figures, sides[1].figures
+
+
+# --------------------------------------------------------------------- in-process figures
+
+
+async def memory_and_restore(games: int, workdir: Path) -> tuple[float, float]:
+    """Bytes per live game held by the services, and seconds to restore ``games``."""
+    from bot.services.clock import SystemClock
+    from bot.services.games import GameService
+    from bot.services.settings import settings_from_options
+    from bot.storage import Player, Storage
+
+    path = workdir / "restore.sqlite3"
+    settings = settings_from_options(game="intervallkrig", computer="easy")
+    async with await Storage.open(path) as storage:
+        service = GameService(storage, SystemClock())
+        gc.collect()
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        for i in range(games):
+            players = [
+                Player(seat=0, side=0, display_name=f"p{i}", user_id=10_000 + i),
+                Player(seat=1, side=1, display_name="Datamaskin", computer="easy"),
+            ]
+            update = await service.start(
+                guild_id=1, channel_id=1_000 + i, settings=settings, players=players, seed=i
+            )
+            for _ in range(5):
+                await service.flip(update.game.id, 10_000 + i, None)
+        gc.collect()
+        per_game = (tracemalloc.get_traced_memory()[0] - before) / games
+        tracemalloc.stop()
+    async with await Storage.open(path) as storage:
+        service = GameService(storage, SystemClock())
+        began = time.perf_counter()
+        restored = await service.restore_all()
+        seconds = time.perf_counter() - began
+        assert len(restored) == games
+    return per_game, seconds
+
+
+# --------------------------------------------------------------------- report
+
+
+def _pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def _ms(value: float) -> str:
+    return f"{1000 * value:,.0f} ms" if value < 100 else "never"
+
+
+def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: float) -> str:
+    rows: list[tuple[str, str, str, str]] = []
+
+    def row(name: str, b: str, r: str, ratio: str) -> None:
+        rows.append((name, b, r, ratio))
+
+    for label, attr in (("pace", "pace"), ("flood", "flood")):
+        b, r = getattr(bare, attr), getattr(real, attr)
+        for q, qn in ((0.5, "p50"), (0.99, "p99")):
+            bq, rq = _pct(b, q), _pct(r, q)
+            row(f"{label} {qn} press → shown", _ms(bq), _ms(rq), f"{rq / bq:.2f}×")
+    row(
+        "flood results/s",
+        f"{bare.flood_rate:,.0f}",
+        f"{real.flood_rate:,.0f}",
+        f"{real.flood_rate / bare.flood_rate:.2f}×" if bare.flood_rate else "-",
+    )
+    row(
+        "CPU per press (bot process)",
+        f"{bare.cpu_per_press_ms:.2f} ms",
+        f"{real.cpu_per_press_ms:.2f} ms",
+        f"{real.cpu_per_press_ms / bare.cpu_per_press_ms:.1f}×" if bare.flood else "-",
+    )
+    row(
+        f"start p99 ({loads.games} starts, 20 at a time)",
+        _ms(_pct(bare.start_latency, 0.99)),
+        _ms(_pct(real.start_latency, 0.99)),
+        "",
+    )
+    bw = sum(1 for s in bare.burst_shown if s <= SHOWN_WITHIN_S)
+    rw = sum(1 for s in real.burst_shown if s <= SHOWN_WITHIN_S)
+    row(
+        f"burst: {loads.burst:,} starts shown ≤ 3 s",
+        f"{bw:,}/{bare.burst_sent:,}",
+        f"{rw:,}/{real.burst_sent:,}",
+        f"{real.burst_share / bare.burst_share:.2f}×" if bare.burst_share else "-",
+    )
+    row(
+        "burst p99 start → shown",
+        _ms(_pct(bare.burst_shown, 0.99)),
+        _ms(_pct(real.burst_shown, 0.99)),
+        "",
+    )
+    header = ("", "bare bot", "Mattekrig", "ratio")
+    width = [max(len(r[i]) for r in [*rows, header]) for i in range(4)]
+    lines = [
+        f"Press → result shown, {loads.games} games (pace {loads.pace_s:.0f} s, "
+        f"flood {loads.flood_s:.0f} s), {os.cpu_count()} cores, "
+        f"load average {os.getloadavg()[0]:.1f} at the end, "
+        f"boards {'with' if loads.pictures else 'without'} pictures",
+        "",
+        "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)),
+    ]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, width, strict=True)).rstrip() for r in rows]
+    lines += [
+        "",
+        f"memory per live game ({loads.memory_games:,} games): {memory / 1024:.1f} KB",
+        f"restore {loads.memory_games:,} stored live games: {restore * 1000:,.0f} ms",
+    ]
+    return "\n".join(lines)
+
+
+async def main_async(loads: Loads) -> str:
+    with tempfile.TemporaryDirectory(prefix="mattekrig-latency-") as tmp:
+        workdir = Path(tmp)
+        bare, real = await run_both(loads, workdir, loads.rounds)
+        memory, restore = await memory_and_restore(loads.memory_games, workdir)
+    return report(loads, bare, real, memory, restore)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=None, help="games under pace and flood")
+    parser.add_argument("--burst", type=int, default=None, help="starts sent at once")
+    parser.add_argument("--quick", action="store_true", help="small and short (a smoke run)")
+    parser.add_argument(
+        "--no-pictures", action="store_true", help="Mattekrig's boards as text only"
+    )
+    args = parser.parse_args(argv)
+    quick = args.quick
+    loads = Loads(
+        games=args.games or (20 if quick else 200),
+        burst=args.burst or (200 if quick else 1_000),
+        pace_s=6.0 if quick else 20.0,
+        flood_s=4.0 if quick else 15.0,
+        memory_games=100 if quick else 1_000,
+        rounds=2 if quick else 3,
+        pictures=not args.no_pictures,
+    )
+    with contextlib.suppress(KeyboardInterrupt):
+        print(asyncio.run(main_async(loads)))
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    main()

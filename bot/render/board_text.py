@@ -1,0 +1,231 @@
+"""The board's words that are not Discord's: the title, the header, what happens now, who
+is awaited, each side's status, the outcome, the betting hint and the reply to an answer.
+
+Pure functions of the engine's view and the board's language, with no discord import, so
+every screen (the Discord board, the browser table) says the same thing in the same words.
+Markdown bold (``**…**``) is kept as Discord shows it; a screen without Markdown renders it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from fractions import Fraction
+
+from bot.i18n import Lang, MissingTranslationError, t
+from bot.render.cards import MINUS, count_text, number_text
+from bot.render.locale import as_lang
+from bot.render.naming import join_names
+from engine.config import GameConfig
+from engine.expressions import Verdict
+from engine.game import MISSES_TO_ABANDON
+from engine.hints import SwapChances
+from engine.registry import GameDescriptor
+from engine.state import Outcome, Termination
+from engine.view import Now, SideView, Status, View
+
+_FRACTION = re.compile(r"-?\d+/\d+")  # an exact engine number ("-7/2")
+
+
+def clip(text: str, limit: int) -> str:
+    """Cut to Discord's limit with an ellipsis (a safety net: normal boards are far shorter)."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def settings_parts(config: GameConfig, lang: Lang) -> list[str]:
+    """The game's settings as the board's footer lists them: deck, mode, war size, war rule
+    (each only for a game that has it)."""
+    parts = [t(f"deck.{config.deck.value}.name", lang)]
+    game = config.descriptor
+    if game.option("mode") is not None:
+        parts.append(t(f"mode.{config.mode.value}.name", lang))
+    if game.option("war_size") is not None:
+        parts.append(t("board.war_size", lang, count=config.war_size))
+    if game.option("war_rule") is not None:
+        parts.append(t(f"war_rule.{config.war_rule.value}.name", lang))
+    return parts
+
+
+def game_title(game: GameDescriptor, level: int, lang: Lang) -> str:
+    name = t(game.name_key, lang)
+    if game.has_levels:
+        level_name = t(f"level.{level}.name", lang)
+        name = f"{name} · {t('board.level', lang, level=level, name=level_name)}"
+    return f"{game.emoji} {name}"
+
+
+def _rule_name(view: View, lang: Lang) -> str:
+    return t(f"war_rule.{view.config.war_rule.value}.name", lang)
+
+
+def _war_told(view: View) -> bool:
+    """Whether the result line already says "war between …" (the prompt then does not)."""
+    facts = view.result
+    return facts is not None and not facts.decided and any(c.war for c in facts.comparisons)
+
+
+def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """What happens now, and what a player should do."""
+    lines: list[str] = []
+    if view.now is Now.NAME_TARGET:
+        if view.auto:
+            lines.append(t("board.prompt.target_auto", lang, round=view.round))
+        else:
+            namer = names[view.namer] if view.namer is not None else ""
+            lines.append(t("board.prompt.target", lang, name=namer, round=view.round))
+    elif view.now is Now.ANSWER:
+        if view.war is not None:
+            if not _war_told(view):
+                who = join_names([names[s] for s in view.war.sides], lang)
+                lines.append(t("board.war.war", lang, names=who))
+            explain = t("board.war_explain.regnekrig", lang)
+            if view.target is not None:
+                target = number_text(view.target)
+                explain += " " + t("board.war_explain.same_target", lang, target=target)
+            lines.append(explain)
+        how = t(f"level.{view.config.level}.desc", lang)
+        key = "board.prompt.answer_auto" if view.auto else "board.prompt.answer"
+        lines.append(t(key, lang, how=how))
+    elif view.now is Now.BET:
+        lines.append(t("board.prompt.bet", lang))
+    elif view.now is Now.FLIP:
+        if view.endgame == "one_card":
+            lines.append(t("board.endgame.one_card", lang, rule=_rule_name(view, lang)))
+        elif view.endgame == "three_card":
+            lines.append(t("board.endgame.three", lang))
+        lines.append(t("board.prompt.flip", lang))
+    elif view.now is Now.WAR and view.war is not None:
+        kind = view.war.kind
+        if not _war_told(view):
+            who = join_names([names[s] for s in view.war.sides], lang)
+            lines.append(t(f"board.war.{kind}", lang, names=who))
+        lines.append(t(f"board.war_explain.{kind}", lang, rule=_rule_name(view, lang)))
+    return lines
+
+
+def waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
+    """Who has decided (✓) and who we still wait for (⏳), never what they decided."""
+    marks = []
+    for side in view.battle:
+        status = view.sides[side].status
+        if status is Status.AWAITED:
+            marks.append(f"⏳ {names[side]}")
+        elif status is Status.DECIDED:
+            marks.append(f"✓ {names[side]}")
+    if not marks:
+        return None
+    return t("board.waiting", lang, sides=" · ".join(marks))
+
+
+def header_line(view: View, lang: Lang) -> str:
+    parts = [t("board.round", lang, round=view.round)]
+    if view.target is not None:
+        parts.append(t("board.target", lang, target=number_text(view.target)))
+    if view.pot:
+        parts.append(t("board.pot", lang, cards=count_text(view.pot, lang)))
+    return " · ".join(parts)
+
+
+def outcome_lines(outcome: Outcome, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """Who won (or a draw) and why the game ended, by the rules (RULES §1.5)."""
+    lines: list[str] = []
+    if outcome.winner is None:
+        if outcome.reason is not Termination.ABANDONED:
+            lines.append(t("over.draw", lang))
+    else:
+        lines.append(t("over.winner", lang, name=names[outcome.winner]))
+    if outcome.reason is Termination.FORFEIT and outcome.side is not None:
+        lines.append(t("over.reason.forfeit", lang, name=names[outcome.side]))
+    elif outcome.reason is Termination.ABANDONED:
+        lines.append(t("over.reason.no_answers", lang, count=MISSES_TO_ABANDON))
+    else:
+        lines.append(t(f"over.reason.{outcome.reason.value}", lang))
+    return lines
+
+
+_STATUS_KEYS = {
+    (Status.NAMING, Now.NAME_TARGET): "board.status.naming",
+    (Status.AWAITED, Now.ANSWER): "board.status.thinking",
+    (Status.DECIDED, Now.ANSWER): "board.status.answered",
+    (Status.WATCHING, Now.ANSWER): "board.status.watching",
+    (Status.AWAITED, Now.BET): "board.status.deciding",
+    (Status.DECIDED, Now.BET): "board.status.decided",
+    (Status.CANNOT_BET, Now.BET): "board.status.cannot_bet",
+    (Status.WATCHING, Now.BET): "board.status.watching",
+}
+
+
+def side_mark(view: View, side: SideView) -> str:
+    """The mark before a side's name: 🏆 the winner, 💤 out of cards, 🎯 names the target."""
+    if view.outcome is not None and view.outcome.winner == side.side:
+        return "🏆 "
+    if side.out:
+        return "💤 "
+    if view.now is Now.NAME_TARGET and side.side == view.namer:
+        return "🎯 "
+    return ""
+
+
+def status_text(side: SideView, now: Now, lang: Lang) -> str | None:
+    """Where the side stands in what the game waits for (never what it decided)."""
+    key = _STATUS_KEYS.get((side.status, now)) if side.status is not None else None
+    return t(key, lang) if key is not None else None
+
+
+def percent_text(chance: float, lang: Lang) -> str:
+    return t("hint.percent", lang, percent=round(chance * 100))
+
+
+def _chance(chance: Fraction, lang: Lang) -> str:
+    return f"{number_text(chance)} ({percent_text(float(chance), lang)})"
+
+
+def _render_hint(chances: SwapChances, lang: Lang) -> str:
+    """The betting hint: the chance to land inside now and after each swap, as exact fractions
+    and rounded percentages, with the best choice marked."""
+    options = [
+        ("hint.keep", chances.now),
+        ("hint.swap_left", chances.swap[0]),
+        ("hint.swap_right", chances.swap[1]),
+    ]
+    top = max(chance for _, chance in options)
+    lines = [t("hint.title", lang)]
+    for key, chance in options:
+        line = f"• {t(key, lang)}: **{_chance(chance, lang)}**"
+        if chance == top:
+            line += " " + t("hint.best", lang)
+        lines.append(line)
+    lines.append(t("hint.cost", lang))
+    return "\n".join(lines)
+
+
+def render_hint(chances: SwapChances, lang: str) -> str:
+    """The betting hint: chances now and after each swap, exact and in percent."""
+    return _render_hint(chances, as_lang(lang))
+
+
+def answer_reply(verdict: Verdict | None, lang: str) -> str:
+    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
+    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
+    if verdict is None or verdict.value is not None or verdict.reason is None:
+        return t("reply.answer_received", lang)
+    no_value = t("answer.counts_as_no_value", lang)
+    try:
+        sentence = t(f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details))
+    except (KeyError, MissingTranslationError):
+        return no_value
+    return f"{sentence} {no_value}"
+
+
+def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
+    """A verdict's details as the sentence shows them: numbers (ints, "p/q") with the true
+    minus sign (``−4``, ``−7/2``), expressions and typed numbers as the engine wrote them."""
+    values: dict[str, str] = {}
+    for key, value in details.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, int):
+            values[key] = number_text(value)
+        elif isinstance(value, str):
+            values[key] = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
+    return values

@@ -1,0 +1,324 @@
+"""The storage contract: what the services may ask of a backend, area by area.
+
+Why protocols: the services depend on these and on nothing backend-specific, so a second
+backend (PostgreSQL, issue 13) implements the same methods and passes the same contract
+suite (tests/bot/storage) without a service changing. Everything in and out is plain
+Python: ints (ids, epoch milliseconds from the caller's clock), strings, JSON-able values
+and the frozen records of `bot.storage.records`; refusals are the `bot.storage.errors`
+classes. Every method is one transaction: it happens whole or not at all, and a write has
+been committed durably when its call returns.
+
+Structural typing: `bot.storage.sqlite.Storage` never names these classes; mypy checks it
+fits them where the bot hands it to the services (bot/client.py) and in the contract suite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, Protocol
+
+from bot.storage.records import (
+    ActionCommit,
+    BoardPage,
+    BoardQuery,
+    GameRecord,
+    GameResult,
+    GameStatus,
+    GuildSettings,
+    Invitation,
+    InvitationStatus,
+    NewGame,
+    Player,
+    PlayerGame,
+    RatingLine,
+    RatingPlan,
+    Season,
+    StoredGame,
+    Timer,
+)
+
+# rate(result with its season set, {(scope, user_id): rating}, {frozenset({a, b}): rated games
+# of that pair today}) -> the plan to store. Storage calls it inside `record_result`'s
+# transaction, so two games ending at once cannot both rate from the same old rating.
+Rater = Callable[
+    [GameResult, Mapping[tuple[str, int], int], Mapping[frozenset[int], int]], RatingPlan
+]
+
+
+class GameEventStore(Protocol):
+    """Games and their event logs (event sourcing: a game = config + seed + actions)."""
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        config: Any,
+        seed: int,
+        players: Sequence[Player],
+        at: int,
+        thread_id: int | None = None,
+        message_id: int | None = None,
+    ) -> int:
+        """A new live game (no events yet); ChannelBusyError if its channel has one."""
+        ...
+
+    async def start_game(self, new: NewGame, change: ActionCommit) -> GameRecord:
+        """Create a game (a `NewGame`) and commit its first change in one transaction."""
+        ...
+
+    async def commit_action(self, game_id: int, change: ActionCommit) -> None:
+        """One accepted press whole: events from the next seq on, deadlines, the end.
+        EventConflictError (seq taken), GameClosedError (not live), NotFoundError,
+        ValueError (a gap in seq)."""
+        ...
+
+    async def append_event(
+        self,
+        game_id: int,
+        seq: int,
+        action: Any,
+        events: Sequence[Any],
+        at: int,
+        *,
+        user_id: int | None = None,
+        status: GameStatus | None = None,
+    ) -> None:
+        """`commit_action` with one action and no deadlines."""
+        ...
+
+    async def load_game(self, game_id: int) -> StoredGame:
+        """The game, its players and every event in seq order; NotFoundError if unknown."""
+        ...
+
+    async def live_games(self) -> list[GameRecord]:
+        """Every live game, oldest first."""
+        ...
+
+    async def ended_since(self, at: int) -> list[int]:
+        """Ids of the games that ended at or after ``at`` and have a board, oldest first."""
+        ...
+
+    async def load_live_games(self) -> list[StoredGame]:
+        """Every live game with its players and events, oldest first (the restart)."""
+        ...
+
+    async def live_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
+
+    async def set_board_message(
+        self, game_id: int, message_id: int, at: int, *, thread_id: int | None = None
+    ) -> None:
+        """Remember the board's message (and thread); ChannelBusyError if the thread has a
+        live game already."""
+        ...
+
+    async def set_status(self, game_id: int, status: GameStatus, at: int) -> None:
+        """End a live game (its timers go); GameClosedError if it had ended already."""
+        ...
+
+
+class TimerStore(Protocol):
+    """Deadlines that survive a restart, one per (game, kind)."""
+
+    async def set_timer(self, game_id: int, kind: str, due_at: int, payload: Any = None) -> None:
+        """Set or move; GameClosedError if the game is not live."""
+        ...
+
+    async def clear_timer(self, game_id: int, kind: str) -> bool:
+        """Remove; False if there was none."""
+        ...
+
+    async def due_timers(self, now: int) -> list[Timer]:
+        """Due deadlines of live games, earliest first (they stay until cleared)."""
+        ...
+
+    async def timers_for(self, game_id: int) -> list[Timer]: ...
+
+    async def live_timers(self) -> list[Timer]:
+        """Every live game's deadlines, by game id then earliest first."""
+        ...
+
+    async def next_timer_due(self) -> int | None: ...
+
+
+class InvitationStore(Protocol):
+    """Challenges and lobbies before their game; closing is compare-and-set."""
+
+    async def create_challenge(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        invited: Sequence[int],
+        options: Any,
+        at: int,
+        expires_at: int,
+    ) -> int: ...
+
+    async def create_lobby(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        options: Any,
+        at: int,
+        expires_at: int,
+        joined: Sequence[int] = (),
+    ) -> int: ...
+
+    async def load_invitation(self, invitation_id: int) -> Invitation: ...
+
+    async def set_invitation_message(
+        self, invitation_id: int, message_id: int, at: int
+    ) -> None: ...
+
+    async def update_invitation_options(
+        self, invitation_id: int, options: Any, at: int
+    ) -> Invitation: ...
+
+    async def answer_challenge(
+        self, invitation_id: int, user_id: int, *, accept: bool, at: int
+    ) -> Invitation: ...
+
+    async def join_lobby(
+        self, invitation_id: int, user_id: int, at: int, *, capacity: int | None = None
+    ) -> Invitation:
+        """LobbyFullError when ``capacity`` have joined (check and insert are one step)."""
+        ...
+
+    async def leave_lobby(self, invitation_id: int, user_id: int, at: int) -> Invitation: ...
+
+    async def close_invitation(
+        self,
+        invitation_id: int,
+        status: InvitationStatus,
+        at: int,
+        *,
+        game_id: int | None = None,
+    ) -> Invitation:
+        """InvitationClosedError unless still open: of two racing closes one wins."""
+        ...
+
+    async def expire_invitations(self, now: int) -> list[Invitation]: ...
+
+    async def open_invitations(self) -> list[Invitation]: ...
+
+    async def last_challenge_at(self, host_id: int) -> int | None: ...
+
+    async def open_invitations_for_user(self, user_id: int) -> list[Invitation]: ...
+
+
+class ResultStore(Protocol):
+    """Results, ratings, seasons, boards and player names."""
+
+    async def record_result(self, result: GameResult, *, at: int, rate: Rater) -> GameResult | None:
+        """Idempotent: None when the game has a result already."""
+        ...
+
+    async def load_result(self, game_id: int) -> GameResult | None: ...
+
+    async def void_result(self, guild_id: int, game_id: int, at: int) -> GameResult | None: ...
+
+    async def unrecorded_games(self, limit: int = 100) -> list[int]: ...
+
+    async def current_season(self, guild_id: int) -> Season | None: ...
+
+    async def seasons(self, guild_id: int) -> list[Season]: ...
+
+    async def new_season(self, guild_id: int, at: int) -> tuple[Season | None, Season]: ...
+
+    async def board(self, query: BoardQuery, viewer_id: int | None = None) -> BoardPage: ...
+
+    async def rating_lines(
+        self, guild_id: int, user_id: int, *, trend: int = 10
+    ) -> list[RatingLine]: ...
+
+    async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]: ...
+
+    async def guild_player_games(self, guild_id: int) -> list[PlayerGame]: ...
+
+    async def player_names(self, guild_id: int, user_ids: Iterable[int]) -> dict[int, str]: ...
+
+    async def mark_departed(self, guild_id: int, user_ids: Iterable[int], at: int) -> None: ...
+
+    async def mark_present(self, guild_id: int, user_ids: Iterable[int]) -> None: ...
+
+    async def departed(self, guild_id: int) -> set[int]: ...
+
+
+class SettingsStore(Protocol):
+    """The teacher's settings per server."""
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings: ...
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        at: int,
+        *,
+        board: str | None = None,
+        channels: Sequence[int] | None = None,
+        language: str | None = ...,
+        threads: bool | None = None,
+    ) -> GuildSettings:
+        """Only the arguments given change (``language=None`` means the server's own)."""
+        ...
+
+
+class PrivacyStore(Protocol):
+    """Export, forget-me and retention (PRIVACY.md)."""
+
+    async def export_user(self, user_id: int) -> dict[str, list[dict[str, Any]]]: ...
+
+    async def live_games_of(self, user_id: int) -> list[int]: ...
+
+    async def forget_user(self, user_id: int, at: int) -> dict[str, int]:
+        """UserInLiveGameError while they are in a live game."""
+        ...
+
+    async def forget_guild(self, guild_id: int) -> dict[str, int]: ...
+
+    async def purge_old(
+        self,
+        *,
+        games_before: int,
+        invitations_before: int,
+        results_before: int,
+        weeks_before: int,
+    ) -> dict[str, int]: ...
+
+
+class GameStore(GameEventStore, TimerStore, Protocol):
+    """What the game service needs: games, their events and their deadlines."""
+
+
+class Store(
+    GameEventStore,
+    TimerStore,
+    InvitationStore,
+    ResultStore,
+    SettingsStore,
+    PrivacyStore,
+    Protocol,
+):
+    """A whole backend, as the bot opens it."""
+
+    schema_version: int
+
+    async def close(self) -> None: ...
+
+
+__all__ = [
+    "GameEventStore",
+    "GameStore",
+    "InvitationStore",
+    "PrivacyStore",
+    "Rater",
+    "ResultStore",
+    "SettingsStore",
+    "Store",
+    "TimerStore",
+]

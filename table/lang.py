@@ -1,0 +1,34 @@
+"""The page's language: an explicit choice (the switch), else the browser's Accept-Language
+(nb/no/nn, sv, en, by their q-values), else English."""
+
+from __future__ import annotations
+
+from bot.i18n import DEFAULT_LANG, LANGS, Lang, lang_of
+
+# The switch shows each language in its own words.
+LANG_NAMES: dict[Lang, str] = {"nb": "Norsk (bokmål)", "sv": "Svenska", "en": "English"}
+
+
+def accepted(header: str | None) -> Lang | None:
+    """The best language of an Accept-Language header that we speak."""
+    ranked: list[tuple[float, int, Lang]] = []
+    for index, part in enumerate((header or "").split(",")):
+        tag, _, params = part.strip().partition(";")
+        quality = 1.0
+        for param in params.split(";"):
+            key, _, value = param.strip().partition("=")
+            if key == "q":
+                try:
+                    quality = float(value)
+                except ValueError:
+                    quality = 0.0
+        lang = lang_of(tag.strip())
+        if lang is not None and quality > 0:
+            ranked.append((-quality, index, lang))
+    return min(ranked)[2] if ranked else None
+
+
+def page_lang(chosen: str | None, header: str | None) -> Lang:
+    if chosen in LANGS:
+        return lang_of(chosen) or DEFAULT_LANG
+    return accepted(header) or DEFAULT_LANG

@@ -1,0 +1,49 @@
+"""The contract suite covers the whole contract (issue 9): every method of every protocol in
+bot/storage/contract.py is exercised by a test in this folder, and the SQLite backend is
+checked to implement every protocol (mypy checks that structurally at the end of
+bot/storage/sqlite.py)."""
+
+from __future__ import annotations
+
+import inspect
+import re
+from pathlib import Path
+
+from bot.storage import Storage, contract
+from bot.storage.contract import Store
+
+HERE = Path(__file__).resolve().parent
+BACKEND: type[Store] = Storage
+
+
+def _contract_methods() -> dict[str, set[str]]:
+    found: dict[str, set[str]] = {}
+    for name, cls in inspect.getmembers(contract, inspect.isclass):
+        if cls.__module__ == contract.__name__ and name not in ("GameStore", "Store"):
+            found[name] = {m for m in vars(cls) if not m.startswith("_") and callable(vars(cls)[m])}
+    return found
+
+
+def test_every_contract_method_is_exercised_by_the_suite() -> None:
+    called = {
+        m
+        for path in HERE.glob("*.py")
+        for m in re.findall(r"\.([a-z_]+)\(", path.read_text(encoding="utf-8"))
+    }
+    methods = _contract_methods()
+    assert set(methods) == {
+        "GameEventStore",
+        "TimerStore",
+        "InvitationStore",
+        "ResultStore",
+        "SettingsStore",
+        "PrivacyStore",
+    }
+    missing = {area: sorted(ms - called) for area, ms in methods.items() if ms - called}
+    assert missing == {}
+
+
+def test_the_sqlite_backend_has_every_contract_method() -> None:
+    for area, methods in _contract_methods().items():
+        for name in methods:
+            assert inspect.iscoroutinefunction(getattr(BACKEND, name)), (area, name)

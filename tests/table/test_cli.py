@@ -1,0 +1,92 @@
+"""`python -m table` / `mattekrig play`: it serves the table on 127.0.0.1 at a free port and
+prints where; another address is a warning; the table package never imports discord."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import urllib.request
+
+import pytest
+
+from table.cli import is_loopback, main, url_of, version
+from tests.table import browser
+
+
+def test_version_is_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(["--version"])
+    assert done.value.code == 0
+    assert capsys.readouterr().out.strip() == f"mattekrig {version()}"
+
+
+@pytest.mark.parametrize(
+    ("host", "loopback"),
+    [("127.0.0.1", True), ("127.0.0.2", True), ("::1", True), ("localhost", True),
+     ("0.0.0.0", False), ("192.168.1.20", False), ("school.example", False)],
+)  # fmt: skip
+def test_only_this_computers_own_addresses_are_loopback(host: str, loopback: bool) -> None:
+    assert is_loopback(host) is loopback
+
+
+def test_the_printed_address_is_one_a_browser_can_open() -> None:
+    assert url_of("127.0.0.1", 8123) == "http://127.0.0.1:8123/"
+    assert url_of("0.0.0.0", 8123) == "http://127.0.0.1:8123/"
+    assert url_of("::1", 8123) == "http://[::1]:8123/"
+
+
+def test_another_address_is_warned_about_and_a_bad_one_is_a_clear_error(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # 192.0.2.1 is TEST-NET-1 (RFC 5737): never this computer's, so binding fails at once.
+    assert main(["--host", "192.0.2.1", "--port", "0", "--no-browser"]) == 1
+    err = capsys.readouterr().err
+    assert "Warning: listening on 192.0.2.1" in err
+    assert "cannot listen on 192.0.2.1:0" in err and "Traceback" not in err
+
+
+def test_a_port_out_of_range_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--port", "70000", "--no-browser"]) == 2
+    assert "--port" in capsys.readouterr().err
+
+
+def test_python_m_table_serves_the_setup_page_on_a_free_port() -> None:
+    process = subprocess.Popen(
+        [sys.executable, "-m", "table", "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stdout is not None
+        line = process.stdout.readline()
+        assert line.startswith("Mattekrig: http://127.0.0.1:"), line
+        url = line.split()[1]
+        with urllib.request.urlopen(url + "?lang=sv", timeout=10) as response:
+            page = response.read().decode("utf-8")
+        assert 'data-state="setup"' in page and '<html lang="sv">' in page
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=10)
+    assert "Traceback" not in err and "Warning" not in err
+
+
+def test_the_table_imports_nothing_from_discord() -> None:
+    """The table runs where Discord's library is not wanted: importing every table module
+    (and the bot's words it uses) loads no discord module."""
+    code = (
+        "import sys, table.cli, table.web, table.board, table.page, table.games, table.setup; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'discord'))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_browser_tests_say_why_they_cannot_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(browser, "CHROMIUM", "/nowhere/chromium")
+    reason = browser.missing()
+    assert reason is not None and "apt-get install -y chromium" in reason
+    monkeypatch.setenv("CI", "1")
+    assert browser.in_ci()
+    monkeypatch.delenv("CI")
+    assert not browser.in_ci()
