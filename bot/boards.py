@@ -21,6 +21,7 @@ import logging
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
 from bot.i18n import pick_locale, t
@@ -42,6 +43,9 @@ MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permi
 RETRY_DELAYS_S = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # then every minute until the board is true
 CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 requests/s limit
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
+# What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
+# answer to a request: never a bug here.
+TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
 
 
 class BoardPublisher:
@@ -112,15 +116,14 @@ class BoardPublisher:
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
-            except discord.HTTPException as refused:
+            except TRANSPORT_ERRORS as refused:
                 # The action is committed: the presser is told it counted, never "try
                 # again", and the board is brought up to date through the channel.
                 log.warning(
-                    "board of game %s not edited through the press (%s %s); it counted, "
+                    "board of game %s not edited through the press (%s); it counted, "
                     "retrying through the channel",
                     game.id,
-                    refused.status,
-                    refused.code,
+                    describe_failure(refused),
                 )
                 await self._tell_counted(interaction, game)
                 self._retry_later(game)
@@ -138,7 +141,7 @@ class BoardPublisher:
                 await interaction.followup.send(text, ephemeral=True)
             else:
                 await interaction.response.send_message(text, ephemeral=True)
-        except discord.HTTPException:  # Discord answers nothing at all now; the log holds it
+        except TRANSPORT_ERRORS:  # Discord answers nothing at all now; the log holds it
             log.info("could not tell the presser that their move in game %s counted", game.id)
 
     async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
@@ -189,12 +192,11 @@ class BoardPublisher:
                     await self._edit_board(channel, game)
             except discord.Forbidden:
                 log.warning("no permission to show the board of game %s", game.id)
-            except discord.HTTPException as refused:
+            except TRANSPORT_ERRORS as refused:
                 log.warning(
-                    "board of game %s not shown (%s %s); trying again later",
+                    "board of game %s not shown (%s); trying again later",
                     game.id,
-                    refused.status,
-                    refused.code,
+                    describe_failure(refused),
                 )
                 return False
         if game.is_finished:
@@ -290,6 +292,12 @@ class BoardPublisher:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+
+
+def describe_failure(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.code}"
+    return type(error).__name__
 
 
 def screen_of(game: LiveGame, lang: str) -> GameScreen:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import signal
 from typing import Any, cast
 
 import discord
@@ -41,6 +42,7 @@ from bot.ui.privacy import ForgetItem
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.mattekrig",)
+DRAIN_S = 5.0  # at most this long for in-flight actions at a stop
 
 
 class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
@@ -213,7 +215,32 @@ class MattekrigBot(commands.Bot):
         except discord.HTTPException:
             log.info("could not edit expired invitation %s", invitation.id)
 
+    async def serve(self, token: str) -> None:
+        """Run until closed. SIGTERM (what `docker stop` and systemd send) and SIGINT (Ctrl-C)
+        are the same clean stop: `close` drains what is in flight and closes the database,
+        whose last connection checkpoints the WAL into the file and removes it."""
+        loop = asyncio.get_running_loop()
+        stopping = asyncio.Event()
+        signals = (signal.SIGTERM, signal.SIGINT)
+        for sig in signals:
+            loop.add_signal_handler(sig, stopping.set)
+        try:
+            async with self:
+                runner = asyncio.create_task(self.start(token), name="mattekrig-client")
+                waiter = asyncio.create_task(stopping.wait(), name="mattekrig-signals")
+                await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                if stopping.is_set():
+                    log.info("stopping: a signal asked for it")
+                await self.close()
+                await runner  # a login failure is raised here
+        finally:
+            for sig in signals:
+                loop.remove_signal_handler(sig)
+
     async def close(self) -> None:
+        if hasattr(self, "games"):
+            await self.games.drain(DRAIN_S)  # presses under way finish, answers included
         self.purge_daily.cancel()
         if self._purging is not None:
             with contextlib.suppress(Exception):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -42,7 +43,7 @@ async def send_private(interaction: discord.Interaction[MattekrigBot], text: str
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
+    except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError):  # or a stop
         log.warning("could not answer interaction %s", interaction.id)
 
 

@@ -115,7 +115,7 @@ def _run(args: argparse.Namespace) -> int:
 
         bot = MattekrigBot(config, sync_global=args.sync)
         try:
-            bot.run(config.token, log_handler=None)
+            asyncio.run(bot.serve(config.token))  # SIGTERM and SIGINT: one clean stop
         except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
             raise StartupError(
                 f"the database {config.database_path} could not be opened ({error})."

@@ -210,6 +210,17 @@ class GameService:
                 log.warning("ended game %s could not be loaded to redraw its board", game_id)
         return ended
 
+    async def drain(self, within_s: float) -> None:
+        """Wait (at most ``within_s``) until no action is under way: each live game's lock is
+        taken once, so every action that started has been committed or refused."""
+        try:
+            async with asyncio.timeout(within_s):
+                for game in list(self.games.values()):
+                    async with game.lock:
+                        pass
+        except TimeoutError:
+            log.warning("stopping with actions still under way after %.0f s", within_s)
+
     def live(self, game_id: int) -> LiveGame:
         """The game for a button press; finished or unknown games are refused politely."""
         game = self.games.get(game_id)
