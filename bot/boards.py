@@ -31,9 +31,10 @@ from bot.render.names import side_names
 from bot.render.panel import Panel
 from bot.render.pictures import draw_table
 from bot.render.screen import GameScreen
+from bot.replies import reply_lang
 from bot.services.live import GameUpdate, LiveGame
 from bot.ui.flow import answer_message
-from engine.view import view
+from engine.view import Now, view
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -57,6 +58,7 @@ class BoardPublisher:
         self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
         self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
         self._background: set[asyncio.Task[None]] = set()
+        self._pinged: dict[int, int] = {}  # game → the decision window last pinged for
         self.pictures = True  # draw the table as a picture on every board
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
@@ -113,9 +115,16 @@ class BoardPublisher:
         ):
             try:
                 await (await self._checked(interaction, game)).show_in(interaction)
+                await self.ping(game, interaction.user.id)
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
+                await self.refresh(game)
+                # Something to explain (issue 10 point 4): the board the pupil used is gone.
+                text = t("reply.board_reposted", reply_lang(interaction, game.settings.locale))
+                with contextlib.suppress(discord.HTTPException):
+                    await interaction.response.send_message(text, ephemeral=True)
+                return
             except TRANSPORT_ERRORS as refused:
                 # The action is committed: the presser is told it counted, never "try
                 # again", and the board is brought up to date through the channel.
@@ -164,6 +173,7 @@ class BoardPublisher:
             message = await self.render(game).send(channel)
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.bot.games.set_board(game, message.id, thread_id=thread_id)
+        await self.ping(game, None)
         return message
 
     async def on_update(self, update: GameUpdate) -> None:
@@ -201,6 +211,8 @@ class BoardPublisher:
                 return False
         if game.is_finished:
             self._forget(game.id)
+        else:
+            await self.ping(game, None)
         return True
 
     async def _edit_board(self, channel: discord.PartialMessageable, game: LiveGame) -> None:
@@ -222,6 +234,7 @@ class BoardPublisher:
         if game_id not in self._retrying:
             self._locks.pop(game_id, None)
             self._text_only.discard(game_id)
+            self._pinged.pop(game_id, None)
 
     def retrying(self, game_id: int) -> bool:
         """Whether the game's board is behind and an edit waits to be tried again."""
@@ -292,6 +305,37 @@ class BoardPublisher:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+
+    async def ping(self, game: LiveGame, presser: int | None) -> None:
+        """Tell a player it is their turn (issue 10): only where the game waits for one side
+        alone — naming the target, or the game's first decision — mentioning only that side's
+        players, once per decision, never the player who just pressed, and not where the
+        teacher turned pings off."""
+        window = game.state.window
+        if game.is_finished or self._pinged.get(game.id) == window:
+            return
+        seen = view(game.state, None)
+        humans = [s for s in seen.awaited if s not in game.computer_sides()]
+        first = game.id not in self._pinged and seen.round <= 1
+        if len(humans) != 1 or not (seen.now is Now.NAME_TARGET or first):
+            return
+        users = [p.user_id for p in game.players_of(humans[0]) if p.user_id is not None]
+        self._pinged[game.id] = window
+        if not users or users == [presser]:
+            return
+        guild_id = game.record.guild_id
+        if guild_id is not None and not (await self.bot.admin.settings(guild_id)).pings:
+            return
+        lang = game.settings.locale
+        key = "board.ping.target" if seen.now is Now.NAME_TARGET else "board.ping.turn"
+        players = " ".join(f"<@{uid}>" for uid in users)
+        text = t(key, lang, players=players, round=seen.round)
+        mentions = discord.AllowedMentions(users=[discord.Object(uid) for uid in users])
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            await channel.send(text, allowed_mentions=mentions)
+        except discord.HTTPException:
+            log.info("could not ping the players of game %s", game.id)
 
 
 def describe_failure(error: BaseException) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import logging
 import signal
 from typing import Any, cast
@@ -31,6 +32,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.stats import StatsService
+from bot.services.summary import SummaryService
 from bot.storage import Invitation, Storage
 from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
@@ -107,6 +109,7 @@ class MattekrigBot(commands.Bot):
     invitations: InvitationService
     scheduler: Scheduler
     results: ResultsService
+    summaries: SummaryService
     leaderboards: LeaderboardService
     stats: StatsService
     privacy: PrivacyService
@@ -140,6 +143,7 @@ class MattekrigBot(commands.Bot):
         clock = self.clock
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)
+        self.summaries = SummaryService(storage)
         self.games = GameService(
             storage,
             clock,
@@ -180,6 +184,10 @@ class MattekrigBot(commands.Bot):
         if self.sync_global:
             await self.tree.sync()
             log.info("slash commands synced globally")
+        # What start-up built (modules, catalogues, restored games) lives as long as the
+        # process: moved out of the collector's generations, so its full passes stop walking
+        # it on every press (issue 9's profile: 40–86 ms pauses were the p99 tails).
+        gc.freeze()
 
     @tasks.loop(hours=24)
     async def purge_daily(self) -> None:

@@ -5,13 +5,14 @@ gets an answer in their language and never "This interaction failed"."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
+from bot.i18n import lang_of as our_lang
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from bot.services.errors import UserFacingError
@@ -34,6 +35,12 @@ def permission_name(attribute: str, lang: str) -> str:
 def lang_of(interaction: discord.Interaction[MattekrigBot]) -> Lang:
     """RULES of the house: the user's Discord language, then the server's, then English."""
     return pick_locale(interaction.locale, interaction.guild_locale)
+
+
+def reply_lang(interaction: discord.Interaction[Any], board: str) -> Lang:
+    """A private reply about a game: the presser's own Discord language when it is one of
+    ours, else the board's."""
+    return our_lang(interaction.locale) or pick_locale(board)
 
 
 async def send_private(interaction: discord.Interaction[MattekrigBot], text: str) -> None:

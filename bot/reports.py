@@ -88,3 +88,29 @@ class PlayerStats:
     @property
     def win_rate(self) -> float | None:
         return self.wins / self.finished if self.finished else None
+
+
+Direction = Literal["down", "stay", "up"]
+
+
+@dataclass(frozen=True, slots=True)
+class PupilSummary:
+    """One pupil's end-of-game summary (issue 11 point 3), shown to that pupil only: best
+    moves found of the rounds they were asked, exact hits, misses, the mistake kinds that came
+    up most, and one suggestion (a level, and the operation to practise)."""
+
+    game_id: int
+    game: str
+    level: int
+    asked: int  # rounds the pupil's side was asked for a value (answers + misses)
+    best: int
+    exact_hits: int
+    missed: int
+    mistakes: tuple[tuple[str, int], ...]  # the most frequent first, at most three
+    direction: Direction
+    suggested_level: int
+    practise: str | None  # an operation key (add … root), or None
+
+    @property
+    def best_rate(self) -> float:
+        return self.best / self.asked if self.asked else 0.0

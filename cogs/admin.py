@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_season_confirm, render_settings
-from bot.services.admin import VISIBILITIES
+from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
 from bot.ui.guild import house_rules, is_manager, require_guild
@@ -64,10 +64,13 @@ class AdminGroup(
         all_channels=ls("cmd.admin.settings.opt.all_channels.desc"),
         language=ls("cmd.admin.settings.opt.language.desc"),
         threads=ls("cmd.admin.settings.opt.threads.desc"),
+        pings=ls("cmd.admin.settings.opt.pings.desc"),
+        answer_form=ls("cmd.admin.settings.opt.answer_form.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
         language=[choice("language", v) for v in LANGUAGE_CHOICES],
+        answer_form=[choice("answer_form", v) for v in ANSWER_FORMS],
     )
     async def settings(
         self,
@@ -78,6 +81,8 @@ class AdminGroup(
         all_channels: bool | None = None,
         language: str | None = None,
         threads: bool | None = None,
+        pings: bool | None = None,
+        answer_form: str | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
@@ -88,6 +93,10 @@ class AdminGroup(
             changes["leaderboard"] = leaderboard
         if threads is not None:
             changes["threads"] = threads
+        if pings is not None:
+            changes["pings"] = pings
+        if answer_form is not None:
+            changes["answer_form"] = answer_form
         if language is not None:
             changes["language"] = None if language == "server" else language
         channels = list(settings.channels)
@@ -124,6 +133,31 @@ class AdminGroup(
         await interaction.response.send_message(
             t("admin.void.done", lang, game=game), ephemeral=True, allowed_mentions=NO_PINGS
         )
+
+    @app_commands.command(name="end", description=ls("cmd.admin.end.desc"))
+    @app_commands.describe(game=ls("cmd.admin.end.opt.game.desc"))
+    async def end(
+        self,
+        interaction: discord.Interaction[MattekrigBot],
+        game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
+    ) -> None:
+        """Ends a game with no result (RULES §1.5: counted for nobody); logged by the service.
+        Without a game number: the game in this channel."""
+        bot = interaction.client
+        guild_id, _ = _manager(interaction)
+        _, lang = await house_rules(interaction)
+        live = (
+            bot.games.in_channel(interaction.channel_id or 0)
+            if game is None
+            else bot.games.games.get(game)
+        )
+        if live is None or live.record.guild_id != guild_id:
+            raise UserFacingError("error.no_game")
+        update = await bot.games.end(live.id, interaction.user.id)
+        await interaction.response.send_message(
+            t("admin.end.done", lang, game=live.id), ephemeral=True, allowed_mentions=NO_PINGS
+        )
+        await bot.boards.refresh(update.game)
 
     @app_commands.command(name="report", description=ls("cmd.admin.report.desc"))
     async def report(self, interaction: discord.Interaction[MattekrigBot]) -> None:

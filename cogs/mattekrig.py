@@ -10,24 +10,26 @@ from discord.ext import commands
 
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
-from bot.render.invitations import render_challenge, render_lobby
+from bot.render.invitations import render_lobby
 from bot.render.texts import help_text, rules_text
-from bot.replies import lang_of
+from bot.replies import lang_of, reply_lang
 from bot.services.errors import UserFacingError
 from bot.ui.flow import (
     answer_message,
     defer_if_late,
     may_create_thread,
     post_board,
+    send_challenge,
     thread_from,
     thread_name,
 )
-from bot.ui.guild import check_channel, house_rules
+from bot.ui.guild import board_language, check_channel, house_rules
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
 from cogs.stats import StatsCommands
 from engine.registry import (
+    ANSWER_FORM,
     ANSWER_TIME,
     DECK,
     GAMES,
@@ -83,6 +85,7 @@ class Mattekrig(
         minutes=ls("opt.minutes.desc"),
         war_size=ls("opt.war_size.desc"),
         war_rule=ls("opt.war_rule.desc"),
+        answer_form=ls("opt.answer_form.desc"),
         answer_seconds=ls("opt.answer_seconds.desc"),
         thread=ls("opt.thread.desc"),
     )
@@ -92,6 +95,7 @@ class Mattekrig(
         deck=[choice("deck", d) for d in DECK.choices],
         mode=[choice("mode", m) for m in MODE.choices],
         war_rule=[choice("war_rule", w) for w in WAR_RULE.choices],
+        answer_form=[choice("answer_form", f) for f in ANSWER_FORM.choices],
     )
     async def start(
         self,
@@ -108,13 +112,15 @@ class Mattekrig(
         minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] = int(TIME_LIMIT.default),
         war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] = int(WAR_SIZE.default),
         war_rule: str = str(WAR_RULE.default),
+        answer_form: str | None = None,
         answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] = int(
             ANSWER_TIME.default
         ),
         thread: bool | None = None,
     ) -> None:
-        settings, lang = await house_rules(interaction)  # the teacher's settings
+        settings, _ = await house_rules(interaction)  # the teacher's settings
         check_channel(interaction, settings)
+        lang = board_language(interaction, settings)  # every public message of the game
         missing = _missing_permission(interaction)
         if missing is not None:
             raise app_commands.BotMissingPermissions([missing])
@@ -137,6 +143,8 @@ class Mattekrig(
             "minutes": minutes,
             "war_size": war_size,
             "war_rule": war_rule,
+            # RULES §2.2: the starter's choice, else the server's default (the teacher's)
+            "answer_form": answer_form or settings.answer_form,
             "answer_seconds": answer_seconds,
             "locale": lang,
             "teams": teams,
@@ -154,15 +162,7 @@ class Mattekrig(
                 options=options,
                 names={user.id: user.display_name, **{o.id: o.display_name for o in opponents}},
             )
-            invitation_message = render_challenge(invitation, lang, _names(invitation))
-            message = await answer_message(  # issue 9: the id from the callback, no GET
-                interaction,
-                content=invitation_message.content,
-                embed=invitation_message.embed,
-                view=invitation_message.view,
-                allowed_mentions=discord.AllowedMentions(users=opponents),
-            )
-            await self.bot.invitations.set_message(invitation.id, message.id)
+            await send_challenge(interaction, invitation, lang)
         else:
             invitation = await self.bot.invitations.lobby(
                 guild_id=interaction.guild_id,
@@ -215,15 +215,16 @@ class Mattekrig(
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()
     async def stop(self, interaction: discord.Interaction[MattekrigBot]) -> None:
-        """Any player of the game, or a member who can manage messages, ends it."""
+        """A player gives the game up (RULES §1.5: a forfeit, or a cancel before the first
+        round is finished); the board says so in its own language, the stopper is told
+        privately in theirs."""
         game = self.bot.games.in_channel(interaction.channel_id or 0)
         if game is None:
             raise UserFacingError("error.no_game")
-        moderator = bool(interaction.permissions.manage_messages)
-        update = await self.bot.games.stop(game.id, interaction.user.id, moderator=moderator)
+        update = await self.bot.games.stop(game.id, interaction.user.id)
+        key = "reply.cancelled" if update.game.ended == "stopped" else "reply.forfeited"
         await interaction.response.send_message(
-            t("reply.stopped", lang_of(interaction)),
-            allowed_mentions=discord.AllowedMentions.none(),
+            t(key, reply_lang(interaction, update.game.settings.locale)), ephemeral=True
         )
         await self.bot.boards.refresh(update.game)
 

@@ -8,6 +8,7 @@ welcome). Chance outcomes (`Dealt`, `PileReshuffled`, `EndgameShuffled`, random 
 from __future__ import annotations
 
 from dataclasses import dataclass, fields
+from functools import cache
 from typing import Any, ClassVar
 
 
@@ -200,7 +201,9 @@ def chance_outcomes(events: list[dict[str, Any]]) -> tuple[tuple[int, ...], ...]
     return tuple(outcomes)
 
 
+@cache
 def _event_classes() -> dict[str, type[Event]]:
+    """Every event class by its type, found once (a restart reads every stored event)."""
     classes: dict[str, type[Event]] = {}
     pending: list[type[Event]] = [Event]
     while pending:

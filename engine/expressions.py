@@ -57,6 +57,7 @@ __all__ = [
     "is_number",
     "judge",
     "level_operators",
+    "middle_step",
     "operator_symbol",
     "parse",
     "parse_answer",
@@ -554,6 +555,54 @@ def to_text(expr: Expr) -> str:
     right_needed = isinstance(expr.right, Neg) or _precedence(expr.right) <= own
     right = _group(to_text(expr.right), right_needed)
     return f"{left} {_OP_SYMBOLS[expr.op]} {right}"
+
+
+# ---------------------------------------------------------------------------------------------
+# The middle step (issue 11: "3² + (−2) = 9 − 2 = 7", as the rules page writes it)
+
+
+def _worked(expr: Expr) -> Expr:
+    """Every square and root replaced by its value (a literal with its sign)."""
+    if isinstance(expr, (Square, Root)):
+        value = evaluate(expr)
+        literal: Expr = Num(abs(value))
+        return Neg(literal) if value < 0 else literal
+    if isinstance(expr, Neg):
+        return Neg(_worked(expr.operand))
+    if isinstance(expr, BinOp):
+        return _plain_sign(BinOp(expr.op, _worked(expr.left), _worked(expr.right)))
+    return expr
+
+
+def _plain_sign(expr: BinOp) -> BinOp:
+    """``a + (−b)`` as ``a − b`` and ``a − (−b)`` as ``a + b``: what a pupil writes next."""
+    if expr.op in ("+", "-") and isinstance(expr.right, Neg):
+        op: Op = "-" if expr.op == "+" else "+"
+        return BinOp(op, expr.left, expr.right.operand)
+    return expr
+
+
+def middle_step(expr: Expr) -> Expr | None:
+    """The step between an expression with a square or a root and its value: every square
+    and root worked out, a plus of a negative written as a minus. None when the expression has
+    no square or root (it needs no middle step), or when it cannot be worked out (a root of a
+    non-square: that answer was refused, and its middle step would not exist).
+
+    >>> to_text(middle_step(parse("3^2 + -2")))
+    '9 − 2'
+    >>> to_text(middle_step(parse("(-3)² - (-3)")))
+    '9 + 3'
+    >>> to_text(middle_step(parse("sqrt(9) : -3")))
+    '3 ÷ (−3)'
+    >>> middle_step(parse("4 * 6")) is None
+    True
+    """
+    if not any(isinstance(node, (Square, Root)) for node in _walk(expr)):
+        return None
+    try:
+        return _worked(expr)
+    except ExpressionError:
+        return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -16,9 +16,25 @@ from engine.state import GameState
 
 
 @dataclass(frozen=True, slots=True)
+class InsideCount:
+    """What to count (issue 11: a hint says what to count, not only a fraction): `inside` of
+    the `unseen` cards the side cannot see lie between `low` and `high` (ends included)."""
+
+    low: int
+    high: int
+    inside: int
+    unseen: int
+
+    @property
+    def chance(self) -> Fraction:
+        return Fraction(self.inside, self.unseen) if self.unseen else Fraction(0)
+
+
+@dataclass(frozen=True, slots=True)
 class SwapChances:
     now: Fraction  # keep both cards
     swap: tuple[Fraction, Fraction]  # replace the first / the second interval card
+    count: InsideCount  # the cards behind `now`
 
 
 def unseen_cards(state: GameState) -> list[Card]:
@@ -59,6 +75,13 @@ def chance_after_swap(keep: int, unseen: list[int]) -> Fraction:
     return Fraction(favourable, total * (total - 1))
 
 
+def inside_count(interval: tuple[int, int], unseen: list[int]) -> InsideCount:
+    """How many of the unseen cards lie in [min, max] of the interval (ends count)."""
+    low, high = sorted(interval)
+    inside = sum(1 for v in unseen if low <= v <= high)
+    return InsideCount(low, high, inside, len(unseen))
+
+
 def swap_chances(state: GameState, side: int) -> SwapChances:
     """The side's chance now and after swapping either interval card (its two face-up cards)."""
     first, second = (c.value for c in state.up[side])
@@ -66,4 +89,5 @@ def swap_chances(state: GameState, side: int) -> SwapChances:
     return SwapChances(
         now=chance_inside((first, second), unseen),
         swap=(chance_after_swap(second, unseen), chance_after_swap(first, unseen)),
+        count=inside_count((first, second), unseen),
     )

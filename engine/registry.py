@@ -17,6 +17,7 @@ from enum import StrEnum
 from engine.cards import DeckProfile
 from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
 from engine.errors import ConfigurationError
+from engine.expressions import AnswerForm
 from engine.intervallkrig import IntervalTable
 from engine.regnekrig import RegnekrigTable
 from engine.table import Table
@@ -80,6 +81,10 @@ WAR_RULE = Option(
 TEAMS = Option("teams", False)
 TIME_LIMIT = Option("minutes", 0, values=MINUTES)
 ANSWER_TIME = Option("answer_seconds", 60, values=ANSWER_SECONDS)
+# RULES §2.2: what a regn-mode answer at levels 3–7 must contain (levels 1–2: the number).
+ANSWER_FORM = Option(
+    "answer_form", AnswerForm.NUMBER.value, choices=tuple(f.value for f in AnswerForm)
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -93,6 +98,10 @@ class GameDescriptor:
     modes: tuple[Mode, ...]  # the modes a screen offers, the default first (none: no decisions)
     levels: range = range(1, 2)
     betting: bool = False  # RULES §3.3: satsing's swap bets
+    # The modes in which skill decides the game, so a result may move a rating; in the
+    # others (regnekrig's auto mode, plain intervallkrig) luck decides: the game counts in
+    # results but is never rated.
+    rated_modes: tuple[Mode, ...] = ()
     # The rules page a screen shows: (heading, text) catalogue keys, in order.
     rules: tuple[tuple[str, str], ...] = ()
 
@@ -106,6 +115,10 @@ class GameDescriptor:
 
     def has_targets(self, level: int) -> bool:
         return Need.TARGET in self.needs and level in TARGET_LEVELS
+
+    def is_rated(self, mode: Mode | str) -> bool:
+        """Whether a game played in `mode` may move a rating (skill decides it, not luck)."""
+        return any(m.value == str(mode) for m in self.rated_modes)
 
     def option(self, key: str) -> Option | None:
         return next((o for o in self.options if o.key == key), None)
@@ -125,9 +138,11 @@ REGNEKRIG = GameDescriptor(
         WAR_SIZE,
         TIME_LIMIT,
         ANSWER_TIME,
+        ANSWER_FORM,
     ),
     needs=frozenset({Need.TARGET, Need.ANSWER}),
     modes=(Mode.REGN, Mode.AUTO),
+    rated_modes=(Mode.REGN,),  # auto mode: the engine plays every side's best value
     levels=LEVELS,
     rules=(
         ("rules.heading.round", "rules.regnekrig.round"),
@@ -154,6 +169,7 @@ INTERVALLKRIG = GameDescriptor(
     options=_INTERVAL_OPTIONS,
     needs=frozenset({Need.FLIP}),
     modes=(),  # nothing to decide: the mode changes nothing
+    # rated_modes empty: the cards alone decide plain intervallkrig
     rules=(
         ("rules.heading.round", "rules.intervallkrig.round"),
         ("rules.heading.example", "rules.intervallkrig.example"),
@@ -168,6 +184,7 @@ SATSING = GameDescriptor(
     options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed
     needs=frozenset({Need.BET, Need.FLIP}),
     modes=(Mode.REGN,),  # the bets are the game: a screen always asks for them
+    rated_modes=(Mode.REGN,),  # choosing when to bet is the skill
     betting=True,
     rules=(
         ("rules.heading.round", "rules.satsing.round"),

@@ -71,6 +71,7 @@ def render_settings(
         ("admin.settings.channels", clip(channels, FIELD_VALUE_MAX)),
         ("admin.settings.language", language),
         ("admin.settings.threads", t(threads, lang)),
+        ("admin.settings.answer_form", t(f"answer_form.{settings.answer_form}.name", lang)),
     ):
         embed.add_field(name=t(name, lang), value=value, inline=False)
     return embed

@@ -29,13 +29,14 @@ from bot.render.board_text import (
     settings_parts,
     side_mark,
     status_text,
-    waiting_line,
+    waiting_lines,
 )
 from bot.render.buttons import game_view
 from bot.render.cards import card_face, cards_text, count_text, number_text
+from bot.render.lessons import round_lesson
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
-from bot.render.results import result_line
+from bot.render.results import RoundBlock, round_block
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
 from engine.view import Now, SideView, View
@@ -107,10 +108,19 @@ def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list
     return lines + outcome_lines(outcome, names, lang)
 
 
+def _block(view: View, names: Mapping[int, str], lang: Lang) -> RoundBlock | None:
+    """The round shown (the one in play once it revealed something, else the one before:
+    the previous round stays until the next is played)."""
+    rule = t(f"war_rule.{view.config.war_rule.value}.name", lang)
+    return round_block(view.result, names, lang, war=view.war, war_rule=rule)
+
+
 # -- the sides ----------------------------------------------------------------------------------
 
 
-def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tuple[str, str]:
+def _side_field(
+    screen: GameScreen, side: SideView, name: str, played: tuple[str, ...], lang: Lang
+) -> tuple[str, str]:
     view = screen.view
     marks = side_mark(view, side)
     lines = [
@@ -128,8 +138,9 @@ def _side_field(screen: GameScreen, side: SideView, name: str, lang: Lang) -> tu
         if cards:
             lines.append(cards)
         status = status_text(side, view.now, lang)
-        if status is not None:
+        if status is not None and not view.auto:  # auto mode: nobody is thinking
             lines.append(status)
+    lines.extend(played)  # this side's part of the round block
     return clip(marks + name, FIELD_NAME_MAX), clip("\n".join(lines), FIELD_VALUE_MAX)
 
 
@@ -145,16 +156,15 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
         lines.extend(_game_over(screen, names, lang))
     else:
         lines.append(header_line(view, lang))
-    result = result_line(view.result, names, lang)
-    if result:
-        lines.append(result)
+    block = _block(view, names, lang)
+    if block is not None:
+        lines.extend(block.head)
+        lines.extend(round_lesson(view, names, lang))  # what the round teaches (issue 11)
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:
         lines.extend(prompt_lines(view, names, lang))
-        waiting = waiting_line(view, names, lang)
-        if waiting:
-            lines.append(waiting)
+        lines.extend(waiting_lines(view, names, lang))
         lines.extend(_deadlines(screen, now_ms, lang))
     game = view.config.descriptor
     colour = ENDED_COLOUR if screen.ended is not None else discord.Colour(game.colour)
@@ -163,8 +173,10 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
         description=clip("\n".join(lines), DESCRIPTION_MAX),
         colour=colour,
     )
+    plays = block.plays if block is not None else {}
     for side in view.sides:
-        name, value = _side_field(screen, side, names[side.side], lang)
+        played = tuple(plays.get(side.side, ()))
+        name, value = _side_field(screen, side, names[side.side], played, lang)
         embed.add_field(name=name, value=value, inline=True)
     embed.set_footer(text=clip(_footer(screen, lang), FOOTER_MAX))
     return Panel(content=None, embed=embed, view=game_view(screen, lang))

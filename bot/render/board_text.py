@@ -16,8 +16,10 @@ from bot.i18n import Lang, MissingTranslationError, t
 from bot.render.cards import MINUS, count_text, number_text
 from bot.render.locale import as_lang
 from bot.render.naming import join_names
-from engine.config import GameConfig
-from engine.expressions import Verdict
+from bot.render.notation import school_expression
+from bot.render.results import LINE_MAX
+from engine.config import GameConfig, Mode
+from engine.expressions import RESULT_LEVELS, Verdict
 from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
 from engine.registry import GameDescriptor
@@ -33,12 +35,15 @@ def clip(text: str, limit: int) -> str:
 
 
 def settings_parts(config: GameConfig, lang: Lang) -> list[str]:
-    """The game's settings as the board's footer lists them: deck, mode, war size, war rule
-    (each only for a game that has it)."""
+    """The game's settings as the board's footer lists them: deck, mode, answer form, war
+    size, war rule (each only for a game that has it)."""
     parts = [t(f"deck.{config.deck.value}.name", lang)]
     game = config.descriptor
     if game.option("mode") is not None:
         parts.append(t(f"mode.{config.mode.value}.name", lang))
+    answers = config.mode is not Mode.AUTO and config.level not in RESULT_LEVELS
+    if game.option("answer_form") is not None and answers:  # RULES §2.2, levels 3–7
+        parts.append(t(f"answer_form.{config.answer_form.value}.name", lang))
     if game.option("war_size") is not None:
         parts.append(t("board.war_size", lang, count=config.war_size))
     if game.option("war_rule") is not None:
@@ -103,18 +108,24 @@ def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
     return lines
 
 
-def waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
-    """Who has decided (✓) and who we still wait for (⏳), never what they decided."""
-    marks = []
-    for side in view.battle:
-        status = view.sides[side].status
-        if status is Status.AWAITED:
-            marks.append(f"⏳ {names[side]}")
-        elif status is Status.DECIDED:
-            marks.append(f"✓ {names[side]}")
+def waiting_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """Who we still wait for (⏳), never a side that has decided (its own field says ✓), in
+    lines no wider than a phone (issue 10)."""
+    marks = [f"⏳ {names[s]}" for s in view.battle if view.sides[s].status is Status.AWAITED]
     if not marks:
-        return None
-    return t("board.waiting", lang, sides=" · ".join(marks))
+        return []
+    lines = [t("board.waiting", lang, sides=marks[0])]
+    for mark in marks[1:]:
+        if len(lines[-1]) + 3 + len(mark) <= LINE_MAX:
+            lines[-1] += f" · {mark}"
+        else:
+            lines.append(mark)
+    return lines
+
+
+def waiting_line(view: View, names: Mapping[int, str], lang: Lang) -> str | None:
+    """The waiting lines as one text (for screens that wrap by themselves)."""
+    return "\n".join(waiting_lines(view, names, lang)) or None
 
 
 def header_line(view: View, lang: Lang) -> str:
@@ -177,19 +188,32 @@ def percent_text(chance: float, lang: Lang) -> str:
 
 
 def _chance(chance: Fraction, lang: Lang) -> str:
-    return f"{number_text(chance)} ({percent_text(float(chance), lang)})"
+    return percent_text(float(chance), lang)
 
 
 def _render_hint(chances: SwapChances, lang: Lang) -> str:
-    """The betting hint: the chance to land inside now and after each swap, as exact fractions
-    and rounded percentages, with the best choice marked."""
+    """The betting hint: what to count first (how many of the unseen cards lie inside), then
+    the chance now and after each swap as rounded percentages, the best marked. No bare
+    fractions like 449/1128: they mean nothing to a ten-year-old (issue 11 point 7)."""
+    count = chances.count
     options = [
         ("hint.keep", chances.now),
         ("hint.swap_left", chances.swap[0]),
         ("hint.swap_right", chances.swap[1]),
     ]
     top = max(chance for _, chance in options)
-    lines = [t("hint.title", lang)]
+    lines = [
+        t("hint.title", lang),
+        t(
+            "hint.count",
+            lang,
+            inside=count.inside,
+            unseen=count.unseen,
+            low=number_text(count.low),
+            high=number_text(count.high),
+            percent=_chance(count.chance, lang),
+        ),
+    ]
     for key, chance in options:
         line = f"• {t(key, lang)}: **{_chance(chance, lang)}**"
         if chance == top:
@@ -200,26 +224,37 @@ def _render_hint(chances: SwapChances, lang: Lang) -> str:
 
 
 def render_hint(chances: SwapChances, lang: str) -> str:
-    """The betting hint: chances now and after each swap, exact and in percent."""
+    """The betting hint: what to count, and the chances now and after each swap in percent."""
     return _render_hint(chances, as_lang(lang))
 
 
 def answer_reply(verdict: Verdict | None, lang: str) -> str:
-    """The private reply to an accepted answer. An answer that breaks a rule is accepted as
-    *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches something."""
+    """The reply to an accepted answer (the browser table's note): received, or why it counts
+    as no value."""
+    return answer_explanation(verdict, lang) or t("reply.answer_received", lang)
+
+
+def answer_explanation(verdict: Verdict | None, lang: str) -> str | None:
+    """What a pupil is told privately of an accepted answer on Discord: nothing when it has
+    a value (issue 10: the board's ✓ says it was received). An answer that breaks a rule is
+    accepted as *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches
+    something."""
     if verdict is None or verdict.value is not None or verdict.reason is None:
-        return t("reply.answer_received", lang)
+        return None
     no_value = t("answer.counts_as_no_value", lang)
     try:
-        sentence = t(f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details))
+        sentence = t(
+            f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details, lang)
+        )
     except (KeyError, MissingTranslationError):
         return no_value
     return f"{sentence} {no_value}"
 
 
-def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
+def sentence_values(details: Mapping[str, object], lang: str) -> dict[str, str]:
     """A verdict's details as the sentence shows them: numbers (ints, "p/q") with the true
-    minus sign (``−4``, ``−7/2``), expressions and typed numbers as the engine wrote them."""
+    minus sign (``−4``, ``−7/2``), expressions and typed numbers in the language's school
+    notation (``6 : (−2)`` in nb and sv)."""
     values: dict[str, str] = {}
     for key, value in details.items():
         if isinstance(value, bool):
@@ -227,5 +262,6 @@ def sentence_values(details: Mapping[str, object]) -> dict[str, str]:
         if isinstance(value, int):
             values[key] = number_text(value)
         elif isinstance(value, str):
-            values[key] = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
+            shown = value.replace("-", MINUS) if _FRACTION.fullmatch(value) else value
+            values[key] = school_expression(shown, lang)
     return values

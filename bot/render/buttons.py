@@ -18,6 +18,8 @@ from bot.render.cards import number_text
 from bot.render.screen import GameScreen
 from bot.ui.custom_ids import Verb, build
 from engine.actions import Choice, ChoiceKind
+from engine.config import Mode
+from engine.registry import Need
 
 RANDOM = "random"
 LOW, HIGH = "lo", "hi"  # the two target selects: zero and below, above zero
@@ -136,6 +138,18 @@ def _bet_items(
     return items
 
 
+def _summary_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.ui.View]]:
+    """A finished game where pupils answered (regn mode): each presser gets their own summary
+    privately (issue 11 point 3). A button, not a message sent at the end: the game can end on
+    a timer with no pupil's interaction open to answer through, a bot without privileged
+    intents cannot send a DM, and a button still works after a restart or an hour later."""
+    config = screen.view.config
+    answers = Need.ANSWER in config.descriptor.needs and config.mode is Mode.REGN
+    if not answers or not screen.humans:
+        return []
+    return [_button(t("button.summary", lang), build(Verb.SUMMARY, screen.game_id), emoji="📋")]
+
+
 def game_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.ui.View]]:
     """The controls for the game as it stands, in display order."""
     if screen.finished:
@@ -145,7 +159,8 @@ def game_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.u
                 build(Verb.REMATCH, screen.game_id),
                 style=discord.ButtonStyle.primary,
                 emoji="🔁",
-            )
+            ),
+            *_summary_items(screen, lang),
         ]
     choices = screen.view.choices
     if any(c.kind is ChoiceKind.FLIP for c in choices):

@@ -20,6 +20,7 @@ from bot.render.naming import computer_name, join_names
 from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
 from bot.storage.records import Invitation
 from bot.ui.custom_ids import Verb, build
+from engine.expressions import RESULT_LEVELS
 from engine.registry import GAMES, REGNEKRIG, SIDES, TEAM_SIDES, GameDescriptor
 
 LOBBY_MAX = SIDES[-1]
@@ -57,6 +58,12 @@ def options_lines(options: Mapping[str, Any], lang: Lang) -> list[str]:
         lines.append(t("invite.option.war_rule", lang, rule=name))
     # An answer time matters only where the game waits for decisions (not in auto mode).
     asks = mode is None or mode_value != "auto"
+    form = kind.option("answer_form")
+    if asks and form is not None and _int(options, "level", 1) not in RESULT_LEVELS:
+        value = options.get("answer_form", form.default)
+        if form.allows(value):
+            name = t(f"answer_form.{value}.name", lang)
+            lines.append(t("invite.option.answer_form", lang, form=name))
     if asks and kind.option("answer_seconds") is not None:
         seconds = _int(options, "answer_seconds", DEFAULT_ANSWER_SECONDS)
         if seconds > 0:

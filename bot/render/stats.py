@@ -1,5 +1,6 @@
-"""`/mattekrig stats`, rendered: games, rating and trend, correct answers per operation and
-level, streaks and the level to try next (the command is in `cogs/stats.py`)."""
+"""`/mattekrig stats`, rendered: games, rating and trend, best moves of the rounds asked (with
+misses) per operation and level, streaks and the level to try next (the command is in
+`cogs/stats.py`)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,10 @@ import discord
 from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
+from bot.render.notation import seconds_text
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
 from bot.reports import PlayerStats
-from bot.storage.records import OperationTally
+from bot.storage.records import OperationTally, RatingLine
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels
 
@@ -24,14 +26,24 @@ def _op_name(op: str, lang: Lang) -> str:
 
 
 def _tally_line(key: str, tally: OperationTally, lang: Lang, **values: object) -> str:
-    return t(
+    """Best moves of the rounds asked (issue 11: not "legal"), with the misses beside it."""
+    line = t(
         key,
         lang,
-        percent=percent(tally.accuracy, lang),
-        correct=tally.correct,
-        answers=tally.answers,
+        percent=percent(tally.best_rate, lang),
+        best=tally.best,
+        asked=tally.asked,
         **values,
     )
+    if tally.missed:
+        line += " " + t("stats.tally.missed", lang, missed=tally.missed)
+    if tally.median_ms is not None:
+        seconds = seconds_text(tally.median_ms, lang)
+        line += " " + t("stats.tally.median", lang, seconds=seconds)
+    if tally.mistakes:
+        code, count = tally.mistakes[0]
+        line += " " + t("stats.tally.mistake", lang, kind=t(f"mistake.{code}", lang), count=count)
+    return line
 
 
 def trend_text(deltas: Sequence[int]) -> str:
@@ -76,7 +88,7 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
             rating=line.rating,
             trend=trend_text(line.trend),
         ).rstrip()
-        for line in stats.ratings
+        for line in _distinct(stats.ratings)
     ]
     embed.add_field(
         name=t("stats.rating.title", lang),
@@ -84,7 +96,7 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
         inline=False,
     )
 
-    if stats.answers.answers:
+    if stats.answers.asked:
         accuracy = [_tally_line("stats.accuracy.all", stats.answers, lang)]
         accuracy.extend(
             _tally_line("stats.accuracy.op", tally, lang, name=_op_name(op, lang))
@@ -92,8 +104,6 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
         )
     else:
         accuracy = [t("stats.accuracy.none", lang)]
-    if stats.missed:
-        accuracy.append(t("stats.accuracy.missed", lang, missed=stats.missed))
     embed.add_field(
         name=t("stats.accuracy.title", lang),
         value=clip("\n".join(accuracy), FIELD_VALUE_MAX),
@@ -130,3 +140,14 @@ def _suggestion(stats: PlayerStats, lang: Lang) -> str:
         name=t(f"level.{s.level}.name", lang),
         current=s.current if s.current is not None else s.level,
     )
+
+
+def _distinct(lines: Sequence[RatingLine]) -> list[RatingLine]:
+    """The rating lines worth reading: a season rating equal to the all-time one (the first
+    season, say) is the same number told twice, so only the all-time line is kept."""
+    all_time = {(line.game, line.rating, line.games) for line in lines if line.scope == "all"}
+    return [
+        line
+        for line in lines
+        if line.scope == "all" or (line.game, line.rating, line.games) not in all_time
+    ]

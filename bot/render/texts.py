@@ -91,6 +91,9 @@ def _help_text(lang: Lang) -> list[discord.Embed]:
     embed.add_field(
         name=t("help.heading.buttons", lang), value=t("help.buttons", lang), inline=False
     )
+    embed.add_field(
+        name=t("help.heading.ratings", lang), value=t("help.ratings", lang), inline=False
+    )
     embed.set_footer(text=t("help.footer", lang, rules=command("rules", lang).strip("`")))
     return [embed]
 

@@ -18,9 +18,11 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
+from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
 from bot.storage import BOARD_VISIBILITIES, GameResult, PlayerGame, Season
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 from bot.storage.contract import Store
+from engine.config import LEVELS
 
 LANGUAGES = ("nb", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
@@ -42,9 +44,13 @@ _HEADERS = {
         "games": "Games",
         "wins": "Wins",
         "answers": "Answers",
-        "accuracy": "Accuracy (%)",
-        "op": "Accuracy {op} (%)",
-        "level": "Accuracy level {level} (%)",
+        "missed": "Missed",
+        "accuracy": "Best moves (%)",
+        "op": "Best moves {op} (%)",
+        "level": "Best moves level {level} (%)",
+        "level_missed": "Missed level {level}",
+        "median": "Median time (s)",
+        "mistake": "Most common mistake",
         "suggested": "Suggested level",
         "target": "target",
     },
@@ -53,9 +59,13 @@ _HEADERS = {
         "games": "Spill",
         "wins": "Seire",
         "answers": "Svar",
-        "accuracy": "Treffsikkerhet (%)",
-        "op": "Treffsikkerhet {op} (%)",
-        "level": "Treffsikkerhet nivå {level} (%)",
+        "missed": "Ikke svart",
+        "accuracy": "Beste trekk (%)",
+        "op": "Beste trekk {op} (%)",
+        "level": "Beste trekk nivå {level} (%)",
+        "level_missed": "Ikke svart nivå {level}",
+        "median": "Median svartid (s)",
+        "mistake": "Vanligste feil",
         "suggested": "Foreslått nivå",
         "target": "mål",
     },
@@ -64,9 +74,13 @@ _HEADERS = {
         "games": "Spel",
         "wins": "Vinster",
         "answers": "Svar",
-        "accuracy": "Träffsäkerhet (%)",
-        "op": "Träffsäkerhet {op} (%)",
-        "level": "Träffsäkerhet nivå {level} (%)",
+        "missed": "Utan svar",
+        "accuracy": "Bästa drag (%)",
+        "op": "Bästa drag {op} (%)",
+        "level": "Bästa drag nivå {level} (%)",
+        "level_missed": "Utan svar nivå {level}",
+        "median": "Median svarstid (s)",
+        "mistake": "Vanligaste fel",
         "suggested": "Föreslagen nivå",
         "target": "mål",
     },
@@ -104,16 +118,27 @@ class AdminService:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        pings: bool | None = None,
+        answer_form: str | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
-        is who sees the leaderboard (stored as the settings' ``board``)."""
+        is who sees the leaderboard (stored as the settings' ``board``); ``answer_form`` is
+        new Regnekrig games' answer form unless their starter picks one (RULES §2.2)."""
         _require(manager)
         if leaderboard is not None and leaderboard not in VISIBILITIES:
             raise UserFacingError("error.bad_option", option="leaderboard")
         if language is not _UNSET and language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
-        kwargs: dict[str, Any] = {"board": leaderboard, "channels": channels, "threads": threads}
+        if answer_form is not None and answer_form not in ANSWER_FORMS:
+            raise UserFacingError("error.bad_option", option="answer_form")
+        kwargs: dict[str, Any] = {
+            "board": leaderboard,
+            "channels": channels,
+            "threads": threads,
+            "pings": pings,
+            "answer_form": answer_form,
+        }
         if language is not _UNSET:
             kwargs["language"] = language
         return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
@@ -136,9 +161,10 @@ class AdminService:
         return await self.results.void(guild_id, game_id)
 
     async def report_csv(self, guild_id: int, *, manager: bool, lang: str = "en") -> str:
-        """`/mattekrig admin report`: one line per pupil (games, wins, accuracy overall, per
-        operation and per level, suggested level). Percentages are whole numbers, empty when
-        the pupil gave no such answer. Semicolon-separated for nb/sv (what a Norwegian or
+        """`/mattekrig admin report`: one line per pupil (games, wins, answers, misses, the
+        best-move rate of the rounds asked overall, per operation and per level with each
+        level's misses, suggested level). Percentages are whole numbers, empty when the pupil
+        was never asked such a round. Semicolon-separated for nb/sv (what a Norwegian or
         Swedish spreadsheet expects), comma for en; starts with a BOM so names with æøå
         open correctly."""
         _require(manager)
@@ -152,11 +178,25 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
     for g in games:
         if g.player.user_id is not None:
             by_user[g.player.user_id].append(g)
-    header = [words["name"], words["games"], words["wins"], words["answers"], words["accuracy"]]
+    header = [
+        words["name"],
+        words["games"],
+        words["wins"],
+        words["answers"],
+        words["missed"],
+        words["accuracy"],
+        words["median"],
+        words["mistake"],
+    ]
     for op in OPERATIONS:
         sign = words["target"] if op == "target" else _OP_SIGNS[op]
+        if op == "divide" and lang != "en":
+            sign = ":"  # school notation: Norwegian and Swedish schools divide with ':'
         header.append(words["op"].format(op=sign))
-    header.extend(words["level"].format(level=level) for level in range(1, 8))
+    for level in LEVELS:
+        header.extend(
+            (words["level"].format(level=level), words["level_missed"].format(level=level))
+        )
     header.append(words["suggested"])
     lines = []
     for user_id, mine in by_user.items():
@@ -166,16 +206,20 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
             str(stats.games),
             str(stats.wins),
             str(stats.answers.answers),
-            _percent(stats.answers.accuracy),
+            str(stats.missed),
+            _percent(stats.answers.best_rate),
+            _seconds(stats.answers.median_ms),
+            stats.answers.mistakes[0][0] if stats.answers.mistakes else "",
         ]
         row.extend(
-            _percent(stats.operations[op].accuracy) if op in stats.operations else ""
+            _percent(stats.operations[op].best_rate) if op in stats.operations else ""
             for op in OPERATIONS
         )
-        row.extend(
-            _percent(stats.levels[level].accuracy) if level in stats.levels else ""
-            for level in range(1, 8)
-        )
+        for level in LEVELS:
+            tally = stats.levels.get(level)
+            row.extend(
+                ("", "") if tally is None else (_percent(tally.best_rate), str(tally.missed))
+            )
         row.append(str(stats.suggestion.level))
         lines.append(row)
     lines.sort(key=lambda r: r[0].casefold())
@@ -188,6 +232,10 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
 
 def _percent(value: float | None) -> str:
     return "" if value is None else str(round(value * 100))
+
+
+def _seconds(ms: int | None) -> str:
+    return "" if ms is None else str(round(ms / 1000))
 
 
 def _cell(text: str) -> str:

@@ -28,6 +28,7 @@ from bot.storage import (
     Deadline,
     GameClosedError,
     GameRecord,
+    GameStatus,
     NewEvent,
     NewGame,
     Player,
@@ -40,6 +41,7 @@ from engine.actions import (
     Answer,
     ChoiceKind,
     Flip,
+    Forfeit,
     Timeout,
     TimeUp,
     action_from_json,
@@ -49,8 +51,18 @@ from engine.actions import (
 from engine.computer import Strength, choose
 from engine.errors import EngineError
 from engine.events import Event, event_from_json
-from engine.game import apply, awaited, choices, judge_answer, new_game, restore
+from engine.game import (
+    apply,
+    awaited,
+    choices,
+    idle_ending,
+    judge_answer,
+    new_game,
+    restore,
+    rounds_finished,
+)
 from engine.hints import SwapChances, swap_chances
+from engine.state import GameState, Termination
 from engine.view import view
 
 log = logging.getLogger(__name__)
@@ -325,15 +337,36 @@ class GameService:
             self.timers_changed()
             return GameUpdate(game, (), "action")
 
-    async def stop(self, game_id: int, user_id: int, *, moderator: bool) -> GameUpdate:
-        """`/mattekrig stop`: any player of the game, or a member who can manage messages."""
+    async def stop(self, game_id: int, user_id: int) -> GameUpdate:
+        """`/mattekrig stop` by a player: RULES §1.5, the player's side forfeits (the others
+        win, and it counts); before the first round is finished it cancels the game instead
+        (counted for nobody)."""
         game = self.live(game_id)
         async with game.lock:
-            if game.side_of(user_id) is None and not moderator:
+            side = game.side_of(user_id)
+            if side is None or game.is_finished:
                 raise UserFacingError("error.stop_not_allowed")
-            return await self._end(game, "stopped", "stop")
+            if rounds_finished(game.state) == 0:
+                return await self._end(game, "stopped", "stop")
+            async with self._action(game) as change:
+                events = self._apply(game, change, Forfeit(side), user_id)
+                events.extend(self._after_change(game, change))
+            game.recent = events
+            return GameUpdate(game, tuple(events), "stop")
+
+    async def end(self, game_id: int, user_id: int) -> GameUpdate:
+        """`/mattekrig admin end`: a server manager ends any game with no result (logged, so
+        a teacher's intervention can be traced)."""
+        game = self.live(game_id)
+        async with game.lock:
+            log.info("game %s ended by manager %s with no result", game.id, user_id)
+            return await self._end(game, "ended", "stop")
 
     # -- the one path every action takes ----------
+
+    @staticmethod
+    def _humans(game: LiveGame) -> frozenset[int]:
+        return frozenset(range(game.state.config.sides)) - game.computer_sides()
 
     def _side(self, game: LiveGame, user_id: int, window: int | None) -> int:
         if game.is_finished:
@@ -424,7 +457,7 @@ class GameService:
             NewEvent(game.next_seq, action_to_json(action), [e.to_json() for e in events], user_id)
         )
         if state.is_over:
-            change.status = "over"
+            change.status = _status(state)
         game.state = state
         game.next_seq += 1
         return list(events)
@@ -464,12 +497,12 @@ class GameService:
         return events
 
     async def _end(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
-        status: Ending = ending
+        status: GameStatus = "abandoned" if ending == "abandoned" else "stopped"
         try:
             await self.storage.set_status(game.id, status, self.clock.now_ms())
         except GameClosedError:
             raise UserFacingError("error.game_over") from None
-        game.ended = status
+        game.ended = ending
         game.autoplay = False
         game.answer_due_ms = None
         game.recent = []
@@ -518,6 +551,11 @@ class GameService:
                     if game.state.window != window:
                         break
                     events.extend(self._apply(game, change, Timeout(side), None))
+                # RULES §1.5: decisions left to run out, in a row, end the game (abandoned,
+                # or the idle side forfeits while the others play on).
+                ending = idle_ending(game.state, self._humans(game))
+                if ending is not None:
+                    events.extend(self._apply(game, change, ending, None))
             elif kind == TIME_LIMIT_TIMER:
                 change.timers[TIME_LIMIT_TIMER] = None
                 game.time_limit_due_ms = None
@@ -550,6 +588,12 @@ class GameService:
                 await listener(update)
             except Exception:  # a failed board edit must not stop the timers
                 log.exception("update listener failed for game %s", update.game.id)
+
+
+def _status(state: GameState) -> GameStatus:
+    """The stored status of an ended game: RULES §1.5, an abandoned game is no result."""
+    abandoned = state.outcome is not None and state.outcome.reason is Termination.ABANDONED
+    return "abandoned" if abandoned else "over"
 
 
 _Snapshot = tuple[Any, ...]

@@ -12,7 +12,7 @@ from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
-from bot.services.settings import settings_from_options, team_order
+from bot.services.settings import GameSettings, settings_from_options, team_order
 from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
 from bot.storage import InvitationClosedError, LobbyFullError, Player
 from bot.storage.contract import Store
@@ -49,6 +49,7 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
         "mode",
         "war_size",
         "war_rule",
+        "answer_form",
         "answer_seconds",
         "minutes",
         "locale",
@@ -101,7 +102,9 @@ class InvitationService:
         invited: list[int],
         options: dict[str, Any],
         names: Mapping[int, str],
+        cooldown: bool = True,
     ) -> Invitation:
+        """``cooldown`` False: a rematch, which the players just asked for by finishing a game."""
         if host_id in invited:
             raise UserFacingError("error.challenge_self")
         if len(set(invited)) != len(invited) or len(invited) + 1 > MAX_PLAYERS:
@@ -110,7 +113,7 @@ class InvitationService:
             raise UserFacingError("error.teams_need_four")
         now = self.clock.now_ms()
         last = await self.storage.last_challenge_at(host_id)
-        if last is not None and now - last < COOLDOWN_MS:
+        if cooldown and last is not None and now - last < COOLDOWN_MS:
             seconds = (COOLDOWN_MS - (now - last) + 999) // 1000
             raise UserFacingError("error.cooldown", seconds=seconds)
         await self._check_host(host_id)
@@ -132,6 +135,8 @@ class InvitationService:
         invited player has accepted, `Invitation.all_accepted` is true: start it with `begin`."""
         async with self._lock(invitation_id):
             invitation = await self._open(invitation_id)
+            if user_id == invitation.host_id and accept:
+                raise UserFacingError("error.accept_own")
             if user_id not in invitation.user_ids():
                 raise UserFacingError("error.not_invited")
             now = self.clock.now_ms()
@@ -236,7 +241,10 @@ class InvitationService:
                 if not 2 <= len(user_ids) <= MAX_PLAYERS:
                     raise UserFacingError("error.lobby_size")
             options = invitation.options
-            teams = bool(options.get("teams")) and len(user_ids) == TEAM_PLAYERS
+            # RULES §1.2: teams are two against two; a teams lobby never becomes a free-for-all.
+            if options.get("teams") and len(user_ids) != TEAM_PLAYERS:
+                raise UserFacingError("error.teams_need_four")
+            teams = bool(options.get("teams"))
             if teams:
                 user_ids = team_order(user_ids, options.get("partner"))
             players, sides = players_for(user_ids, options.get("names", {}), teams=teams)
@@ -277,19 +285,60 @@ class InvitationService:
             players=players,
         )
 
-    async def rematch(self, game_id: int, user_id: int) -> GameUpdate:
-        """The same players and settings again, in the same channel."""
-        stored = await self.storage.load_game(game_id)
-        if stored.player_for(user_id) is None:
-            raise UserFacingError("error.not_a_player")
-        from bot.services.settings import GameSettings
+    async def rematch(self, game_id: int, user_id: int) -> Invitation | GameUpdate:
+        """A new challenge to the same players with the same settings (issue 10: nobody is
+        conscripted, they accept or decline as usual); against the computer, which accepts at
+        once, the new game starts now."""
+        async with self._lock(-game_id):  # both pressing at once: one challenge
+            return await self._rematch(game_id, user_id)
 
-        return await self.games.start(
+    async def _rematch(self, game_id: int, user_id: int) -> Invitation | GameUpdate:
+        stored = await self.storage.load_game(game_id)
+        me = stored.player_for(user_id)
+        if me is None:
+            raise UserFacingError("error.not_a_player")
+        settings = GameSettings.from_json(stored.config)
+        others = [p for p in stored.players if p.user_id is not None and p.user_id != user_id]
+        # Both pressed Rematch: the second press accepts the first one's challenge.
+        players = {p.user_id for p in stored.players if p.user_id is not None}
+        for open_ in await self.storage.open_invitations_for_user(user_id):
+            same = set(open_.user_ids()) | {open_.host_id} == players
+            if open_.kind == "challenge" and user_id != open_.host_id and same:
+                return await self.answer(open_.id, user_id, accept=True)
+        if not others:
+            return await self.games.start(
+                guild_id=stored.guild_id,
+                channel_id=stored.channel_id,
+                thread_id=stored.thread_id,
+                settings=settings,
+                players=list(stored.players),
+            )
+        engine = settings.engine.to_json()
+        options: dict[str, Any] = {
+            key: engine[key]
+            for key in ("game", "level", "deck", "mode", "war_size", "war_rule")
+            if key in engine
+        }
+        options.update(
+            answer_seconds=settings.answer_seconds,
+            minutes=settings.minutes,
+            locale=settings.locale,
+            teams=settings.teams,
+            thread=False,
+        )
+        if settings.teams:
+            mates = [p.user_id for p in others if p.side == me.side]
+            if mates:
+                options["partner"] = mates[0]
+        names = {p.user_id: p.display_name for p in stored.players if p.user_id is not None}
+        return await self.challenge(
             guild_id=stored.guild_id,
-            channel_id=stored.channel_id,
-            thread_id=stored.thread_id,
-            settings=GameSettings.from_json(stored.config),
-            players=list(stored.players),
+            channel_id=stored.home_channel_id,
+            host_id=user_id,
+            invited=[p.user_id for p in others if p.user_id is not None],
+            options=options,
+            names=names,
+            cooldown=False,
         )
 
     # -- expiry ----------

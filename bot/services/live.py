@@ -13,7 +13,9 @@ from engine.events import Event
 from engine.expressions import Verdict
 from engine.state import GameState
 
-Ending = Literal["stopped", "abandoned"]
+# Endings outside the rules, none of them a result (RULES §1.5): "stopped" a stop before the
+# first round was finished (a cancel), "ended" by a server manager, "abandoned" left idle.
+Ending = Literal["stopped", "ended", "abandoned"]
 UpdateCause = Literal["start", "action", "timer", "stop", "abandon", "restore"]
 
 

@@ -11,6 +11,9 @@ The rules:
 * everyone starts at 1000; K = 32;
 * only games between people that ended by the rules are rated: a game with a computer seat,
   or one stopped or abandoned, is not (its answers still count for accuracy);
+* only games where skill decides are rated: the game registry says which modes those are
+  (`GameDescriptor.rated_modes`: regn-mode regnekrig and satsing); auto mode and plain
+  intervallkrig are decided by the cards alone, so they count in results but move no rating;
 * at most three rated games per pair of players per day (Europe/Oslo) in a server and game:
   a game in which any two opponents already have three is not rated at all (rating it for
   some players only would make the points stop adding up); this is what stops two friends
@@ -35,6 +38,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 
 from bot.storage import ALL_TIME, GameResult, RatingChange, RatingPlan, season_scope
+from engine.errors import ConfigurationError
+from engine.registry import descriptor
 
 START_RATING = 1000
 K_FACTOR = 32
@@ -60,7 +65,16 @@ def unrated_reason(result: GameResult) -> str | None:
         return "computer"
     if len({p.side for p in result.players}) < 2:
         return "one_side"
+    if not _skill_decides(result):
+        return "luck"
     return None
+
+
+def _skill_decides(result: GameResult) -> bool:
+    try:
+        return descriptor(result.game).is_rated(result.mode)
+    except ConfigurationError:  # a game the engine no longer knows is not rated
+        return False
 
 
 def pair_score(result: GameResult, side: int, other: int) -> float:

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field, replace
 from datetime import tzinfo
 from fractions import Fraction
@@ -70,7 +70,15 @@ log = logging.getLogger(__name__)
 LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
 TARGET_OPERATIONS = ("target", "square", "root")
 OPERATIONS = (*LEVEL_OPERATIONS.values(), *TARGET_OPERATIONS)
-_RULE_ENDINGS: tuple[ResultReason, ...] = ("all_cards", "time_up", "max_rounds", "stalemate")
+# RULES §1.5: a forfeit ends the game by the rules (the others win); an abandoned game, a
+# cancel (a stop before the first round was finished) and a manager's end are no result.
+_RULE_ENDINGS: tuple[ResultReason, ...] = (
+    "all_cards",
+    "time_up",
+    "max_rounds",
+    "stalemate",
+    "forfeit",
+)
 
 
 class NotFinishedError(ValueError):
@@ -85,14 +93,18 @@ class _Tally:
     missed: int = 0
     answer_ms: int = 0
     ops: dict[str, OperationTally] = field(default_factory=dict)
+    mistakes: Counter[str] = field(default_factory=Counter)  # the engine's reason codes
 
-    def add(self, ops: list[str], correct: bool, best: bool, ms: int) -> None:
+    def add(self, ops: list[str], reason: str | None, correct: bool, best: bool, ms: int) -> None:
+        if reason is not None:
+            self.mistakes[reason] += 1
         self.answers += 1
         self.correct += int(correct)
         self.best += int(best)
         self.answer_ms += ms
+        kinds = ((reason, 1),) if reason is not None else ()
         for op in ops:
-            one = OperationTally(op, 1, int(correct), int(best), ms)
+            one = OperationTally(op, 1, int(correct), int(best), ms, mistakes=kinds, times=(ms,))
             self.ops[op] = self.ops[op] + one if op in self.ops else one
 
 
@@ -118,12 +130,21 @@ def _steps(stored: StoredGame) -> list[_Step]:
     ]
 
 
+Mistakes = tuple[tuple[str, int], ...]  # reason codes with their counts, most frequent first
+
+
 def compute_result(stored: StoredGame) -> GameResult:
     """The result rows of a finished game (pure; see the module docstring).
 
     Raises NotFinishedError for a live game and ValueError for a game outside a server.
     ``day``, ``week``, ``season`` and the rating fields are left for `ResultsService`.
     """
+    return compute_result_with_mistakes(stored)[0]
+
+
+def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[int, Mistakes]]:
+    """`compute_result`, and each user's mistake kinds (the engine's reason codes of their
+    answers that counted as no value, RULES §2.2) from the same reading of the game."""
     if stored.guild_id is None:
         raise ValueError("results are kept for games in a server only")
     settings = GameSettings.from_json(stored.config)
@@ -179,6 +200,7 @@ def compute_result(stored: StoredGame) -> GameResult:
                     user, ms = pending
                     tallies[user].add(
                         _operations(level, targets, event.expr),
+                        event.reason,
                         event.reason is None and value is not None,
                         _is_best(value, _fraction(event.best_value), target, targets),
                         max(0, ms),
@@ -230,6 +252,10 @@ def compute_result(stored: StoredGame) -> GameResult:
                 operations=tuple(sorted(tally.ops.values(), key=lambda o: o.op)),  # as loaded
             )
         )
+    mistakes = {
+        user: tuple(sorted(tally.mistakes.items(), key=lambda m: (-m[1], m[0])))
+        for user, tally in tallies.items()
+    }
     return GameResult(
         game_id=stored.id,
         guild_id=stored.guild_id,
@@ -247,7 +273,7 @@ def compute_result(stored: StoredGame) -> GameResult:
         started_at=stored.created_at,
         ended_at=ended_at,
         players=tuple(players),
-    )
+    ), mistakes
 
 
 def final_counts(stored: StoredGame, settings: GameSettings) -> tuple[int, ...] | None:
@@ -319,8 +345,8 @@ class ResultsService:
         if await self.storage.load_result(game_id) is not None:
             return None
         stored = await self.storage.load_game(game_id)
-        if stored.status == "live" or stored.guild_id is None:
-            return None
+        if stored.status != "over" or stored.guild_id is None:
+            return None  # RULES §1.5: a cancelled, ended or abandoned game counts for nobody
         # The replay is CPU work: keep it off the event loop so boards keep updating.
         result = await asyncio.to_thread(compute_result, stored)
         result = replace(

@@ -8,7 +8,7 @@ from typing import Any
 
 from engine.computer import Strength
 from engine.config import GameConfig
-from engine.registry import ANSWER_TIME, DECK, TIME_LIMIT, WAR_RULE, descriptor
+from engine.registry import ANSWER_FORM, ANSWER_TIME, DECK, TIME_LIMIT, WAR_RULE, descriptor
 
 DEFAULT_ANSWER_SECONDS = int(ANSWER_TIME.default)
 IDLE_MINUTES = 10  # a game nobody touches for this long ends as abandoned
@@ -57,6 +57,7 @@ def settings_from_options(
     mode: str = "regn",
     war_size: int = 6,
     war_rule: str = str(WAR_RULE.default),
+    answer_form: str = str(ANSWER_FORM.default),
     answer_seconds: int = DEFAULT_ANSWER_SECONDS,
     minutes: int = 0,
     locale: str = "en",
@@ -77,6 +78,7 @@ def settings_from_options(
             "sides": sides,
             "war_size": war_size,
             "war_rule": war_rule,
+            "answer_form": answer_form if ANSWER_FORM.allows(answer_form) else ANSWER_FORM.default,
         }
     )
     return GameSettings(

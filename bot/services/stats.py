@@ -1,32 +1,40 @@
 """`/mattekrig stats [user]`: one call, `StatsService.stats`; and the level suggestion the
 teacher's report shares.
 
-Accuracy is correct answers ÷ answers given (timeouts are counted apart as misses), per
-operation and per level, over every game in the server (practice against the computer
-included). The suggested next level, for Regnekrig:
+The figures are honest (issue 11 point 4): the *best-move rate* is best moves ÷ rounds asked
+(answers given plus misses, so a round left to time out counts against it), per operation and
+per level (levels 5–7 each on their own), over every game in the server (practice against the
+computer included); "legal" answers are counted but no longer decide anything. The suggested
+next level, for Regnekrig, reads each level's own record over its last `WINDOW` rounds asked:
 
-* the *current* level is the level of the pupil's last Regnekrig game with answers;
-* a level is *mastered* at ≥ 80 % accuracy over at least 10 answers;
-* current level and the one below it both mastered (level 1: itself) → the next level;
-* otherwise, repeated misses — in each of the last two games at the current level, misses
-  (wrong answers and timeouts) outnumbered correct answers → the previous level;
-* otherwise stay. A pupil with no answers yet starts at level 1.
+* the *current* level is the level of the pupil's last Regnekrig game with a round asked;
+* at least `UP_ROUNDS` rounds there, a best-move rate of at least `UP_RATE` and at most
+  `MISSED_UP` of them missed → the next level (the top level stays);
+* at least `DOWN_ROUNDS` rounds there and a best-move rate under `DOWN_RATE`, or more than
+  `MISSED_DOWN` of them missed → the level below, whatever level the pupil started at (no
+  level below is required to be "mastered" first, so nobody is trapped);
+* otherwise stay. A pupil with no rounds yet starts at level 1.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from bot.reports import LevelSuggestion, PlayerStats
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
-from bot.services.results import OPERATIONS
+from bot.services.results import LEVEL_OPERATIONS, OPERATIONS
 from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
 from bot.storage.contract import Store
 
-MASTERY = 0.8
-MASTERY_ANSWERS = 10
-MISS_GAMES = 2
+WINDOW = 20
+UP_ROUNDS = 10
+UP_RATE = 0.8
+MISSED_UP = 0.2
+DOWN_ROUNDS = 6
+DOWN_RATE = 0.5
+MISSED_DOWN = 0.5
 MAX_LEVEL = 7
 TREND = 10
 
@@ -82,14 +90,13 @@ def summarize(
     levels: dict[int, OperationTally] = {}
     for g in games:
         p = g.player
-        total += OperationTally("all", p.answers, p.correct, p.best, p.answer_ms)
-        for tally in p.operations:
+        total += replace(_level_tally(g), op="all")
+        for tally in _operations_with_misses(g):
             operations[tally.op] = operations.get(tally.op, OperationTally(tally.op)) + tally
-        if g.result.game == "regnekrig" and p.answers:
-            level = levels.get(g.result.level, OperationTally(f"level{g.result.level}"))
-            levels[g.result.level] = level + OperationTally(
-                level.op, p.answers, p.correct, p.best, p.answer_ms
-            )
+        if g.result.game == "regnekrig" and p.answers + p.missed:
+            levels[g.result.level] = levels.get(
+                g.result.level, OperationTally(f"level{g.result.level}")
+            ) + _level_tally(g)
     best = run = 0
     for outcome in outcomes:
         run = run + 1 if outcome == "win" else 0
@@ -118,6 +125,57 @@ def summarize(
     )
 
 
+def _main_operation(level: int) -> str:
+    """The operation a level's misses count under: its own (1–4), or the target (5–7)."""
+    return LEVEL_OPERATIONS.get(level, "target")
+
+
+def _operations_with_misses(g: PlayerGame) -> list[OperationTally]:
+    """The game's operation tallies, its misses counted under the level's main operation."""
+    tallies = list(g.player.operations)
+    if g.result.game != "regnekrig" or not g.player.missed:
+        return tallies
+    main = _main_operation(g.result.level)
+    missed = OperationTally(main, missed=g.player.missed)
+    for i, tally in enumerate(tallies):
+        if tally.op == main:
+            tallies[i] = tally + missed
+            return tallies
+    return [*tallies, missed]
+
+
+def _level_tally(g: PlayerGame) -> OperationTally:
+    """The game's record at its level: the player's counts, with the mistake kinds and answer
+    times of its main operation (square and root answers are target answers too)."""
+    p = g.player
+    main = [o for o in p.operations if o.op == _main_operation(g.result.level)]
+    kinds = main[0].mistakes if main else ()
+    times = main[0].times if main else ()
+    return OperationTally(
+        f"level{g.result.level}",
+        p.answers,
+        p.correct,
+        p.best,
+        p.answer_ms,
+        p.missed,
+        mistakes=kinds,
+        times=times,
+    )
+
+
+def _recent(played: Sequence[PlayerGame], level: int) -> OperationTally:
+    """The level's own record over (about) its last `WINDOW` rounds asked: whole games, newest
+    first, until the window is full."""
+    record = OperationTally(f"level{level}")
+    for g in reversed(played):
+        if g.result.level != level:
+            continue
+        record += _level_tally(g)
+        if record.asked >= WINDOW:
+            break
+    return record
+
+
 def suggest_level(games: Sequence[PlayerGame]) -> LevelSuggestion:
     """The Regnekrig level to play next (rule in the module docstring)."""
     played = [
@@ -126,24 +184,14 @@ def suggest_level(games: Sequence[PlayerGame]) -> LevelSuggestion:
     if not played:
         return LevelSuggestion(1, None, "start")
     current = played[-1].result.level
-    answers: dict[int, int] = {}
-    correct: dict[int, int] = {}
-    for g in played:
-        answers[g.result.level] = answers.get(g.result.level, 0) + g.player.answers
-        correct[g.result.level] = correct.get(g.result.level, 0) + g.player.correct
-
-    def mastered(level: int) -> bool:
-        given = answers.get(level, 0)
-        return given >= MASTERY_ANSWERS and correct.get(level, 0) / given >= MASTERY
-
-    if mastered(current) and (current == 1 or mastered(current - 1)):
+    record = _recent(played, current)
+    rate = record.best_rate or 0.0
+    missed = record.missed / record.asked if record.asked else 0.0
+    if record.asked >= UP_ROUNDS and rate >= UP_RATE and missed <= MISSED_UP:
         if current < MAX_LEVEL:
             return LevelSuggestion(current + 1, current, "next")
         return LevelSuggestion(current, current, "stay")
-    recent = [g for g in played if g.result.level == current][-MISS_GAMES:]
-    missing = len(recent) == MISS_GAMES and all(
-        (g.player.answers - g.player.correct) + g.player.missed > g.player.correct for g in recent
-    )
-    if missing and current > 1:
+    struggling = rate < DOWN_RATE or missed > MISSED_DOWN
+    if record.asked >= DOWN_ROUNDS and struggling and current > 1:
         return LevelSuggestion(current - 1, current, "previous")
     return LevelSuggestion(current, current, "stay")

@@ -263,8 +263,11 @@ class SettingsStore(Protocol):
         channels: Sequence[int] | None = None,
         language: str | None = ...,
         threads: bool | None = None,
+        pings: bool | None = None,
+        answer_form: str | None = None,
     ) -> GuildSettings:
-        """Only the arguments given change (``language=None`` means the server's own)."""
+        """Only the arguments given change (``language=None`` means the server's own);
+        ``answer_form`` is one of `ANSWER_FORMS`, new games' default (RULES §2.2)."""
         ...
 
 

@@ -87,25 +87,40 @@ def migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
     for migration in migrations:
         if migration.version <= current:
             continue
-        conn.execute("BEGIN IMMEDIATE")
+        # A migration may rebuild a table (SQLite's twelve-step ALTER): with foreign keys on,
+        # dropping the old table would delete the rows that reference it. They are off while
+        # it runs (the pragma is ignored inside a transaction) and checked before the commit.
+        conn.execute("PRAGMA foreign_keys = OFF")
         try:
-            current = user_version(conn)  # another process may have migrated meanwhile
-            if migration.version <= current:
-                conn.execute("ROLLBACK")
-                continue
-            for statement in migration.statements():
-                conn.execute(statement)
-            # PRAGMA takes no parameters; the version is an int from our own file name.
-            conn.execute(f"PRAGMA user_version = {migration.version:d}")
-            conn.execute("COMMIT")
-        except BaseException as exc:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            if isinstance(exc, sqlite3.Error):
-                raise MigrationError(
-                    f"migration {migration.version:04d}_{migration.name} failed: {exc}"
-                ) from exc
-            raise
-        current = migration.version
-        log.info("applied migration %04d_%s", migration.version, migration.name)
+            current = _apply(conn, migration, current)
+        finally:
+            conn.execute("PRAGMA foreign_keys = ON")
     return current
+
+
+def _apply(conn: sqlite3.Connection, migration: Migration, current: int) -> int:
+    """Apply one migration in its own transaction; returns the schema version afterwards."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        current = user_version(conn)  # another process may have migrated meanwhile
+        if migration.version <= current:
+            conn.execute("ROLLBACK")
+            return current
+        for statement in migration.statements():
+            conn.execute(statement)
+        dangling = conn.execute("PRAGMA foreign_key_check").fetchone()
+        if dangling is not None:
+            raise sqlite3.IntegrityError(f"a row of {dangling[0]} references nothing")
+        # PRAGMA takes no parameters; the version is an int from our own file name.
+        conn.execute(f"PRAGMA user_version = {migration.version:d}")
+        conn.execute("COMMIT")
+    except BaseException as exc:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.Error):
+            raise MigrationError(
+                f"migration {migration.version:04d}_{migration.name} failed: {exc}"
+            ) from exc
+        raise
+    log.info("applied migration %04d_%s", migration.version, migration.name)
+    return migration.version

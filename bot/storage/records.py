@@ -6,8 +6,11 @@ Times are integers, milliseconds since the Unix epoch, always supplied by the ca
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from statistics import median
+from typing import Any, Literal, get_args
 
 GameStatus = Literal["live", "over", "abandoned", "stopped"]
 FINAL_GAME_STATUSES: tuple[GameStatus, ...] = ("over", "abandoned", "stopped")
@@ -196,15 +199,16 @@ class Invitation:
 
 # --------------------------------------------------------------------- results and boards
 
-ResultReason = Literal["all_cards", "time_up", "max_rounds", "stalemate", "stopped", "abandoned"]
-RESULT_REASONS: tuple[ResultReason, ...] = (
+ResultReason = Literal[
     "all_cards",
     "time_up",
     "max_rounds",
     "stalemate",
+    "forfeit",
     "stopped",
     "abandoned",
-)
+]
+RESULT_REASONS: tuple[ResultReason, ...] = get_args(ResultReason)
 PlayerKind = Literal["user", "computer", "anonymous"]
 PlayerOutcome = Literal["win", "loss", "draw", "none"]
 BoardVisibility = Literal["visible", "hidden", "own_rank"]
@@ -228,6 +232,11 @@ def week_scope(week: int) -> str:
     return f"w{week}"
 
 
+def mistake_counts(kinds: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
+    """Reason codes with their counts, the most frequent first (then by code)."""
+    return tuple(sorted(((k, n) for k, n in kinds.items() if n), key=lambda m: (-m[1], m[0])))
+
+
 @dataclass(frozen=True, slots=True)
 class OperationTally:
     """One player's answers for one operation in one game (or summed over many).
@@ -240,20 +249,46 @@ class OperationTally:
     correct: int = 0
     best: int = 0
     answer_ms: int = 0
+    missed: int = 0  # rounds asked and not answered in time (summed from the players' misses)
+    # The kinds of mistake (the engine's reason codes, RULES §2.2) with their counts, the most
+    # frequent first, and every answer's time in ms (for the median).
+    mistakes: tuple[tuple[str, int], ...] = ()
+    times: tuple[int, ...] = ()
 
     def __add__(self, other: OperationTally) -> OperationTally:
+        kinds = Counter(dict(self.mistakes))
+        kinds.update(dict(other.mistakes))
         return OperationTally(
             self.op,
             self.answers + other.answers,
             self.correct + other.correct,
             self.best + other.best,
             self.answer_ms + other.answer_ms,
+            self.missed + other.missed,
+            mistake_counts(kinds),
+            self.times + other.times,
         )
 
     @property
+    def median_ms(self) -> int | None:
+        """The median time to answer (None before the first timed answer)."""
+        return round(median(self.times)) if self.times else None
+
+    @property
     def accuracy(self) -> float | None:
-        """Share of answers accepted, 0–1; None before the first answer."""
+        """Share of answers accepted (legal), 0–1; None before the first answer."""
         return self.correct / self.answers if self.answers else None
+
+    @property
+    def asked(self) -> int:
+        """Rounds a value was asked for: answers given plus misses."""
+        return self.answers + self.missed
+
+    @property
+    def best_rate(self) -> float | None:
+        """Share of the rounds asked answered with a best move (issue 11: the honest figure,
+        not "legal": a miss counts against it); None before the first round asked."""
+        return self.best / self.asked if self.asked else None
 
     @property
     def mean_ms(self) -> int | None:
@@ -327,7 +362,7 @@ class GameResult:
 
     @property
     def finished(self) -> bool:
-        """Ended by the rules (not stopped or abandoned)."""
+        """Ended by the rules, a forfeit included (old rows: not stopped or abandoned)."""
         return self.reason not in ("stopped", "abandoned")
 
     def user_ids(self) -> tuple[int, ...]:
@@ -437,6 +472,9 @@ class PlayerGame:
     player: PlayerResult
 
 
+ANSWER_FORMS = ("number", "expression")  # RULES §2.2; engine.expressions.AnswerForm's values
+
+
 @dataclass(frozen=True, slots=True)
 class GuildSettings:
     """The teacher's settings; a server that never set them gets these defaults."""
@@ -446,4 +484,6 @@ class GuildSettings:
     channels: tuple[int, ...] = ()  # channels games may be played in; empty = any
     language: str | None = None  # None: the server's own locale
     threads: bool = True
+    pings: bool = True  # mention the player a game waits for (issue 10)
+    answer_form: str = "number"  # RULES §2.2: a new game's answer form unless its starter picks
     updated_at: int | None = None

@@ -30,6 +30,7 @@ from bot.storage.records import (
     ALL_GAMES,
     ALL_LEVELS,
     ALL_TIME,
+    ANSWER_FORMS,
     BOARD_VISIBILITIES,
     BoardPage,
     BoardQuery,
@@ -41,6 +42,7 @@ from bot.storage.records import (
     PlayerResult,
     RatingLine,
     Season,
+    mistake_counts,
     season_scope,
     week_scope,
 )
@@ -245,12 +247,13 @@ class ResultsStorage:
         return await self._write(_tx)
 
     async def unrecorded_games(self, limit: int = 100) -> list[int]:
-        """Finished server games with no result yet (a crash between the end and the record)."""
+        """Games ended by the rules in a server with no result yet (a crash between the end
+        and the record). Stopped and abandoned games have no result (RULES §1.5)."""
 
         def _tx(conn: sqlite3.Connection) -> list[int]:
             rows = _all(
                 conn,
-                "SELECT g.id FROM games AS g WHERE g.status <> 'live' AND g.guild_id IS NOT NULL"
+                "SELECT g.id FROM games AS g WHERE g.status = 'over' AND g.guild_id IS NOT NULL"
                 " AND NOT EXISTS (SELECT 1 FROM results AS r WHERE r.game_id = g.id)"
                 " ORDER BY g.id LIMIT ?",
                 (limit,),
@@ -514,11 +517,15 @@ class ResultsStorage:
         channels: Sequence[int] | None = None,
         language: str | None = _UNSET,
         threads: bool | None = None,
+        pings: bool | None = None,
+        answer_form: str | None = None,
     ) -> GuildSettings:
         """Change the given settings, keep the others. ``language=None`` means "the server's
         own locale"; leave it out to keep the current one."""
         if board is not None and board not in BOARD_VISIBILITIES:
             raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
+        if answer_form is not None and answer_form not in ANSWER_FORMS:
+            raise ValueError(f"answer_form must be one of {ANSWER_FORMS}")
 
         def _tx(conn: sqlite3.Connection) -> GuildSettings:
             row = _one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
@@ -529,13 +536,17 @@ class ResultsStorage:
                 channels=old.channels if channels is None else tuple(dict.fromkeys(channels)),
                 language=old.language if language is _UNSET else language,
                 threads=old.threads if threads is None else threads,
+                pings=old.pings if pings is None else pings,
+                answer_form=old.answer_form if answer_form is None else answer_form,
                 updated_at=at,
             )
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
-                " updated_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id) DO UPDATE SET"
+                " pings, answer_form, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET"
                 " board = excluded.board, channels = excluded.channels,"
                 " language = excluded.language, threads = excluded.threads,"
+                " pings = excluded.pings, answer_form = excluded.answer_form,"
                 " updated_at = excluded.updated_at",
                 (
                     guild_id,
@@ -543,6 +554,8 @@ class ResultsStorage:
                     json.dumps(list(new.channels)),
                     new.language,
                     int(new.threads),
+                    int(new.pings),
+                    new.answer_form,
                     at,
                 ),
             )
@@ -694,10 +707,20 @@ def _insert_result(conn: sqlite3.Connection, result: GameResult) -> None:
         ],
     )
     conn.executemany(
-        "INSERT INTO result_operations (game_id, seat, op, answers, correct, best, answer_ms)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO result_operations (game_id, seat, op, answers, correct, best, answer_ms,"
+        " mistakes, times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         [
-            (result.game_id, p.seat, o.op, o.answers, o.correct, o.best, o.answer_ms)
+            (
+                result.game_id,
+                p.seat,
+                o.op,
+                o.answers,
+                o.correct,
+                o.best,
+                o.answer_ms,
+                json.dumps(dict(o.mistakes)),
+                json.dumps(list(o.times)),
+            )
             for p in result.players
             for o in p.operations
         ],
@@ -706,16 +729,19 @@ def _insert_result(conn: sqlite3.Connection, result: GameResult) -> None:
 
 def _total_rows(result: GameResult, sign: int) -> list[tuple[Any, ...]]:
     """What the result adds to (sign +1) or takes from (-1) the board totals: rated games count
-    as games, wins and draws (the competition); answers count from every game (practice)."""
+    as games, wins and draws (the competition), and so do games between classmates that luck
+    decides (unrated "luck": they count, they only move no rating); answers count from every
+    game (practice)."""
     scopes = (ALL_TIME, season_scope(result.season), week_scope(result.week))
     keys = list(product(scopes, (result.game, ALL_GAMES), (result.level, ALL_LEVELS)))
     rows = []
     for p in result.players:
         if p.user_id is None:
             continue
-        games = 1 if result.rated else 0
-        wins = 1 if result.rated and p.outcome == "win" else 0
-        draws = 1 if result.rated and p.outcome == "draw" else 0
+        counted = result.rated or result.unrated == "luck"
+        games = 1 if counted else 0
+        wins = 1 if counted and p.outcome == "win" else 0
+        draws = 1 if counted and p.outcome == "draw" else 0
         if not games and not p.answers:
             continue
         for scope, game, level in keys:
@@ -805,7 +831,15 @@ def _players_of(
 
 
 def _tally(row: sqlite3.Row) -> OperationTally:
-    return OperationTally(row["op"], row["answers"], row["correct"], row["best"], row["answer_ms"])
+    return OperationTally(
+        row["op"],
+        row["answers"],
+        row["correct"],
+        row["best"],
+        row["answer_ms"],
+        mistakes=mistake_counts(json.loads(row["mistakes"])),
+        times=tuple(json.loads(row["times"])),
+    )
 
 
 def _player(row: sqlite3.Row, prefix: str, ops: Sequence[OperationTally]) -> PlayerResult:
@@ -872,6 +906,8 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
         channels=tuple(json.loads(row["channels"])),
         language=row["language"],
         threads=bool(row["threads"]),
+        pings=bool(row["pings"]),
+        answer_form=row["answer_form"],
         updated_at=row["updated_at"],
     )
 

@@ -61,6 +61,7 @@ class Verb(StrEnum):
     FLIP = "flip"
     AUTO = "auto"
     REMATCH = "rematch"
+    SUMMARY = "summary"  # a finished game: the presser's own summary, privately
     # guild space: a server's leaderboard pages and the teacher's confirmations
     PAGE = "page"
     SEASON = "season"
@@ -109,6 +110,7 @@ VERB_SPACES: dict[Verb, Space] = {
             Verb.FLIP,
             Verb.AUTO,
             Verb.REMATCH,
+            Verb.SUMMARY,
         )
     },
 }

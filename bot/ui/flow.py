@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 import discord
 
 from bot.i18n import t
+from bot.render.invitations import render_challenge
+from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
 
 if TYPE_CHECKING:
@@ -88,5 +90,23 @@ async def post_board(
     except discord.HTTPException:
         # A game nobody can see must not block the channel: end it, then tell the user why.
         log.warning("could not post the board of game %s; stopping it", update.game.id)
-        await bot.games.stop(update.game.id, 0, moderator=True)
+        await bot.games.end(update.game.id, 0)
         raise
+
+
+async def send_challenge(
+    interaction: discord.Interaction[MattekrigBot], invitation: Invitation, lang: str
+) -> None:
+    """Post a challenge as the interaction's answer, mentioning only the invited players, and
+    remember its message (its buttons are edited on expiry)."""
+    names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
+    challenge = render_challenge(invitation, lang, names)
+    invited = [discord.Object(uid) for uid in invitation.user_ids()]
+    message = await answer_message(  # issue 9: the id from the callback, no GET
+        interaction,
+        content=challenge.content,
+        embed=challenge.embed,
+        view=challenge.view,
+        allowed_mentions=discord.AllowedMentions(users=invited),
+    )
+    await interaction.client.invitations.set_message(invitation.id, message.id)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.i18n import Lang, pick_locale
+from bot.i18n import DEFAULT_LANG, Lang, lang_of, pick_locale
 from bot.services.admin import GuildSettings
 from bot.services.errors import UserFacingError
 
@@ -30,6 +30,18 @@ async def house_rules(interaction: discord.Interaction[MattekrigBot]) -> tuple[G
     settings = await interaction.client.admin.settings(interaction.guild_id)
     fallback: object = settings.language or interaction.guild_locale
     return settings, pick_locale(interaction.locale, fallback)
+
+
+def board_language(interaction: discord.Interaction[MattekrigBot], settings: GuildSettings) -> Lang:
+    """The one language of a game's public messages (its board, challenge, lobby, thread):
+    the teacher's setting, else the server's Discord locale, else the starter's. A class reads
+    one board together, so it speaks the class's language whoever started the game."""
+    return (
+        lang_of(settings.language)
+        or lang_of(interaction.guild_locale)
+        or lang_of(interaction.locale)
+        or DEFAULT_LANG
+    )
 
 
 def home_channel_id(interaction: discord.Interaction[MattekrigBot]) -> int:

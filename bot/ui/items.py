@@ -7,6 +7,7 @@ after a restart. Each one answers every press: its result, or a short private ex
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -15,11 +16,13 @@ import discord
 from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
-from bot.replies import lang_of, report_error, send_private
+from bot.render.summary import render_summary
+from bot.replies import lang_of, reply_lang, report_error, send_private
 from bot.services.errors import UserFacingError
 from bot.services.invitations import Invitation
+from bot.services.live import GameUpdate
 from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
-from bot.ui.flow import post_board, thread_from, thread_name
+from bot.ui.flow import post_board, send_challenge, thread_from, thread_name
 from bot.ui.modals import AnswerModal
 from engine.actions import ChoiceKind
 from engine.view import view
@@ -130,8 +133,9 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
         bot = interaction.client
         games = bot.games
         side = games.check(self.game_id, interaction.user.id, self.cid.round, ChoiceKind.ANSWER)
-        seen = view(games.live(self.game_id).state, side)
-        text = render_answer_modal(seen, side, lang_of(interaction))
+        game = games.live(self.game_id)
+        seen = view(game.state, side)
+        text = render_answer_modal(seen, side, reply_lang(interaction, game.settings.locale))
         modal = AnswerModal(self.cid.to_custom_id(), text)
         await interaction.response.send_modal(modal)
 
@@ -142,10 +146,8 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
         update = await bot.games.bet(
             self.game_id, interaction.user.id, self.cid.round, self.cid.int_arg()
         )
+        # Quiet: the board's ✓ beside the side is the acknowledgement (issue 10).
         await bot.boards.respond(interaction, update)
-        lang = lang_of(interaction)
-        card = t("reply.bet_left" if self.cid.int_arg() == 0 else "reply.bet_right", lang)
-        await send_private(interaction, t("reply.bet_received", lang, card=card))
 
 
 class PassItem(MattekrigItem, template=template(Verb.PASS)):
@@ -153,22 +155,42 @@ class PassItem(MattekrigItem, template=template(Verb.PASS)):
         bot = interaction.client
         update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.round, None)
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, t("reply.pass_received", lang_of(interaction)))
 
 
 class HintItem(MattekrigItem, template=template(Verb.HINT)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
         chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.round)
-        await send_private(interaction, render_hint(chances, lang_of(interaction)))
+        lang = reply_lang(interaction, bot.games.live(self.game_id).settings.locale)
+        await send_private(interaction, render_hint(chances, lang))
+
+
+class SummaryItem(MattekrigItem, template=template(Verb.SUMMARY)):
+    """The presser's own end-of-game summary, privately (issue 11 point 3)."""
+
+    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        summary = await interaction.client.summaries.summary(self.game_id, interaction.user.id)
+        await send_private(interaction, render_summary(summary, lang_of(interaction)))
 
 
 class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
-        update = await bot.invitations.rematch(self.game_id, interaction.user.id)
-        await interaction.response.defer()
-        await post_board(bot, update, None, update.game.channel_id)
+        made = await bot.invitations.rematch(self.game_id, interaction.user.id)
+        if isinstance(made, GameUpdate):  # the computer accepts at once
+            await interaction.response.defer()
+            await post_board(bot, made, None, made.game.channel_id)
+            return
+        lang = made.options.get("locale", "en")
+        if made.host_id != interaction.user.id:  # accepted the other player's rematch
+            await interaction.response.defer()
+            await _show_invitation(interaction, made)
+            if made.all_accepted:
+                invitation, update = await bot.invitations.begin(made.id, None)
+                await _show_invitation(interaction, invitation)
+                await post_board(bot, update, None, invitation.channel_id)
+            return
+        await send_challenge(interaction, made, lang)
 
 
 # -- challenges and lobbies ----------
@@ -187,7 +209,8 @@ async def _show_invitation(
             message = bot.get_partial_messageable(invitation.channel_id).get_partial_message(
                 invitation.message_id
             )
-            await message.edit(content=board.content, embed=board.embed, view=board.view)
+            with contextlib.suppress(discord.NotFound):  # deleted: nothing to show it on
+                await message.edit(content=board.content, embed=board.embed, view=board.view)
     else:
         await interaction.response.edit_message(
             content=board.content, embed=board.embed, view=board.view
@@ -315,6 +338,7 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[ItemT]], ...] = (
     BetItem,
     PassItem,
     HintItem,
+    SummaryItem,
     RematchItem,
     AcceptItem,
     DeclineItem,

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.render.board import AnswerModalText
-from bot.render.board_text import answer_reply
-from bot.replies import lang_of, report_error, send_private
+from bot.render.board_text import answer_explanation
+from bot.replies import reply_lang, report_error, send_private
 from bot.ui.custom_ids import CustomId, Verb, parse
 from engine.expressions import MAX_ANSWER_LENGTH
 
@@ -69,12 +69,16 @@ async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -
     if cid is None or cid.verb is not Verb.ANSWER or cid.game_id is None:
         return False
     bot = interaction.client
-    lang = lang_of(interaction)
     try:
         text = submitted_text(interaction.data.get("components")) or ""
         update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
         await bot.boards.respond(interaction, update)
-        await send_private(interaction, answer_reply(update.verdict, lang))
+        # Quiet: an accepted answer is acknowledged by the board's ✓; only an answer that
+        # counts as no value is explained (RULES §2.2), so the mistake teaches something.
+        lang = reply_lang(interaction, update.game.settings.locale)
+        reply = answer_explanation(update.verdict, lang)
+        if reply is not None:
+            await send_private(interaction, reply)
     except Exception as error:
         await report_error(interaction, error)
     return True

@@ -306,6 +306,14 @@ async def private_reply(fake: FakeDiscord, interaction: FakeInteraction) -> str:
     return texts[-1]
 
 
+async def assert_quiet(fake: FakeDiscord, interaction: FakeInteraction) -> None:
+    """Issue 10 point 4: an accepted decision is acknowledged by the board (its ✓), with no
+    private message."""
+    with contextlib.suppress(TimeoutError):
+        await fake.wait_until(lambda: bool(private_texts(interaction)), timeout=0.3)
+    assert interaction.answered and private_texts(interaction) == [], interaction
+
+
 async def assert_refused(
     fake: FakeDiscord, interaction: FakeInteraction, key: str, lang: str, **values: Any
 ) -> None:
@@ -369,9 +377,21 @@ def no_errors_fixture(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCa
 # -- checking a finished game -------------------------------------------------------------------
 
 
+def final_controls(table: Table, gid: int) -> list[str]:
+    """A finished board's controls: Rematch, and where pupils answered (regn mode) each
+    pupil's own summary (issue 11 point 3)."""
+    from engine.config import Mode
+
+    config = table.state(gid).config
+    ids = [build(Verb.REMATCH, gid)]
+    if config.game == "regnekrig" and config.mode is Mode.REGN:
+        ids.append(build(Verb.SUMMARY, gid))
+    return ids
+
+
 async def assert_game_over(table: Table, gid: int, lang: str, reason: str) -> GameState:
-    """The board says who won and why and offers only Rematch; the game is stored as over, and
-    replaying its stored actions gives the very state the players saw."""
+    """The board says who won and why and offers only Rematch (and a summary); the game is
+    stored as over, and replaying its stored actions gives the very state the players saw."""
     from bot.render.names import side_names
     from bot.services.settings import GameSettings
     from engine.actions import action_from_json
@@ -390,7 +410,7 @@ async def assert_game_over(table: Table, gid: int, lang: str, reason: str) -> Ga
         assert t("over.draw", lang) in description
     else:
         assert t("over.winner", lang, name=names[state.outcome.winner]) in description
-    assert board.custom_ids() == [build(Verb.REMATCH, gid)]
+    assert board.custom_ids() == final_controls(table, gid)
     stored = await table.stored(gid)
     assert stored.status == "over"
     assert stored.events[-1].events[-1]["type"] == "game_over"

@@ -16,6 +16,7 @@ from tests.bot.e2e import (
     assert_all_answered,
     assert_refused,
     best_answer,
+    final_controls,
     ref_of,
     seed_deals,
 )
@@ -197,7 +198,7 @@ async def test_idle_game_is_abandoned(
     assert (await table.stored(gid)).status == "abandoned"
     board = table.board(gid)
     assert t("over.reason.abandoned", "nb", minutes=IDLE_MINUTES) in description(board)
-    assert board.custom_ids() == [build(Verb.REMATCH, gid)]
+    assert board.custom_ids() == final_controls(table, gid)
     assert table.bot.games.in_channel(table.fake.channel.id) is None
     late = await table.driver.submit_modal("bob", opened, {"answer_text": "1"})
     await assert_refused(table.fake, late, "error.game_over", "sv")
@@ -251,7 +252,8 @@ async def test_computer_game_in_a_thread(table: Table, no_errors: Any) -> None:
     )
     carol = table.user("carol")
     assert start.original is not None
-    assert start.original.content == t("reply.game_in_thread", "en", player=carol.mention)
+    # A public message of the game: the server's language (issue 10 point 5).
+    assert start.original.content == t("reply.game_in_thread", "nb", player=carol.mention)
     game = table.game(gid)
     assert game.record.thread_id is not None
     assert table.board(gid).channel_id == game.record.thread_id

@@ -180,7 +180,8 @@ async def test_leaderboard_after_real_games(
     await play_auto_game(bot, bot_clock, [alice, bob], names=["Alice", "*Bob* @everyone"])
     await play_auto_game(bot, bot_clock, [alice, carol], names=["Alice", "Carol"])
 
-    asked = await driver.slash("alice", "mattekrig leaderboard")  # alice's Discord is `no`
+    # Auto-mode games count but are not rated (issue 11 point 6): the board by wins.
+    asked = await driver.slash("alice", "mattekrig leaderboard", sort="wins")  # alice: `no`
     message = await reply_of(fake_discord, asked)
     assert message.ephemeral
     shown = text_of(message)
@@ -408,7 +409,7 @@ async def test_admin_commands_refused_for_pupils(
     synced = fake_discord.command("mattekrig", guild=fake_discord.guild).data
     admin = next(o for o in synced["options"] if o["name"] == "admin")
     assert admin["name_localizations"]["sv-SE"] == "admin"
-    assert {o["name"] for o in admin["options"]} == {"season", "settings", "void", "report"}
+    assert {o["name"] for o in admin["options"]} == {"season", "settings", "void", "report", "end"}
     names = {o["name"]: o for o in synced["options"]}
     assert names["forget-me"]["name_localizations"] == {"no": "glem-meg", "sv-SE": "glöm-mig"}
     assert names["my-data"]["name_localizations"] == {"no": "mine-data", "sv-SE": "mina-data"}

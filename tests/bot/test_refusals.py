@@ -15,9 +15,11 @@ from tests.bot.e2e import (
     ANSWER_FIELD,
     Table,
     assert_all_answered,
+    assert_quiet,
     assert_refused,
     best_answer,
     cards,
+    final_controls,
     private_reply,
     ref_of,
     seed_deals,
@@ -111,7 +113,7 @@ async def test_double_submit_counts_once(table: Table, duel: int, no_errors: Any
     assert first.modal is not None and second.modal is not None
     text = best_answer(table.state(gid), 0)
     sent = await table.driver.submit_modal("alice", first, {ANSWER_FIELD: text})
-    assert sent.answered and await private_reply(table.fake, sent)
+    await assert_quiet(table.fake, sent)
     before = await table.events(gid)
     again = await table.driver.submit_modal("alice", second, {ANSWER_FIELD: "1"})
     await assert_refused(table.fake, again, "engine.already_decided", "nb")
@@ -175,9 +177,9 @@ async def test_finished_game_buttons_say_it_is_over(
     snapshot = board.components
     stop = await table.driver.slash("bob", "mattekrig stop")
     assert stop.answered and stop.original is not None
-    assert stop.original.content == t("reply.stopped", "sv")
+    assert stop.original.ephemeral and stop.original.content == t("reply.cancelled", "sv")
     await table.settle()
-    assert table.board(gid).custom_ids() == [build(Verb.REMATCH, gid)]
+    assert table.board(gid).custom_ids() == final_controls(table, gid)
     assert (await table.stored(gid)).status == "stopped"
     old_copy = await table.fake.post_message(components=snapshot)
     late = await table.driver.click("alice", old_copy, answer)
@@ -192,8 +194,16 @@ async def test_stop_by_someone_else_is_refused(table: Table, duel: int, no_error
     carol = await table.driver.slash("carol", "mattekrig stop")
     await assert_refused(table.fake, carol, "error.stop_not_allowed", "en")
     assert (await table.stored(duel)).status == "live" and await table.events(duel) == before
-    teacher = await table.driver.slash("teacher", "mattekrig stop")  # manages messages
-    assert teacher.answered and (await table.stored(duel)).status == "stopped"
+    # RULES §1.5: a stop is a player giving up; a teacher ends a game with no result instead.
+    teacher = await table.driver.slash("teacher", "mattekrig stop")
+    await assert_refused(table.fake, teacher, "error.stop_not_allowed", "nb")
+    ended = await table.driver.slash("teacher", "mattekrig admin end")
+    assert ended.answered and (await table.stored(duel)).status == "stopped"
+    assert ended.original is not None and ended.original.ephemeral
+    assert ended.original.content == t("admin.end.done", "nb", game=duel)
+    await table.settle()
+    assert t("over.reason.ended", "nb") in table.board(duel).embeds[0]["description"]
+    assert await table.bot.results.record(duel) is None  # no result
     assert_all_answered(table.fake)
 
 
@@ -228,7 +238,7 @@ async def test_answer_sent_after_the_board_was_deleted(
     # The bot first tries to edit the board it was sent from (Discord: 404 Unknown Message).
     await table.fake.wait_until(lambda: sent.answered, timeout=3.0)
     assert sent.original is not None and sent.original.ephemeral
-    assert sent.original.content == t("reply.answer_received", "nb")
+    assert sent.original.content == t("reply.board_reposted", "nb")
     assert sent.answer_latency is not None and sent.answer_latency < 3.0
     await table.settle()
     assert 0 not in table.state(gid).pending

@@ -17,10 +17,10 @@ from tests.bot.e2e import (
     ANSWER_FIELD,
     Table,
     assert_all_answered,
+    assert_quiet,
     assert_refused,
     best_answer,
     cards,
-    private_reply,
     ref_of,
     seed_deals,
 )
@@ -66,7 +66,7 @@ async def test_restart_after_an_answer(
     bob_text = best_answer(state, 1)
     sent = await table.driver.submit_modal("bob", opened, {ANSWER_FIELD: bob_text})
     assert sent.answered and sent.response_type == 7
-    assert await private_reply(table.fake, sent) == t("reply.answer_received", "sv")
+    await assert_quiet(table.fake, sent)
     await table.settle()
     after = await table.events(gid)
     assert after[: len(before)] == before and len(after) == len(before) + 1

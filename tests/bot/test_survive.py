@@ -67,7 +67,7 @@ async def test_boards_behind_their_games_are_redrawn_after_a_restart(
     old_board = shown_ids(table, table.board(flipped).id)
     for _ in range(3):  # committed, never shown
         await table.bot.games.flip(flipped, alice.id, table.state(flipped).window)
-    await table.bot.games.stop(stopped, carol.id, moderator=False)
+    await table.bot.games.stop(stopped, carol.id)
     assert shown_ids(table, table.board(flipped).id) == old_board  # the board is behind
 
     await restart(table)

@@ -20,7 +20,13 @@ from engine.actions import Bet, Flip, Pass
 from engine.cards import Card
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
-from engine.hints import chance_after_swap, chance_inside, swap_chances, unseen_cards
+from engine.hints import (
+    chance_after_swap,
+    chance_inside,
+    inside_count,
+    swap_chances,
+    unseen_cards,
+)
 from engine.state import GameState, Phase, SideState
 
 
@@ -82,6 +88,7 @@ def test_chances_equal_brute_force_enumeration(seed: int, sides: int, choices: i
             first, second = (c.value for c in state.up[side])
             chances = swap_chances(state, side)
             assert chances.now == brute_now((first, second), unseen)
+            assert chances.count.chance == chances.now  # the count says the same
             assert chances.swap == (brute_swap(second, unseen), brute_swap(first, unseen))
         if windows >= 6:
             break
@@ -110,6 +117,14 @@ def test_a_worked_example() -> None:
     assert chance_after_swap(2, unseen) == Fraction(1, 6)
     # keep 1: (r=1: 3,5 out) (r=3: 1 in, 5 out) (r=5: 1 in, 3 in) → 3/6
     assert chance_after_swap(1, unseen) == Fraction(1, 2)
+
+
+def test_the_hint_counts_the_cards_inside() -> None:
+    """Issue 11 point 7: a hint says what to count: 1 of the 3 unseen cards lies between 1
+    and 2 (the interval's order does not matter, its ends count: §3.1)."""
+    count = inside_count((2, 1), [1, 3, 5])
+    assert (count.low, count.high, count.inside, count.unseen) == (1, 2, 1, 3)
+    assert count.chance == chance_inside((1, 2), [1, 3, 5])
 
 
 def _shuffle_hidden(state: GameState, rnd: random.Random) -> GameState:

@@ -132,9 +132,10 @@ EXPECTED: dict[str, set[tuple[Verb, str | None]]] = {
     "over_time_up": {(Verb.REMATCH, None)},
     "over_max_rounds": {(Verb.REMATCH, None)},
     "over_stalemate": {(Verb.REMATCH, None)},
-    "over_forfeit": {(Verb.REMATCH, None)},
+    # A regn-mode regnekrig game over: each pupil's own summary too (issue 11 point 3).
+    "over_forfeit": {(Verb.REMATCH, None), (Verb.SUMMARY, None)},
     "over_no_answers": {(Verb.REMATCH, None)},
-    "stopped": {(Verb.REMATCH, None)},
+    "stopped": {(Verb.REMATCH, None), (Verb.SUMMARY, None)},
     "abandoned": {(Verb.REMATCH, None)},
 }
 
@@ -154,7 +155,7 @@ def test_controls_match_the_phase_and_their_ids_parse_back(name: str) -> None:
     assert len(ids) == len(EXPECTED[name])  # no duplicates
     for p in parsed:
         assert p is not None and p.space is Space.GAME and p.game_id == GAME_ID
-        if p.verb is Verb.REMATCH:
+        if p.verb in (Verb.REMATCH, Verb.SUMMARY):  # a finished game has no stale window
             assert p.round is None
         else:
             assert p.round == game.state.window  # a stale button is recognised
@@ -200,76 +201,126 @@ def test_a_bet_stays_hidden_until_every_side_has_decided() -> None:
     text = everything(render_board(live(config, state, events), "en", T0))
     assert "swap" not in text.split("Waiting for")[1].split("\n", 1)[0]
     assert "bet and swapped" not in text and "no bet" not in text
-    assert "✓ P0" in text and "⏳ P1" in text
+    assert "⏳ P1" in text and "⏳ P0" not in text  # issue 10: "Waiting for" lists only P1
+    assert "✓ P0" not in text.split("Waiting for")[1] and "✓ decided" in text
 
 
-# -- the result line ----------------------------------------------------------------------------
+# -- the result block (issue 10 point 3) --------------------------------------------------------
 
 
 def result_of(name: str, lang: str = "en") -> str:
+    """The round block's outcome lines in the description (numbered, in order)."""
     lines = description(board_of(name, lang)).splitlines()
-    found = [line for line in lines if line.startswith(("Round ", "Runde ", "Omgång "))]
-    return found[-1] if found else ""
+    return "\n".join(line for line in lines if line.startswith("📋") or _after_title(lines, line))
 
 
-def test_result_line_for_a_won_round_shows_values_and_the_best_move() -> None:
-    line = result_of("rk5_next_target")
-    assert line.startswith("Round 1: 🏆 **P0** won 4 cards")
-    assert "P0: 3 − (−2) = **5**" in line
-    assert "P1: no answer → no value (best move: 1 + 1 = 2)" in line
-    assert "\n" not in line
+def _after_title(lines: list[str], line: str) -> bool:
+    """A block line after the numbered title (the outcome, the bonus, the war)."""
+    titles = [n for n, text in enumerate(lines) if text.startswith("📋")]
+    after = bool(titles) and lines.index(line) > titles[0]
+    return after and line.startswith(("🏆", "🎯 E", "🎯 F"))
 
 
-def test_result_line_for_a_war() -> None:
-    line = result_of("rk1_war")
-    assert "⚔️ **War** between P0 and P1" in line
-    assert "P0: **5**" in line and "P1: 1 + 4 = **5**" in line
-    assert result_of("rk1_war", "nb").startswith("Runde 1: ⚔️ **Krig** mellom P0 og P1")
-    assert result_of("rk1_war", "sv").startswith("Omgång 1: ⚔️ **Krig** mellan P0 och P1")
+def side_lines(board: Board, side: int) -> str:
+    """What one side's field says (its count, cards, status and its part of the block)."""
+    return board.embed.fields[side].value or ""
 
 
-def test_result_line_for_an_exact_hit_bonus() -> None:
-    line = result_of("rk_bonus")
-    assert line.startswith("Round 1: 🏆 **P0** won 7 cards · 🎯 Exact hit! P1 gives P0 3 cards")
+def test_a_won_round_names_the_winner_the_reason_and_each_sides_play() -> None:
+    """RULES §2.1, §2.2: the value closest to the target wins; a side with no answer has no
+    value. The block tells the cards as held, what was played, the distance, the best move."""
+    board = board_of("rk5_next_target")
+    assert result_of("rk5_next_target").startswith(
+        "📋 **Round 1** · 🏆 **P0** won 4 cards: the others had no value"
+    )
+    assert "Round 1: [ 3 ] [ −2 ] → 3 − (−2) = **5**\n2 from 🎯 7" in side_lines(board, 0)
+    p1 = side_lines(board, 1)
+    assert "Round 1: [ 1 ] [ 1 ] → no answer → no value\nbest move: 1 + 1 = 2" in p1
+
+
+def test_a_war_is_told_with_its_face_down_count() -> None:
+    """RULES §2.3: equal values go to war; each side lays cards face down first."""
+    block = result_of("rk1_war")
+    assert block == "📋 **Round 1** · ⚔️ **War** between P0 and P1 · 6 face down each"
+    board = board_of("rk1_war")
+    assert "Round 1: [ 2 ] [ 3 ] → **5**" in side_lines(board, 0)  # typed "5": shown as 5
+    assert "Round 1: [ 1 ] [ 4 ] → 1 + 4 = **5**" in side_lines(board, 1)
+    assert result_of("rk1_war", "nb").startswith("📋 **Runde 1** · ⚔️ **Krig** mellom P0 og P1")
+    assert result_of("rk1_war", "sv").startswith("📋 **Omgång 1** · ⚔️ **Krig** mellan P0 och P1")
+
+
+def test_an_exact_hit_says_who_gives_the_bonus() -> None:
+    """RULES §2.5: "when exactly one side's value equals the target, every other side in that
+    comparison gives that side three extra cards"."""
+    block = result_of("rk_bonus")
+    assert "🏆 **P0** won 7 cards: exact hit on the target 7" in block
+    assert "🎯 Exact hit! P1 gives P0 3 cards" in block
     assert "🎯 Fulltreffer! P1 gir P0 3 kort" in result_of("rk_bonus", "nb")
     assert "🎯 Fullträff! P1 ger P0 3 kort" in result_of("rk_bonus", "sv")
+    assert "0 from 🎯 7" in side_lines(board_of("rk_bonus"), 0)
 
 
-def test_result_line_for_a_wrong_answer_shows_what_was_typed() -> None:
+def test_a_wrong_typed_number_is_shown_as_typed() -> None:
     config = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
     state, events = drive(
         config, [NameTarget(0, 7), Answer(0, "4"), Answer(1, "1+1=2")], piles=L5_PILES
     )
-    line = description(render_board(live(config, state, events), "sv", T0))
-    assert "P0: 4 → inget värde (bästa drag: 3 − (−2) = 5)" in line
-    assert "🏆 **P1** vann 4 kort" in line
+    board = render_board(live(config, state, events), "sv", T0)
+    assert "Omgång 1: [ 3 ] [ −2 ] → 4 → inget värde" in side_lines(board, 0)
+    assert "bästa drag: 3 − (−2) = 5" in side_lines(board, 0)
+    assert "🏆 **P1** vann 4 kort: de andra hade inget värde" in description(board)
 
 
-def test_result_line_for_a_bet_and_swap() -> None:
-    line = result_of("sk_after_bets")
-    assert "P0: bet and swapped 5 for −5, drew −1 ✓ inside" in line
-    assert "P1: no bet, drew 4 ✗ outside" in line
-    assert "satset og byttet 5 mot −5" in result_of("sk_after_bets", "nb")
+def test_a_calculation_with_other_numbers_is_shown_as_its_value_beside_the_cards() -> None:
+    """Issue 10: cards (−3, −3), typed 6/6 → the board shows the value 1, never "6 ÷ 6"."""
+    config = GameConfig(game="regnekrig", level=3, mode=Mode.REGN)
+    state, events = drive(
+        config, [Answer(0, "6/6"), Answer(1, "-3/6")], piles=[[-3, -3, 1, 2], [-3, 6, 1, 2]]
+    )
+    text = everything(render_board(live(config, state, events), "en", T0))
+    assert "6 ÷ 6" not in text
+    assert "Round 1: [ −3 ] [ −3 ] → 1" in text  # its own cards do not make 6 ÷ 6
+    assert "Round 1: [ −3 ] [ 6 ] → −3 ÷ 6 = −1/2" in text  # typed with its own cards
 
 
-def test_result_line_for_intervallkrig_shows_interval_and_third_card() -> None:
-    line = result_of("ik_war")
-    assert "P0: [1, 5] drew 3 ✓ inside" in line and "P1: [1, 5] drew 2 ✓ inside" in line
-    assert "⚔️ **War** between P0 and P1" in line
+def test_a_bet_and_swap_shows_the_new_interval() -> None:
+    """RULES §3.3: a side that bets swaps one card; its interval is the new pair."""
+    board = board_of("sk_after_bets")
+    assert "[ 4 ] [ 5 ] · bet and swapped 5 for −5 → [−5, 4]" in side_lines(board, 0)
+    assert "drew −1 ✓ inside the interval" in side_lines(board, 0)
+    assert "[ −2 ] [ −1 ] · no bet\ndrew 4 ✗ outside the interval" in side_lines(board, 1)
+    assert "satset og byttet 5 mot −5 → [−5, 4]" in side_lines(board_of("sk_after_bets", "nb"), 0)
+    assert "the only third card inside its interval" in result_of("sk_after_bets")
+
+
+def test_intervallkrig_shows_the_cards_and_the_third_card_inside_or_outside() -> None:
+    board = board_of("ik_war")
+    assert "Round 1: [ 1 ] [ 5 ]\ndrew 3 ✓ inside the interval" in side_lines(board, 0)
+    assert "Round 1: [ 1 ] [ 5 ]\ndrew 2 ✓ inside the interval" in side_lines(board, 1)
+    assert "⚔️ **War** between P0 and P1 · 1 face down each" in result_of("ik_war")
     assert "⚔️ **Three-card war**" in result_of("ik_three_card_war")
-    assert "⚔️ **War**, one card each" in result_of("ik_one_card_war")
+    assert "2 face down each" in result_of("ik_three_card_war")
+    assert "Endgame: one card each" in description(board_of("ik_one_card_war"))
 
 
-def test_result_line_for_a_war_won_in_intervallkrig() -> None:
+def test_a_war_won_in_intervallkrig_says_by_which_rule() -> None:
+    """RULES §3.2: the face-up war card closest to zero wins."""
     config = GameConfig(game="intervallkrig")
     state, events = drive(
         config, [Flip(0), Flip(0)], piles=[[1, 5, 3, 0, 2, 9], [1, 5, 2, 0, 4, 9]]
     )
-    line = description(render_board(live(config, state, events), "en", T0))
-    assert "🏆 **P0** won 10 cards — P0: ⚔️ 2 · P1: ⚔️ 4" in line
+    board = render_board(live(config, state, events), "en", T0)
+    assert "🏆 **P0** won 10 cards: the best war card (Closest to zero)" in description(board)
+    assert "⚔️ 1 face down · [ 2 ]" in side_lines(board, 0)
+    assert "⚔️ 1 face down · [ 4 ]" in side_lines(board, 1)
 
 
-def test_no_result_line_before_anything_was_decided() -> None:
+def test_the_previous_round_stays_until_the_next_is_played() -> None:
+    text = description(board_of("rk5_next_target"))
+    assert text.startswith("**Round 2**") and "📋 **Round 1** · 🏆 **P0** won 4 cards" in text
+
+
+def test_no_result_block_before_anything_was_decided() -> None:
     assert result_of("rk5_target") == "" and result_of("sk_bet_decided") == ""
 
 
@@ -299,7 +350,7 @@ def test_war_is_explained_with_the_glossary_words() -> None:
     assert "target" not in description(board_of("rk1_war"))  # level 1 has no target
     war = description(board_of("rk5_war"))
     assert "The target is still 3." in war and "🎯 Target **3**" in war
-    assert "P0: no answer → no value (best move: 3 + (−2) = 1)" in war
+    assert "no answer → no value\nbest move: 3 + (−2) = 1" in side_lines(board_of("rk5_war"), 0)
 
 
 def test_earlier_cards_of_a_war_are_counted_not_shown() -> None:
@@ -317,7 +368,7 @@ def test_earlier_cards_of_a_war_are_counted_not_shown() -> None:
         ("over_stalemate", ["🤝 It's a draw!", "Nobody could lay new cards"]),
         ("over_forfeit", ["🏆 **P0** wins!", "P1 gave up."]),
         ("over_no_answers", ["Nobody answered 3 times in a row"]),
-        ("stopped", ["The game was stopped."]),
+        ("stopped", ["cancelled before the first round was finished"]),
         ("abandoned", ["Nobody played for 10 minutes"]),
     ],
 )

@@ -47,9 +47,8 @@ SERVICE_KEYS = (
     "error.invitation_closed",
     "error.teams_need_four",
     "error.bad_option",
-    "reply.answer_received",
-    "reply.bet_received",
-    "reply.stopped",
+    "reply.cancelled",
+    "reply.forfeited",
     "reply.challenge_sent",
 )
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from bot.render.board import render_hint
-from engine.hints import SwapChances, swap_chances
+from engine.hints import InsideCount, SwapChances, swap_chances
 from tests.bot.render.support import (
     LANGS,
     POSITIONS,
@@ -38,18 +38,27 @@ def test_the_modal_shows_the_sides_own_cards_and_the_target() -> None:
     assert "sqrt" in render_answer_modal(POSITIONS["rk7_answer"](), 0, "sv").placeholder
 
 
-def test_hint_shows_exact_fractions_and_percent_and_marks_the_best() -> None:
-    chances = SwapChances(now=Fraction(5, 12), swap=(Fraction(7, 12), Fraction(1, 3)))
+def test_hint_says_what_to_count_and_marks_the_best() -> None:
+    """Issue 11 point 7: "25 av de 48 kortene du ikke ser ligger mellom −4 og 2 (52 %)"."""
+    chances = SwapChances(
+        now=Fraction(25, 48),
+        swap=(Fraction(7, 12), Fraction(1, 3)),
+        count=InsideCount(-4, 2, 25, 48),
+    )
     text = render_hint(chances, "en")
-    assert "Keep both cards: **5/12 (42%)**" in text
-    assert "Swap the left card: **7/12 (58%)** ← best" in text
-    assert "Swap the right card: **1/3 (33%)**" in text
+    assert "25 of the 48 cards you cannot see lie between −4 and 2 (52%)." in text
+    assert "Keep both cards: **52%**" in text
+    assert "Swap the left card: **58%** ← best" in text
+    assert "Swap the right card: **33%**" in text
     assert text.count("← best") == 1
-    assert "5/12 (42 %)" in render_hint(chances, "nb") and "← bäst" in render_hint(chances, "sv")
+    nb = render_hint(chances, "nb")
+    assert "25 av de 48 kortene du ikke ser ligger mellom −4 og 2 (52 %)." in nb
+    assert "25 av de 48 kort du inte ser ligger mellan −4 och 2" in render_hint(chances, "sv")
+    assert "← bäst" in render_hint(chances, "sv")
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_hint_for_a_real_position(lang: str) -> None:
     game = POSITIONS["sk_bet"]()
     text = render_hint(swap_chances(game.state, 0), lang)  # type: ignore[arg-type]
-    assert len(text) < 2000 and "%" in text and "/" in text
+    assert len(text) < 2000 and "%" in text and "/" not in text  # no bare fractions

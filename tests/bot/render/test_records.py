@@ -189,7 +189,7 @@ OPS = ("add", "multiply", "divide", "subtract", "target", "square", "root")
 
 
 def full_stats() -> PlayerStats:
-    tally = OperationTally("all", 99_999, 88_888, 77_777, 10**9)
+    tally = OperationTally("all", 99_999, 88_888, 77_777, 10**9, 999)
     return PlayerStats(
         guild_id=GUILD,
         user_id=USER,
@@ -229,7 +229,9 @@ def test_stats_fit_and_say_everything(lang: str) -> None:
     for n in (1, 7):
         assert t(f"level.{n}.name", lang) in text
     assert t("stats.next.next", lang, current=3, level=4, name=t("level.4.name", lang)) in text
-    assert "▼▲•" in text and t("records.percent", lang, percent=89) in text
+    # Issue 11: best moves of the rounds asked (77,777 of 100,998), not legal (88 %).
+    assert "▼▲•" in text and t("records.percent", lang, percent=77) in text
+    assert t("stats.tally.missed", lang, missed=999) in text
     for rule in ("start", "stay", "previous"):
         other = replace(stats, suggestion=LevelSuggestion(2, 3, rule))  # type: ignore[arg-type]
         assert (
@@ -239,6 +241,18 @@ def test_stats_fit_and_say_everything(lang: str) -> None:
                 t(f"stats.next.{rule}", lang, level=2, current=3, name=t("level.2.name", lang))[:8]
             )
         )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_season_rating_equal_to_all_time_is_shown_once(lang: str) -> None:
+    """Issue 10 point 7: in the first season the season's rating is the all-time one; the
+    same number twice only confuses."""
+    same = (RatingLine("regnekrig", "s1", 1016, 1), RatingLine("regnekrig", "all", 1016, 1))
+    differs = (RatingLine("regnekrig", "s2", 1000, 0), RatingLine("regnekrig", "all", 1016, 1))
+    for ratings, lines in ((same, 1), (differs, 2)):
+        embed = render_stats(replace(full_stats(), ratings=ratings), lang)
+        field = next(f for f in embed.fields if f.name == t("stats.rating.title", lang))
+        assert len((field.value or "").splitlines()) == lines
 
 
 @pytest.mark.parametrize("lang", LANGS)

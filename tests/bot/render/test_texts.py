@@ -74,3 +74,17 @@ def test_help_fits_and_lists_the_localised_commands(lang: str) -> None:
     expected = {"nb": "/mattekrig stopp", "sv": "/mattekrig stoppa", "en": "/mattekrig stop"}[lang]
     assert expected in text
     assert text.count("/mattekrig ") >= 6
+
+
+@pytest.mark.parametrize(
+    ("lang", "unrated"),
+    [
+        ("nb", "flytter ingen rating"),
+        ("sv", "flyttar ingen rating"),
+        ("en", "move no rating"),
+    ],
+)
+def test_help_says_which_games_move_a_rating(lang: str, unrated: str) -> None:
+    """Issue 11 point 6: auto mode and plain intervallkrig count but move no rating."""
+    text = all_text(help_text(lang))
+    assert unrated in text

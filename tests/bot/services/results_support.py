@@ -15,6 +15,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import Player, Storage
+from engine.game import awaited, rounds_finished
 
 GUILD = 1
 
@@ -80,4 +81,57 @@ async def auto_game(
     game_id = await start(games, players, **options)
     first = next(p.user_id for p in players if p.user_id is not None)
     await play_out(games, clock, game_id, first)
+    return game_id
+
+
+async def finish_a_round(games: GameService, clock: FakeClock, game_id: int) -> None:
+    """Play until the first round is finished (RULES §1.5: a stop before that cancels the
+    game), every side answering its cards' sum (level 1) or flipping."""
+    game = games.live(game_id)
+    while rounds_finished(game.state) == 0 and not game.is_finished:
+        clock.advance(1)
+        deciding = awaited(game.state)
+        if not deciding:
+            side = game.state.live_sides[0]
+            flipper = next(p.user_id for p in game.players_of(side) if p.user_id is not None)
+            await games.flip(game_id, flipper, None)
+            continue
+        for side in deciding:
+            a, b = game.state.up[side]
+            player = next(p.user_id for p in game.players_of(side) if p.user_id is not None)
+            await games.answer(game_id, player, game.state.window, str(a.value + b.value))
+
+
+async def regn_game(
+    games: GameService,
+    clock: FakeClock,
+    players: Sequence[Player],
+    *,
+    rounds: int = 3,
+    **options: Any,
+) -> int:
+    """A rated game (issue 11 point 6: regn mode, where skill decides): level 1 with a
+    one-minute time limit, every side answering its true sum; after ``rounds`` rounds the time
+    runs out, the round in play is finished and the game ends by the rules (RULES §1.5)."""
+    options = {"mode": "regn", "minutes": 1, **options}
+    game_id = await start(games, players, **options)
+    game = games.live(game_id)
+    by_side = {p.side: p.user_id for p in players if p.user_id is not None}
+    answered = 0
+    while not game.is_finished:
+        state = game.state
+        if answered == rounds * len(by_side):
+            clock.advance(61)
+            await games.fire_due_timers()
+            answered += 1
+            continue
+        if not state.pending:
+            clock.advance(1)
+            await games.flip(game_id, next(iter(by_side.values())) or 0, None)
+            continue
+        side = state.pending[0]
+        a, b = state.up[side][-2:]
+        clock.advance(2)
+        await games.answer(game_id, by_side[side] or 0, state.window, str(a.value + b.value))
+        answered += 1
     return game_id

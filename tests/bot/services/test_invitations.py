@@ -149,7 +149,7 @@ async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationS
         options={**OPTIONS, "computer": "easy"},
     )
     game = update.game
-    await invitations.games.stop(game.id, ALICE, moderator=False)
+    await invitations.games.stop(game.id, ALICE)
     again = await invitations.rematch(game.id, ALICE)
     assert again.game.id != game.id
     assert [p.computer for p in again.game.players] == [None, "easy"]

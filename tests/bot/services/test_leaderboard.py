@@ -135,8 +135,10 @@ async def test_game_and_level_filters(leaderboards: LeaderboardService, play: Re
     assert [r.user_id for r in level3.rows] == [A, B]
     level5 = await leaderboards.leaderboard(GUILD, A, game="regnekrig", level=5)  # rating, level 5
     assert [r.user_id for r in level5.rows] == [C, D]
-    interval = await leaderboards.leaderboard(GUILD, A, game="intervallkrig")
+    interval = await leaderboards.leaderboard(GUILD, A, game="intervallkrig", sort="wins")
     assert [r.user_id for r in interval.rows] == [D, A]
+    # Issue 11 point 6: plain intervallkrig is luck, so it counts in results but is not rated.
+    assert (await leaderboards.leaderboard(GUILD, A, game="intervallkrig")).rows == ()
     with pytest.raises(UserFacingError):
         await leaderboards.leaderboard(GUILD, A, level=8)
 

@@ -25,8 +25,10 @@ from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     GUILD,
     auto_game,
     boards_fixture,
+    finish_a_round,
     people,
     privacy_fixture,
+    regn_game,
     results_fixture,
     start,
 )
@@ -46,13 +48,14 @@ async def _a_full_history(
     a challenge she hosts, a lobby she joined, a departed mark."""
     zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
     alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
-    played = await auto_game(games, clock, [zelda, alice], seed=3)
+    played = await regn_game(games, clock, [zelda, alice], seed=3)  # rated: regn mode
     answered = await start(games, [zelda, alice], mode="regn", channel_id=11)
     game = games.live(answered)
     clock.advance(3)
     await games.answer(answered, ZELDA, game.state.window, "1")
     await games.answer(answered, ALICE, game.state.window, "1")  # both answered: revealed
-    await games.stop(answered, ZELDA, moderator=False)
+    await finish_a_round(games, clock, answered)
+    await games.stop(answered, ZELDA)  # RULES §1.5: a forfeit, recorded
     others = await auto_game(games, clock, people(ALICE, BOB), seed=4, channel_id=12)
     for game_id in (played, answered, others):
         assert await results.record(game_id) is not None
@@ -150,7 +153,7 @@ async def test_forget_me_waits_for_a_live_game(
     with pytest.raises(UserFacingError) as refused:
         await privacy.forget(ZELDA)
     assert refused.value.key == "privacy.forget.live_game"
-    await games.stop(game_id, ZELDA, moderator=False)
+    await games.stop(game_id, ZELDA)
     await privacy.forget(ZELDA)  # records the stopped game first, then forgets
 
 

@@ -74,6 +74,9 @@ async def test_at_most_three_rated_games_per_pair_per_day(storage: Storage) -> N
         ({"reason": "stopped"}, "ended_early"),
         ({"reason": "abandoned"}, "ended_early"),
         ({"computer": True}, "computer"),
+        # Issue 11 point 6: ratings only where skill decides (the registry's rated_modes).
+        ({"mode": "auto"}, "luck"),
+        ({"game": "intervallkrig"}, "luck"),
     ],
 )
 async def test_unrated_games(storage: Storage, change: dict, reason: str) -> None:
@@ -81,6 +84,14 @@ async def test_unrated_games(storage: Storage, change: dict, reason: str) -> Non
     stored = await _record(storage, result)
     assert not stored.rated and stored.unrated == reason
     assert await storage.rating_lines(1, A) == []
+
+
+def test_skill_decides_in_regn_mode_regnekrig_and_satsing_only() -> None:
+    """Regn-mode regnekrig and satsing are rated; auto mode and plain intervallkrig are not."""
+    assert unrated_reason(duel(1, A, B)) is None
+    assert unrated_reason(replace(duel(1, A, B), game="satsing")) is None
+    assert unrated_reason(replace(duel(1, A, B), mode="auto")) == "luck"
+    assert unrated_reason(replace(duel(1, A, B), game="intervallkrig")) == "luck"
 
 
 def test_a_computer_seat_is_never_rated() -> None:

@@ -28,11 +28,13 @@ from engine.events import (
     WarDeclared,
 )
 from engine.expressions import judge
-from engine.game import apply, new_game
+from engine.game import apply, awaited, new_game
+from engine.state import Termination
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
 from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     GUILD,
     auto_game,
+    finish_a_round,
     people,
     results_fixture,
     start,
@@ -62,7 +64,7 @@ async def test_all_cards(games: GameService, clock: FakeClock, results: ResultsS
     by_side = {p.side: p for p in result.players}
     assert by_side[winner].outcome == "win" and by_side[1 - winner].outcome == "loss"
     assert by_side[winner].cards_end == 52 and by_side[1 - winner].cards_end == 0
-    assert result.rated and result.unrated is None
+    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
     assert result.rounds == sum(p.rounds_won for p in result.players)  # no stalemate here
     assert result.duration_ms == result.ended_at - result.started_at > 0
     assert all(p.answers == 0 for p in result.players)  # auto mode: the engine answered
@@ -81,7 +83,7 @@ async def test_time_up(games: GameService, clock: FakeClock, results: ResultsSer
         assert counts[0] == counts[1] and {p.outcome for p in result.players} == {"draw"}
     else:
         assert counts[result.winner] == max(counts.values())  # type: ignore[type-var]
-    assert result.rated
+    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
 
 
 async def test_max_rounds(games: GameService, clock: FakeClock, results: ResultsService) -> None:
@@ -92,7 +94,7 @@ async def test_max_rounds(games: GameService, clock: FakeClock, results: Results
     await play_out(games, clock, game_id, ALICE)
     result = await _recorded(results, game_id)
     _check_two_player_result(result, "max_rounds")
-    assert result.rounds == 3 and result.level == 2 and result.rated
+    assert result.rounds == 3 and result.level == 2 and result.unrated == "luck"
 
 
 async def test_stalemate(storage: Storage, clock: FakeClock, results: ResultsService) -> None:
@@ -128,29 +130,93 @@ async def test_stalemate(storage: Storage, clock: FakeClock, results: ResultsSer
     _check_two_player_result(result, "stalemate")
     assert result.winner is None and {p.outcome for p in result.players} == {"draw"}
     assert all(p.cards_end is None for p in result.players)  # stacked piles: no replay
-    assert result.rated
+    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
 
 
-async def test_stopped(games: GameService, clock: FakeClock, results: ResultsService) -> None:
+async def test_a_stop_is_a_forfeit_that_counts(
+    games: GameService, clock: FakeClock, results: ResultsService
+) -> None:
+    """RULES §1.5: "a side that stops a game gives it up: the game ends at once, reason
+    `forfeit`; with two sides the other side wins" — and it counts like any other ending."""
     game_id = await start(games, people(ALICE, BOB), mode="regn")
+    await finish_a_round(games, clock, game_id)
     clock.advance(30)
-    await games.stop(game_id, BOB, moderator=False)
+    await games.stop(game_id, BOB)
     result = await _recorded(results, game_id)
-    _check_two_player_result(result, "stopped")
-    assert result.winner is None and {p.outcome for p in result.players} == {"none"}
-    assert not result.rated and result.unrated == "ended_early"
-    assert result.duration_ms == 30_000
-    assert [p.cards_end for p in result.players] == [24, 24]  # two cards each on the table
+    _check_two_player_result(result, "forfeit")
+    assert result.winner == 0
+    assert [p.outcome for p in result.players] == ["win", "loss"]
+    assert result.rated and result.unrated is None
 
 
-async def test_abandoned(games: GameService, clock: FakeClock, results: ResultsService) -> None:
+async def test_a_stop_before_the_first_round_is_finished_cancels(
+    games: GameService, clock: FakeClock, results: ResultsService, storage: Storage
+) -> None:
+    """RULES §1.5: "A stop before the first round is finished cancels the game: it counts for
+    nobody" — no result at all."""
+    game_id = await start(games, people(ALICE, BOB), mode="regn")
+    update = await games.stop(game_id, BOB)
+    assert update.game.ended == "stopped"
+    assert await results.record(game_id) is None
+    assert await storage.load_result(game_id) is None
+    assert await results.record_pending() == []
+
+
+async def test_abandoned_is_no_result(
+    games: GameService, clock: FakeClock, results: ResultsService, storage: Storage
+) -> None:
+    """The idle end (nobody touched the game for ten minutes) counts for nobody."""
     game_id = await start(games, people(ALICE, BOB), mode="regn", answer_seconds=0)
     clock.advance(11 * 60)
     [update] = await games.fire_due_timers()
     assert update.cause == "abandon"
+    assert await results.record(game_id) is None
+    assert await storage.load_result(game_id) is None
+
+
+async def test_missed_decisions_abandon_the_game_with_no_result(
+    games: GameService, clock: FakeClock, results: ResultsService, storage: Storage
+) -> None:
+    """RULES §1.5: "the bot ends a game as `abandoned` (no winner, counted for nobody) when
+    every human side has let its last three decisions run out of time" — not a draw."""
+    game_id = await start(games, people(ALICE, BOB), mode="regn", answer_seconds=30)
+    game = games.live(game_id)
+    for _ in range(10):
+        if game.is_finished:
+            break
+        clock.advance(31)
+        await games.fire_due_timers()
+        if not game.is_finished and not awaited(game.state):
+            await games.flip(game_id, ALICE, None)  # the war's flip: pressing Flip is no answer
+    assert game.state.outcome is not None
+    assert game.state.outcome.reason is Termination.ABANDONED
+    assert (await storage.load_game(game_id)).status == "abandoned"
+    assert await results.record(game_id) is None and await results.record_pending() == []
+
+
+async def test_a_side_that_misses_while_the_other_plays_forfeits(
+    games: GameService, clock: FakeClock, results: ResultsService
+) -> None:
+    """RULES §1.5: "a side that lets three in a row run out while another side keeps playing
+    forfeits" — a loss for it, a win for the side that played."""
+    game_id = await start(games, people(ALICE, BOB), mode="regn", answer_seconds=30)
+    game = games.live(game_id)
+    for _ in range(20):
+        if game.is_finished:
+            break
+        if awaited(game.state) and 0 in game.state.pending:
+            a, b = game.state.up[0]
+            await games.answer(game_id, ALICE, game.state.window, str(a.value + b.value))
+        elif not awaited(game.state):
+            await games.flip(game_id, ALICE, None)
+            continue
+        clock.advance(31)
+        await games.fire_due_timers()  # Bob lets it run out
+    assert game.state.outcome is not None
+    assert (game.state.outcome.reason, game.state.outcome.side) == (Termination.FORFEIT, 1)
     result = await _recorded(results, game_id)
-    _check_two_player_result(result, "abandoned")
-    assert not result.rated and result.unrated == "ended_early"
+    assert result.reason == "forfeit" and result.winner == 0
+    assert [p.outcome for p in result.players] == ["win", "loss"]
 
 
 async def test_a_computer_game_is_recorded_but_never_rated(
@@ -179,7 +245,7 @@ async def test_teams_are_recorded_per_member(
     same_side = [p for p in result.players if p.side == 0]
     assert same_side[0].outcome == same_side[1].outcome
     assert same_side[0].rounds_won == same_side[1].rounds_won
-    assert result.rated
+    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
 
 
 async def test_answers_per_player_with_times_and_misses(
@@ -202,7 +268,7 @@ async def test_answers_per_player_with_times_and_misses(
     await games.answer(game_id, BOB, game.state.window, total(1))
     clock.advance(31)
     await games.fire_due_timers()  # Alice times out
-    await games.stop(game_id, ALICE, moderator=False)
+    await games.stop(game_id, ALICE)
     result = await _recorded(results, game_id)
     alice, bob = result.players
     assert (alice.answers, alice.correct, alice.best, alice.missed) == (1, 1, 1, 1)
@@ -226,7 +292,7 @@ async def test_squares_and_roots_count_under_their_operations(
     root_ok = judge(root, (a1, b1), 7).accepted
     await games.answer(game_id, ALICE, game.state.window, square)
     await games.answer(game_id, BOB, game.state.window, root)
-    await games.stop(game_id, ALICE, moderator=False)
+    await games.stop(game_id, ALICE)
     result = await _recorded(results, game_id)
     alice, bob = result.players
     assert {o.op: (o.answers, o.correct) for o in alice.operations} == {
@@ -343,7 +409,8 @@ async def test_recording_is_idempotent_and_runs_in_the_background(
     """Point 7: the record is scheduled after the board update and never raises into it."""
     game_id = await start(games, people(ALICE, BOB), mode="regn")
     assert await results.record(game_id) is None  # live: nothing to record
-    update = await games.stop(game_id, ALICE, moderator=False)
+    await finish_a_round(games, clock, game_id)
+    update = await games.stop(game_id, ALICE)
     await results.on_update(update)
     results.schedule(game_id)  # a second schedule for the same game is harmless
     await results.drain()
@@ -357,9 +424,11 @@ async def test_record_pending_catches_up_after_a_crash(
     games: GameService, clock: FakeClock, results: ResultsService
 ) -> None:
     first = await start(games, people(ALICE, BOB), mode="regn")
-    await games.stop(first, ALICE, moderator=False)
+    await finish_a_round(games, clock, first)
+    await games.stop(first, ALICE)
     second = await start(games, people(ALICE, BOB), mode="regn", channel_id=11)
-    await games.stop(second, ALICE, moderator=False)
+    await finish_a_round(games, clock, second)
+    await games.stop(second, ALICE)
     recorded = await results.record_pending()
     assert [r.game_id for r in recorded] == [first, second]
     assert await results.record_pending() == []
@@ -373,5 +442,5 @@ async def test_board_updates_are_not_blocked_by_a_slow_record(
     other = await start(games, people(CARL, DINA), mode="regn", channel_id=11)
     task = results.schedule(game_id)
     await asyncio.sleep(0)
-    await games.stop(other, CARL, moderator=False)  # served while the record runs
+    await games.stop(other, CARL)  # served while the record runs
     assert await task is not None

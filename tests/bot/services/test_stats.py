@@ -14,7 +14,7 @@ from bot.services.admin import AdminService
 from bot.services.clock import FakeClock
 from bot.services.errors import UserFacingError
 from bot.services.ratings import plan
-from bot.services.stats import StatsService, suggest_level
+from bot.services.stats import StatsService, suggest_level, summarize
 from bot.storage import GameResult, OperationTally, PlayerGame, Storage
 from tests.bot.services.results_support import GUILD, admin_fixture, results_fixture  # noqa: F401
 from tests.bot.storage.results_helpers import duel, seat
@@ -28,12 +28,22 @@ def stats(storage: Storage, clock: FakeClock) -> StatsService:
 
 
 def _game(
-    level: int, answers: int, correct: int, *, missed: int = 0, op: str = "add"
+    level: int,
+    answers: int,
+    correct: int | None = None,
+    *,
+    best: int | None = None,
+    missed: int = 0,
+    op: str = "add",
 ) -> PlayerGame:
+    """A game of ``answers`` answers (``correct`` legal, ``best`` best moves) and misses."""
+    correct = answers if correct is None else correct
+    best = correct if best is None else best
     player = replace(
         seat(0, 0, A, "win", answers=answers, correct=correct),
+        best=best,
         missed=missed,
-        operations=(OperationTally(op, answers, correct, correct, answers * 1000),),
+        operations=(OperationTally(op, answers, correct, best, answers * 1000),),
     )
     return PlayerGame(replace(duel(1, A, B, level=level), players=(player,)), player)
 
@@ -42,21 +52,43 @@ def _game(
     ("games", "expected"),
     [
         ([], (1, None, "start")),
-        ([_game(1, 10, 8)], (2, 1, "next")),  # level 1 counts alone
-        ([_game(1, 10, 7)], (1, 1, "stay")),
-        ([_game(2, 10, 9), _game(3, 12, 10)], (4, 3, "next")),  # two levels at ≥ 80 %
-        ([_game(3, 12, 10)], (3, 3, "stay")),  # the level below is not mastered
-        ([_game(3, 9, 9)], (3, 3, "stay")),  # too few answers to judge
-        ([_game(4, 5, 4), _game(4, 4, 1), _game(4, 2, 1, missed=3)], (3, 4, "previous")),
-        ([_game(4, 4, 1), _game(4, 4, 3)], (4, 4, "stay")),  # not repeated
-        ([_game(1, 2, 0), _game(1, 2, 0)], (1, 1, "stay")),  # nothing below level 1
-        ([_game(6, 10, 10), _game(7, 10, 10)], (7, 7, "stay")),  # the top
+        ([_game(1, 10, best=8)], (2, 1, "next")),
+        ([_game(1, 10, best=7)], (1, 1, "stay")),
+        # Started at level 3: its own record is enough to move up (nobody is trapped there).
+        ([_game(3, 12, best=10)], (4, 3, "next")),
+        ([_game(3, 9, best=9)], (3, 3, "stay")),  # too few rounds to judge
+        # Legal every time but rarely the best (only a+b): down, never up.
+        ([_game(5, 12, 12, best=3, op="target")], (4, 5, "previous")),
+        # Started at level 3 and struggling: told to go down.
+        ([_game(3, 6, best=2)], (2, 3, "previous")),
+        ([_game(4, 2, best=2, missed=5)], (3, 4, "previous")),  # mostly missed
+        ([_game(1, 8, best=0)], (1, 1, "stay")),  # nothing below level 1
+        ([_game(7, 10, best=10)], (7, 7, "stay")),  # the top
+        # Each level's own record: the current level's, not the one before.
+        ([_game(4, 10, best=10), _game(5, 10, best=2)], (4, 5, "previous")),
+        ([_game(5, 10, best=2), _game(4, 10, best=9)], (5, 4, "next")),
+        # Over the last rounds asked only: an old bad game at the level is left behind.
+        ([_game(2, 20, best=4), _game(2, 20, best=18)], (3, 2, "next")),
     ],
 )
 def test_suggested_level(games: list[PlayerGame], expected: tuple) -> None:
-    """Point 4: two levels' accuracy ≥ 80 % → the next; repeated misses → the previous."""
+    """Issue 11 point 4: the best-move rate and misses of the current level's own last rounds
+    decide; a struggling pupil is told to go down from any level; nobody is trapped."""
     suggestion = suggest_level(games)
     assert (suggestion.level, suggestion.current, suggestion.rule) == expected
+
+
+def test_bob_best_ten_of_eighteen_shows_fifty_six_percent() -> None:
+    """The issue's Bob: 18 legal division answers, 10 of them best, stats said 100 %; now 56 %.
+    Erik: 12 rounds, 7 missed, 5 best: 42 %, with the 7 misses counted."""
+    bob = summarize(GUILD, A, "Bob", [_game(3, 18, 18, best=10, op="divide")])
+    assert bob.operations["divide"].best_rate == pytest.approx(10 / 18)
+    assert round(bob.operations["divide"].best_rate * 100) == 56
+    assert round(bob.levels[3].best_rate * 100) == 56
+    erik = summarize(GUILD, A, "Erik", [_game(1, 5, 5, best=5, missed=7)])
+    assert erik.missed == 7 and erik.operations["add"].missed == 7
+    assert erik.answers.asked == 12 and round(erik.answers.best_rate * 100) == 42
+    assert erik.levels[1].missed == 7
 
 
 async def _record(storage: Storage, result: GameResult) -> None:
@@ -160,33 +192,78 @@ async def test_admin_settings_and_void(storage: Storage, admin: AdminService) ->
 
 
 async def test_report_csv(storage: Storage, admin: AdminService) -> None:
-    """Per pupil: games, accuracy per operation and level, suggested level."""
+    """Per pupil: games, answers, misses, best moves of the rounds asked overall, per operation
+    and per level (each level with its misses), suggested level. Issue 11's Bob: 15 division
+    answers, all legal, 10 best, and 3 rounds missed: 10 of 18 rounds, 56 %, misses shown."""
     await _record(
         storage,
         _with_ops(duel(1, A, B, at=1000, day=1), A, OperationTally("add", 10, 9, 9, 1)),
     )
     second = _with_ops(
-        duel(2, B, C, at=2000, day=2, level=5), B, OperationTally("target", 4, 1, 1, 1)
+        duel(2, B, C, at=2000, day=2, level=5), B, OperationTally("target", 4, 4, 1, 1)
     )
     players = tuple(  # the name at the latest game is the one shown
         replace(p, display_name="=Åse") if p.user_id == B else p for p in second.players
     )
     await _record(storage, replace(second, players=players))
+    bob = 204
+    third = _with_ops(
+        duel(3, bob, C, at=3000, day=3, level=3),
+        bob,
+        OperationTally("divide", 15, 15, 10, 1, mistakes=(("sign_slip", 3),), times=(6000,) * 15),
+    )
+    third = replace(
+        third,
+        players=tuple(replace(p, missed=3) if p.user_id == bob else p for p in third.players),
+    )
+    await _record(storage, third)
     text = await admin.report_csv(GUILD, manager=True, lang="nb")
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
     header = rows[0]
-    assert header[:5] == ["Elev", "Spill", "Seire", "Svar", "Treffsikkerhet (%)"]
-    assert "Treffsikkerhet + (%)" in header and "Treffsikkerhet nivå 7 (%)" in header
+    assert header[:6] == ["Elev", "Spill", "Seire", "Svar", "Ikke svart", "Beste trekk (%)"]
+    assert "Beste trekk + (%)" in header and "Beste trekk nivå 7 (%)" in header
+    assert "Beste trekk : (%)" in header  # school notation: division is ':' in nb
+    assert "Ikke svart nivå 3" in header
     assert header[-1] == "Foreslått nivå"
     by_name = {r[0]: dict(zip(header, r, strict=True)) for r in rows[1:]}
-    assert set(by_name) == {f"user{A}", "'=Åse", f"user{C}"}  # a formula is not run
+    assert set(by_name) == {f"user{A}", "'=Åse", f"user{C}", f"user{bob}"}  # no formula run
     ada = by_name[f"user{A}"]
-    assert (ada["Spill"], ada["Seire"], ada["Svar"]) == ("1", "1", "10")
-    assert ada["Treffsikkerhet + (%)"] == "90" and ada["Treffsikkerhet nivå 1 (%)"] == "90"
-    assert ada["Treffsikkerhet mål (%)"] == "" and ada["Foreslått nivå"] == "2"
+    assert (ada["Spill"], ada["Seire"], ada["Svar"], ada["Ikke svart"]) == ("1", "1", "10", "0")
+    assert ada["Beste trekk + (%)"] == "90" and ada["Beste trekk nivå 1 (%)"] == "90"
+    assert ada["Beste trekk mål (%)"] == "" and ada["Foreslått nivå"] == "2"
     ase = by_name["'=Åse"]
     assert (ase["Spill"], ase["Seire"]) == ("2", "1")
-    assert ase["Treffsikkerhet mål (%)"] == "25" and ase["Treffsikkerhet nivå 5 (%)"] == "25"
+    # All four answers legal, one best: 25 %, not the 100 % "legal" would say.
+    assert ase["Beste trekk mål (%)"] == "25" and ase["Beste trekk nivå 5 (%)"] == "25"
+    bobs = by_name[f"user{bob}"]
+    assert bobs["Beste trekk : (%)"] == "56" and bobs["Beste trekk nivå 3 (%)"] == "56"
+    assert bobs["Ikke svart"] == "3" and bobs["Ikke svart nivå 3"] == "3"
+    assert bobs["Beste trekk (%)"] == "56" and bobs["Foreslått nivå"] == "3"
+    assert bobs["Median svartid (s)"] == "6" and bobs["Vanligste feil"] == "sign_slip"
+    assert ada["Median svartid (s)"] == "" and ada["Vanligste feil"] == ""
     english = await admin.report_csv(GUILD, manager=True)
     assert english.splitlines()[0].startswith("\ufeffPupil,Games,Wins")
+
+
+def test_median_time_and_the_commonest_mistake_per_level_and_operation() -> None:
+    """Issue 11 point 4: the median time to answer and the mistake kinds, per operation and
+    per level, from the stored tallies; the stats screen shows them."""
+    from bot.i18n import t
+    from bot.render.stats import render_stats
+
+    game = _game(3, 5, 3, best=2, op="divide")
+    ops = (
+        OperationTally(
+            "divide", 5, 3, 2, 0, mistakes=(("sign_slip", 2),), times=(3000, 4000, 9000, 4000, 5000)
+        ),
+    )
+    player = replace(game.player, operations=ops)
+    stats = summarize(
+        GUILD, A, "Bob", [PlayerGame(replace(game.result, players=(player,)), player)]
+    )
+    assert stats.levels[3].median_ms == 4000 and stats.operations["divide"].median_ms == 4000
+    assert stats.levels[3].mistakes == (("sign_slip", 2),)
+    text = "\n".join(f.value for f in render_stats(stats, "nb").fields)
+    assert t("stats.tally.median", "nb", seconds="4") in text
+    assert t("stats.tally.mistake", "nb", kind=t("mistake.sign_slip", "nb"), count=2) in text

@@ -3,6 +3,8 @@ seasons, boards ranked from running totals, settings (issue points 1, 2, 3, 6, 7
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from bot.storage import (
@@ -209,9 +211,15 @@ async def test_player_games_in_order(store: Storage) -> None:
 async def test_unrecorded_games_lists_finished_server_games(store: Storage) -> None:
     from .helpers import new_game
 
+    """RULES §1.5: only a game ended by the rules has a result; a stopped (cancelled or ended
+    by a manager) or abandoned game counts for nobody, so it is never waiting for one."""
     live = await new_game(store)
     done = await new_game(store, channel_id=501)
-    await store.set_status(done, "stopped", T0)
+    stopped = await new_game(store, channel_id=502)
+    abandoned = await new_game(store, channel_id=503)
+    await store.set_status(done, "over", T0)
+    await store.set_status(stopped, "stopped", T0)
+    await store.set_status(abandoned, "abandoned", T0)
     assert await store.unrecorded_games() == [done]
     assert live not in await store.unrecorded_games()
 
@@ -235,6 +243,11 @@ async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
     )
     assert await store.guild_settings(1) == changed
     assert (await store.update_guild_settings(1, T0 + 2, language=None)).language is None
+    # Issue 10: turn pings are on until the teacher turns them off, and stay off.
+    assert changed.pings
+    quiet = await store.update_guild_settings(1, T0 + 3, pings=False)
+    assert not quiet.pings and (await store.guild_settings(1)).pings is False
+    assert not (await store.update_guild_settings(1, T0 + 4, threads=True)).pings
     with pytest.raises(ValueError):
         await store.update_guild_settings(1, T0, board="secret")
 
@@ -252,3 +265,33 @@ def _fields(obj: object) -> dict[str, object]:
     from dataclasses import fields
 
     return {f.name: getattr(obj, f.name) for f in fields(obj)}  # type: ignore[arg-type]
+
+
+async def test_mistake_kinds_and_answer_times_round_trip(store: Storage) -> None:
+    """Issue 11 point 4: per pupil, game and operation the mistake kinds (the engine's reason
+    codes) and every answer's time are kept, so the median time and the commonest mistakes
+    can be reported; tallies add up across games."""
+    ops = (
+        OperationTally(
+            "divide",
+            5,
+            3,
+            2,
+            21_000,
+            mistakes=(("sign_slip", 2), ("arithmetic_slip", 1)),
+            times=(3000, 4000, 5000, 4000, 5000),
+        ),
+    )
+    result = duel(1, A, B, answers={A: (5, 3)})
+    players = tuple(replace(p, operations=ops) if p.user_id == A else p for p in result.players)
+    result = replace(result, players=players)
+    await record(store, result)
+    loaded = await store.load_result(1)
+    assert loaded is not None
+    tally = next(p for p in loaded.players if p.user_id == A).operations[0]
+    assert tally.mistakes == (("sign_slip", 2), ("arithmetic_slip", 1))
+    assert tally.median_ms == 4000
+    both = tally + OperationTally(
+        "divide", 1, 0, 0, 9000, mistakes=(("arithmetic_slip", 2),), times=(9000,)
+    )
+    assert both.mistakes == (("arithmetic_slip", 3), ("sign_slip", 2)) and both.median_ms == 4500

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.storage import GuildSettings, Storage
+import pytest
+
+from bot.storage import ANSWER_FORMS, GuildSettings, Storage
+from engine.expressions import AnswerForm
 
 from .conftest import Backend, need_durable
 from .helpers import T0
@@ -48,3 +51,18 @@ async def test_settings_survive_a_restart(backend: Backend) -> None:
         changed = await store.update_guild_settings(7, T0, language="en")
     async with await backend.open() as store:
         assert await store.guild_settings(7) == changed
+
+
+async def test_the_servers_answer_form_is_kept(store: Storage) -> None:
+    """Issue 11 point 1 (RULES §2.2): new games' answer form, `number` until a teacher
+    changes it; only the two forms are stored, and the engine knows both."""
+    assert tuple(f.value for f in AnswerForm) == ANSWER_FORMS
+    assert (await store.guild_settings(7)).answer_form == "number"
+    changed = await store.update_guild_settings(7, T0, answer_form="expression")
+    assert changed.answer_form == "expression" and changed.board == "visible"
+    kept = await store.update_guild_settings(7, T0 + 1, threads=False)
+    assert kept.answer_form == "expression"
+    assert await store.guild_settings(7) == kept
+    with pytest.raises(ValueError):
+        await store.update_guild_settings(7, T0 + 2, answer_form="guess")
+    assert (await store.guild_settings(7)).answer_form == "expression"

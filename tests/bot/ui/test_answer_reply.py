@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from bot.i18n import LANGS, t
-from bot.ui.modals import answer_reply
+from bot.render.board_text import answer_reply
 from engine.expressions import AnswerForm, Reason, judge
 
 EXPRESSION = AnswerForm.EXPRESSION

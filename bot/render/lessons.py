@@ -1,0 +1,129 @@
+"""What a round teaches, said after it (issue 11 point 3), put into words from the view's facts.
+
+Kept apart from the result line (`bot.render.results`, which says who won what) so any round
+block can add it: `round_lesson` gives the lines, one for the round's own target (the header
+already shows the next one) and one per side that played a value: its distance to the target
+(``12 er 3 unna 15``), the middle step where a square or a root was involved
+(``3² + (−2) = 9 − 2 = 7``, from the engine's `middle_step`), the best move's middle step when
+the best was not played, and a short word of praise for a best move or an exact hit. The
+praise varies with the round, the side and the target (the same board always says the same
+thing, so an edit never changes it), and is given only for an answer a pupil gave: in auto
+mode the engine plays, and nobody is praised for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from fractions import Fraction
+
+from bot.i18n import Lang, t
+from bot.render.cards import number_text
+from bot.render.locale import as_lang
+from bot.render.notation import school_expression, school_value
+from engine.config import Mode
+from engine.errors import ExpressionError
+from engine.expressions import middle_step, parse, to_text
+from engine.view import Comparison, Play, RoundFacts, View
+
+PRAISE_BEST = 4  # lesson.praise.best.1 … 4
+PRAISE_EXACT = 3  # lesson.praise.exact.1 … 3
+
+
+def _step(expression: str | None, value: Fraction, lang: Lang) -> str | None:
+    """``3² + (−2) = 9 − 2 = 7`` when the expression has a square or a root, else None."""
+    if not expression:
+        return None
+    try:
+        middle = middle_step(parse(expression))
+    except ExpressionError:
+        return None
+    if middle is None:
+        return None
+    shown = f"{expression} = {to_text(middle)} = {number_text(value)}"
+    return school_expression(shown, lang)
+
+
+def _found_best(play: Play, target: int | None) -> bool:
+    """Levels 1–4: the best value; levels 5–7: as close to the target as the best."""
+    if play.value is None or play.best_value is None:
+        return False
+    if target is None:
+        return play.value == play.best_value
+    return abs(play.value - target) == abs(play.best_value - target)
+
+
+def _praise(kind: str, count: int, facts: RoundFacts, play: Play, lang: Lang) -> str:
+    number = (facts.round + play.side + (facts.target or 0)) % count + 1
+    return t(f"lesson.praise.{kind}.{number}", lang)
+
+
+def _side_line(facts: RoundFacts, play: Play, name: str, praise: bool, lang: Lang) -> str | None:
+    value = play.value
+    parts: list[str] = []
+    target = facts.target
+    exact = value is not None and target is not None and value == target
+    if value is not None and target is not None:
+        distance = abs(value - target)
+        if exact:
+            parts.append(t("lesson.exact", lang, value=school_value(value, lang)))
+        else:
+            parts.append(
+                t(
+                    "lesson.distance",
+                    lang,
+                    value=school_value(value, lang),
+                    distance=school_value(distance, lang),
+                    target=number_text(target),
+                )
+            )
+    if value is not None:
+        step = _step(play.played, value, lang)
+        if step is not None:
+            parts.append(step)
+    best_value = play.best_value
+    if best_value is not None and best_value != value:
+        step = _step(play.best, best_value, lang)
+        if step is not None:
+            parts.append(t("lesson.best_step", lang, step=step))
+    best = _found_best(play, target)
+    if praise and exact:
+        parts.append(_praise("exact", PRAISE_EXACT, facts, play, lang))
+    elif praise and best:
+        parts.append(_praise("best", PRAISE_BEST, facts, play, lang))
+    if not parts:
+        return None
+    return f"{name}: " + " · ".join(parts)
+
+
+def _taught(facts: RoundFacts) -> Comparison | None:
+    """The latest comparison whose answers were revealed (the one that decided the round, or
+    the one that led to the war being fought)."""
+    answered = [c for c in facts.comparisons if any(p.played is not None for p in c.plays)]
+    return answered[-1] if answered else None
+
+
+def _round_lesson(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    facts = view.result
+    if facts is None:
+        return []
+    told = _taught(facts)
+    if told is None:
+        return []
+    praise = view.config.mode is not Mode.AUTO
+    lines: list[str] = []
+    if facts.target is not None:
+        lines.append(t("lesson.target", lang, round=facts.round, target=number_text(facts.target)))
+    for play in told.plays:
+        if play.side not in names or play.played is None:
+            continue
+        played = bool(play.played) and praise
+        line = _side_line(facts, play, names[play.side], played, lang)
+        if line is not None:
+            lines.append(line)
+    return lines if len(lines) > (1 if facts.target is not None else 0) else []
+
+
+def round_lesson(view: View, names: Mapping[int, str], lang: str) -> list[str]:
+    """The lines that say what the round shown teaches (empty when it teaches nothing: an
+    intervallkrig round, or a round nobody has answered yet)."""
+    return _round_lesson(view, names, as_lang(lang))

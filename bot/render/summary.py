@@ -1,0 +1,67 @@
+"""A pupil's end-of-game summary as the private message they read (issue 11 point 3)."""
+
+from __future__ import annotations
+
+from bot.i18n import Lang, t
+from bot.render.locale import as_lang
+from bot.render.records import percent
+from bot.reports import PupilSummary
+from engine.registry import descriptor
+
+LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1–4, named like the levels
+
+
+def operation_name(op: str, lang: Lang) -> str:
+    """An operation as the pupil knows it: levels 1–4 by their level's name."""
+    if op in LEVEL_OPS:
+        return t(f"level.{LEVEL_OPS.index(op) + 1}.name", lang)
+    return t(f"records.op.{op}", lang)
+
+
+def _render_summary(summary: PupilSummary, lang: Lang) -> str:
+    game = descriptor(summary.game)
+    lines = [
+        t(
+            "summary.title",
+            lang,
+            game=t(game.name_key, lang),
+            level=summary.level,
+            id=summary.game_id,
+        ),
+        t(
+            "summary.best",
+            lang,
+            best=summary.best,
+            asked=summary.asked,
+            percent=percent(summary.best_rate if summary.asked else None, lang),
+        ),
+    ]
+    if summary.exact_hits:
+        lines.append(t("summary.exact", lang, count=summary.exact_hits))
+    if summary.missed:
+        lines.append(t("summary.missed", lang, count=summary.missed))
+    if summary.mistakes:
+        kinds = ", ".join(
+            f"{t(f'mistake.{code}', lang)} ({count})" for code, count in summary.mistakes
+        )
+        lines.append(t("summary.mistakes", lang, kinds=kinds))
+    elif summary.asked:
+        lines.append(t("summary.no_mistakes", lang))
+    level = summary.suggested_level
+    advice = t(
+        f"summary.suggest.{summary.direction}",
+        lang,
+        level=level,
+        name=t(f"level.{level}.name", lang),
+    )
+    if summary.practise is not None:
+        advice += " " + t(
+            "summary.practise", lang, operation=operation_name(summary.practise, lang)
+        )
+    lines.append(advice)
+    return "\n".join(lines)
+
+
+def render_summary(summary: PupilSummary, lang: str) -> str:
+    """The summary text (well under Discord's 2,000 characters)."""
+    return _render_summary(summary, as_lang(lang))

@@ -1,0 +1,105 @@
+"""A pupil's end-of-game summary, from the game's own result (issue 11 point 3).
+
+Pure: `summarise(result, user_id)` reads the `GameResult` that `compute_result` makes from the
+stored game (so the summary and the records count the same things). The suggestion is honest
+about one game only — `/mattekrig stats` reads the whole record:
+
+* fewer than half of the rounds answered with a best move, or more misses than answers, over
+  at least `MIN_ROUNDS` rounds → one level down (never below 1: a pupil who started above
+  level 1 can be told to go down);
+* at least `UP_RATE` best moves over at least `UP_ROUNDS` rounds and at most one round in
+  five missed → one level up (never above 7);
+* otherwise stay. The operation to practise is the one with the lowest best-move rate (the
+  lower level's own operation when going down).
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from bot.reports import Direction, PupilSummary
+from bot.services.errors import UserFacingError
+from bot.services.results import (
+    LEVEL_OPERATIONS,
+    Mistakes,
+    NotFinishedError,
+    compute_result_with_mistakes,
+)
+from bot.storage import GameResult
+from bot.storage.contract import GameEventStore
+from engine.config import TARGET_LEVELS
+
+MIN_ROUNDS = 4
+DOWN_RATE = 0.5
+UP_ROUNDS = 6
+UP_RATE = 0.8
+MISSED_SHARE_UP = 0.2
+TOP_MISTAKES = 3
+MAX_LEVEL = 7
+
+
+def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> PupilSummary | None:
+    """The summary for the player ``user_id`` (None when they did not play in it), with the
+    pupil's mistake kinds (`compute_result_with_mistakes`)."""
+    player = next((p for p in result.players if p.user_id == user_id), None)
+    if player is None:
+        return None
+    asked = player.answers + player.missed
+    level = result.level
+    direction: Direction = "stay"
+    suggested = level
+    if asked >= MIN_ROUNDS and (player.best < asked * DOWN_RATE or player.missed > player.answers):
+        if level > 1:
+            direction, suggested = "down", level - 1
+    elif (
+        asked >= UP_ROUNDS
+        and player.best >= asked * UP_RATE
+        and player.missed <= asked * MISSED_SHARE_UP
+        and level < MAX_LEVEL
+    ):
+        direction, suggested = "up", level + 1
+    practise: str | None
+    if direction == "down" and suggested in LEVEL_OPERATIONS:
+        practise = LEVEL_OPERATIONS[suggested]
+    else:
+        tried = [o for o in player.operations if o.answers]
+        weakest = min(tried, key=lambda o: (o.best / o.answers, -o.answers, o.op), default=None)
+        practise = weakest.op if weakest is not None and weakest.best < weakest.answers else None
+    return PupilSummary(
+        game_id=result.game_id,
+        game=result.game,
+        level=level,
+        asked=asked,
+        best=player.best,
+        exact_hits=player.exact_hits if result.level in TARGET_LEVELS else 0,
+        missed=player.missed,
+        mistakes=mistakes[:TOP_MISTAKES],
+        direction=direction,
+        suggested_level=suggested,
+        practise=practise,
+    )
+
+
+class SummaryService:
+    """The "📋 My summary" button's service: the presser's own summary of a finished game."""
+
+    def __init__(self, storage: GameEventStore) -> None:
+        self.storage = storage
+
+    async def summary(self, game_id: int, user_id: int) -> PupilSummary:
+        """Refused with ``summary.not_over`` while the game is live (or for a game outside a
+        server, which keeps no result), ``summary.not_player`` for someone who did not play."""
+        stored = await self.storage.load_game(game_id)
+        if stored.status == "live" or stored.guild_id is None:
+            raise UserFacingError("summary.not_over")
+        if all(p.user_id != user_id for p in stored.players):
+            raise UserFacingError("summary.not_player")
+        try:
+            # a replay: CPU work, off the event loop
+            result, mistakes = await asyncio.to_thread(compute_result_with_mistakes, stored)
+        except NotFinishedError:
+            raise UserFacingError("summary.not_over") from None
+        summary = summarise(result, user_id, mistakes.get(user_id, ()))
+        if summary is None:  # pragma: no cover - the player check above already refused
+            raise UserFacingError("summary.not_player")
+        return summary
