@@ -6,6 +6,8 @@ available"."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 from typing import Any
 
 import pytest
@@ -177,3 +179,26 @@ async def test_forget_me_refusal_in_english(table: Table, no_errors: Any) -> Non
     await table.bot.privacy.forget(table.user("alice").id)
     rematch = await table.driver.click("carol", board, build(Verb.REMATCH, gid))
     await assert_refused(table.fake, rematch, "error.no_longer_available", "en")
+
+
+async def test_a_database_that_fails_while_running_is_reported_once_and_never_done(
+    table: Table, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database stops taking work while the bot runs (here: closed under it, as a
+    vanished volume would be). The scheduler's failing passes are reported once, not every
+    few seconds, and a press gets the apology, never a false "done"."""
+    caplog.set_level(logging.INFO)
+    seed_deals(monkeypatch, 8)
+    gid, _ = await table.start_computer("alice", game="intervallkrig")
+    scheduler = table.bot.scheduler
+    scheduler._retry_s = 0.01
+    await table.bot.storage.close()
+    for _ in range(6):
+        scheduler._changed.set()
+        await asyncio.sleep(0.05)
+    failures = [r for r in caplog.records if "scheduler pass failed" in r.getMessage()]
+    assert len(failures) == 1, [r.getMessage() for r in failures]
+    seq = table.state(gid).seq
+    press = await table.flip("alice", gid)
+    assert await private_reply(table.fake, press) == t("error.generic", "nb")
+    assert table.state(gid).seq == seq
