@@ -29,6 +29,7 @@ from tests.fakediscord.state import FakeChannel, FakeInteraction, FakeMessage, F
 
 GAMES = 6
 KILLS = 3
+PATIENCE_S = 90  # a hang fails the test instead of the whole run
 UPDATE_MESSAGE = 7
 
 
@@ -95,6 +96,11 @@ def board_of(fake: FakeDiscord, database: Path, channel: FakeChannel) -> FakeMes
 async def test_sigkill_at_random_moments_loses_nothing_and_leaves_no_board_behind(
     fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
 ) -> None:
+    async with asyncio.timeout(PATIENCE_S):
+        await _crash_run(fake_discord, driver, tmp_path)
+
+
+async def _crash_run(fake_discord: FakeDiscord, driver: Driver, tmp_path: Path) -> None:
     fake, rng = fake_discord, random.Random(17)
     database = tmp_path / "crash.sqlite3"
     seats: list[tuple[FakeUser, FakeChannel]] = [
