@@ -2,6 +2,13 @@
 was deleted. The interaction that caused a change edits the board with its own response (the
 fastest path); changes from timers edit it through the channel.
 
+A board follows the log, never the other way round: a press is answered "it counted" once its
+action is committed, whatever Discord says to the edit; a failed edit (429 after discord.py's
+own retries, 5xx) is tried again through the channel with back-off, folded into one pending
+edit that renders the latest state; after a restart every live game's board, and the boards of
+games that ended just before it, are drawn again from their state. Nothing here ever holds a
+game's lock, so a game never waits on a board that is behind it.
+
 The board carries a picture of the table (`bot.render.pictures`), drawn off the event loop,
 with the text kept as its alternative. Where the bot may not attach files, the board is text
 only and the game's starter is told once."""
@@ -11,11 +18,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import TYPE_CHECKING
+from collections.abc import Coroutine, Sequence
+from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 
-from bot.i18n import t
+from bot.i18n import pick_locale, t
 from bot.render.board import render_board
 from bot.render.locale import as_lang
 from bot.render.names import side_names
@@ -32,6 +41,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
+RETRY_DELAYS_S = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # then every minute until the board is true
+CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 requests/s limit
+HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
+# What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
+# answer to a request: never a bug here.
+TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
 
 
 class BoardPublisher:
@@ -40,8 +55,13 @@ class BoardPublisher:
         self._locks: dict[int, asyncio.Lock] = {}
         self._queued: set[int] = set()
         self._text_only: set[int] = set()  # games whose channel refuses attachments
+        self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
+        self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
+        self._background: set[asyncio.Task[None]] = set()
         self._pinged: dict[int, int] = {}  # game → the decision window last pinged for
         self.pictures = True  # draw the table as a picture on every board
+        self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
+        self.catch_up_per_s = CATCH_UP_PER_S
 
     def render(self, game: LiveGame) -> Panel:
         """The board as text (its picture is added by `draw`)."""
@@ -105,11 +125,33 @@ class BoardPublisher:
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.send_message(text, ephemeral=True)
                 return
+            except TRANSPORT_ERRORS as refused:
+                # The action is committed: the presser is told it counted, never "try
+                # again", and the board is brought up to date through the channel.
+                log.warning(
+                    "board of game %s not edited through the press (%s); it counted, "
+                    "retrying through the channel",
+                    game.id,
+                    describe_failure(refused),
+                )
+                await self._tell_counted(interaction, game)
+                self._retry_later(game)
+                return
         if not interaction.response.is_done():
             # NotFound: the pressed message is gone; the caller's private reply answers.
-            with contextlib.suppress(discord.NotFound):
+            with contextlib.suppress(discord.HTTPException):
                 await interaction.response.defer(ephemeral=True, thinking=False)
         await self.refresh(game)
+
+    async def _tell_counted(self, interaction: discord.Interaction, game: LiveGame) -> None:
+        text = t("reply.counted", pick_locale(interaction.locale, interaction.guild_locale))
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+        except TRANSPORT_ERRORS:  # Discord answers nothing at all now; the log holds it
+            log.info("could not tell the presser that their move in game %s counted", game.id)
 
     async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
         """The board as the interaction's own answer (the start path, issue 9): its message
@@ -139,37 +181,130 @@ class BoardPublisher:
 
     async def refresh(self, game: LiveGame) -> None:
         """Edit the board to the game as it is now. Calls that arrive while an edit is queued
-        are folded into it: the queued edit renders the latest state anyway."""
-        if game.id in self._queued:
+        (or while a failed one waits to be retried) are folded into it: that edit renders
+        the latest state anyway. Never raises for what Discord answers."""
+        if game.id in self._queued or game.id in self._retrying:
             return
+        if not await self._edit(game):
+            self._retry_later(game)
+
+    async def _edit(self, game: LiveGame) -> bool:
+        """One attempt to make the board true; False when Discord should be asked again."""
         self._queued.add(game.id)
         lock = self._locks.setdefault(game.id, asyncio.Lock())
         async with lock:
             self._queued.discard(game.id)
             channel = self.bot.get_partial_messageable(game.channel_id)
-            if game.record.message_id is None:
-                await self.post(channel, game)
-                return
-            board = channel.get_partial_message(game.record.message_id)
             try:
-                try:
-                    await (await self.draw(game)).edit(board)
-                except discord.Forbidden as refused:
-                    if game.id in self._text_only or refused.code != MISSING_PERMISSIONS:
-                        raise
-                    await self._text_from_now(game)
-                    await self.render(game).edit(board)
-            except discord.NotFound:
-                log.info("board of game %s was deleted; posting a new one", game.id)
-                await self.post(channel, game)
+                if game.record.message_id is None:
+                    await self.post(channel, game)
+                else:
+                    await self._edit_board(channel, game)
             except discord.Forbidden:
-                log.warning("no permission to edit the board of game %s", game.id)
+                log.warning("no permission to show the board of game %s", game.id)
+            except TRANSPORT_ERRORS as refused:
+                log.warning(
+                    "board of game %s not shown (%s); trying again later",
+                    game.id,
+                    describe_failure(refused),
+                )
+                return False
         if game.is_finished:
-            self._locks.pop(game.id, None)
-            self._text_only.discard(game.id)
-            self._pinged.pop(game.id, None)
+            self._forget(game.id)
         else:
             await self.ping(game, None)
+        return True
+
+    async def _edit_board(self, channel: discord.PartialMessageable, game: LiveGame) -> None:
+        assert game.record.message_id is not None
+        board = channel.get_partial_message(game.record.message_id)
+        try:
+            try:
+                await (await self.draw(game)).edit(board)
+            except discord.Forbidden as refused:
+                if game.id in self._text_only or refused.code != MISSING_PERMISSIONS:
+                    raise
+                await self._text_from_now(game)
+                await self.render(game).edit(board)
+        except discord.NotFound:
+            log.info("board of game %s is gone; posting a new one", game.id)
+            await self.post(channel, game)
+
+    def _forget(self, game_id: int) -> None:
+        if game_id not in self._retrying:
+            self._locks.pop(game_id, None)
+            self._text_only.discard(game_id)
+            self._pinged.pop(game_id, None)
+
+    def retrying(self, game_id: int) -> bool:
+        """Whether the game's board is behind and an edit waits to be tried again."""
+        return game_id in self._retrying
+
+    def _retry_later(self, game: LiveGame) -> None:
+        """Ask Discord again with back-off until the board is true (one pending retry per
+        game; changes meanwhile are drawn by it)."""
+        if game.id not in self._retrying:
+            self._retrying[game.id] = self._spawn(self._retry(game))
+
+    async def _retry(self, game: LiveGame) -> None:
+        attempt = 0
+        try:
+            while True:
+                delays = self.retry_delays_s
+                await asyncio.sleep(delays[min(attempt, len(delays) - 1)])
+                attempt += 1
+                if await self._edit(game):
+                    log.info("board of game %s is true again (attempt %d)", game.id, attempt)
+                    return
+        finally:
+            self._retrying.pop(game.id, None)
+            if game.is_finished:
+                self._forget(game.id)
+
+    def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
+        task = asyncio.get_running_loop().create_task(work)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        return task
+
+    # -- after a restart, and boards found behind ----------
+
+    def catch_up(self, games: Sequence[LiveGame]) -> asyncio.Task[None]:
+        """Draw every given board again from its game's state, in the background and paced
+        to Discord's limits (start-up: the log may be ahead of what Discord shows)."""
+        return self._spawn(self._catch_up(list(games)))
+
+    async def _catch_up(self, games: list[LiveGame]) -> None:
+        pending = []
+        for game in games:
+            pending.append(self._spawn(self.refresh(game)))
+            await asyncio.sleep(1 / self.catch_up_per_s)
+        await asyncio.gather(*pending, return_exceptions=True)
+        log.info("redrew %d board(s) after the restart", len(games))
+
+    def heal(self, game_id: int, pressed: discord.Message | None) -> None:
+        """A press was refused as stale: if it was pressed on the game's board, that board
+        may be behind its game; redraw it (in the background, at most every few seconds)."""
+        now = asyncio.get_running_loop().time()
+        if pressed is None or now - self._healed.get(game_id, -HEAL_EVERY_S) < HEAL_EVERY_S:
+            return
+        self._healed[game_id] = now
+        self._spawn(self._heal(game_id, pressed.id))
+
+    async def _heal(self, game_id: int, pressed_id: int) -> None:
+        try:
+            game = await self.bot.games.shown(game_id)
+        except Exception:  # gone meanwhile (forget-me, purge): nothing to draw
+            log.info("game %s could not be loaded to redraw its board", game_id)
+            return
+        if game.record.message_id == pressed_id:
+            await self.refresh(game)
+
+    async def close(self) -> None:
+        """Stop retrying (the next start redraws every board anyway)."""
+        for task in list(self._background):
+            task.cancel()
+        await asyncio.gather(*self._background, return_exceptions=True)
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
         """Tell a player it is their turn (issue 10): only where the game waits for one side
@@ -201,6 +336,12 @@ class BoardPublisher:
             await channel.send(text, allowed_mentions=mentions)
         except discord.HTTPException:
             log.info("could not ping the players of game %s", game.id)
+
+
+def describe_failure(error: BaseException) -> str:
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.code}"
+    return type(error).__name__
 
 
 def screen_of(game: LiveGame, lang: str) -> GameScreen:

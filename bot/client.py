@@ -8,7 +8,8 @@ import asyncio
 import contextlib
 import gc
 import logging
-from typing import Any
+import signal
+from typing import Any, cast
 
 import discord
 from discord import app_commands
@@ -16,12 +17,13 @@ from discord.ext import commands, tasks
 
 from bot.boards import BoardPublisher
 from bot.config import Config
+from bot.i18n import t
 from bot.i18n.translator import MattekrigTranslator
 from bot.ops.invite import ready_line
 from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.sessions import render_session_summary
-from bot.replies import report_error
+from bot.replies import lang_of, report_error, send_private
 from bot.reports import SessionSummary
 from bot.services.admin import AdminService
 from bot.services.assignments import AssignmentService
@@ -44,11 +46,13 @@ from bot.ui.admin import SeasonItem
 from bot.ui.items import DYNAMIC_ITEMS
 from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
+from bot.ui.options import wrong_option
 from bot.ui.privacy import ForgetItem
 
 log = logging.getLogger(__name__)
 
 EXTENSIONS = ("cogs.mattekrig",)
+DRAIN_S = 5.0  # at most this long for in-flight actions at a stop
 
 
 class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
@@ -58,6 +62,46 @@ class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
         self, interaction: discord.Interaction[MattekrigBot], error: app_commands.AppCommandError
     ) -> None:
         await report_error(interaction, error)
+
+    async def interaction_check(self, interaction: discord.Interaction[MattekrigBot]) -> bool:
+        """Options Discord would never send like this are refused before discord.py reads
+        them (`bot.ui.options`); an unknown command goes on, to be refused by `on_error`."""
+        data: Any = interaction.data
+        if interaction.type is not discord.InteractionType.application_command:
+            return True
+        if not isinstance(data, dict) or data.get("type", 1) != 1:
+            return True
+        try:
+            command, options = self._get_app_command_options(cast(Any, data))
+        except app_commands.AppCommandError:
+            return True
+        except Exception:  # no name, options that are not a list: not Discord's payload
+            wrong: str | None = "?"
+        else:
+            wrong = wrong_option(command, options)
+        if wrong is None:
+            return True
+        log.info("interaction %s: option %r refused", interaction.id, wrong)
+        await send_private(interaction, t("error.bad_option", lang_of(interaction), option=wrong))
+        return False
+
+    async def _call(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        """discord.py raises anything but an `AppCommandError` (a malformed option payload:
+        ``int('abc')`` while it reads the options) in a task nobody awaits, as a traceback
+        and no answer. The command's own errors arrive wrapped, so what is left here is
+        input Discord would never send: refused in one sentence."""
+        try:
+            await super()._call(interaction)
+        except app_commands.AppCommandError:
+            raise  # discord.py hands these to `on_error`
+        except Exception as error:
+            log.warning(
+                "interaction %s: malformed command payload refused (%s: %s)",
+                interaction.id,
+                type(error).__name__,
+                str(error)[:200],
+            )
+            await send_private(interaction, t("error.bad_input", lang_of(interaction)))
 
 
 def intents() -> discord.Intents:
@@ -146,6 +190,9 @@ class MattekrigBot(commands.Bot):
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
+        # The log may be ahead of Discord (a crash between a commit and its board edit):
+        # every board is drawn again from its game, in the background.
+        self.boards.catch_up([*restored, *await self.games.ended_lately()])
         self.scheduler.start()
         self.purge_daily.start()
         if self.config.dev_guild_id is not None:
@@ -205,7 +252,32 @@ class MattekrigBot(commands.Bot):
         except discord.HTTPException:
             log.warning("could not post the summary of class session %s", summary.session.id)
 
+    async def serve(self, token: str) -> None:
+        """Run until closed. SIGTERM (what `docker stop` and systemd send) and SIGINT (Ctrl-C)
+        are the same clean stop: `close` drains what is in flight and closes the database,
+        whose last connection checkpoints the WAL into the file and removes it."""
+        loop = asyncio.get_running_loop()
+        stopping = asyncio.Event()
+        signals = (signal.SIGTERM, signal.SIGINT)
+        for sig in signals:
+            loop.add_signal_handler(sig, stopping.set)
+        try:
+            async with self:
+                runner = asyncio.create_task(self.start(token), name="mattekrig-client")
+                waiter = asyncio.create_task(stopping.wait(), name="mattekrig-signals")
+                await asyncio.wait({runner, waiter}, return_when=asyncio.FIRST_COMPLETED)
+                waiter.cancel()
+                if stopping.is_set():
+                    log.info("stopping: a signal asked for it")
+                await self.close()
+                await runner  # a login failure is raised here
+        finally:
+            for sig in signals:
+                loop.remove_signal_handler(sig)
+
     async def close(self) -> None:
+        if hasattr(self, "games"):
+            await self.games.drain(DRAIN_S)  # presses under way finish, answers included
         self.purge_daily.cancel()
         if self._purging is not None:
             with contextlib.suppress(Exception):
@@ -214,6 +286,7 @@ class MattekrigBot(commands.Bot):
             await self.scheduler.stop()
         if hasattr(self, "results"):
             await self.results.drain()
+        await self.boards.close()
         await super().close()
         if hasattr(self, "storage"):
             await self.storage.close()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+import aiohttp
 import discord
 from discord import app_commands
 
@@ -15,13 +16,14 @@ from bot.i18n import lang_of as our_lang
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from bot.services.errors import UserFacingError
-from bot.storage import ConflictError
+from bot.storage import ConflictError, NotFoundError
 from engine.errors import EngineError
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
+MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user
 
 
 def permission_name(attribute: str, lang: str) -> str:
@@ -48,7 +50,7 @@ async def send_private(interaction: discord.Interaction[MattekrigBot], text: str
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except discord.HTTPException:
+    except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError):  # or a stop
         log.warning("could not answer interaction %s", interaction.id)
 
 
@@ -61,6 +63,10 @@ def describe(error: BaseException, lang: str) -> str | None:
         return t(error.key, lang, **error.values)
     if isinstance(error, ConflictError):
         return t("error.conflict", lang)
+    if isinstance(error, NotFoundError):
+        # Deleted under the button (forget-me, the retention purge): the game or invitation
+        # is gone for good, and the presser is told so, not "something went wrong".
+        return t("error.no_longer_available", lang)
     if isinstance(error, app_commands.BotMissingPermissions):
         missing = ", ".join(permission_name(p, lang) for p in error.missing_permissions)
         return t("error.missing_permission", lang, permission=missing)
@@ -77,9 +83,22 @@ async def report_error(
     interaction: discord.Interaction[MattekrigBot], error: BaseException
 ) -> None:
     """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
+    lang = lang_of(interaction)
+    if isinstance(error, app_commands.TransformerError) and not isinstance(
+        error.__cause__, UserFacingError
+    ):
+        # An option value that is not what the command takes (an unknown user, a number
+        # out of range, text for a number): the user's input, never a bug.
+        shown = str(error.value)[:MAX_SHOWN_VALUE] if error.value is not None else ""
+        await send_private(interaction, t("error.bad_option", lang, option=shown or "?"))
+        return
+    if isinstance(error, app_commands.CommandNotFound | app_commands.CommandSignatureMismatch):
+        # A command this version no longer has (or Discord's copy is out of date).
+        log.info("interaction %s: unknown command %s", interaction.id, error)
+        await send_private(interaction, t("error.unknown_command", lang))
+        return
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or getattr(error, "original", None) or error
-    lang = lang_of(interaction)
     text = describe(error, lang)
     if text is None:
         log.error(

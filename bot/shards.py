@@ -79,6 +79,15 @@ class ShardGameStore:
         self._learn(games)
         return [g for g in games if self.shards.owns(g.guild_id)]
 
+    async def ended_since(self, at: int) -> list[int]:
+        """Games that ended lately, for their boards' redraw: every process redraws only its
+        own shards' (a game this process never saw is looked up before it is kept)."""
+        ended = await self._inner.ended_since(at)
+        unknown = [g for g in ended if g not in self._guild_of]
+        for game_id in unknown:
+            self._guild_of[game_id] = (await self._inner.load_game(game_id)).guild_id
+        return [g for g in ended if self.shards.owns(self._guild_of.get(g))]
+
     async def due_timers(self, now: int) -> list[Timer]:
         return await self._owned_timers(await self._inner.due_timers(now))
 

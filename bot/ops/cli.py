@@ -153,7 +153,7 @@ def _start(config: Config, args: argparse.Namespace) -> int:
 
     bot = make_bot(config, sync_global=args.sync)
     try:
-        bot.run(config.token, log_handler=None)
+        asyncio.run(bot.serve(config.token))  # SIGTERM and SIGINT: one clean stop
     except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee
         raise StartupError(
             f"the database {config.database_label} could not be opened ({error})."

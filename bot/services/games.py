@@ -73,6 +73,7 @@ IDLE_TIMER = "idle"
 AUTOPLAY_TIMER = "autoplay"
 AUTOPLAY_PACE_MS = 3_000  # one flip every three seconds: readable, and far below edit limits
 DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
+RECENT_END_MS = 15 * 60_000  # boards of games ended this recently are redrawn at start-up
 
 Listener = Callable[[GameUpdate], Awaitable[None]]
 
@@ -223,6 +224,41 @@ class GameService:
         last = stored.events[-1].events if stored.events else []
         game.recent = [event_from_json(data) for data in last]
         return game
+
+    async def shown(self, game_id: int) -> LiveGame:
+        """The game as its board should show it: live from memory, or rebuilt from storage
+        when it has ended (its result and Rematch). NotFoundError once it was deleted."""
+        game = self.games.get(game_id)
+        if game is not None:
+            return game
+        game = self._replay(await self.storage.load_game(game_id), [])  # ended: no timers
+        status = game.record.status
+        if status in ("stopped", "abandoned"):
+            game.ended = status
+        return game
+
+    async def ended_lately(self, within_ms: int = RECENT_END_MS) -> list[LiveGame]:
+        """Games that ended in the last moments before this start, with a board: a crash
+        between the last commit and its edit leaves their boards showing buttons."""
+        since = self.clock.now_ms() - within_ms
+        ended = []
+        for game_id in await self.storage.ended_since(since):
+            try:
+                ended.append(await self.shown(game_id))
+            except Exception:  # deleted meanwhile, or not replayable: nothing to redraw
+                log.warning("ended game %s could not be loaded to redraw its board", game_id)
+        return ended
+
+    async def drain(self, within_s: float) -> None:
+        """Wait (at most ``within_s``) until no action is under way: each live game's lock is
+        taken once, so every action that started has been committed or refused."""
+        try:
+            async with asyncio.timeout(within_s):
+                for game in list(self.games.values()):
+                    async with game.lock:
+                        pass
+        except TimeoutError:
+            log.warning("stopping with actions still under way after %.0f s", within_s)
 
     def live(self, game_id: int) -> LiveGame:
         """The game for a button press; finished or unknown games are refused politely."""

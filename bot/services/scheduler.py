@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 
 MAX_SLEEP_S = 60.0  # look again at least once a minute, in case a clock jumped
 SESSION_POLL_MS = 5_000  # an ended session's games still finishing: how often to look
+RETRY_S = 5.0  # after a failed pass; doubled after each further failure, up to a minute
 
 InvitationListener = Callable[[Invitation], Awaitable[None]]
 SessionListener = Callable[[SessionSummary], Awaitable[None]]
@@ -50,6 +51,21 @@ class Scheduler:
         self.session_listeners = tuple(session_listeners)
         self._changed = changed
         self._task: asyncio.Task[None] | None = None
+        self._failing: str | None = None  # the failure last reported, until a pass works
+        self._retry_s = RETRY_S
+
+    def _failed(self, error: Exception) -> float:
+        """Report a failing pass once (an unwritable database fails every pass the same
+        way: one ERROR with its traceback, not one every few seconds), and wait longer
+        after each failure, up to a minute."""
+        what = f"{type(error).__name__}: {error}"
+        if what != self._failing:
+            log.exception("scheduler pass failed (%s); trying again, reported once", what)
+            self._failing = what
+        else:
+            log.debug("scheduler pass failed again: %s", what)
+        wait, self._retry_s = self._retry_s, min(MAX_SLEEP_S, self._retry_s * 2)
+        return wait
 
     def start(self) -> None:
         if self._task is None:
@@ -115,9 +131,12 @@ class Scheduler:
                 sleep_s = await self._next_sleep_s()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("scheduler pass failed; trying again shortly")
-                sleep_s = 5.0
+            except Exception as error:
+                sleep_s = self._failed(error)
+            else:
+                if self._failing is not None:
+                    log.info("the scheduler works again (after: %s)", self._failing)
+                    self._failing, self._retry_s = None, RETRY_S
             # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
             # arrives just as the event is set, and stop() then waits forever.
             with contextlib.suppress(TimeoutError):

@@ -99,6 +99,10 @@ class GameEventStore(Protocol):
         """Every live game, oldest first."""
         ...
 
+    async def ended_since(self, at: int) -> list[int]:
+        """Ids of the games that ended at or after ``at`` and have a board, oldest first."""
+        ...
+
     async def load_live_games(self) -> list[StoredGame]:
         """Every live game with its players and events, oldest first (the restart)."""
         ...

@@ -252,6 +252,19 @@ class Storage(ResultsStorage, PrivacyStorage, TeacherStorage):
 
         return await self._read(_tx)
 
+    async def ended_since(self, at: int) -> list[int]:
+        """Games that ended at or after ``at`` and have a board (oldest first): the ones
+        whose board may still show buttons after a crash."""
+
+        def _tx(conn: sqlite3.Connection) -> list[int]:
+            sql = (
+                "SELECT id FROM games WHERE status != 'live' AND updated_at >= ?"
+                " AND message_id IS NOT NULL ORDER BY id"
+            )
+            return [int(r["id"]) for r in _all(conn, sql, (at,))]
+
+        return await self._read(_tx)
+
     async def live_game_in_channel(self, channel_id: int) -> GameRecord | None:
         """The live game played in this channel or thread, if any."""
 

@@ -19,9 +19,10 @@ make sense after a restart, so it names what was pressed and nothing else:
   letters, digits and ``_ . , + -``. An arg without a round is written with an empty round
   (``mk:season:g7::new``) so the fields stay positional.
 
-Numbers are canonical (no sign, no leading zeros) and there is exactly one way to write each
-`CustomId`: ``build(*parse(s))`` gives back ``s`` for every ``s`` that parses. `parse` never
-raises, because custom_ids arrive from the network and from other bots' components.
+Numbers are canonical (no sign, no leading zeros) and below 2**63 (SQLite's integers, and
+every snowflake), and there is exactly one way to write each `CustomId`: ``build(*parse(s))``
+gives back ``s`` for every ``s`` that parses. `parse` never raises, because custom_ids arrive
+from the network and from other bots' components.
 
 `TEMPLATE` (any of our ids) and `template(verb)` (one verb) are regexes for
 ``discord.ui.DynamicItem``'s ``template=``; discord.py matches them with ``fullmatch``. Give
@@ -37,6 +38,7 @@ from enum import StrEnum
 
 PREFIX = "mk"
 MAX_LENGTH = 100  # Discord's limit for a component's custom_id
+MAX_NUMBER = 2**63 - 1  # SQLite's INTEGER and Discord's snowflakes: larger ids name nothing
 
 
 class Verb(StrEnum):
@@ -190,12 +192,12 @@ def build(
     characters.
     """
     verb = Verb(verb)
-    if isinstance(ref, bool) or not isinstance(ref, int) or ref < 0:
-        raise ValueError(f"ref must be a non-negative int, not {ref!r}")
+    if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref <= MAX_NUMBER:
+        raise ValueError(f"ref must be an int in 0..2**63-1, not {ref!r}")
     parts = [PREFIX, verb.value, f"{MARKERS[VERB_SPACES[verb]]}{ref}"]
     if round is not None:
-        if isinstance(round, bool) or not isinstance(round, int) or round < 0:
-            raise ValueError(f"round must be a non-negative int, not {round!r}")
+        if isinstance(round, bool) or not isinstance(round, int) or not 0 <= round <= MAX_NUMBER:
+            raise ValueError(f"round must be an int in 0..2**63-1, not {round!r}")
         parts.append(str(round))
     if arg is not None:
         text = str(arg)
@@ -223,10 +225,9 @@ def parse(custom_id: object) -> CustomId | None:
         return None
     if match["marker"] != MARKERS[VERB_SPACES[verb]]:
         return None
+    ref = int(match["ref"])  # at most 100 digits: cheap, and canonical by the pattern
     round_text = match["round"]
-    return CustomId(
-        verb=verb,
-        ref=int(match["ref"]),
-        round=int(round_text) if round_text is not None else None,
-        arg=match["arg"],
-    )
+    round = int(round_text) if round_text is not None else None
+    if ref > MAX_NUMBER or (round is not None and round > MAX_NUMBER):
+        return None  # no game, invitation, server or user has such an id
+    return CustomId(verb=verb, ref=ref, round=round, arg=match["arg"])

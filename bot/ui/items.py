@@ -7,11 +7,13 @@ after a restart. Each one answers every press: its result, or a short private ex
 
 from __future__ import annotations
 
+import contextlib
 import re
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.summary import render_summary
@@ -29,6 +31,7 @@ if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
 ItemT = discord.ui.Item[discord.ui.View]
+STALE_KEYS = frozenset({"error.round_over", "error.game_over"})  # what a board behind says
 
 
 def selected_values(interaction: discord.Interaction[MattekrigBot]) -> list[str]:
@@ -42,22 +45,35 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
     """Base: parse the id, run `act`, route every error to `report_error`. Each subclass
     matches its own verb's template only (two templates matching one id would race)."""
 
-    def __init__(self, item: ItemT, cid: CustomId) -> None:
+    def __init__(self, item: ItemT, cid: CustomId | None) -> None:
         super().__init__(item)
-        self.cid = cid
+        self._cid = cid
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
     ) -> MattekrigItem:
-        cid = parse(match.string)
-        if cid is None:  # the template matched, so this cannot happen; be safe anyway
-            raise ValueError(f"unparseable custom_id {match.string!r}")
-        return cls(item, cid)
+        # Never raises: discord.py would log the error and leave the press unanswered. An id
+        # the template matches but `parse` refuses (a number past 2**63) is answered instead.
+        return cls(item, parse(match.string))
+
+    @property
+    def cid(self) -> CustomId:
+        assert self._cid is not None  # `callback` answers a press without one
+        return self._cid
 
     async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        if self._cid is None:
+            await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
+            return
         try:
             await self.act(interaction)
+        except UserFacingError as error:
+            if error.key in STALE_KEYS and self._cid.game_id is not None:
+                # The board may be behind its game (a crash between a commit and its edit):
+                # the refusal is true, and the board is brought up to date for the next press.
+                interaction.client.boards.heal(self._cid.game_id, interaction.message)
+            await report_error(interaction, error)
         except Exception as error:
             await report_error(interaction, error)
 
@@ -193,7 +209,8 @@ async def _show_invitation(
             message = bot.get_partial_messageable(invitation.channel_id).get_partial_message(
                 invitation.message_id
             )
-            await message.edit(content=board.content, embed=board.embed, view=board.view)
+            with contextlib.suppress(discord.NotFound):  # deleted: nothing to show it on
+                await message.edit(content=board.content, embed=board.embed, view=board.view)
     else:
         await interaction.response.edit_message(
             content=board.content, embed=board.embed, view=board.view
@@ -293,7 +310,27 @@ class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
         await _show_invitation(interaction, invitation)
 
 
-DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
+class UnknownItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
+    """Any id of our shape that no verb's item takes (an unknown verb, a wrong marker: never
+    built by us, so sent by a broken or hostile client): answered, not left to fail. It
+    matches every id of ours too, so it steps aside whenever a verb's item takes the press
+    (discord.py runs every item whose template matches)."""
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
+    ) -> UnknownItem:
+        return cls(item)
+
+    async def interaction_check(self, interaction: discord.Interaction[MattekrigBot]) -> bool:
+        custom_id = str(self.item.custom_id)  # type: ignore[attr-defined]
+        return not any(template(verb).fullmatch(custom_id) for verb in Verb)
+
+    async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+        await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
+
+
+DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[ItemT]], ...] = (
     FlipItem,
     AutoplayItem,
     TargetItem,
@@ -311,4 +348,5 @@ DYNAMIC_ITEMS: tuple[type[MattekrigItem], ...] = (
     BeginItem,
     CancelItem,
     TeamsItem,
+    UnknownItem,
 )

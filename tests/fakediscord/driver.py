@@ -214,6 +214,31 @@ class Driver:
         )
         return await self._maybe_wait(interaction, wait)
 
+    async def hostile(
+        self,
+        user: UserLike,
+        kind: int,
+        data: dict[str, Any],
+        *,
+        message: FakeMessage | None = None,
+        command: str | None = None,
+        locale: str | None = None,
+        wait: bool = True,
+    ) -> FakeInteraction:
+        """Send an interaction payload exactly as given, unchecked: what a modified client
+        or a broken proxy might send, and Discord itself never would (fuzz tests). For
+        ``command``, the registered command's id, name and type are filled in."""
+        channel = self.fake.channel
+        if message is not None:
+            channel = self.fake.world.channel_by_id(message.channel_id)
+        if command is not None:
+            found = self._command(command, channel.guild_id)
+            data = {"id": str(found.id), "name": found.name, "type": found.type, **data}
+        interaction = await self._send(
+            kind, self._user(user), channel, data, locale=locale, age=0.0, message=message
+        )
+        return await self._maybe_wait(interaction, wait)
+
     async def answered(
         self, interaction: FakeInteraction, *, timeout: float | None = None
     ) -> FakeInteraction:

@@ -193,6 +193,14 @@ async def _main(kind: str, database: Path) -> None:
 
     assert isinstance(client, commands.Bot)
     client.add_listener(announce, "on_ready")
+    if kind == "real":  # the bot's own stop: SIGTERM and SIGINT drain and close
+        from bot.client import MattekrigBot
+        from bot.ops.lock import DatabaseLock
+
+        assert isinstance(client, MattekrigBot)
+        with DatabaseLock(database):  # as `mattekrig run` holds it
+            await client.serve(token)
+        return
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     loop.add_signal_handler(signal.SIGTERM, stop.set)

@@ -169,6 +169,22 @@ async def test_board_message_and_thread(store: Storage) -> None:
     assert (await store.load_game(other)).thread_id == 901
 
 
+async def test_games_ended_since_a_moment_with_a_board(store: Storage) -> None:
+    """What start-up redraws besides the live games (issue 17): the games that ended at or
+    after a moment and have a board (a crash may have left it showing buttons)."""
+    early = await new_game(store, channel_id=500)
+    late = await new_game(store, channel_id=501)
+    boardless = await new_game(store, channel_id=502)
+    live = await new_game(store, channel_id=503)
+    for game_id in (early, late, live):
+        await store.set_board_message(game_id, 7000 + game_id, T0)
+    await store.set_status(early, "over", T0 + 5)
+    await store.set_status(late, "stopped", T0 + 20)
+    await store.set_status(boardless, "abandoned", T0 + 20)
+    assert await store.ended_since(T0 + 10) == [late]
+    assert await store.ended_since(T0) == [early, late]
+
+
 @pytest.mark.parametrize(
     "players",
     [
