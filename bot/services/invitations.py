@@ -299,6 +299,8 @@ class InvitationService:
         me = stored.player_for(user_id)
         if me is None:
             raise UserFacingError("error.not_a_player")
+        if stored.status == "live":  # a rematch is for a game that is over (a forged press)
+            raise UserFacingError("error.channel_busy")
         settings = GameSettings.from_json(stored.config)
         others = [p for p in stored.players if p.user_id is not None and p.user_id != user_id]
         # Both pressed Rematch: the second press accepts the first one's challenge.

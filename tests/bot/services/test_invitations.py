@@ -149,6 +149,9 @@ async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationS
         options={**OPTIONS, "computer": "easy"},
     )
     game = update.game
+    with pytest.raises(UserFacingError) as refused:  # a game in play has no rematch yet
+        await invitations.rematch(game.id, ALICE)
+    assert refused.value.key == "error.channel_busy"
     await invitations.games.stop(game.id, ALICE)
     again = await invitations.rematch(game.id, ALICE)
     assert again.game.id != game.id
