@@ -560,6 +560,10 @@ class GameService:
                 await self.storage.clear_timer(timer.game_id, timer.kind)
                 continue
             async with game.lock:
+                if timer not in await self.storage.timers_for(game.id):
+                    # Moved or fired while this pass waited for the lock (a press, or a second
+                    # pass at start-up): firing the old deadline would clear its successor.
+                    continue
                 try:
                     update = await self._fire(game, timer.kind, timer.payload)
                 except Exception:

@@ -3,6 +3,7 @@ deadlines survive a restart (issue 4, points 4 and 5)."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import pytest
@@ -94,6 +95,24 @@ async def test_answer_time_runs_out(games: GameService, clock: FakeClock) -> Non
     shown = [e for e in update.events if e.type == "value"]
     assert {e.side: e.reason for e in shown} == {0: None, 1: "timeout"}  # type: ignore[attr-defined]
     assert game.state.window > window
+
+
+async def test_two_passes_at_once_fire_a_deadline_once(
+    games: GameService, clock: FakeClock
+) -> None:
+    """RULES §2.2: a side that lets the answer time run out has no value, once. Two scheduler
+    passes that read the same due deadline (the loop's first pass at start-up and a second
+    one) fire it once, and the second does not clear the next window's deadline."""
+    game = (await start(games, answer_seconds=30)).game
+    window = game.state.window
+    clock.advance(31)
+    first, second = await asyncio.gather(games.fire_due_timers(), games.fire_due_timers())
+    assert len(first) + len(second) == 1
+    assert game.state.window > window
+    assert game.answer_due_ms == clock.now_ms() + 30_000  # the new window's answer time
+    clock.advance(31)
+    [update] = await games.fire_due_timers()
+    assert {e.type for e in update.events} >= {"value"}
 
 
 async def test_time_limit_and_idle_expiry(games: GameService, clock: FakeClock) -> None:
