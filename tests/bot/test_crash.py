@@ -169,6 +169,55 @@ async def _crash_run(fake_discord: FakeDiscord, driver: Driver, tmp_path: Path) 
     assert lost == 0 and doubled == 0
 
 
+async def test_sigkill_between_a_commit_and_its_board_edit(
+    fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
+) -> None:
+    """The kill lands exactly where the issue found boards left behind: the press is in the
+    log, its answer (the board edit) has not reached Discord. After the restart the board
+    shows the round after that press, and the next press on it counts."""
+    async with asyncio.timeout(PATIENCE_S):
+        fake, database = fake_discord, tmp_path / "crash.sqlite3"
+        user, channel = fake.world.add_user("pupil", locale="no"), fake.world.add_channel("bord")
+        bot = BotProcess(fake, "real", database)
+        await bot.start()
+        try:
+            start = await driver.slash(
+                user, "mattekrig start", channel=channel, game="intervallkrig", computer="easy"
+            )
+            assert start.answered, bot.output
+            await fake.wait_until(
+                lambda: (b := board_of(fake, database, channel)) is not None and flip_of(b),
+                what="the board with its Flip",
+            )
+            board = board_of(fake, database, channel)
+            assert board is not None
+            flip = flip_of(board)
+            assert flip is not None
+            shown = board.custom_ids()
+            held = fake.faults.stall("POST /interactions/{webhook_id}/{webhook_token}/callback")
+            press = await driver.click(user, board, flip, wait=False)
+            await fake.wait_until(lambda: held.caught == 1, what="the press's answer in flight")
+            assert presses_by(database) == {user.id: 1}  # committed before anyone saw it
+            await bot.kill()
+            held.stalled.set()  # type: ignore[union-attr]
+            assert not press.answered  # Discord never heard back: the pupil saw no result
+            assert board.custom_ids() == shown  # the board is behind its game
+
+            bot = BotProcess(fake, "real", database)
+            await bot.start()
+            await fake.wait_until(
+                lambda: not stale_boards(fake, database), timeout=10, what="the board true again"
+            )
+            again = board_of(fake, database, channel)
+            assert again is not None and flip_of(again) not in (None, flip)
+            second = await driver.click(user, again, flip_of(again) or "", wait=False)
+            await driver.answered(second, timeout=5.0)
+            assert second.response_type == UPDATE_MESSAGE
+            assert presses_by(database) == {user.id: 2}  # nothing lost, nothing doubled
+        finally:
+            await bot.stop()
+
+
 async def test_sigterm_drains_checkpoints_and_leaves_no_wal(
     fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
 ) -> None:

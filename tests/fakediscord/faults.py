@@ -8,6 +8,7 @@ named with discord.py's templates, optionally with a method: ``"PATCH
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
@@ -29,6 +30,8 @@ class FaultRule:
     headers: dict[str, str] = field(default_factory=dict)
     times: int = 1
     hits: int = 0
+    stalled: asyncio.Event | None = None  # answer only once set (a request caught in flight)
+    caught: int = 0  # requests held by the stall so far
 
     def matches(self, method: str, route: str) -> bool:
         if self.hits >= self.times:
@@ -134,6 +137,16 @@ class Faults:
         """404 10008 Unknown Message, as if someone deleted the message just now."""
         body = {"message": "Unknown Message", "code": UNKNOWN_MESSAGE}
         return self.add(route, 404, body, times=times)
+
+    def stall(self, route: str | None = None, *, times: int = 1) -> FaultRule:
+        """Hold the next matching requests unanswered until ``rule.stalled`` is set, then
+        answer 503: the way to catch the bot between two requests (a commit done, its board
+        edit not yet seen by Discord) and kill it there. A held request never reaches its
+        handler, so nothing it asked for happens."""
+        body = "upstream request timeout"
+        rule = self.add(route, 503, body, headers={"Content-Type": "text/plain"}, times=times)
+        rule.stalled = asyncio.Event()
+        return rule
 
     def missing_permissions(self, route: str | None = None, *, times: int = 1) -> FaultRule:
         """403 50013 Missing Permissions (a teacher removed the bot's rights)."""

@@ -194,6 +194,10 @@ class FakeDiscord:
             raise ApiError(404, 0, "404: Not Found")
         rule = self.faults.take(request.method, route)
         if rule is not None:
+            if rule.stalled is not None:
+                rule.caught += 1
+                self._changed()
+                await rule.stalled.wait()
             if isinstance(rule.body, str):
                 headers = {"Content-Type": "text/plain", **rule.headers}
                 return web.Response(text=rule.body, status=rule.status, headers=headers)
