@@ -17,6 +17,8 @@ import random
 import sqlite3
 from pathlib import Path
 
+import pytest
+
 from bot.services.settings import GameSettings
 from bot.ui.custom_ids import Verb, build, parse
 from engine.actions import action_from_json
@@ -216,6 +218,48 @@ async def test_sigkill_between_a_commit_and_its_board_edit(
             assert presses_by(database) == {user.id: 2}  # nothing lost, nothing doubled
         finally:
             await bot.stop()
+
+
+async def test_a_second_bot_process_on_the_database_is_refused_and_the_first_plays_on(
+    fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
+) -> None:
+    """One process per database: a second real bot started on the same file stops before it
+    connects, with one sentence naming the database and the running process; the first goes
+    on answering every press once."""
+    async with asyncio.timeout(PATIENCE_S):
+        fake, database = fake_discord, tmp_path / "one.sqlite3"
+        user, channel = fake.world.add_user("pupil", locale="no"), fake.world.add_channel("bord")
+        first = BotProcess(fake, "real", database)
+        await first.start()
+        try:
+            sessions = set(fake.gateway.sessions)
+            second = BotProcess(fake, "real", database, ready_timeout=20)
+            with pytest.raises(RuntimeError):
+                await second.start()
+            lines = [line for line in second.output if line.strip()]
+            assert lines[-1] == (
+                f"another Mattekrig bot (process {first.pid}) is already running on the "
+                f"database {database}: stop it first, or give this bot its own DATABASE_PATH."
+            )
+            assert not any("Traceback" in line for line in second.output)
+            assert set(fake.gateway.sessions) == sessions  # it never connected
+
+            start = await driver.slash(
+                user, "mattekrig start", channel=channel, game="intervallkrig", computer="easy"
+            )
+            assert start.answered
+            await fake.wait_until(
+                lambda: (b := board_of(fake, database, channel)) is not None and flip_of(b),
+                what="the board with its Flip",
+            )
+            board = board_of(fake, database, channel)
+            assert board is not None
+            press = await driver.click(user, board, flip_of(board) or "", wait=False)
+            await driver.answered(press, timeout=5.0)
+            assert press.response_type == UPDATE_MESSAGE
+            assert presses_by(database) == {user.id: 1}
+        finally:
+            await first.stop()
 
 
 async def test_sigterm_drains_checkpoints_and_leaves_no_wal(

@@ -198,8 +198,19 @@ async def _main(kind: str, database: Path) -> None:
         from bot.ops.lock import DatabaseLock
 
         assert isinstance(client, MattekrigBot)
-        with DatabaseLock(database):  # as `mattekrig run` holds it
+        from bot.ops.errors import StartupError
+
+        try:
+            lock = DatabaseLock(database)
+            lock.acquire()  # as `mattekrig run` holds it, and refused the way it says so
+        except StartupError as refused:
+            await client.close()
+            print(refused, flush=True)
+            raise SystemExit(1) from None
+        try:
             await client.serve(token)
+        finally:
+            lock.release()
         return
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

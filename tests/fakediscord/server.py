@@ -247,8 +247,13 @@ class FakeDiscord:
             remaining = deadline - loop.time()
             if remaining <= 0:
                 raise TimeoutError(f"fake Discord: timed out waiting for {what or predicate}")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._change.wait(), min(remaining, 0.02))
+            # asyncio.wait, not wait_for: on Python 3.11 wait_for swallows a cancel that
+            # arrives as the change is set, and a cancelled waiter would then wait on.
+            change = asyncio.ensure_future(self._change.wait())
+            try:
+                await asyncio.wait({change}, timeout=min(remaining, 0.02))
+            finally:
+                change.cancel()
 
     # -- state shortcuts ----------------------------------------------------------------------
 
