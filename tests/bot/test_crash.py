@@ -95,6 +95,25 @@ def board_of(fake: FakeDiscord, database: Path, channel: FakeChannel) -> FakeMes
     return fake.world.messages.get(row[0]) if row and row[0] else None
 
 
+async def game_with_a_flip(
+    driver: Driver, database: Path, user: FakeUser, channel: FakeChannel
+) -> tuple[FakeMessage, str]:
+    """A pupil starts intervallkrig against the computer: its board and that board's Flip."""
+    start = await driver.slash(
+        user, "mattekrig start", channel=channel, game="intervallkrig", computer="easy"
+    )
+    assert start.answered
+    fake = driver.fake
+    await fake.wait_until(
+        lambda: (b := board_of(fake, database, channel)) is not None and flip_of(b),
+        what="the board with its Flip",
+    )
+    board = board_of(fake, database, channel)
+    flip = flip_of(board) if board is not None else None
+    assert board is not None and flip is not None
+    return board, flip
+
+
 async def test_sigkill_at_random_moments_loses_nothing_and_leaves_no_board_behind(
     fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
 ) -> None:
@@ -183,18 +202,7 @@ async def test_sigkill_between_a_commit_and_its_board_edit(
         bot = BotProcess(fake, "real", database)
         await bot.start()
         try:
-            start = await driver.slash(
-                user, "mattekrig start", channel=channel, game="intervallkrig", computer="easy"
-            )
-            assert start.answered, bot.output
-            await fake.wait_until(
-                lambda: (b := board_of(fake, database, channel)) is not None and flip_of(b),
-                what="the board with its Flip",
-            )
-            board = board_of(fake, database, channel)
-            assert board is not None
-            flip = flip_of(board)
-            assert flip is not None
+            board, flip = await game_with_a_flip(driver, database, user, channel)
             shown = board.custom_ids()
             held = fake.faults.stall("POST /interactions/{webhook_id}/{webhook_token}/callback")
             press = await driver.click(user, board, flip, wait=False)
@@ -244,17 +252,8 @@ async def test_a_second_bot_process_on_the_database_is_refused_and_the_first_pla
             assert not any("Traceback" in line for line in second.output)
             assert set(fake.gateway.sessions) == sessions  # it never connected
 
-            start = await driver.slash(
-                user, "mattekrig start", channel=channel, game="intervallkrig", computer="easy"
-            )
-            assert start.answered
-            await fake.wait_until(
-                lambda: (b := board_of(fake, database, channel)) is not None and flip_of(b),
-                what="the board with its Flip",
-            )
-            board = board_of(fake, database, channel)
-            assert board is not None
-            press = await driver.click(user, board, flip_of(board) or "", wait=False)
+            board, flip = await game_with_a_flip(driver, database, user, channel)
+            press = await driver.click(user, board, flip, wait=False)
             await driver.answered(press, timeout=5.0)
             assert press.response_type == UPDATE_MESSAGE
             assert presses_by(database) == {user.id: 1}
