@@ -84,18 +84,17 @@ def connect(path: str, *, writer: bool) -> sqlite3.Connection:
     return conn
 
 
-class _Worker:
-    """One thread, one connection, a queue of jobs."""
+class JobThread:
+    """One thread, one connection, a queue of jobs: the loop both backends share. A
+    subclass says how a batch is run (`_process`), what follows it (`_after_batch`) and how
+    its connection is closed (`_close`)."""
 
-    def __init__(self, name: str, conn: sqlite3.Connection, *, group: bool) -> None:
-        self.conn = conn
+    def __init__(self, name: str, *, group: bool) -> None:
         self.group = group
         self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
         self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.closed = threading.Event()
         self.batches = 0  # transactions committed (diagnostics, the benchmark)
-        self._since_checkpoint = 0
-        self.thread.start()
 
     def submit(self, job: _Job | None) -> None:
         self.queue.put(job)
@@ -110,11 +109,34 @@ class _Worker:
                 self._process(jobs)
                 if stop:
                     return
-                self._checkpoint()
+                self._after_batch()
         finally:
-            with suppress(sqlite3.Error):
-                self.conn.close()
+            self._close()
             self.closed.set()
+
+    def _process(self, jobs: list[_Job]) -> None:
+        raise NotImplementedError
+
+    def _after_batch(self) -> None:
+        """Between batches (SQLite checkpoints its WAL here)."""
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+
+class _Worker(JobThread):
+    def __init__(self, name: str, conn: sqlite3.Connection, *, group: bool) -> None:
+        super().__init__(name, group=group)
+        self.conn = conn
+        self._since_checkpoint = 0
+        self.thread.start()
+
+    def _close(self) -> None:
+        with suppress(sqlite3.Error):
+            self.conn.close()
+
+    def _after_batch(self) -> None:
+        self._checkpoint()
 
     def _process(self, jobs: list[_Job]) -> None:
         writes = [j for j in jobs if j.kind == "write"]
@@ -230,27 +252,13 @@ def _settle(outcomes: list[_Outcome]) -> None:
             future.set_result(outcome.value)
 
 
-class Database:
-    """A SQLite file (or ``":memory:"``) behind a writer thread and, for a file, a reader."""
+class Workers:
+    """A writer thread and, once opened, a reader thread: how a caller on the event loop
+    hands a transaction to them (both backends)."""
 
-    def __init__(self, path: str, writer: _Worker, reader: _Worker | None) -> None:
-        self.path = path
-        self._writer: _Worker | None = writer
+    def __init__(self, writer: JobThread, reader: JobThread | None) -> None:
+        self._writer: JobThread | None = writer
         self._reader = reader
-
-    @classmethod
-    def open(cls, path: str) -> Database:
-        """Connect (the caller runs migrations with `raw` before reading or writing)."""
-        name = path.replace("/", "_")[-40:]
-        writer = _Worker(f"sqlite-writer{name}", connect(path, writer=True), group=True)
-        return cls(path, writer, None)
-
-    def open_reader(self) -> None:
-        """Start the reader beside the writer (after migrations: it never sees a half schema)."""
-        if self.path != MEMORY and self._reader is None:
-            name = self.path.replace("/", "_")[-40:]
-            conn = connect(self.path, writer=False)
-            self._reader = _Worker(f"sqlite-reader{name}", conn, group=False)
 
     @property
     def batches(self) -> int:
@@ -289,4 +297,26 @@ class Database:
             await asyncio.to_thread(worker.closed.wait)
 
 
-__all__ = ["MEMORY", "Database", "Work", "connect"]
+class Database(Workers):
+    """A SQLite file (or ``":memory:"``) behind a writer thread and, for a file, a reader."""
+
+    def __init__(self, path: str, writer: _Worker, reader: _Worker | None) -> None:
+        super().__init__(writer, reader)
+        self.path = path
+
+    @classmethod
+    def open(cls, path: str) -> Database:
+        """Connect (the caller runs migrations with `raw` before reading or writing)."""
+        name = path.replace("/", "_")[-40:]
+        writer = _Worker(f"sqlite-writer{name}", connect(path, writer=True), group=True)
+        return cls(path, writer, None)
+
+    def open_reader(self) -> None:
+        """Start the reader beside the writer (after migrations: it never sees a half schema)."""
+        if self.path != MEMORY and self._reader is None:
+            name = self.path.replace("/", "_")[-40:]
+            conn = connect(self.path, writer=False)
+            self._reader = _Worker(f"sqlite-reader{name}", conn, group=False)
+
+
+__all__ = ["MEMORY", "Database", "JobThread", "Work", "Workers", "connect"]

@@ -16,17 +16,14 @@ group commit is the same loop. asyncpg would have meant a second, async copy of 
 
 from __future__ import annotations
 
-import asyncio
 import logging
-import queue
 import sqlite3
-import threading
 from contextlib import suppress
 from typing import Any, cast
 
 import psycopg
 
-from bot.storage.database import JobKind, Work, _answer, _call, _Job, _Outcome, take_batch
+from bot.storage.database import JobThread, Workers, _answer, _call, _Job, _Outcome
 from bot.storage.errors import StorageError
 from bot.storage.postgres.connection import Connection
 
@@ -38,34 +35,16 @@ def connect(url: str) -> psycopg.Connection[Any]:
     return psycopg.connect(url, autocommit=True, application_name="mattekrig")
 
 
-class _Worker:
+class _Worker(JobThread):
     def __init__(self, name: str, url: str, *, group: bool) -> None:
+        super().__init__(name, group=group)
         self.url = url
         self.conn = Connection(connect(url))
-        self.group = group
-        self.queue: queue.SimpleQueue[_Job | None] = queue.SimpleQueue()
-        self.closed = threading.Event()
-        self.batches = 0
-        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
         self.thread.start()
 
-    def submit(self, job: _Job | None) -> None:
-        self.queue.put(job)
-
-    def _run(self) -> None:
-        try:
-            while True:
-                job = self.queue.get()
-                if job is None:
-                    return
-                jobs, stop = take_batch(self.queue, job)
-                self._process(jobs)
-                if stop:
-                    return
-        finally:
-            with suppress(psycopg.Error):
-                self.conn.raw.close()
-            self.closed.set()
+    def _close(self) -> None:
+        with suppress(psycopg.Error):
+            self.conn.raw.close()
 
     def _reconnect(self) -> None:
         """A connection the server dropped (a restart, a fail-over) is replaced before the
@@ -146,13 +125,12 @@ class _Worker:
                 self._sql("ROLLBACK")
 
 
-class PgDatabase:
+class PgDatabase(Workers):
     """One PostgreSQL database behind a writer thread and a reader thread."""
 
     def __init__(self, url: str, writer: _Worker) -> None:
+        super().__init__(writer, None)
         self.url = url
-        self._writer: _Worker | None = writer
-        self._reader: _Worker | None = None
 
     @classmethod
     def open(cls, url: str) -> PgDatabase:
@@ -163,39 +141,10 @@ class PgDatabase:
         if self._reader is None:
             self._reader = _Worker("pg-reader", self.url, group=False)
 
-    @property
-    def batches(self) -> int:
-        return 0 if self._writer is None else self._writer.batches
-
     def writer_pid(self) -> int | None:
         """The writer's server process (diagnostics; the reconnection test)."""
-        return None if self._writer is None else self._writer.conn.raw.info.backend_pid
-
-    async def write(self, work: Work[Any]) -> Any:
-        return await self._submit("write", work)
-
-    async def read(self, work: Work[Any]) -> Any:
-        return await self._submit("read", work, reader=True)
-
-    async def raw(self, work: Work[Any]) -> Any:
-        return await self._submit("raw", work)
-
-    async def _submit(self, kind: JobKind, work: Work[Any], *, reader: bool = False) -> Any:
-        worker = self._reader if reader and self._reader is not None else self._writer
-        if worker is None:
-            raise StorageError("storage is closed")
-        loop = asyncio.get_running_loop()
-        future: asyncio.Future[Any] = loop.create_future()
-        worker.submit(_Job(kind, work, loop, future))
-        return await future
-
-    async def close(self) -> None:
-        workers = [w for w in (self._reader, self._writer) if w is not None]
-        self._reader = self._writer = None
-        for worker in workers:
-            worker.submit(None)
-        for worker in workers:
-            await asyncio.to_thread(worker.closed.wait)
+        writer = self._writer
+        return writer.conn.raw.info.backend_pid if isinstance(writer, _Worker) else None
 
 
 __all__ = ["PgDatabase", "connect"]
