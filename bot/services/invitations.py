@@ -61,6 +61,12 @@ def game_settings(options: Mapping[str, Any], sides: int) -> Any:
     return settings_from_options(**{k: options[k] for k in keys if k in options}, sides=sides)
 
 
+def closed_key(kind: str) -> str:
+    """A lobby is a table pupils join, a challenge one they answer: each is closed in its
+    own words."""
+    return "error.lobby_closed" if kind == "lobby" else "error.invitation_closed"
+
+
 class InvitationService:
     def __init__(
         self,
@@ -357,11 +363,12 @@ class InvitationService:
     async def _open(self, invitation_id: int) -> Invitation:
         invitation = await self.storage.load_invitation(invitation_id)
         if invitation.status != "open" or invitation.expires_at <= self.clock.now_ms():
-            raise UserFacingError("error.invitation_closed")
+            raise UserFacingError(closed_key(invitation.kind))
         return invitation
 
     async def _close(self, invitation_id: int, status: Any) -> Invitation:
         try:
             return await self.storage.close_invitation(invitation_id, status, self.clock.now_ms())
         except InvitationClosedError:
-            raise UserFacingError("error.invitation_closed") from None
+            kind = (await self.storage.load_invitation(invitation_id)).kind
+            raise UserFacingError(closed_key(kind)) from None

@@ -160,7 +160,7 @@ async def test_lobby_host_double_clicks_start(table: Table, no_errors: Any) -> N
     assert len(boards) == 1
     refused = [p for p in presses if p.original is not None and p.original.ephemeral]
     assert len(refused) == 1
-    await assert_refused(table.fake, refused[0], "error.invitation_closed", "nb")
+    await assert_refused(table.fake, refused[0], "error.lobby_closed", "nb")
     assert_all_answered(table.fake)
 
 

@@ -45,6 +45,7 @@ SERVICE_KEYS = (
     "error.lobby_full",
     "error.lobby_size",
     "error.invitation_closed",
+    "error.lobby_closed",
     "error.teams_need_four",
     "error.bad_option",
     "reply.cancelled",

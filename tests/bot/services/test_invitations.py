@@ -136,7 +136,11 @@ async def test_lobby_expires_after_ten_minutes(
         guild_id=1, channel_id=10, host_id=ALICE, options=OPTIONS, host_name="Alice"
     )
     clock.advance(601)
-    assert [i.status for i in await invitations.expire_due()] == ["expired"]
+    [expired] = await invitations.expire_due()
+    assert expired.status == "expired"
+    with pytest.raises(UserFacingError) as refused:  # a lobby is a table: closed in its words
+        await invitations.join(expired.id, BOB, "Bob")
+    assert refused.value.key == "error.lobby_closed"
 
 
 async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationService) -> None:
