@@ -54,6 +54,7 @@ PRESS_WAITS_S = 1.0
 # Pictures drawn at once: the other core stays free for the event loop answering presses.
 DRAWS_AT_ONCE = max(1, (os.cpu_count() or 2) - 1)
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
+FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
 # answer to a request: never a bug here.
 TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
@@ -64,7 +65,8 @@ class BoardPublisher:
         self.bot = bot
         self._locks: dict[int, asyncio.Lock] = {}  # one write to a board at a time
         self._refreshing: set[int] = set()  # games whose board is being brought up to date
-        self._stale: set[int] = set()  # ... and that changed again meanwhile: one more pass
+        # game → refreshes asked for so far; a pass covers those asked before it writes
+        self._asked: dict[int, int] = {}
         self._shown: dict[int, discord.Attachment | None] = {}  # each board's picture file
         self._draws = asyncio.Semaphore(DRAWS_AT_ONCE)
         self._text_only: set[int] = set()  # games whose channel refuses attachments
@@ -260,25 +262,26 @@ class BoardPublisher:
         at a time: a call meanwhile (or while a failed edit waits to be retried) is folded
         into it, the pass running once more for the latest state. Never raises for what
         Discord answers."""
-        if game.id in self._retrying:
-            return
-        if game.id in self._refreshing:
-            self._stale.add(game.id)
+        self._asked[game.id] = self._asked.get(game.id, 0) + 1
+        if game.id in self._retrying or game.id in self._refreshing:
             return
         self._refreshing.add(game.id)
         try:
             while True:
-                self._stale.discard(game.id)
-                if not await self._edit(game):
+                covered = await self._edit(game)
+                if covered is None:
                     self._retry_later(game)
                     return
-                if game.id not in self._stale:
+                if self._asked.get(game.id, 0) <= covered:
                     return
         finally:
             self._refreshing.discard(game.id)
+            if game.is_finished:
+                self._forget_later(game.id)
 
-    async def _edit(self, game: LiveGame) -> bool:
-        """One attempt to make the board true; False when Discord should be asked again.
+    async def _edit(self, game: LiveGame) -> int | None:
+        """One attempt to make the board true: the refreshes it covers (those asked before it
+        wrote), or None when Discord should be asked again.
 
         The picture is drawn first, without the board's lock (a press meanwhile is answered
         at once), and shown only with the text of the state it was drawn from: when the
@@ -290,14 +293,13 @@ class BoardPublisher:
             async with lock:
                 if game.state is not drawn:
                     continue
+                covered = self._asked.get(game.id, 0)
                 if not await self._write(game, picture):
-                    return False
+                    return None
                 break
-        if game.is_finished:
-            self._forget(game.id)
-        else:
+        if not game.is_finished:
             await self.ping(game, None)
-        return True
+        return covered
 
     async def _write(self, game: LiveGame, picture: Picture | None) -> bool:
         channel = self.bot.get_partial_messageable(game.channel_id)
@@ -336,12 +338,18 @@ class BoardPublisher:
             return
         self._shown[game.id] = picture_of(message)
 
+    def _forget_later(self, game_id: int) -> None:
+        """A finished game's board state is let go, but not at once: the press that
+        finished it may still be answering over the board's picture."""
+        asyncio.get_running_loop().call_later(FORGET_AFTER_S, self._forget, game_id)
+
     def _forget(self, game_id: int) -> None:
         if game_id not in self._retrying and game_id not in self._refreshing:
             self._locks.pop(game_id, None)
             self._text_only.discard(game_id)
             self._pinged.pop(game_id, None)
             self._shown.pop(game_id, None)
+            self._asked.pop(game_id, None)
 
     def retrying(self, game_id: int) -> bool:
         """Whether the game's board is behind and an edit waits to be tried again."""
@@ -355,18 +363,20 @@ class BoardPublisher:
 
     async def _retry(self, game: LiveGame) -> None:
         attempt = 0
+        covered = None
         try:
-            while True:
+            while covered is None:
                 delays = self.retry_delays_s
                 await asyncio.sleep(delays[min(attempt, len(delays) - 1)])
                 attempt += 1
-                if await self._edit(game):
-                    log.info("board of game %s is true again (attempt %d)", game.id, attempt)
-                    return
+                covered = await self._edit(game)
+            log.info("board of game %s is true again (attempt %d)", game.id, attempt)
         finally:
             self._retrying.pop(game.id, None)
             if game.is_finished:
-                self._forget(game.id)
+                self._forget_later(game.id)
+        if self._asked.get(game.id, 0) > covered:  # changed while the retry was written
+            await self.refresh(game)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)
