@@ -5,6 +5,7 @@ only ever shown with the text of the state it shows (its alt text describing it)
 
 from __future__ import annotations
 
+import asyncio
 import threading
 from typing import Any
 
@@ -168,3 +169,26 @@ async def test_a_failed_picture_edit_is_retried_and_the_picture_follows(
     assert not table.bot.boards.retrying(gid)
     refused = [r for r in table.fake.requests if r.status == 503]
     assert len(refused) == 3 and all(r.files == [PICTURE] for r in refused)
+
+
+async def test_a_press_on_a_board_held_up_by_a_picture_edit_is_acknowledged_and_shown_after(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picture edit that Discord holds up (here: the board's write held by the test) must
+    not make a press wait past Discord's 3 s: the press is acknowledged at once (a deferred
+    update) and the refresh shows its result when the board is free again."""
+    seed_deals(monkeypatch, 5)
+    gid, _ = await table.start_computer("alice", game="intervallkrig")
+    await picture_follows(table, gid)
+    boards = table.bot.boards
+    boards.press_waits_s = 0.05
+    board_write = boards._locks.setdefault(gid, asyncio.Lock())  # as a write under way holds it
+    await board_write.acquire()
+    try:
+        press = await table.flip("alice", gid)
+        assert press.answered and press.response_type == 6 and not press.rejected
+    finally:
+        board_write.release()
+    await picture_follows(table, gid)
+    description = table.board(gid).embeds[0].get("description")
+    assert description == boards.render(table.game(gid)).embed.description
