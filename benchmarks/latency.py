@@ -7,9 +7,11 @@ both up for the whole run, their loads alternating in short rounds:
 * flood: N games, each pupil pressing again as soon as the result is shown: results/s;
 * burst: 1,000 ``/mattekrig start`` at once: the share whose board is shown within 3 s.
 
-"Shown" is when the fake applies the board edit (or, for a deferred answer, its follow-up
-edit): the moment a pupil would see it. The bare bot (tests/fakediscord/bare_bot.py) answers
-the same command and presses with no work, so the ratio is what Mattekrig itself costs.
+"Shown" is when the fake applies the first board edit that shows the press's result (its
+Flip button is the next round's, or gone): the moment a pupil would see it. An edit that only
+brings an earlier round's picture does not count. The bare bot (tests/fakediscord/bare_bot.py)
+answers the same command and presses with no work, so the ratio is what Mattekrig itself
+costs.
 Also measured in-process: memory per live game (1,000 games, engine state, records and
 locks; discord.py's objects are not counted) and the time to restore 1,000 stored live games.
 
@@ -89,16 +91,19 @@ class Watcher:
     """Wakes whoever waits for a message to be shown, from inside the fake (no polling)."""
 
     def __init__(self, fake: FakeDiscord) -> None:
-        self.boards: dict[int, asyncio.Future[float]] = {}
+        # board message id → (waiter, the Flip pressed): woken once the board shows another
+        self.boards: dict[int, tuple[asyncio.Future[float], str]] = {}
         self.starts: dict[int, asyncio.Future[float]] = {}
         announce = fake.rest._announce
 
         async def shown(event: str, message: FakeMessage) -> None:
             now = time.perf_counter()
             if not message.loading:
-                waiter = self.boards.pop(message.id, None)
-                if waiter is not None and not waiter.done():
-                    waiter.set_result(now)
+                waiting = self.boards.get(message.id)
+                if waiting is not None and _flip_of(message) != waiting[1]:
+                    del self.boards[message.id]
+                    if not waiting[0].done():
+                        waiting[0].set_result(now)
                 if message.interaction_id is not None:
                     start = self.starts.pop(message.interaction_id, None)
                     if start is not None and not start.done():
@@ -107,9 +112,9 @@ class Watcher:
 
         fake.rest._announce = shown  # type: ignore[method-assign]
 
-    def board(self, message_id: int) -> asyncio.Future[float]:
+    def board(self, message_id: int, pressed: str) -> asyncio.Future[float]:
         future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
-        self.boards[message_id] = future
+        self.boards[message_id] = (future, pressed)
         return future
 
     def start(self, interaction: FakeInteraction) -> asyncio.Future[float]:
@@ -178,7 +183,7 @@ class Table:
             await self.start(user, channel)
             return None
         sent = time.perf_counter()
-        shown = self.watcher.board(board.id)
+        shown = self.watcher.board(board.id, flip)
         await self.driver.click(user, board, flip, wait=False)
         try:
             return await asyncio.wait_for(shown, 10) - sent

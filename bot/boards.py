@@ -10,14 +10,19 @@ games that ended just before it, are drawn again from their state. Nothing here 
 game's lock, so a game never waits on a board that is behind it.
 
 The board carries a picture of the table (`bot.render.pictures`), drawn off the event loop,
-with the text kept as its alternative. Where the bot may not attach files, the board is text
-only and the game's starter is told once."""
+with the text kept as its alternative. A press is answered with the new text at once, over
+the picture the board already carries (kept by id, nothing uploaded); the new picture is
+edited in afterwards by the game's refresh: one pass at a time per game, later changes folded
+into it, and a picture only ever shown with the text of the state it was drawn from. Where
+the bot may not attach files, the board is text only and the game's starter is told once; a
+server can turn pictures off (`/mattekrig admin settings pictures:false`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
+import os
 from collections.abc import Coroutine, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -29,7 +34,7 @@ from bot.render.board import render_board
 from bot.render.locale import as_lang
 from bot.render.names import side_names
 from bot.render.panel import Panel
-from bot.render.pictures import draw_table
+from bot.render.pictures import FILENAME, Picture, draw_table
 from bot.render.screen import GameScreen
 from bot.replies import reply_lang
 from bot.services.live import GameUpdate, LiveGame
@@ -43,7 +48,13 @@ log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
 RETRY_DELAYS_S = (1.0, 2.0, 5.0, 10.0, 30.0, 60.0)  # then every minute until the board is true
 CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 requests/s limit
+# A press waits at most this long for a picture edit under way on its board (then it is
+# acknowledged and shown by the refresh): far inside Discord's 3 s for a first answer.
+PRESS_WAITS_S = 1.0
+# Pictures drawn at once: the other core stays free for the event loop answering presses.
+DRAWS_AT_ONCE = max(1, (os.cpu_count() or 2) - 1)
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
+FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
 # answer to a request: never a bug here.
 TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
@@ -52,8 +63,12 @@ TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, Runtime
 class BoardPublisher:
     def __init__(self, bot: MattekrigBot) -> None:
         self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}
-        self._queued: set[int] = set()
+        self._locks: dict[int, asyncio.Lock] = {}  # one write to a board at a time
+        self._refreshing: set[int] = set()  # games whose board is being brought up to date
+        # game → refreshes asked for so far; a pass covers those asked before it writes
+        self._asked: dict[int, int] = {}
+        self._shown: dict[int, discord.Attachment | None] = {}  # each board's picture file
+        self._draws = asyncio.Semaphore(DRAWS_AT_ONCE)
         self._text_only: set[int] = set()  # games whose channel refuses attachments
         self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
         self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
@@ -62,22 +77,36 @@ class BoardPublisher:
         self.pictures = True  # draw the table as a picture on every board
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
+        self.press_waits_s = PRESS_WAITS_S
 
     def render(self, game: LiveGame) -> Panel:
-        """The board as text (its picture is added by `draw`)."""
+        """The board as text (its picture is added by `_panel`)."""
         lang = game.settings.locale
         return render_board(screen_of(game, lang), lang, self.bot.clock.now_ms())
 
-    async def draw(self, game: LiveGame) -> Panel:
-        """The board with its picture, drawn in a worker thread (CPU work, never on the
-        event loop); text only where attachments are refused."""
+    def _panel(self, game: LiveGame, picture: Picture | None) -> Panel:
         panel = self.render(game)
+        return panel if picture is None else panel.with_picture(picture)
+
+    async def pictured(self, game: LiveGame) -> bool:
+        """Whether the game's board shows a picture: the bot draws them, the server has not
+        turned them off (`/mattekrig admin settings pictures`), the channel takes files."""
         if not self.pictures or game.id in self._text_only:
-            return panel
+            return False
+        guild_id = game.record.guild_id
+        return guild_id is None or (await self.bot.admin.settings(guild_id)).pictures
+
+    async def _picture(self, game: LiveGame) -> Picture | None:
+        """The picture of the game as it is now (None: the board is text only), drawn in a
+        worker thread — CPU work, never on the event loop — a few at a time, so that under
+        load the presses' answers keep the loop and pictures wait their turn."""
+        if not await self.pictured(game):
+            return None
         lang = game.settings.locale
         names = side_names(game, as_lang(lang), plain=True)
-        picture = await asyncio.to_thread(draw_table, view(game.state, None), names, lang)
-        return panel.with_picture(picture)
+        seen = view(game.state, None)
+        async with self._draws:
+            return await asyncio.to_thread(draw_table, seen, names, lang)
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
@@ -94,12 +123,6 @@ class BoardPublisher:
         with contextlib.suppress(discord.HTTPException):
             await channel.send(text, allowed_mentions=mentions)
 
-    async def _checked(self, interaction: discord.Interaction, game: LiveGame) -> Panel:
-        """The board for an interaction's answer, which says whether files may be attached."""
-        if not interaction.app_permissions.attach_files:
-            await self._text_from_now(game)
-        return await self.draw(game)
-
     async def respond(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Show what the press changed: on the board itself when it was pressed there."""
         game = update.game
@@ -114,8 +137,10 @@ class BoardPublisher:
             and not interaction.response.is_done()
         ):
             try:
-                await (await self._checked(interaction, game)).show_in(interaction)
+                follow = await self._answer_press(interaction, message, game)
                 await self.ping(game, interaction.user.id)
+                if follow:
+                    self._spawn(self.refresh(game))
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
@@ -143,6 +168,47 @@ class BoardPublisher:
                 await interaction.response.defer(ephemeral=True, thinking=False)
         await self.refresh(game)
 
+    async def _answer_press(
+        self, interaction: discord.Interaction, pressed: discord.Message, game: LiveGame
+    ) -> bool:
+        """The press's own answer: the new text at once over the picture the board already
+        carries (kept by id: nothing drawn, nothing uploaded on the press); the new picture
+        follows from the game's refresh. Returns whether that refresh is wanted.
+
+        The board's lock orders this edit after a picture edit under way, so the file kept
+        is the one on the board and a picture never lands over newer text. Should that edit
+        be held up (Discord asked it to wait), the press is acknowledged at once instead and
+        the refresh shows it."""
+        if not interaction.app_permissions.attach_files:
+            await self._text_from_now(game)
+        pictured = await self.pictured(game)
+        lock = self._locks.setdefault(game.id, asyncio.Lock())
+        try:
+            async with asyncio.timeout(self.press_waits_s):
+                await lock.acquire()
+        except TimeoutError:
+            log.info("board of game %s is busy; the press is shown by its refresh", game.id)
+            await interaction.response.defer()
+            return True
+        try:
+            panel = self.render(game)
+            kept = self._kept(game, pressed) if pictured else None
+            await (panel if kept is None else panel.keeping(kept)).show_in(interaction)
+            if kept is None:
+                self._shown[game.id] = None
+            if game.record.message_id is None:  # the pressed board is the board (issue 9)
+                await self.bot.games.set_board(game, pressed.id)
+        finally:
+            lock.release()
+        return pictured
+
+    def _kept(self, game: LiveGame, pressed: discord.Message) -> discord.Attachment | None:
+        """The picture file on the board now: as this process last wrote it, else as the
+        press saw it (after a restart)."""
+        if game.id in self._shown:
+            return self._shown[game.id]
+        return picture_of(pressed)
+
     async def _tell_counted(self, interaction: discord.Interaction, game: LiveGame) -> None:
         text = t("reply.counted", pick_locale(interaction.locale, interaction.guild_locale))
         try:
@@ -157,20 +223,32 @@ class BoardPublisher:
         """The board as the interaction's own answer (the start path, issue 9): its message
         id comes back in the callback response (discord.py asks ``with_response``), so no
         GET of the original response. The board's lock is held until the id is known, so a
-        timer's refresh meanwhile waits instead of posting a second board."""
+        timer's refresh meanwhile waits instead of posting a second board. The answer is the
+        text; its picture follows as an edit, like a press's."""
         async with self._locks.setdefault(game.id, asyncio.Lock()):
             message = await answer_message(interaction, **self.render(game).fields())
+            self._shown[game.id] = None
             await self.bot.games.set_board(game, message.id)
+        if not interaction.app_permissions.attach_files:
+            await self._text_from_now(game)
+        if await self.pictured(game):
+            self._spawn(self.refresh(game))
 
     async def post(self, channel: discord.abc.Messageable, game: LiveGame) -> discord.Message:
         """A new board message for the game (at start, or when the old one was deleted)."""
+        return await self._post(channel, game, await self._picture(game))
+
+    async def _post(
+        self, channel: discord.abc.Messageable, game: LiveGame, picture: Picture | None
+    ) -> discord.Message:
         try:
-            message = await (await self.draw(game)).send(channel)
+            message = await self._panel(game, picture).send(channel)
         except discord.Forbidden as refused:
-            if game.id in self._text_only or refused.code != MISSING_PERMISSIONS:
+            if picture is None or refused.code != MISSING_PERMISSIONS:
                 raise
             await self._text_from_now(game)
             message = await self.render(game).send(channel)
+        self._shown[game.id] = picture_of(message)
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.bot.games.set_board(game, message.id, thread_id=thread_id)
         await self.ping(game, None)
@@ -180,61 +258,98 @@ class BoardPublisher:
         await self.refresh(update.game)
 
     async def refresh(self, game: LiveGame) -> None:
-        """Edit the board to the game as it is now. Calls that arrive while an edit is queued
-        (or while a failed one waits to be retried) are folded into it: that edit renders
-        the latest state anyway. Never raises for what Discord answers."""
-        if game.id in self._queued or game.id in self._retrying:
+        """Edit the board to the game as it is now, its picture included. One pass per game
+        at a time: a call meanwhile (or while a failed edit waits to be retried) is folded
+        into it, the pass running once more for the latest state. Never raises for what
+        Discord answers."""
+        self._asked[game.id] = self._asked.get(game.id, 0) + 1
+        if game.id in self._retrying or game.id in self._refreshing:
             return
-        if not await self._edit(game):
-            self._retry_later(game)
+        self._refreshing.add(game.id)
+        try:
+            while True:
+                covered = await self._edit(game)
+                if covered is None:
+                    self._retry_later(game)
+                    return
+                if self._asked.get(game.id, 0) <= covered:
+                    return
+        finally:
+            self._refreshing.discard(game.id)
+            if game.is_finished:
+                self._forget_later(game.id)
 
-    async def _edit(self, game: LiveGame) -> bool:
-        """One attempt to make the board true; False when Discord should be asked again."""
-        self._queued.add(game.id)
+    async def _edit(self, game: LiveGame) -> int | None:
+        """One attempt to make the board true: the refreshes it covers (those asked before it
+        wrote), or None when Discord should be asked again.
+
+        The picture is drawn first, without the board's lock (a press meanwhile is answered
+        at once), and shown only with the text of the state it was drawn from: when the
+        game changed meanwhile, the newer state is drawn instead (the latest wins)."""
         lock = self._locks.setdefault(game.id, asyncio.Lock())
-        async with lock:
-            self._queued.discard(game.id)
-            channel = self.bot.get_partial_messageable(game.channel_id)
-            try:
-                if game.record.message_id is None:
-                    await self.post(channel, game)
-                else:
-                    await self._edit_board(channel, game)
-            except discord.Forbidden:
-                log.warning("no permission to show the board of game %s", game.id)
-            except TRANSPORT_ERRORS as refused:
-                log.warning(
-                    "board of game %s not shown (%s); trying again later",
-                    game.id,
-                    describe_failure(refused),
-                )
-                return False
-        if game.is_finished:
-            self._forget(game.id)
-        else:
+        while True:
+            drawn = game.state
+            picture = await self._picture(game)
+            async with lock:
+                if game.state is not drawn:
+                    continue
+                covered = self._asked.get(game.id, 0)
+                if not await self._write(game, picture):
+                    return None
+                break
+        if not game.is_finished:
             await self.ping(game, None)
+        return covered
+
+    async def _write(self, game: LiveGame, picture: Picture | None) -> bool:
+        channel = self.bot.get_partial_messageable(game.channel_id)
+        try:
+            if game.record.message_id is None:
+                await self._post(channel, game, picture)
+            else:
+                await self._edit_board(channel, game, picture)
+        except discord.Forbidden:
+            log.warning("no permission to show the board of game %s", game.id)
+        except TRANSPORT_ERRORS as refused:
+            log.warning(
+                "board of game %s not shown (%s); trying again later",
+                game.id,
+                describe_failure(refused),
+            )
+            return False
         return True
 
-    async def _edit_board(self, channel: discord.PartialMessageable, game: LiveGame) -> None:
+    async def _edit_board(
+        self, channel: discord.PartialMessageable, game: LiveGame, picture: Picture | None
+    ) -> None:
         assert game.record.message_id is not None
         board = channel.get_partial_message(game.record.message_id)
         try:
             try:
-                await (await self.draw(game)).edit(board)
+                message = await self._panel(game, picture).edit(board)
             except discord.Forbidden as refused:
-                if game.id in self._text_only or refused.code != MISSING_PERMISSIONS:
+                if picture is None or refused.code != MISSING_PERMISSIONS:
                     raise
                 await self._text_from_now(game)
-                await self.render(game).edit(board)
+                message = await self.render(game).edit(board)
         except discord.NotFound:
             log.info("board of game %s is gone; posting a new one", game.id)
-            await self.post(channel, game)
+            await self._post(channel, game, picture)
+            return
+        self._shown[game.id] = picture_of(message)
+
+    def _forget_later(self, game_id: int) -> None:
+        """A finished game's board state is let go, but not at once: the press that
+        finished it may still be answering over the board's picture."""
+        asyncio.get_running_loop().call_later(FORGET_AFTER_S, self._forget, game_id)
 
     def _forget(self, game_id: int) -> None:
-        if game_id not in self._retrying:
+        if game_id not in self._retrying and game_id not in self._refreshing:
             self._locks.pop(game_id, None)
             self._text_only.discard(game_id)
             self._pinged.pop(game_id, None)
+            self._shown.pop(game_id, None)
+            self._asked.pop(game_id, None)
 
     def retrying(self, game_id: int) -> bool:
         """Whether the game's board is behind and an edit waits to be tried again."""
@@ -248,18 +363,20 @@ class BoardPublisher:
 
     async def _retry(self, game: LiveGame) -> None:
         attempt = 0
+        covered = None
         try:
-            while True:
+            while covered is None:
                 delays = self.retry_delays_s
                 await asyncio.sleep(delays[min(attempt, len(delays) - 1)])
                 attempt += 1
-                if await self._edit(game):
-                    log.info("board of game %s is true again (attempt %d)", game.id, attempt)
-                    return
+                covered = await self._edit(game)
+            log.info("board of game %s is true again (attempt %d)", game.id, attempt)
         finally:
             self._retrying.pop(game.id, None)
             if game.is_finished:
-                self._forget(game.id)
+                self._forget_later(game.id)
+        if self._asked.get(game.id, 0) > covered:  # changed while the retry was written
+            await self.refresh(game)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
         task = asyncio.get_running_loop().create_task(work)
@@ -336,6 +453,11 @@ class BoardPublisher:
             await channel.send(text, allowed_mentions=mentions)
         except discord.HTTPException:
             log.info("could not ping the players of game %s", game.id)
+
+
+def picture_of(message: discord.Message) -> discord.Attachment | None:
+    """The board's picture file among a message's attachments."""
+    return next((a for a in message.attachments if a.filename == FILENAME), None)
 
 
 def describe_failure(error: BaseException) -> str:

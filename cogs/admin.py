@@ -81,6 +81,7 @@ class AdminGroup(
         pings=ls("cmd.admin.settings.opt.pings.desc"),
         answer_form=ls("cmd.admin.settings.opt.answer_form.desc"),
         public_board=ls("cmd.admin.settings.opt.public_board.desc"),
+        pictures=ls("cmd.admin.settings.opt.pictures.desc"),
     )
     @app_commands.choices(
         leaderboard=[choice("leaderboard", v) for v in VISIBILITIES],
@@ -100,6 +101,7 @@ class AdminGroup(
         pings: bool | None = None,
         answer_form: str | None = None,
         public_board: str | None = None,
+        pictures: bool | None = None,
     ) -> None:
         """Without options: show the settings. With options: change those, show the result."""
         bot = interaction.client
@@ -116,6 +118,8 @@ class AdminGroup(
             changes["answer_form"] = answer_form
         if public_board is not None:
             changes["public_board"] = public_board
+        if pictures is not None:
+            changes["pictures"] = pictures
         if language is not None:
             changes["language"] = None if language == "server" else language
         channels = list(settings.channels)

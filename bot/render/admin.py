@@ -68,6 +68,7 @@ def render_settings(
         colour=ADMIN_COLOUR,
     )
     threads = "admin.settings.threads.on" if settings.threads else "admin.settings.threads.off"
+    pictures = "admin.settings.pictures." + ("on" if settings.pictures else "off")
     for name, value in (
         ("admin.settings.board", t(f"admin.settings.board.{settings.board}", lang)),
         ("admin.settings.channels", clip(channels, FIELD_VALUE_MAX)),
@@ -75,6 +76,7 @@ def render_settings(
         ("admin.settings.threads", t(threads, lang)),
         ("admin.settings.answer_form", t(f"answer_form.{settings.answer_form}.name", lang)),
         ("admin.settings.public_board", t(f"choice.sort.{settings.public_board}", lang)),
+        ("admin.settings.pictures", t(pictures, lang)),
     ):
         embed.add_field(name=t(name, lang), value=value, inline=False)
     return embed

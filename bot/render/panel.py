@@ -21,6 +21,9 @@ class Panel:
     embed: discord.Embed
     view: discord.ui.View
     picture: Picture | None = None  # shown as the embed's image; its alt text describes it
+    # The picture already on the message, left in place by an edit (no new upload): Discord
+    # keeps a file an edit's `attachments` list names by id, with its own description.
+    kept: discord.Attachment | None = None
 
     def __post_init__(self) -> None:
         # Every press is handled by the DynamicItems in bot/ui, which work on any message, old
@@ -32,7 +35,15 @@ class Panel:
         """The same panel with the picture as its embed's image."""
         embed = self.embed.copy()
         embed.set_image(url=picture.url)
-        return replace(self, embed=embed, picture=picture)
+        return replace(self, embed=embed, picture=picture, kept=None)
+
+    def keeping(self, attachment: discord.Attachment) -> Panel:
+        """The same panel over the picture the message already carries: an edit that sends
+        no file, so the text changes at once and the picture (with the alt text that
+        describes it) stays until a newer one replaces it."""
+        embed = self.embed.copy()
+        embed.set_image(url=f"attachment://{attachment.filename}")
+        return replace(self, embed=embed, picture=None, kept=attachment)
 
     def _file(self) -> discord.File | None:
         """A fresh file each time: discord.py reads a file once when it sends it."""
@@ -51,20 +62,26 @@ class Panel:
 
     def edit_fields(self) -> dict[str, Any]:
         """The fields of an edit: the attachments are replaced, so an edit with a picture
-        leaves exactly its one file and an edit without one removes an earlier picture."""
+        leaves exactly its one file, an edit keeping one leaves that file, and an edit
+        without either removes an earlier picture."""
         file = self._file()
+        attachments: list[discord.File | discord.Attachment] = []
+        if file is not None:
+            attachments.append(file)
+        elif self.kept is not None:
+            attachments.append(self.kept)
         return {
             "content": self.content,
             "embed": self.embed,
             "view": self.view,
-            "attachments": [file] if file is not None else [],
+            "attachments": attachments,
         }
 
     async def send(self, channel: discord.abc.Messageable) -> discord.Message:
         return await channel.send(**self.fields(), allowed_mentions=NO_MENTIONS)
 
-    async def edit(self, message: discord.Message | discord.PartialMessage) -> None:
-        await message.edit(**self.edit_fields())
+    async def edit(self, message: discord.Message | discord.PartialMessage) -> discord.Message:
+        return await message.edit(**self.edit_fields())
 
     async def show_in(self, interaction: discord.Interaction[Any]) -> None:
         """The pressed message becomes this panel (the interaction's own answer)."""

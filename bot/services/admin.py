@@ -123,12 +123,14 @@ class AdminService:
         pings: bool | None = None,
         answer_form: str | None = None,
         public_board: str | None = None,
+        pictures: bool | None = None,
     ) -> GuildSettings:
         """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
         is who sees the leaderboard (stored as the settings' ``board``); ``answer_form`` is
         new Regnekrig games' answer form unless their starter picks one (RULES §2.2);
-        ``public_board`` the leaderboard members see first and may share (issue 15)."""
+        ``public_board`` the leaderboard members see first and may share (issue 15);
+        ``pictures`` False makes the server's boards text only (issue 12)."""
         _require(manager)
         if public_board is not None and public_board not in BOARD_SORTS:
             raise UserFacingError("error.bad_option", option="public_board")
@@ -145,6 +147,7 @@ class AdminService:
             "pings": pings,
             "answer_form": answer_form,
             "public_board": public_board,
+            "pictures": pictures,
         }
         if language is not _UNSET:
             kwargs["language"] = language

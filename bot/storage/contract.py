@@ -269,9 +269,11 @@ class SettingsStore(Protocol):
         pings: bool | None = None,
         answer_form: str | None = None,
         public_board: str | None = None,
+        pictures: bool | None = None,
     ) -> GuildSettings:
         """Only the arguments given change (``language=None`` means the server's own);
-        ``answer_form`` is one of `ANSWER_FORMS`, new games' default (RULES §2.2)."""
+        ``answer_form`` is one of `ANSWER_FORMS`, new games' default (RULES §2.2);
+        ``pictures`` False makes every board of the server text only (issue 12)."""
         ...
 
 

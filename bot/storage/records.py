@@ -499,6 +499,7 @@ class GuildSettings:
     answer_form: str = "number"  # RULES §2.2: a new game's answer form unless its starter picks
     updated_at: int | None = None
     public_board: BoardSort = "rating"  # the leaderboard members see by default and may share
+    pictures: bool = True  # boards show the card table as a picture (issue 12); off: text only
 
 
 # -- the teacher's class presets and accommodations (bot/storage/teachers_sql.py) --

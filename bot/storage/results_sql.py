@@ -532,6 +532,7 @@ class ResultsStorage:
         pings: bool | None = None,
         answer_form: str | None = None,
         public_board: str | None = None,
+        pictures: bool | None = None,
     ) -> GuildSettings:
         """Change the given settings, keep the others. ``language=None`` means "the server's
         own locale"; leave it out to keep the current one."""
@@ -555,15 +556,18 @@ class ResultsStorage:
                 answer_form=old.answer_form if answer_form is None else answer_form,
                 updated_at=at,
                 public_board=old.public_board if public_board is None else public_board,
+                pictures=old.pictures if pictures is None else pictures,
             )
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
-                " pings, answer_form, updated_at, public_board) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " pings, answer_form, updated_at, public_board, pictures)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
                 " ON CONFLICT (guild_id) DO UPDATE SET"
                 " board = excluded.board, channels = excluded.channels,"
                 " language = excluded.language, threads = excluded.threads,"
                 " pings = excluded.pings, answer_form = excluded.answer_form,"
-                " updated_at = excluded.updated_at, public_board = excluded.public_board",
+                " updated_at = excluded.updated_at, public_board = excluded.public_board,"
+                " pictures = excluded.pictures",
                 (
                     guild_id,
                     new.board,
@@ -574,6 +578,7 @@ class ResultsStorage:
                     new.answer_form,
                     at,
                     new.public_board,
+                    int(new.pictures),
                 ),
             )
             return new
@@ -927,6 +932,7 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
         answer_form=row["answer_form"],
         updated_at=row["updated_at"],
         public_board=row["public_board"],
+        pictures=bool(row["pictures"]),
     )
 
 

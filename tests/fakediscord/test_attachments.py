@@ -4,6 +4,7 @@ request, each file at most the upload limit (the interaction's ``attachment_size
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 from typing import Any
@@ -157,3 +158,62 @@ async def test_an_interaction_edit_must_send_the_picture_it_names(
     assert interaction.original is not None
     (attachment,) = interaction.original.attachments
     assert interaction.original.embeds[0]["image"]["url"] == attachment.url
+
+
+def _flip_button() -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(discord.ui.Button(label="Flip", custom_id="flip"))
+    view.stop()  # the test's listener answers the press
+    return view
+
+
+async def test_an_interaction_update_keeps_the_files_it_names_by_id_and_drops_the_rest(
+    fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
+) -> None:
+    """As Discord: an edit's ``attachments`` list is the message's files afterwards, an
+    existing one named by its id (no upload, its description kept), those not named
+    removed; the embed's ``attachment://NAME`` may point at a kept file."""
+    picture = discord.File(io.BytesIO(b"png"), filename="table.png", description="Round 1")
+    sent = await text_channel(fake_discord, bot).send(
+        embed=_picture(), files=[picture, _file("notes.txt")], view=_flip_button()
+    )
+    before = fake_discord.message(sent.id).attachments[0]
+
+    async def keep_the_picture(interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.component and interaction.message:
+            kept = [a for a in interaction.message.attachments if a.filename == "table.png"]
+            await interaction.response.edit_message(embed=_picture(), attachments=kept)
+
+    bot.on_interaction = keep_the_picture  # type: ignore[attr-defined]
+    press = await driver.click("alice", fake_discord.message(sent.id), "flip")
+
+    assert press.response_type == 7 and not press.rejected
+    stored = fake_discord.message(sent.id)
+    assert [(a.id, a.description) for a in stored.attachments] == [(before.id, "Round 1")]
+    assert stored.embeds[0]["image"]["url"] == before.url
+    assert all(not r.files for r in fake_discord.requests if r.interaction_id == press.id)
+
+
+async def test_an_interaction_update_may_not_keep_a_file_the_message_no_longer_has(
+    fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
+) -> None:
+    """A file replaced by an edit is gone: an update that names the old one by id keeps
+    nothing, so its embed's ``attachment://table.png`` names no file (50035)."""
+    sent = await text_channel(fake_discord, bot).send(
+        embed=_picture(), file=_file("table.png"), view=_flip_button()
+    )
+    old = sent.attachments[0]
+    await sent.edit(embed=_picture(), attachments=[_file("table.png")])  # a newer picture
+
+    async def keep_the_old_one(interaction: discord.Interaction) -> None:
+        if interaction.type is discord.InteractionType.component:
+            with contextlib.suppress(discord.HTTPException):  # refused: what the test checks
+                await interaction.response.edit_message(embed=_picture(), attachments=[old])
+
+    bot.on_interaction = keep_the_old_one  # type: ignore[attr-defined]
+    press = await driver.click("alice", fake_discord.message(sent.id), "flip")
+    await fake_discord.wait_until(lambda: bool(press.rejected), what="the refused update")
+
+    assert [r.code for r in press.rejected] == [50035]
+    (now,) = fake_discord.message(sent.id).attachments
+    assert now.id != old.id
