@@ -112,7 +112,9 @@ def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
     if summary.pupils:
         embed.add_field(
             name=t("session.summary.mistakes", lang),
-            value=clip("\n".join(mistakes) or t("summary.no_mistakes", lang), FIELD_VALUE_MAX),
+            value=clip(
+                "\n".join(mistakes) or t("session.summary.no_mistakes", lang), FIELD_VALUE_MAX
+            ),
             inline=False,
         )
         embed.set_footer(text=t("session.summary.private", lang, pupils=len(summary.pupils)))

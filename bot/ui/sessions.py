@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 
 class MyLineItem(MattekrigItem, template=template(Verb.MY_LINE)):
-    """"📋 My line": the presser's own line of the session, or a kind word that they did not
+    """ "📋 My line": the presser's own line of the session, or a kind word that they did not
     play in it."""
 
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
