@@ -29,7 +29,7 @@ def mistake_name(code: str, lang: str) -> str:
 
 
 def mistake_in(code: str, op: str, lang: Lang) -> str:
-    """ "fortegnsfeil ved subtraksjon": a mistake kind in an operation, in running text."""
+    """A mistake kind in an operation, in running text ("fortegnsfeil ved subtraksjon")."""
     name = op_name(op, lang)
     return t("mistake.in_op", lang, kind=mistake_name(code, lang), op=name[:1].lower() + name[1:])
 

@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 
 
 class MyLineItem(MattekrigItem, template=template(Verb.MY_LINE)):
-    """ "📋 My line": the presser's own line of the session, or a kind word that they did not
-    play in it."""
+    """The "📋 My session" button: the presser's own line of the session, or a kind word
+    that they did not play in it."""
 
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         guild_id = require_guild(interaction)

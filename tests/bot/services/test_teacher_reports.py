@@ -140,7 +140,7 @@ def test_needs_help_only_with_enough_rounds_and_a_kind_that_comes_back() -> None
 
 
 def test_the_class_overview_groups_pupils_by_mistake_kind() -> None:
-    """ "2 pupils: sign slip in subtraction (level 4)", the largest group first."""
+    """The overview: "2 pupils: sign slip in subtraction (level 4)", the largest group first."""
     slips = _tally("subtract", 6, 3, 3, (1_000,) * 6, sign_slip=3)
     games = [
         _game(1, ALICE, 4, (slips,)),
