@@ -177,8 +177,9 @@ async def test_named_presets_saved_picked_by_name_for_a_channel_and_a_session_th
 
     offered = await table.driver.autocomplete("teacher", "mattekrig admin session", "preset", "uke")
     assert [c["value"] for c in offered] == ["Brøk uke 12"]
-    offered = await table.driver.autocomplete("teacher", "mattekrig admin preset", "name", "")
-    assert [c["value"] for c in offered] == ["Addisjon", "Brøk uke 12"]
+    for option in ("name", "delete"):
+        offered = await table.driver.autocomplete("teacher", "mattekrig admin preset", option, "")
+        assert [c["value"] for c in offered] == ["Addisjon", "Brøk uke 12"]
     assert await table.driver.autocomplete("alice", "mattekrig admin session", "preset", "") == []
 
     # a channel's preset from a named one: a copy, unlocked as saved

@@ -5,11 +5,14 @@ kind, and a class session's most common mistakes (each pupil's own, and the clas
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from bot.reports import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES
 from bot.services.report import class_report, report_rows_csv
 from bot.services.sessions import session_summary
 from bot.storage import OperationTally, PlayerGame
-from bot.storage.records import ClassSession, GameResult, PlayerResult
+from bot.storage.records import ClassSession
+from tests.bot.storage.results_helpers import duel
 
 T0 = 1_767_225_600_000  # 2026-01-01
 ALICE, BOB = 11, 12
@@ -25,38 +28,16 @@ def _game(
     exact_hits: int = 0,
     at: int = T0,
 ) -> PlayerGame:
-    player = PlayerResult(
-        seat=0,
-        side=0,
-        kind="user",
+    """One pupil's game against an opponent, as the report reads it."""
+    result = duel(game_id, user_id, 999, at=at + 60_000, level=level)
+    player = replace(
+        result.players[0],
         display_name={ALICE: "Alice", BOB: "Bob"}[user_id],
-        outcome="win",
-        user_id=user_id,
         exact_hits=exact_hits,
-        answers=sum(o.answers for o in ops if o.op in ("add", "subtract", "target")),
-        correct=sum(o.correct for o in ops if o.op in ("add", "subtract", "target")),
         missed=missed,
         operations=ops,
     )
-    result = GameResult(
-        game_id=game_id,
-        guild_id=1,
-        channel_id=2,
-        game="regnekrig",
-        level=level,
-        deck="fortegn",
-        mode="regn",
-        sides=2,
-        teams=False,
-        computer=True,
-        winner=0,
-        reason="time_up",
-        rounds=10,
-        started_at=at,
-        ended_at=at + 60_000,
-        players=(player,),
-    )
-    return PlayerGame(result, player)
+    return PlayerGame(replace(result, players=(player,)), player)
 
 
 def _tally(
