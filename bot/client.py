@@ -48,6 +48,7 @@ from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
 from bot.ui.options import wrong_option
 from bot.ui.privacy import ForgetItem
+from bot.ui.sessions import MyLineItem
 
 log = logging.getLogger(__name__)
 
@@ -186,7 +187,7 @@ class MattekrigBot(commands.Bot):
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem)
+        self.add_dynamic_items(*DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem, MyLineItem)
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
@@ -242,13 +243,11 @@ class MattekrigBot(commands.Bot):
             log.info("could not edit expired invitation %s", invitation.id)
 
     async def post_session_summary(self, summary: SessionSummary) -> None:
-        """A class session is over: its summary goes to the channel it was started in."""
+        """A class session is over: its summary goes to the channel it was started in, with
+        the button that shows each pupil their own line."""
         channel = self.get_partial_messageable(summary.session.channel_id)
         try:
-            await channel.send(
-                embed=render_session_summary(summary, summary.session.lang),
-                allowed_mentions=discord.AllowedMentions.none(),
-            )
+            await render_session_summary(summary, summary.session.lang).send(channel)
         except discord.HTTPException:
             log.warning("could not post the summary of class session %s", summary.session.id)
 

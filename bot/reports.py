@@ -109,6 +109,8 @@ class PupilLine:
     missed: int
     exact_hits: int
     gain: float | None  # session accuracy minus the pupil's accuracy before it
+    # the pupil's most common mistakes: (operation, the engine's reason code, count)
+    mistakes: tuple[tuple[str, str, int], ...] = ()
 
     @property
     def accuracy(self) -> float | None:
@@ -116,12 +118,24 @@ class PupilLine:
 
 
 @dataclass(frozen=True, slots=True)
+class ClassMistake:
+    """One kind of mistake (the engine's reason code, RULES §2.2) in one operation, over a
+    class: how often it was made and by how many pupils."""
+
+    op: str
+    code: str
+    count: int
+    pupils: int
+
+
+@dataclass(frozen=True, slots=True)
 class SessionSummary:
     session: ClassSession
     games: int
     operations: tuple[OperationTally, ...]  # the class's answers per operation
-    pupils: tuple[PupilLine, ...]  # by name
+    pupils: tuple[PupilLine, ...]  # by name: each shown only to its pupil
     most_improved: PupilLine | None
+    mistakes: tuple[ClassMistake, ...] = ()  # the class's most common, most first
 
 
 # -- an assignment's progress (issue 15, bot/services/assignments.py) --
@@ -153,7 +167,10 @@ class AssignmentProgress:
 
 @dataclass(frozen=True, slots=True)
 class SkillLine:
-    """One pupil at one level and operation, over the report's dates."""
+    """One pupil at one level and operation, over the report's dates, from issue 11's
+    per-answer records: answers, the mistake kinds of the wrong ones, every answer's time.
+    Misses and exact hits are recorded per game (a miss has no operation: nothing was typed),
+    so they sit on the level's own line: its operation at levels 1–4, ``target`` at 5–7."""
 
     user_id: int
     name: str
@@ -162,32 +179,73 @@ class SkillLine:
     answers: int
     correct: int
     best: int
-    missed: int  # rounds left unanswered at this level (timeouts)
-    exact_hits: int  # at this level
-    median_ms: int | None  # the median of the games' mean answer times
+    missed: int  # rounds left unanswered at this level (timeouts), on the level's own line
+    exact_hits: int  # at this level, on the level's own line
+    median_ms: int | None  # the median of every answer's time
     weeks: tuple[tuple[int, int, int], ...]  # (ISO week, answers, best), oldest first
+    mistakes: tuple[tuple[str, int], ...] = ()  # reason codes with counts, most first
+
+    @property
+    def asked(self) -> int:
+        return self.answers + self.missed
 
     @property
     def best_rate(self) -> float | None:
-        return self.best / self.answers if self.answers else None
+        """Best moves of the rounds asked (issue 11's honest figure: a miss counts against
+        it, as in `/mattekrig stats`)."""
+        return self.best / self.asked if self.asked else None
 
     @property
     def accuracy(self) -> float | None:
         return self.correct / self.answers if self.answers else None
 
     @property
-    def needs_help(self) -> bool:
-        """Enough answers to tell (`HELP_MIN_ANSWERS`) and under half of them correct, or
-        more rounds missed than answered."""
-        rate = self.accuracy
-        enough = self.answers >= HELP_MIN_ANSWERS
-        return (enough and rate is not None and rate < HELP_BELOW) or (
-            self.missed > self.answers and self.missed >= HELP_MIN_ANSWERS
+    def help_with(self) -> tuple[str, ...]:
+        """The mistake kinds to help with (reason codes; ``timeout`` for misses), most
+        first: from `HELP_MIN_ANSWERS` rounds asked, a kind made at least
+        `HELP_MIN_MISTAKES` times and in at least `HELP_SHARE` of the rounds asked."""
+        if self.asked < HELP_MIN_ANSWERS:
+            return ()
+        kinds = [*self.mistakes, *((("timeout", self.missed),) if self.missed else ())]
+        ranked = sorted(kinds, key=lambda k: (-k[1], k[0]))
+        return tuple(
+            code
+            for code, count in ranked
+            if count >= HELP_MIN_MISTAKES and count >= HELP_SHARE * self.asked
         )
+
+    @property
+    def needs_help(self) -> bool:
+        """A mistake kind that keeps coming back (`help_with`), or, with enough answers,
+        under half of them correct."""
+        rate = self.accuracy
+        low = self.answers >= HELP_MIN_ANSWERS and rate is not None and rate < HELP_BELOW
+        return bool(self.help_with) or low
+
+    @property
+    def help_kinds(self) -> tuple[str, ...]:
+        """The "needs help with" column: `help_with`, or for a pupil under half correct
+        with no kind that stands out, their most frequent kind."""
+        if not self.needs_help:
+            return ()
+        return self.help_with or tuple(code for code, _ in self.mistakes[:1]) or ("wrong_value",)
 
 
 HELP_MIN_ANSWERS = 5
+HELP_MIN_MISTAKES = 2
+HELP_SHARE = 0.25
 HELP_BELOW = 0.5
+
+
+@dataclass(frozen=True, slots=True)
+class HelpGroup:
+    """The class overview's line: the pupils who need help with one mistake kind at one
+    level and operation ("5 pupils: sign slips in subtraction")."""
+
+    level: int
+    op: str
+    code: str
+    lines: tuple[SkillLine, ...]  # by name
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,13 +254,19 @@ class ClassReport:
     start_ms: int | None
     end_ms: int | None
 
-    def struggling(self) -> dict[tuple[int, str], list[SkillLine]]:
-        """(level, operation) -> the pupils who need help with it (the class overview)."""
-        out: dict[tuple[int, str], list[SkillLine]] = {}
+    def struggling(self) -> tuple[HelpGroup, ...]:
+        """The class overview: for each (level, operation, mistake kind) the pupils who need
+        help with it (`SkillLine.help_kinds`), the largest group first."""
+        groups: dict[tuple[int, str, str], list[SkillLine]] = {}
         for line in self.lines:
-            if line.needs_help:
-                out.setdefault((line.level, line.op), []).append(line)
-        return out
+            for code in line.help_kinds:
+                groups.setdefault((line.level, line.op, code), []).append(line)
+        return tuple(
+            HelpGroup(level, op, code, tuple(found))
+            for (level, op, code), found in sorted(
+                groups.items(), key=lambda kv: (-len(kv[1]), kv[0])
+            )
+        )
 
 
 Direction = Literal["down", "stay", "up"]

@@ -21,6 +21,7 @@ from bot.storage.records import (
     ClassSession,
     GameRecord,
     GameStatus,
+    NamedPreset,
     NewGame,
     Player,
     StoredGame,
@@ -198,12 +199,23 @@ class ShardGameStore:
         return await self._inner.accommodations(guild_id, user_ids)
 
     async def start_session(
-        self, guild_id: int, channel_id: int, lang: str, started_at: int, ends_at: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        lang: str,
+        started_at: int,
+        ends_at: int,
+        preset: NamedPreset | None = None,
     ) -> ClassSession | None:
-        return await self._inner.start_session(guild_id, channel_id, lang, started_at, ends_at)
+        return await self._inner.start_session(
+            guild_id, channel_id, lang, started_at, ends_at, preset
+        )
 
     async def running_session(self, guild_id: int, at: int) -> ClassSession | None:
         return await self._inner.running_session(guild_id, at)
+
+    async def session(self, session_id: int) -> ClassSession | None:
+        return await self._inner.session(session_id)
 
     async def last_session(self, guild_id: int) -> ClassSession | None:
         return await self._inner.last_session(guild_id)

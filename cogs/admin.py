@@ -19,14 +19,14 @@ from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_presets, render_season_confirm, render_settings
 from bot.render.assignments import render_assignments
-from bot.render.report import op_names, render_report
+from bot.render.report import mistake_name, op_names, render_report
 from bot.render.sessions import render_session_started
 from bot.reports import SORTS as BOARD_SORTS
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
 from bot.services.periods import local_time
 from bot.services.report import report_rows_csv
-from bot.services.teachers import ACCOMMODATIONS
+from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
 from engine.computer import Strength
 from engine.expressions import AnswerForm
@@ -46,6 +46,17 @@ def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]
     if not is_manager(interaction):
         raise UserFacingError("admin.not_allowed")
     return guild_id, True
+
+
+async def _named_choices(
+    interaction: discord.Interaction[MattekrigBot], current: str
+) -> list[app_commands.Choice[str]]:
+    """The server's named presets containing what the teacher typed (only for managers:
+    a pupil's autocomplete lists nothing)."""
+    if interaction.guild_id is None or not is_manager(interaction):
+        return []
+    names = await interaction.client.teachers.preset_names(interaction.guild_id, current)
+    return [app_commands.Choice(name=n, value=n) for n in names]
 
 
 async def _private(interaction: discord.Interaction[MattekrigBot], embed: discord.Embed) -> None:
@@ -205,7 +216,9 @@ class AdminGroup(
             guild_id, manager=manager, days=days, user_id=pupil.id if pupil else None
         )
         text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
-        rows = report_rows_csv(detail, op_names(detail, lang), lang=lang)
+        rows = report_rows_csv(
+            detail, op_names(detail, lang), lambda code: mistake_name(code, lang), lang=lang
+        )
         day = local_time(bot.clock.now_ms()).date().isoformat()
         files = [
             discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv"),
@@ -232,6 +245,9 @@ class AdminGroup(
         locked=ls("cmd.admin.preset.opt.locked.desc"),
         server=ls("cmd.admin.preset.opt.server.desc"),
         clear=ls("cmd.admin.preset.opt.clear.desc"),
+        name=ls("cmd.admin.preset.opt.name.desc"),
+        save_as=ls("cmd.admin.preset.opt.save_as.desc"),
+        delete=ls("cmd.admin.preset.opt.delete.desc"),
     )
     @app_commands.choices(
         game=[choice("game", g) for g in GAMES],
@@ -255,9 +271,14 @@ class AdminGroup(
         locked: bool = False,
         server: bool = False,
         clear: bool = False,
+        name: app_commands.Range[str, 1, PRESET_NAME_MAX] | None = None,
+        save_as: app_commands.Range[str, 1, PRESET_NAME_MAX] | None = None,
+        delete: app_commands.Range[str, 1, PRESET_NAME_MAX] | None = None,
     ) -> None:
-        """The class preset of this channel (``server``: of the whole server). Without
-        options: show the presets; ``clear``: remove this one."""
+        """The class preset of this channel (``server``: of the whole server), or a named
+        preset. Without options: show the presets; ``clear``: remove this one; ``name``:
+        this channel (or server) gets a copy of that named preset; ``save_as``: the options
+        are saved under a name instead (no channel changes); ``delete``: a named one goes."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(interaction)
@@ -274,16 +295,32 @@ class AdminGroup(
             "computer": computer,
         }
         note = None
-        if clear:
+        if delete is not None:
+            gone = await bot.teachers.delete_named(guild_id, delete, manager=manager)
+            note = t("preset.deleted", lang, name=gone.name)
+        elif save_as is not None:
+            saved = await bot.teachers.save_named(
+                guild_id, save_as, options, locked=locked, manager=manager
+            )
+            note = t("preset.saved_named", lang, name=saved.name)
+        elif clear:
             await bot.teachers.clear_preset(guild_id, channel_id, manager=manager)
             note = t("preset.cleared", lang)
-        elif any(v is not None for v in options.values()) or locked:
+        elif any(v is not None for v in options.values()) or locked or name is not None:
             await bot.teachers.set_preset(
-                guild_id, channel_id, options, locked=locked, manager=manager
+                guild_id, channel_id, options, locked=locked, manager=manager, named=name
             )
             note = t("admin.settings.saved", lang)
         presets = await bot.teachers.presets(guild_id, manager=manager)
-        await _private(interaction, render_presets(presets, lang, note=note))
+        named = await bot.teachers.named_presets(guild_id)
+        await _private(interaction, render_presets(presets, lang, note=note, named=named))
+
+    @preset.autocomplete("name")
+    @preset.autocomplete("delete")
+    async def _preset_names(
+        self, interaction: discord.Interaction[MattekrigBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _named_choices(interaction, current)
 
     @app_commands.command(name="accommodation", description=ls("cmd.admin.accommodation.desc"))
     @app_commands.describe(
@@ -311,24 +348,35 @@ class AdminGroup(
         await interaction.response.send_message(text, ephemeral=True, allowed_mentions=NO_PINGS)
 
     @app_commands.command(name="session", description=ls("cmd.admin.session.desc"))
-    @app_commands.describe(minutes=ls("cmd.admin.session.opt.minutes.desc"))
+    @app_commands.describe(
+        minutes=ls("cmd.admin.session.opt.minutes.desc"),
+        preset=ls("cmd.admin.session.opt.preset.desc"),
+    )
     async def session(
         self,
         interaction: discord.Interaction[MattekrigBot],
         minutes: app_commands.Range[int, 1, 120],
+        preset: app_commands.Range[str, 1, PRESET_NAME_MAX] | None = None,
     ) -> None:
-        """A timed class round: every game started in the server until it ends, ends with it;
+        """A timed class round: every game started in the server until it ends, ends with it
+        (and, with ``preset``, is played with that named preset, else each channel's);
         the summary is posted here afterwards."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(interaction)
         started = await bot.sessions.start(
-            guild_id, interaction.channel_id or 0, minutes, lang, manager=manager
+            guild_id, interaction.channel_id or 0, minutes, lang, manager=manager, preset=preset
         )
         bot.scheduler.wake()
         await interaction.response.send_message(
             render_session_started(started, lang), allowed_mentions=NO_PINGS
         )
+
+    @session.autocomplete("preset")
+    async def _session_presets(
+        self, interaction: discord.Interaction[MattekrigBot], current: str
+    ) -> list[app_commands.Choice[str]]:
+        return await _named_choices(interaction, current)
 
     @app_commands.command(name="assignment", description=ls("cmd.admin.assignment.desc"))
     @app_commands.describe(

@@ -18,7 +18,7 @@ from typing import Any
 
 from bot.ops.errors import StartupError
 from bot.storage.errors import StorageError
-from bot.storage.migrate import load_migrations
+from bot.storage.migrate import latest_version, load_migrations
 
 SQLITE_PREFIX = "sqlite:"
 # Tables of SQLite's own, never the bot's data.
@@ -91,7 +91,7 @@ def copy(source: Path, target: str) -> Copied:
     src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
     try:
         version = int(src.execute("PRAGMA user_version").fetchone()[0])
-        latest = len(load_migrations())
+        latest = latest_version(load_migrations())
         if version != latest:
             raise StartupError(
                 f"{source} is at schema version {version}, this bot's is {latest}: start this "

@@ -12,7 +12,14 @@ from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date, render_question
-from bot.storage.records import PRESET_KEYS, SERVER_WIDE, ClassPreset, GuildSettings, Season
+from bot.storage.records import (
+    PRESET_KEYS,
+    SERVER_WIDE,
+    ClassPreset,
+    GuildSettings,
+    NamedPreset,
+    Season,
+)
 from bot.ui.custom_ids import Verb, build
 
 
@@ -82,7 +89,7 @@ def render_settings(
     return embed
 
 
-def preset_lines(preset: ClassPreset, lang: str) -> list[str]:
+def preset_lines(preset: ClassPreset | NamedPreset, lang: str) -> list[str]:
     """A preset's options, one short line each, in the game's own words."""
     lang = as_lang(lang)
     options = preset.options
@@ -108,30 +115,45 @@ def preset_lines(preset: ClassPreset, lang: str) -> list[str]:
 
 
 def render_preset_embed(preset: ClassPreset, lang: str) -> discord.Embed:
-    """The teacher's setup as a pupil sees it under `/mattekrig help`."""
+    """The teacher's setup as a pupil sees it under `/mattekrig help` (a class session's
+    named preset says its name)."""
     lang = as_lang(lang)
+    lines = preset_lines(preset, lang)
+    if preset.name is not None:
+        lines.insert(0, t("preset.session_named", lang, name=preset.name))
     return discord.Embed(
         title=t("preset.help_title", lang),
-        description=clip("\n".join(preset_lines(preset, lang)), FIELD_VALUE_MAX),
+        description=clip("\n".join(lines), FIELD_VALUE_MAX),
         colour=ADMIN_COLOUR,
     )
+
+
+MAX_PRESET_FIELDS = 25  # Discord's limit of fields in an embed
 
 
 def render_presets(
-    presets: Sequence[ClassPreset], lang: str, *, note: str | None = None
+    presets: Sequence[ClassPreset],
+    lang: str,
+    *,
+    note: str | None = None,
+    named: Sequence[NamedPreset] = (),
 ) -> discord.Embed:
-    """The server's presets, for the teacher: the server's own first, then each channel's."""
+    """The server's presets, for the teacher: the server's own first, then each channel's,
+    then the named ones (as many as an embed holds)."""
     lang = as_lang(lang)
     embed = discord.Embed(
         title=t("preset.title", lang),
-        description=note or (None if presets else t("preset.none", lang)),
+        description=note or (None if presets or named else t("preset.none", lang)),
         colour=ADMIN_COLOUR,
     )
+    fields: list[tuple[str, ClassPreset | NamedPreset]] = []
     for preset in presets:
         if preset.channel_id == SERVER_WIDE:
-            name = t("preset.server", lang)
+            fields.append((t("preset.server", lang), preset))
         else:
-            name = t("preset.channel", lang, channel=f"<#{preset.channel_id}>")
-        value = clip("\n".join(preset_lines(preset, lang)), FIELD_VALUE_MAX)
+            fields.append((t("preset.channel", lang, channel=f"<#{preset.channel_id}>"), preset))
+    fields += [(t("preset.named", lang, name=saved.name), saved) for saved in named]
+    for name, shown in fields[:MAX_PRESET_FIELDS]:
+        value = clip("\n".join(preset_lines(shown, lang)), FIELD_VALUE_MAX)
         embed.add_field(name=name, value=value, inline=False)
     return embed

@@ -1,6 +1,7 @@
-"""The teacher's report in Discord: a class overview ("3 pupils need help with subtraction:
-…") and one page per pupil, each line a level and operation (`bot/services/report.py` makes
-the report; the command in `cogs/admin.py` attaches the same report as CSV)."""
+"""The teacher's report in Discord: a class overview by mistake kind ("sign slip in
+subtraction (level 4): Alice, Bob") and one page per pupil, each line a level and operation
+with its most common mistakes (`bot/services/report.py` makes the report; the command in
+`cogs/admin.py` attaches the same report as CSV)."""
 
 from __future__ import annotations
 
@@ -22,6 +23,17 @@ def op_names(report: ClassReport, lang: str) -> dict[str, str]:
     return {line.op: op_name(line.op, as_lang(lang)) for line in report.lines}
 
 
+def mistake_name(code: str, lang: str) -> str:
+    """A mistake kind (the engine's reason code) in the words of issue 11's catalogues."""
+    return t(f"mistake.{code}", as_lang(lang))
+
+
+def mistake_in(code: str, op: str, lang: Lang) -> str:
+    """A mistake kind in an operation, in running text ("fortegnsfeil ved subtraksjon")."""
+    name = op_name(op, lang)
+    return t("mistake.in_op", lang, kind=mistake_name(code, lang), op=name[:1].lower() + name[1:])
+
+
 def _skill(line: SkillLine, lang: Lang) -> str:
     trend = " → ".join(percent(b / a, lang) for _, a, b in line.weeks[-4:] if a)
     text = t(
@@ -35,24 +47,29 @@ def _skill(line: SkillLine, lang: Lang) -> str:
         seconds="–" if line.median_ms is None else f"{line.median_ms / 1000:.1f}",
         trend=trend or "–",
     )
-    return f"{text}\n🆘 {t('report.needs_help', lang)}" if line.needs_help else text
+    if line.mistakes:
+        kinds = ", ".join(f"{mistake_name(code, lang)} ({n})" for code, n in line.mistakes[:3])
+        text += "\n" + t("summary.mistakes", lang, kinds=kinds)
+    if line.needs_help:
+        kinds = ", ".join(mistake_name(code, lang) for code in line.help_kinds)
+        text += "\n" + t("report.help_with", lang, kinds=kinds)
+    return text
 
 
 def render_report(report: ClassReport, lang: str) -> list[discord.Embed]:
     """The overview first, then a page per pupil (as many as a message holds; the CSV has
     everyone)."""
     lang = as_lang(lang)
-    struggling = report.struggling()
     overview = [
         t(
-            "report.overview.line",
+            "report.overview.kind",
             lang,
-            count=len(lines),
-            level=level,
-            op=op_name(op, lang),
-            names=", ".join(display(s.user_id, s.name) for s in lines),
+            count=len(group.lines),
+            kind=mistake_in(group.code, group.op, lang),
+            level=group.level,
+            names=", ".join(display(s.user_id, s.name) for s in group.lines),
         )
-        for (level, op), lines in sorted(struggling.items(), key=lambda kv: -len(kv[1]))
+        for group in report.struggling()
     ]
     pupils: dict[int, list[SkillLine]] = {}
     for line in report.lines:

@@ -1,13 +1,15 @@
-"""A class session, rendered: the teacher's confirmation and the summary posted when every
-game of the session has ended (`bot/services/sessions.py` makes it)."""
+"""A class session, rendered: the teacher's confirmation, the summary posted when every game
+of the session has ended (`bot/services/sessions.py` makes it) with a button that shows each
+pupil their own line privately (`bot/ui/sessions.py`), and that line."""
 
 from __future__ import annotations
 
 import discord
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.render.board import clip, when
 from bot.render.locale import as_lang
+from bot.render.panel import Panel
 from bot.render.records import (
     ADMIN_COLOUR,
     DESCRIPTION_MAX,
@@ -17,13 +19,18 @@ from bot.render.records import (
     display,
     percent,
 )
+from bot.render.report import mistake_in
 from bot.render.stats import op_name
 from bot.reports import PupilLine, SessionSummary
 from bot.storage.records import ClassSession
+from bot.ui.custom_ids import Verb, build
 
 
 def render_session_started(session: ClassSession, lang: str) -> str:
-    return t("session.started", as_lang(lang), when=when(session.ends_at))
+    text = t("session.started", as_lang(lang), when=when(session.ends_at))
+    if session.preset is not None:
+        text += "\n" + t("session.started_preset", as_lang(lang), name=session.preset.name)
+    return text
 
 
 def pupil_line(pupil: PupilLine, lang: str) -> str:
@@ -41,10 +48,24 @@ def pupil_line(pupil: PupilLine, lang: str) -> str:
     )
 
 
-def render_session_summary(summary: SessionSummary, lang: str) -> discord.Embed:
-    """The class's round: how many games, the class's accuracy per operation, the most
-    improved pupil and every pupil's line (each sees their own numbers; nobody is ranked)."""
+def render_session_summary(summary: SessionSummary, lang: str) -> Panel:
+    """The class's round, posted for all: how many games, the class's accuracy per
+    operation, its most common mistake kinds, the most improved pupil, and a button that
+    shows each pupil their own line (nobody sees another's; nobody is ranked)."""
     lang = as_lang(lang)
+    view = discord.ui.View(timeout=None)
+    view.add_item(
+        discord.ui.Button(
+            label=t("session.button.mine", lang),
+            custom_id=build(Verb.MY_LINE, summary.session.id),
+            style=discord.ButtonStyle.primary,
+            emoji="📋",
+        )
+    )
+    return Panel(content=None, embed=_summary_embed(summary, lang), view=view)
+
+
+def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
     embed = discord.Embed(
         title=t("session.summary.title", lang),
         description=t("session.summary.games", lang, games=summary.games),
@@ -78,21 +99,39 @@ def render_session_summary(summary: SessionSummary, lang: str) -> discord.Embed:
             ),
             inline=False,
         )
-    lines = [pupil_line(p, lang) for p in summary.pupils]
-    if lines:
+    mistakes = [
+        t(
+            "session.summary.mistake",
+            lang,
+            kind=mistake_in(m.code, m.op, lang),
+            count=m.count,
+            pupils=m.pupils,
+        )
+        for m in summary.mistakes
+    ]
+    if summary.pupils:
         embed.add_field(
-            name=t("session.summary.pupils", lang),
-            value=clip("\n".join(lines), FIELD_VALUE_MAX),
+            name=t("session.summary.mistakes", lang),
+            value=clip(
+                "\n".join(mistakes) or t("session.summary.no_mistakes", lang), FIELD_VALUE_MAX
+            ),
             inline=False,
         )
+        embed.set_footer(text=t("session.summary.private", lang, pupils=len(summary.pupils)))
     embed.description = clip(embed.description or "", DESCRIPTION_MAX)
     return embed
 
 
 def render_my_session(session: ClassSession, line: PupilLine, lang: str) -> discord.Embed:
-    """A pupil's own line of the last class session, for their eyes only."""
+    """A pupil's own line of a class session, for their eyes only: their numbers, their
+    most common mistakes in words, and their gain over their own games before it."""
     lang = as_lang(lang)
     text = pupil_line(line, lang)
+    if line.mistakes:
+        kinds = ", ".join(f"{mistake_in(code, op, lang)} ({n})" for op, code, n in line.mistakes)
+        text += "\n" + t("summary.mistakes", lang, kinds=kinds)
+    elif line.answers:
+        text += "\n" + t("summary.no_mistakes", lang)
     if line.gain is not None:
         text += "\n" + t("session.mine.gain", lang, points=f"{round(line.gain * 100):+d}")
     return discord.Embed(

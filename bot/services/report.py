@@ -1,10 +1,11 @@
 """The teacher's report that says whom to help (`/mattekrig admin report [from] [to]
 [pupil]`): per pupil, level and operation, from the recorded results.
 
-What the results hold today decides the columns: answers, correct and best moves per
-operation and game; misses and exact hits per game (so per level: at levels 1–4 a level is
-one operation); answer time as a per-game total (so the median is over games' mean times).
-The mistake kinds and per-answer times of issue 11 add their columns when they are recorded.
+Issue 11's per-answer records decide the columns: answers, correct and best moves per
+operation and game, with the mistake kinds of the wrong answers and every answer's time (so
+the median is the true per-answer median); misses and exact hits per game, so per level (they
+sit on the level's own line: its operation at levels 1–4, ``target`` at 5–7). "Needs help
+with" names the mistake kinds that keep coming back (`SkillLine.help_with`).
 """
 
 from __future__ import annotations
@@ -13,13 +14,14 @@ import csv
 import io
 import statistics
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 
 from bot.reports import ClassReport, SkillLine
 from bot.services.errors import UserFacingError
 from bot.services.periods import SCHOOL_TZ, week_key
-from bot.storage import PlayerGame
+from bot.services.results import LEVEL_OPERATIONS
+from bot.storage import OperationTally, PlayerGame
 
 _HEADERS = {
     "en": (
@@ -29,11 +31,12 @@ _HEADERS = {
         "Answers",
         "Correct (%)",
         "Best moves (%)",
-        "Missed",
+        "No answer in time",
         "Exact hits",
         "Median time (s)",
         "Best moves by week",
-        "Needs help",
+        "Most common mistakes",
+        "Needs help with",
     ),
     "nb": (
         "Elev",
@@ -42,11 +45,12 @@ _HEADERS = {
         "Svar",
         "Riktige (%)",
         "Beste trekk (%)",
-        "Bommet",
-        "Blink",
+        "Ikke svart i tide",
+        "Fulltreffere",
         "Mediantid (s)",
         "Beste trekk per uke",
-        "Trenger hjelp",
+        "Vanligste feil",
+        "Trenger hjelp med",
     ),
     "sv": (
         "Elev",
@@ -55,14 +59,14 @@ _HEADERS = {
         "Svar",
         "Rätta (%)",
         "Bästa drag (%)",
-        "Missade",
+        "Inte svarat i tid",
         "Fullträffar",
         "Mediantid (s)",
         "Bästa drag per vecka",
-        "Behöver hjälp",
+        "Vanligaste fel",
+        "Behöver hjälp med",
     ),
 }
-_YES = {"en": "yes", "nb": "ja", "sv": "ja"}
 _WEEK = {"en": "w", "nb": "u", "sv": "v"}
 
 
@@ -92,6 +96,11 @@ def day_bounds(start: date | None, end: date | None) -> tuple[int | None, int | 
     )
 
 
+def main_op(level: int) -> str:
+    """The operation a level's misses and exact hits are shown under (see the docstring)."""
+    return LEVEL_OPERATIONS.get(level, "target")
+
+
 def class_report(
     games: Sequence[PlayerGame],
     *,
@@ -100,7 +109,8 @@ def class_report(
     user_id: int | None = None,
 ) -> ClassReport:
     """Every pupil's lines from their games that ended in [start, end) (pure)."""
-    cells: defaultdict[tuple[int, int, str], list[PlayerGame]] = defaultdict(list)
+    cells: defaultdict[tuple[int, int, str], list[tuple[PlayerGame, OperationTally]]]
+    cells = defaultdict(list)
     names: dict[int, str] = {}
     for game in games:
         uid = game.player.user_id
@@ -110,45 +120,56 @@ def class_report(
         if (start_ms is not None and ended < start_ms) or (end_ms is not None and ended >= end_ms):
             continue
         names[uid] = game.player.display_name or names.get(uid) or str(uid)
-        for tally in game.player.operations:
-            if tally.answers:
-                cells[(uid, game.result.level, tally.op)].append(game)
-    lines = []
-    for (uid, level, op), mine in cells.items():
-        answers = correct = best = 0
-        means: list[float] = []
-        weeks: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
-        for game in mine:
-            tally = next(t for t in game.player.operations if t.op == op)
-            answers += tally.answers
-            correct += tally.correct
-            best += tally.best
-            means.append(tally.answer_ms / tally.answers)
-            week = weeks[week_key(game.result.ended_at)]
-            week[0] += tally.answers
-            week[1] += tally.best
-        lines.append(
-            SkillLine(
-                user_id=uid,
-                name=names[uid],
-                level=level,
-                op=op,
-                answers=answers,
-                correct=correct,
-                best=best,
-                missed=sum(g.player.missed for g in mine),
-                exact_hits=sum(g.player.exact_hits for g in mine),
-                median_ms=round(statistics.median(means)) if means else None,
-                weeks=tuple((w, a, b) for w, (a, b) in sorted(weeks.items())),
-            )
-        )
+        level = game.result.level
+        tallies = {t.op: t for t in game.player.operations if t.answers}
+        if game.player.missed or game.player.exact_hits:
+            tallies.setdefault(main_op(level), OperationTally(main_op(level)))
+        for op, tally in tallies.items():
+            cells[(uid, level, op)].append((game, tally))
+    lines = [_line(uid, names[uid], level, op, mine) for (uid, level, op), mine in cells.items()]
     lines.sort(key=lambda s: (s.name.casefold(), s.user_id, s.level, s.op))
     return ClassReport(tuple(lines), start_ms, end_ms)
 
 
-def report_rows_csv(report: ClassReport, op_names: dict[str, str], *, lang: str = "en") -> str:
+def _line(
+    uid: int, name: str, level: int, op: str, mine: Sequence[tuple[PlayerGame, OperationTally]]
+) -> SkillLine:
+    """One cell: the tallies summed (mistake kinds and times with them), and the games'
+    misses and exact hits when ``op`` is the level's own line."""
+    total = OperationTally(op)
+    weeks: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
+    for game, tally in mine:
+        total = total + tally
+        week = weeks[week_key(game.result.ended_at)]
+        week[0] += tally.answers + (game.player.missed if op == main_op(level) else 0)
+        week[1] += tally.best
+    own = op == main_op(level)
+    return SkillLine(
+        user_id=uid,
+        name=name,
+        level=level,
+        op=op,
+        answers=total.answers,
+        correct=total.correct,
+        best=total.best,
+        missed=sum(g.player.missed for g, _ in mine) if own else 0,
+        exact_hits=sum(g.player.exact_hits for g, _ in mine) if own else 0,
+        median_ms=round(statistics.median(total.times)) if total.times else None,
+        weeks=tuple((w, a, b) for w, (a, b) in sorted(weeks.items())),
+        mistakes=total.mistakes,
+    )
+
+
+def report_rows_csv(
+    report: ClassReport,
+    op_names: dict[str, str],
+    mistake_name: Callable[[str], str],
+    *,
+    lang: str = "en",
+) -> str:
     """The report as a spreadsheet: `;` and a decimal comma in nb/sv (`,` and a point in en),
-    UTF-8 with a BOM so æøå open correctly, headers in the teacher's language."""
+    UTF-8 with a BOM so æøå open correctly, headers in the teacher's language; mistake
+    kinds in words (``mistake_name``: a reason code in the teacher's language)."""
     lang = lang if lang in _HEADERS else "en"
     comma = lang != "en"
     out = io.StringIO()
@@ -160,6 +181,7 @@ def report_rows_csv(report: ClassReport, op_names: dict[str, str], *, lang: str 
             for w, a, b in line.weeks
             if a
         )
+        kinds = ", ".join(f"{mistake_name(code)} ({n})" for code, n in line.mistakes[:3])
         writer.writerow(
             [
                 spreadsheet_cell(line.name),
@@ -172,7 +194,8 @@ def report_rows_csv(report: ClassReport, op_names: dict[str, str], *, lang: str 
                 str(line.exact_hits),
                 "" if line.median_ms is None else _number(line.median_ms / 1000, comma, 1),
                 weeks,
-                _YES[lang] if line.needs_help else "",
+                kinds,
+                ", ".join(mistake_name(code) for code in line.help_kinds),
             ]
         )
     return "\ufeff" + out.getvalue()

@@ -3,16 +3,19 @@
 Every game started in the server while a session runs gets the session's end as its time
 limit, so all of them end together (time up, RULES §1.5: the round in progress is the last).
 Once the time is up and every one of its games has ended and been recorded, the summary is
-made once: games played, the class's accuracy per operation, each pupil's line, and the most
-improved pupil (session accuracy against their own accuracy before it).
+made once: games played, the class's accuracy per operation, the class's most common
+mistake kinds (per operation: "sign slip in subtraction"), the most improved pupil (session
+accuracy against their own accuracy before it), and each pupil's line, which only that pupil
+is shown (the summary's button, `bot/ui/sessions.py`). A session opened with a named preset
+gives every game started in it that preset (`TeacherService.preset_for`).
 """
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Sequence
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Sequence
 
-from bot.reports import PupilLine, SessionSummary
+from bot.reports import ClassMistake, PupilLine, SessionSummary
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import OPERATIONS
@@ -21,6 +24,7 @@ from bot.storage.contract import Store
 from bot.storage.records import ClassSession
 
 SESSION_MINUTES = range(1, 121)
+TOP_MISTAKES = 3  # the class's most common mistake kinds shown in the summary
 
 
 class SessionService:
@@ -29,16 +33,29 @@ class SessionService:
         self.clock = clock
 
     async def start(
-        self, guild_id: int, channel_id: int, minutes: int, lang: str, *, manager: bool
+        self,
+        guild_id: int,
+        channel_id: int,
+        minutes: int,
+        lang: str,
+        *,
+        manager: bool,
+        preset: str | None = None,
     ) -> ClassSession:
-        """Open a session of ``minutes``; its summary will be posted in ``channel_id``."""
+        """Open a session of ``minutes``; its summary will be posted in ``channel_id``.
+        ``preset``: the name of the server's named preset every game in it gets."""
         if not manager:
             raise UserFacingError("admin.not_allowed")
         if minutes not in SESSION_MINUTES:
             raise UserFacingError("error.bad_option", option="minutes")
+        named = None
+        if preset is not None and preset.strip():
+            named = await self.storage.named_preset(guild_id, " ".join(preset.split()))
+            if named is None:
+                raise UserFacingError("preset.unknown", name=preset.strip()[:50])
         now = self.clock.now_ms()
         session = await self.storage.start_session(
-            guild_id, channel_id, lang, now, now + minutes * 60_000
+            guild_id, channel_id, lang, now, now + minutes * 60_000, named
         )
         if session is None:
             raise UserFacingError("session.running")
@@ -50,7 +67,25 @@ class SessionService:
         session = await self.storage.last_session(guild_id)
         if session is None:
             return None
-        played = await self.storage.player_games(guild_id, user_id)
+        return await self._line_of(session, user_id)
+
+    async def my_line(
+        self, session_id: int, guild_id: int, user_id: int
+    ) -> tuple[ClassSession, PupilLine | None]:
+        """The presser's own line of a summarised session (the summary's button): None when
+        they played no game in it. A session of another server, or not over, is refused."""
+        session = await self.storage.session(session_id)
+        if session is None or session.guild_id != guild_id:
+            raise UserFacingError("error.unknown_button")
+        if session.summarized_at is None:
+            raise UserFacingError("session.not_over")
+        found = await self._line_of(session, user_id)
+        return session, None if found is None else found[1]
+
+    async def _line_of(
+        self, session: ClassSession, user_id: int
+    ) -> tuple[ClassSession, PupilLine] | None:
+        played = await self.storage.player_games(session.guild_id, user_id)
         during = [g for g in played if _in(session, g)]
         before = [g for g in played if g.result.started_at < session.started_at]
         lines = session_summary(session, during, before).pupils
@@ -98,6 +133,13 @@ def session_summary(
             operations[tally.op] = operations.get(tally.op, OperationTally(tally.op)) + tally
         if game.player.user_id is not None:
             mine[game.player.user_id].append(game)
+    kinds: Counter[tuple[str, str]] = Counter()  # (operation, reason code) -> answers
+    pupils_by_kind: defaultdict[tuple[str, str], set[int]] = defaultdict(set)
+    for game in during:
+        for op, code, count in _mistakes(game.player.operations):
+            kinds[(op, code)] += count
+            if game.player.user_id is not None:
+                pupils_by_kind[(op, code)].add(game.player.user_id)
     earlier: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
     for game in before:
         if game.player.user_id is not None:
@@ -121,6 +163,9 @@ def session_summary(
                 missed=sum(g.player.missed for g in games),
                 exact_hits=sum(g.player.exact_hits for g in games),
                 gain=gain,
+                mistakes=top_mistakes(
+                    (op, code, n) for g in games for op, code, n in _mistakes(g.player.operations)
+                ),
             )
         )
     pupils.sort(key=lambda p: (p.name.casefold(), p.user_id))
@@ -132,4 +177,27 @@ def session_summary(
         operations=tuple(operations[op] for op in OPERATIONS if op in operations),
         pupils=tuple(pupils),
         most_improved=best,
+        mistakes=tuple(
+            ClassMistake(op, code, count, len(pupils_by_kind[(op, code)]))
+            for (op, code), count in sorted(kinds.items(), key=lambda k: (-k[1], k[0]))[
+                :TOP_MISTAKES
+            ]
+        ),
     )
+
+
+def _mistakes(tallies: Iterable[OperationTally]) -> Iterable[tuple[str, str, int]]:
+    """(operation, reason code, count) of every mistake kind in ``tallies``."""
+    return ((t.op, code, n) for t in tallies for code, n in t.mistakes)
+
+
+def top_mistakes(
+    found: Iterable[tuple[str, str, int]], limit: int = TOP_MISTAKES
+) -> tuple[tuple[str, str, int], ...]:
+    """The most frequent (operation, reason code) pairs with their counts, summed; ties by
+    operation and code, so the order is the same on every run."""
+    counts: Counter[tuple[str, str]] = Counter()
+    for op, code, n in found:
+        counts[(op, code)] += n
+    ranked = sorted(counts.items(), key=lambda k: (-k[1], k[0]))
+    return tuple((op, code, n) for (op, code), n in ranked[:limit])

@@ -1,5 +1,7 @@
 """The teacher's class presets and pupils' accommodations (`/mattekrig admin preset |
-accommodation`), and the start options a preset gives a pupil's `/mattekrig start`.
+accommodation`), named presets ("brøk uke 12": saved, listed, deleted, picked by name for a
+class session or a channel), and the start options a preset gives a pupil's `/mattekrig
+start` (a running session's named preset, else the channel's, else the server's).
 
 Every method that changes something takes ``manager`` (the caller's actual Manage Server
 permission) and refuses with ``admin.not_allowed``, as `AdminService` does.
@@ -12,8 +14,9 @@ from typing import Any
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
-from bot.storage.contract import TeacherStore
-from bot.storage.records import SERVER_WIDE, ClassPreset
+from bot.storage.contract import TeachingStore
+from bot.storage.records import PRESET_NAME_MAX as PRESET_NAME_MAX
+from bot.storage.records import SERVER_WIDE, ClassPreset, NamedPreset
 from engine.computer import Strength
 from engine.expressions import AnswerForm
 from engine.registry import (
@@ -79,8 +82,16 @@ def start_options(preset: ClassPreset | None, given: Mapping[str, Any]) -> dict[
     return {**merged, "preset": True}
 
 
+def preset_name(text: str) -> str:
+    """A name the teacher typed for a preset, tidied (spaces), or a clear refusal."""
+    name = " ".join(text.split())
+    if not name or len(name) > PRESET_NAME_MAX:
+        raise UserFacingError("preset.bad_name", max=PRESET_NAME_MAX)
+    return name
+
+
 class TeacherService:
-    def __init__(self, storage: TeacherStore, clock: Clock) -> None:
+    def __init__(self, storage: TeachingStore, clock: Clock) -> None:
         self.storage = storage
         self.clock = clock
 
@@ -92,19 +103,75 @@ class TeacherService:
         *,
         locked: bool,
         manager: bool,
+        named: str | None = None,
     ) -> ClassPreset:
-        """``channel_id`` None: the whole server's preset (a channel's own preset wins)."""
+        """``channel_id`` None: the whole server's preset (a channel's own preset wins).
+        ``named``: start from that named preset's options and lock (a copy: changing the
+        named preset later leaves this one as it is); ``options`` given beside it win."""
         _require(manager)
         checked = check_preset_options(options)
+        if named is not None:
+            found = await self.named(guild_id, named)
+            checked = {**found.options, **checked}
+            locked = locked or found.locked
         preset = ClassPreset(guild_id, channel_id or SERVER_WIDE, checked, locked)
         return await self.storage.set_preset(preset, self.clock.now_ms())
+
+    async def save_named(
+        self,
+        guild_id: int,
+        name: str,
+        options: Mapping[str, Any],
+        *,
+        locked: bool,
+        manager: bool,
+    ) -> NamedPreset:
+        """Save the options under ``name`` (replacing a preset of that name). A named preset
+        with no option at all would give pupils nothing: refused."""
+        _require(manager)
+        checked = check_preset_options(options)
+        if not checked and not locked:
+            raise UserFacingError("preset.save_empty")
+        preset = NamedPreset(guild_id, preset_name(name), checked, locked)
+        return await self.storage.save_named_preset(preset, self.clock.now_ms())
+
+    async def delete_named(self, guild_id: int, name: str, *, manager: bool) -> NamedPreset:
+        """The preset deleted (an unknown name: refused, naming it)."""
+        _require(manager)
+        found = await self.named(guild_id, name)
+        await self.storage.delete_named_preset(guild_id, found.name)
+        return found
+
+    async def named(self, guild_id: int, name: str) -> NamedPreset:
+        """The server's preset called ``name`` (whatever its capitals), or a refusal."""
+        found = await self.storage.named_preset(guild_id, " ".join(name.split()))
+        if found is None:
+            raise UserFacingError("preset.unknown", name=name.strip()[:PRESET_NAME_MAX])
+        return found
+
+    async def named_presets(self, guild_id: int) -> list[NamedPreset]:
+        return await self.storage.named_presets(guild_id)
+
+    async def preset_names(self, guild_id: int, typed: str, *, limit: int = 25) -> list[str]:
+        """The names an autocomplete offers: those containing what was typed, by name
+        (Discord shows at most 25)."""
+        wanted = " ".join(typed.split()).casefold()
+        names = [p.name for p in await self.storage.named_presets(guild_id)]
+        return [n for n in names if wanted in n.casefold()][:limit]
 
     async def clear_preset(self, guild_id: int, channel_id: int | None, *, manager: bool) -> bool:
         _require(manager)
         return await self.storage.clear_preset(guild_id, channel_id or SERVER_WIDE)
 
     async def preset_for(self, guild_id: int, channel_id: int) -> ClassPreset | None:
-        """The preset a game started in this channel gets (the channel's, else the server's)."""
+        """The preset a game started in this channel gets: the named preset of the class
+        session running in the server, else the channel's, else the server's."""
+        session = await self.storage.running_session(guild_id, self.clock.now_ms())
+        if session is not None and session.preset is not None:
+            kept = session.preset
+            return ClassPreset(
+                guild_id, SERVER_WIDE, dict(kept.options), kept.locked, name=kept.name
+            )
         return await self.storage.preset_for(guild_id, channel_id)
 
     async def presets(self, guild_id: int, *, manager: bool) -> list[ClassPreset]:

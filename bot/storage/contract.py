@@ -30,6 +30,7 @@ from bot.storage.records import (
     GuildSettings,
     Invitation,
     InvitationStatus,
+    NamedPreset,
     NewGame,
     Player,
     PlayerGame,
@@ -302,12 +303,21 @@ class TeacherStore(Protocol):
     ) -> dict[int, int]: ...
 
     async def start_session(
-        self, guild_id: int, channel_id: int, lang: str, started_at: int, ends_at: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        lang: str,
+        started_at: int,
+        ends_at: int,
+        preset: NamedPreset | None = None,
     ) -> ClassSession | None:
-        """None while another session of the server is running."""
+        """None while another session of the server is running. ``preset``: kept with the
+        session (a copy), for every game started in it."""
         ...
 
     async def running_session(self, guild_id: int, at: int) -> ClassSession | None: ...
+
+    async def session(self, session_id: int) -> ClassSession | None: ...
 
     async def last_session(self, guild_id: int) -> ClassSession | None: ...
 
@@ -331,6 +341,27 @@ class TeacherStore(Protocol):
     ) -> Assignment: ...
 
     async def assignments(self, guild_id: int, *, due_after: int = 0) -> list[Assignment]: ...
+
+
+class PresetStore(Protocol):
+    """The teacher's named presets ("brøk uke 12"; issue 15, migration 0010). A name is found
+    whatever its capitals (`bot.storage.records.preset_key`)."""
+
+    async def save_named_preset(self, preset: NamedPreset, at: int) -> NamedPreset:
+        """Replaces the server's preset of the same name."""
+        ...
+
+    async def named_preset(self, guild_id: int, name: str) -> NamedPreset | None: ...
+
+    async def named_presets(self, guild_id: int) -> list[NamedPreset]:
+        """By name."""
+        ...
+
+    async def delete_named_preset(self, guild_id: int, name: str) -> bool: ...
+
+
+class TeachingStore(TeacherStore, PresetStore, Protocol):
+    """What the teacher's service needs: presets of both kinds, accommodations, sessions."""
 
 
 class PrivacyStore(Protocol):
@@ -369,6 +400,7 @@ class Store(
     SettingsStore,
     PrivacyStore,
     TeacherStore,
+    PresetStore,
     Protocol,
 ):
     """A whole backend, as the bot opens it."""
@@ -382,11 +414,13 @@ __all__ = [
     "GameEventStore",
     "GameStore",
     "InvitationStore",
+    "PresetStore",
     "PrivacyStore",
     "Rater",
     "ResultStore",
     "SettingsStore",
     "Store",
     "TeacherStore",
+    "TeachingStore",
     "TimerStore",
 ]

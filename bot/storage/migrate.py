@@ -1,10 +1,16 @@
 """Numbered schema migrations, tracked with ``PRAGMA user_version``.
 
-Files are ``migrations/NNNN_name.sql``, numbered from 0001 without gaps; version N means
-"migrations 1..N are applied". Each migration runs in its own ``BEGIN IMMEDIATE``
-transaction together with the ``user_version`` bump, so a failed migration leaves nothing
-behind, and a second process opening the same file at the same moment re-reads the version
-under the write lock instead of applying the migration twice.
+Files are ``migrations/NNNN_name.sql``, numbered from 0001 and applied in number order;
+version N means "every migration numbered up to N is applied". A number may be missing (a
+gap: another branch's migration not merged yet), so branches can each take their number;
+once merged the numbers are whole again. A database migrated past a gap never gets the
+missing number later, so a gap is for development databases only (a release has none:
+tests/bot/storage/test_migrations.py says which numbers may be missing).
+
+Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with the
+``user_version`` bump, so a failed migration leaves nothing behind, and a second process
+opening the same file at the same moment re-reads the version under the write lock instead
+of applying the migration twice.
 """
 
 from __future__ import annotations
@@ -48,7 +54,8 @@ class Migration:
 
 
 def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
-    """Every migration in ``package``, in order; raises MigrationError on a gap or bad name."""
+    """Every migration in ``package``, in number order; raises MigrationError on a bad name
+    or a number used twice."""
     migrations: list[Migration] = []
     for entry in resources.files(package).iterdir():
         if not entry.name.endswith(".sql"):
@@ -61,9 +68,14 @@ def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
         )
     migrations.sort(key=lambda m: m.version)
     versions = [m.version for m in migrations]
-    if versions != list(range(1, len(migrations) + 1)):
-        raise MigrationError(f"migrations must be numbered 1..N without gaps, found {versions}")
+    if len(set(versions)) != len(versions) or (versions and versions[0] < 1):
+        raise MigrationError(f"migrations must have distinct numbers from 1, found {versions}")
     return migrations
+
+
+def latest_version(migrations: list[Migration]) -> int:
+    """The schema version a database has once ``migrations`` are applied."""
+    return migrations[-1].version if migrations else 0
 
 
 def user_version(conn: sqlite3.Connection) -> int:
@@ -77,7 +89,7 @@ def migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
     ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
     are the only ones.
     """
-    latest = migrations[-1].version if migrations else 0
+    latest = latest_version(migrations)
     current = user_version(conn)
     if current > latest:
         raise SchemaTooNewError(

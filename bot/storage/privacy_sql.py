@@ -93,6 +93,7 @@ _GUILD_TABLES = (
     "departed_members",
     "accommodations",
     "class_presets",
+    "named_presets",
     "class_sessions",
     "assignments",
     "seasons",

@@ -517,6 +517,40 @@ class ClassPreset:
     options: Mapping[str, Any] = field(default_factory=dict)
     locked: bool = False
     updated_at: int | None = None
+    name: str | None = None  # the named preset it is (a class session's), else None
+
+
+PRESET_NAME_MAX = 50  # characters of a named preset's name (0010_named_presets.sql)
+
+
+@dataclass(frozen=True, slots=True)
+class NamedPreset:
+    """A preset the teacher saved under a name ("brøk uke 12", migration 0010) to pick when a
+    class session opens or a channel's preset is set: the options and lock of a
+    `ClassPreset`, for no channel in particular."""
+
+    guild_id: int
+    name: str
+    options: Mapping[str, Any] = field(default_factory=dict)
+    locked: bool = False
+    updated_at: int | None = None
+
+    @property
+    def key(self) -> str:
+        """The name as storage finds it: one preset per name, whatever its capitals."""
+        return preset_key(self.name)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "options": dict(self.options), "locked": self.locked}
+
+    @classmethod
+    def from_json(cls, guild_id: int, data: Mapping[str, Any]) -> NamedPreset:
+        return cls(guild_id, str(data["name"]), dict(data["options"]), bool(data["locked"]))
+
+
+def preset_key(name: str) -> str:
+    """A preset's name, case-folded and with its spaces tidied (the lookup key)."""
+    return " ".join(name.split()).casefold()
 
 
 # The options a preset may hold, in the order a screen lists them.
@@ -536,7 +570,9 @@ PRESET_KEYS = (
 @dataclass(frozen=True, slots=True)
 class ClassSession:
     """A timed class round: games started in the server between ``started_at`` and
-    ``ends_at`` end at ``ends_at`` (time up); the summary goes to ``channel_id`` in ``lang``."""
+    ``ends_at`` end at ``ends_at`` (time up); the summary goes to ``channel_id`` in ``lang``.
+    ``preset``: the named preset it was opened with (a copy), which every game started in
+    it gets; None: each channel's preset, else the server's, as outside a session."""
 
     id: int
     guild_id: int
@@ -545,6 +581,7 @@ class ClassSession:
     started_at: int
     ends_at: int
     summarized_at: int | None = None
+    preset: NamedPreset | None = None
 
 
 @dataclass(frozen=True, slots=True)

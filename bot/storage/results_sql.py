@@ -334,6 +334,8 @@ class ResultsStorage:
         )
 
         def _tx(conn: sqlite3.Connection) -> BoardPage:
+            if query.sort == "improved":
+                return _board_from_keys(conn, query, viewer_id, select, sql_from, where, params)
             page = _all(
                 conn,
                 f"{select} {sql_from} WHERE {where} ORDER BY {order} LIMIT :limit OFFSET :offset",
@@ -1002,6 +1004,52 @@ def _board_sql(
         f" AND {ranked} AND {_NOT_DEPARTED.format(alias='t')}"
     )
     return sql_from, where, order, better, keys, params
+
+
+def _board_from_keys(
+    conn: sqlite3.Connection,
+    query: BoardQuery,
+    viewer_id: int | None,
+    select: str,
+    sql_from: str,
+    where: str,
+    params: dict[str, Any],
+) -> BoardPage:
+    """A board whose key is computed ("improved": this period's accuracy minus the one
+    before, a join no index can order): every ranked player's key is read in one pass, and
+    the count, the page and the ranks come from that list, where the other boards make four
+    passes (page, count, first rank, own rank) over an index. Same ranks: competition ranks
+    over the same ORDER BY, ties (equal gain and answers) sharing the first one's."""
+    keyed = _all(
+        conn,
+        f"SELECT t.user_id AS user_id, {_GAIN} AS k1, t.answers AS k2 {sql_from}"
+        f" WHERE {where} ORDER BY k1 DESC, k2 DESC, t.user_id",
+        params,
+    )
+    ranks: dict[int, int] = {}
+    previous: tuple[Any, Any] | None = None
+    rank = 0
+    for index, row in enumerate(keyed):
+        key = (row["k1"], row["k2"])
+        if key != previous:
+            rank, previous = index + 1, key
+        ranks[row["user_id"]] = rank
+    shown = [r["user_id"] for r in keyed[query.offset : query.offset + query.limit]]
+    wanted = [*shown, *([viewer_id] if viewer_id in ranks else [])]
+    found: dict[int, sqlite3.Row] = {}
+    if wanted:
+        marks = ", ".join(f":u{i}" for i in range(len(wanted)))
+        for row in _all(
+            conn,
+            f"{select} {sql_from} WHERE {where} AND t.user_id IN ({marks})",
+            {**params, **{f"u{i}": uid for i, uid in enumerate(wanted)}},
+        ):
+            found[row["user_id"]] = row
+    rows = tuple(_board_row(found[uid], ranks[uid]) for uid in shown)
+    own = None
+    if viewer_id is not None and viewer_id in ranks:
+        own = _board_row(found[viewer_id], ranks[viewer_id])
+    return BoardPage(rows, len(keyed), own)
 
 
 def _rank(

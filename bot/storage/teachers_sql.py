@@ -1,5 +1,5 @@
 """The teacher's class presets, pupils' accommodations, class sessions and assignments
-(migration 0008).
+(migration 0008), and named presets (migration 0010).
 
 A mixin of `Storage` (its contract: `bot.storage.contract.TeacherStore`). Presets are per
 channel or for the whole server (``channel_id`` `SERVER_WIDE`); a channel's own preset wins
@@ -12,10 +12,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Iterable
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.database import Work
-from bot.storage.records import SERVER_WIDE, Assignment, ClassPreset, ClassSession
+from bot.storage.records import (
+    SERVER_WIDE,
+    Assignment,
+    ClassPreset,
+    ClassSession,
+    NamedPreset,
+    preset_key,
+)
 from bot.storage.sql import rows as _all
 
 T = TypeVar("T")
@@ -88,6 +96,65 @@ class TeacherStorage:
 
         return await self._read(_tx)
 
+    # -- named presets (migration 0010) ----------------------------------------------------
+
+    async def save_named_preset(self, preset: NamedPreset, at: int) -> NamedPreset:
+        """Saved under its name (a preset of the same name, whatever its capitals, is
+        replaced)."""
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO named_presets (guild_id, folded, name, options, locked, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (guild_id, folded) DO UPDATE SET"
+                " name = excluded.name, options = excluded.options, locked = excluded.locked,"
+                " updated_at = excluded.updated_at",
+                (
+                    preset.guild_id,
+                    preset.key,
+                    preset.name,
+                    json.dumps(dict(preset.options), sort_keys=True),
+                    int(preset.locked),
+                    at,
+                ),
+            )
+
+        await self._write(_tx)
+        return NamedPreset(preset.guild_id, preset.name, dict(preset.options), preset.locked, at)
+
+    async def named_preset(self, guild_id: int, name: str) -> NamedPreset | None:
+        def _tx(conn: sqlite3.Connection) -> NamedPreset | None:
+            found = _all(
+                conn,
+                "SELECT * FROM named_presets WHERE guild_id = ? AND folded = ?",
+                (guild_id, preset_key(name)),
+            )
+            return _named(found[0]) if found else None
+
+        return await self._read(_tx)
+
+    async def named_presets(self, guild_id: int) -> list[NamedPreset]:
+        """The server's named presets, by name."""
+
+        def _tx(conn: sqlite3.Connection) -> list[NamedPreset]:
+            found = _all(
+                conn,
+                "SELECT * FROM named_presets WHERE guild_id = ? ORDER BY folded",
+                (guild_id,),
+            )
+            return [_named(r) for r in found]
+
+        return await self._read(_tx)
+
+    async def delete_named_preset(self, guild_id: int, name: str) -> bool:
+        def _tx(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute(
+                "DELETE FROM named_presets WHERE guild_id = ? AND folded = ?",
+                (guild_id, preset_key(name)),
+            )
+            return cursor.rowcount > 0
+
+        return await self._write(_tx)
+
     # -- accommodations --------------------------------------------------------------------
 
     async def set_accommodation(
@@ -130,9 +197,17 @@ class TeacherStorage:
     # -- class sessions --------------------------------------------------------------------
 
     async def start_session(
-        self, guild_id: int, channel_id: int, lang: str, started_at: int, ends_at: int
+        self,
+        guild_id: int,
+        channel_id: int,
+        lang: str,
+        started_at: int,
+        ends_at: int,
+        preset: NamedPreset | None = None,
     ) -> ClassSession | None:
-        """A new class session, or None while another of the server's is still running."""
+        """A new class session (with a copy of ``preset``, the named preset its games get),
+        or None while another of the server's is still running."""
+        kept = None if preset is None else json.dumps(preset.to_json(), sort_keys=True)
 
         def _tx(conn: sqlite3.Connection) -> ClassSession | None:
             running = _all(
@@ -144,12 +219,20 @@ class TeacherStorage:
             if running:
                 return None
             cursor = conn.execute(
-                "INSERT INTO class_sessions (guild_id, channel_id, lang, started_at, ends_at)"
-                " VALUES (?, ?, ?, ?, ?)",
-                (guild_id, channel_id, lang, started_at, ends_at),
+                "INSERT INTO class_sessions (guild_id, channel_id, lang, started_at, ends_at,"
+                " preset) VALUES (?, ?, ?, ?, ?, ?)",
+                (guild_id, channel_id, lang, started_at, ends_at, kept),
             )
             assert cursor.lastrowid is not None
-            return ClassSession(cursor.lastrowid, guild_id, channel_id, lang, started_at, ends_at)
+            return ClassSession(
+                cursor.lastrowid,
+                guild_id,
+                channel_id,
+                lang,
+                started_at,
+                ends_at,
+                preset=None if preset is None else replace(preset, updated_at=None),
+            )
 
         return await self._write(_tx)
 
@@ -162,6 +245,10 @@ class TeacherStorage:
                 (guild_id, at, at),
             )
         )
+
+    async def session(self, session_id: int) -> ClassSession | None:
+        """One session by its id (None: no such session)."""
+        return await self._read(_first_session("id = ?", (session_id,)))
 
     async def last_session(self, guild_id: int) -> ClassSession | None:
         """The server's most recent summarised session."""
@@ -257,6 +344,7 @@ def _first_session(where: str, params: tuple[Any, ...]) -> Work[ClassSession | N
 
 
 def _session(row: Any) -> ClassSession:
+    kept = row["preset"]
     return ClassSession(
         id=row["id"],
         guild_id=row["guild_id"],
@@ -265,6 +353,17 @@ def _session(row: Any) -> ClassSession:
         started_at=row["started_at"],
         ends_at=row["ends_at"],
         summarized_at=row["summarized_at"],
+        preset=None if kept is None else NamedPreset.from_json(row["guild_id"], json.loads(kept)),
+    )
+
+
+def _named(row: Any) -> NamedPreset:
+    return NamedPreset(
+        guild_id=row["guild_id"],
+        name=row["name"],
+        options=json.loads(row["options"]),
+        locked=bool(row["locked"]),
+        updated_at=row["updated_at"],
     )
 
 

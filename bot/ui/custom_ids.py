@@ -11,8 +11,9 @@ make sense after a restart, so it names what was pressed and nothing else:
   (``mk:answer:42:3``); a challenge is ``c<id>`` (``mk:accept:c17``) and a lobby ``l<id>``
   (``mk:join:l9``). Challenges and lobbies are rows of the storage ``invitations`` table, so
   their ids never collide; the marker keeps a game id from being read as an invitation id.
-  A server is ``g<guild id>`` (``mk:page:g7:2:rating``, ``mk:season:g7::new``) and a user
-  ``u<user id>`` (``mk:forget:u5::yes``).
+  A server is ``g<guild id>`` (``mk:page:g7:2:rating``, ``mk:season:g7::new``), a user
+  ``u<user id>`` (``mk:forget:u5::yes``) and a class session ``s<session id>``
+  (``mk:myline:s3``).
 * ``round`` -- for game verbs, the game's decision window when the button was drawn (a press
   from an older window is stale and is answered, never applied); for pages, the page.
 * ``arg`` -- one short token for the verb (a target ``-7``, a page ``2``, ``yes``/``no``);
@@ -67,6 +68,8 @@ class Verb(StrEnum):
     SEASON = "season"
     # user space: a pupil's own confirmations
     FORGET = "forget"
+    # session space: a class session's summary
+    MY_LINE = "myline"  # the presser's own line of the session, privately
 
 
 class Space(StrEnum):
@@ -77,6 +80,7 @@ class Space(StrEnum):
     LOBBY = "lobby"
     GUILD = "guild"
     USER = "user"
+    SESSION = "session"
 
 
 MARKERS: dict[Space, str] = {
@@ -85,6 +89,7 @@ MARKERS: dict[Space, str] = {
     Space.LOBBY: "l",
     Space.GUILD: "g",
     Space.USER: "u",
+    Space.SESSION: "s",
 }
 
 VERB_SPACES: dict[Verb, Space] = {
@@ -99,6 +104,7 @@ VERB_SPACES: dict[Verb, Space] = {
     Verb.PAGE: Space.GUILD,
     Verb.SEASON: Space.GUILD,
     Verb.FORGET: Space.USER,
+    Verb.MY_LINE: Space.SESSION,
     **{
         verb: Space.GAME
         for verb in (
@@ -168,6 +174,10 @@ class CustomId:
     @property
     def user_id(self) -> int | None:
         return self.ref if self.space is Space.USER else None
+
+    @property
+    def session_id(self) -> int | None:
+        return self.ref if self.space is Space.SESSION else None
 
     def int_arg(self) -> int | None:
         """``arg`` as an integer, or None when absent or not a whole number."""

@@ -14,7 +14,7 @@ from typing import Any
 import psycopg
 
 from bot.storage.errors import MigrationError, SchemaTooNewError
-from bot.storage.migrate import Migration, load_migrations
+from bot.storage.migrate import Migration, latest_version, load_migrations
 
 log = logging.getLogger(__name__)
 
@@ -41,7 +41,7 @@ def _has_table(conn: psycopg.Connection[Any]) -> bool:
 
 def migrate(conn: psycopg.Connection[Any], migrations: list[Migration]) -> int:
     """Apply what the database lacks; returns its schema version (``conn`` in autocommit)."""
-    latest = migrations[-1].version if migrations else 0
+    latest = latest_version(migrations)
     current = _version(conn)
     if current > latest:
         raise SchemaTooNewError(

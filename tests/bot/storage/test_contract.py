@@ -19,7 +19,11 @@ BACKEND: type[Store] = Storage
 def _contract_methods() -> dict[str, set[str]]:
     found: dict[str, set[str]] = {}
     for name, cls in inspect.getmembers(contract, inspect.isclass):
-        if cls.__module__ == contract.__name__ and name not in ("GameStore", "Store"):
+        if cls.__module__ == contract.__name__ and name not in (
+            "GameStore",
+            "Store",
+            "TeachingStore",
+        ):
             found[name] = {m for m in vars(cls) if not m.startswith("_") and callable(vars(cls)[m])}
     return found
 
@@ -39,6 +43,7 @@ def test_every_contract_method_is_exercised_by_the_suite() -> None:
         "SettingsStore",
         "PrivacyStore",
         "TeacherStore",  # issue 15: tests/bot/storage/test_teachers.py
+        "PresetStore",  # issue 15's named presets: the same file
     }
     missing = {area: sorted(ms - called) for area, ms in methods.items() if ms - called}
     assert missing == {}

@@ -295,3 +295,36 @@ async def test_mistake_kinds_and_answer_times_round_trip(store: Storage) -> None
         "divide", 1, 0, 0, 9000, mistakes=(("arithmetic_slip", 2),), times=(9000,)
     )
     assert both.mistakes == (("arithmetic_slip", 3), ("sign_slip", 2)) and both.median_ms == 4500
+
+
+async def test_the_most_improved_board_ranks_ties_pages_and_the_viewer_in_one_pass(
+    store: Storage,
+) -> None:
+    """Issue 15, point 6: "improved" ranks this week's accuracy minus last week's (both with
+    enough answers), read in one pass (`_board_from_keys`) with the same competition ranks as
+    every board: A +0.5 first; D, B and C all gain 0.25, D with 32 answers before B and C with
+    16 each (more answers break the tie): D 2nd, B and C share the 3rd place (listed by id);
+    E loses 0.125 (5th); a pupil new this week has nothing to compare with and is not ranked.
+    (Shares in sixteenths and 32nds: exact in binary, so the ties are true ties.)"""
+    E = 206
+    last, this = 202345, 202346
+    before = {A: (16, 4), B: (16, 8), C: (16, 4), D: (32, 16), E: (16, 12)}
+    after = {A: (16, 12), B: (16, 12), C: (16, 8), D: (32, 24), E: (16, 10), 205: (16, 16)}
+    game = 0
+    for week, answers in ((last, before), (this, after)):
+        for user, (n, right) in answers.items():
+            game += 1
+            await record(
+                store, duel(game, user, 999, day=game, week=week, answers={user: (n, right)})
+            )
+    query = BoardQuery(1, f"w{this}", sort="improved", previous_scope=f"w{last}", limit=2)
+    first = await store.board(query, E)
+    assert [(r.rank, r.user_id) for r in first.rows] == [(1, A), (2, D)]
+    assert first.total == 5  # 999 answered nothing; 205 has no week before
+    assert first.own is not None and (first.own.rank, first.own.user_id) == (5, E)
+    assert first.own.improvement == -0.125
+    second = await store.board(replace(query, offset=2), C)
+    assert [(r.rank, r.user_id) for r in second.rows] == [(3, B), (3, C)]
+    assert second.own is not None and second.own.rank == 3
+    assert second.rows[0].improvement == 0.25
+    assert (await store.board(replace(query, offset=4), 205)).own is None

@@ -1,1 +1,1 @@
-"""Migrations with a gap, to prove the loader refuses them."""
+"""Two migrations with one number, to prove the loader refuses them."""
