@@ -1,11 +1,8 @@
 """Numbered schema migrations, tracked with ``PRAGMA user_version``.
 
-Files are ``migrations/NNNN_name.sql``, numbered from 0001 and applied in number order;
-version N means "every migration numbered up to N is applied". A number may be missing (a
-gap: another branch's migration not merged yet), so branches can each take their number;
-once merged the numbers are whole again. A database migrated past a gap never gets the
-missing number later, so a gap is for development databases only (a release has none:
-tests/bot/storage/test_migrations.py says which numbers may be missing).
+Files are ``migrations/NNNN_name.sql``, numbered from 0001 without gaps; version N means
+"migrations 1..N are applied". A gap is refused, not skipped: a database migrated past it
+would never get the missing migration later.
 
 Each migration runs in its own ``BEGIN IMMEDIATE`` transaction together with the
 ``user_version`` bump, so a failed migration leaves nothing behind, and a second process
@@ -54,8 +51,8 @@ class Migration:
 
 
 def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
-    """Every migration in ``package``, in number order; raises MigrationError on a bad name
-    or a number used twice."""
+    """Every migration in ``package``, in order; raises MigrationError on a gap, a number
+    used twice or a bad name."""
     migrations: list[Migration] = []
     for entry in resources.files(package).iterdir():
         if not entry.name.endswith(".sql"):
@@ -67,10 +64,16 @@ def load_migrations(package: str = "bot.storage.migrations") -> list[Migration]:
             Migration(int(match["version"]), match["name"], entry.read_text(encoding="utf-8"))
         )
     migrations.sort(key=lambda m: m.version)
-    versions = [m.version for m in migrations]
-    if len(set(versions)) != len(versions) or (versions and versions[0] < 1):
-        raise MigrationError(f"migrations must have distinct numbers from 1, found {versions}")
+    check_numbers(migrations)
     return migrations
+
+
+def check_numbers(migrations: list[Migration]) -> None:
+    """1..N in order: a gap is refused, not skipped (a database migrated past it would
+    never get the missing migration), and so is a number used twice."""
+    versions = [m.version for m in migrations]
+    if versions != list(range(1, len(migrations) + 1)):
+        raise MigrationError(f"migrations must be numbered 1..N without gaps, found {versions}")
 
 
 def latest_version(migrations: list[Migration]) -> int:
