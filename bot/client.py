@@ -48,6 +48,7 @@ from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
 from bot.ui.options import wrong_option
 from bot.ui.privacy import ForgetItem
+from bot.ui.report import ReportPageItem
 from bot.ui.sessions import MyLineItem
 
 log = logging.getLogger(__name__)
@@ -187,7 +188,9 @@ class MattekrigBot(commands.Bot):
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem, MyLineItem)
+        self.add_dynamic_items(
+            *DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem, MyLineItem, ReportPageItem
+        )
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash

@@ -224,9 +224,11 @@ class AdminGroup(
             discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv"),
             discord.File(io.BytesIO(rows.encode("utf-8")), filename=f"mattekrig-{day}-detail.csv"),
         ]
+        page = render_report(detail, lang, guild_id=guild_id, days=days)
         await interaction.edit_original_response(
             content=t("admin.report.reply", lang),
-            embeds=render_report(detail, lang),
+            embeds=page.embeds,
+            view=page.view,
             attachments=files,
             allowed_mentions=NO_PINGS,
         )

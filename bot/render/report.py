@@ -5,17 +5,45 @@ with its most common mistakes (`bot/services/report.py` makes the report; the co
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import discord
 
 from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
+from bot.render.notation import seconds_text
 from bot.render.records import ADMIN_COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, display, percent
 from bot.render.stats import op_name
 from bot.reports import ClassReport, SkillLine
+from bot.ui.custom_ids import Verb, build
 
 MAX_EMBEDS = 10  # Discord's limit per message: the overview and nine pupils
+PUPILS_PER_PAGE = MAX_EMBEDS - 1
 MAX_FIELDS = 25
+Days = tuple[int | None, int | None]  # the report's [start, end) in milliseconds
+
+
+@dataclass(frozen=True)
+class ReportPage:
+    """One page of the report: the overview and up to nine pupils, with ◀ ▶ to the others."""
+
+    embeds: list[discord.Embed]
+    view: discord.ui.View | None
+
+
+def days_arg(days: Days) -> str:
+    """The report's days in a button's id (``0`` for an open end), so a page pressed later,
+    even after a restart, shows the same days."""
+    return ".".join(str(ms or 0) for ms in days)
+
+
+def days_from_arg(arg: str | None) -> Days | None:
+    parts = (arg or "").split(".")
+    if len(parts) != 2 or not all(p.isdigit() and len(p) <= 15 for p in parts):
+        return None
+    start, end = (int(p) or None for p in parts)
+    return start, end
 
 
 def op_names(report: ClassReport, lang: str) -> dict[str, str]:
@@ -44,7 +72,7 @@ def _skill(line: SkillLine, lang: Lang) -> str:
         best=percent(line.best_rate, lang),
         missed=line.missed,
         exact=line.exact_hits,
-        seconds="–" if line.median_ms is None else f"{line.median_ms / 1000:.1f}",
+        seconds="–" if line.median_ms is None else seconds_text(line.median_ms, lang),
         trend=trend or "–",
     )
     if line.mistakes:
@@ -56,9 +84,16 @@ def _skill(line: SkillLine, lang: Lang) -> str:
     return text
 
 
-def render_report(report: ClassReport, lang: str) -> list[discord.Embed]:
-    """The overview first, then a page per pupil (as many as a message holds; the CSV has
-    everyone)."""
+def report_pages(report: ClassReport) -> int:
+    pupils = len({line.user_id for line in report.lines})
+    return max(1, -(-pupils // PUPILS_PER_PAGE))
+
+
+def render_report(
+    report: ClassReport, lang: str, *, guild_id: int, days: Days = (None, None), page: int = 0
+) -> ReportPage:
+    """The overview first, then a page of pupils; a class of more than nine pages through
+    the rest with ◀ ▶ (the CSV files have everyone at once)."""
     lang = as_lang(lang)
     overview = [
         t(
@@ -74,6 +109,8 @@ def render_report(report: ClassReport, lang: str) -> list[discord.Embed]:
     pupils: dict[int, list[SkillLine]] = {}
     for line in report.lines:
         pupils.setdefault(line.user_id, []).append(line)
+    pages = report_pages(report)
+    page = min(max(page, 0), pages - 1)
     head = discord.Embed(
         title=t("report.title", lang),
         description=clip(
@@ -85,15 +122,28 @@ def render_report(report: ClassReport, lang: str) -> list[discord.Embed]:
         colour=ADMIN_COLOUR,
     )
     embeds = [head]
-    for user_id, lines in list(pupils.items())[: MAX_EMBEDS - 1]:
-        page = discord.Embed(title=display(user_id, lines[0].name), colour=ADMIN_COLOUR)
+    shown = list(pupils.items())[page * PUPILS_PER_PAGE : (page + 1) * PUPILS_PER_PAGE]
+    for user_id, lines in shown:
+        sheet = discord.Embed(title=display(user_id, lines[0].name), colour=ADMIN_COLOUR)
         for line in lines[:MAX_FIELDS]:
-            page.add_field(
+            sheet.add_field(
                 name=t("report.skill", lang, level=line.level, op=op_name(line.op, lang)),
                 value=clip(_skill(line, lang), FIELD_VALUE_MAX),
                 inline=False,
             )
-        embeds.append(page)
-    if len(pupils) > MAX_EMBEDS - 1:
-        head.set_footer(text=t("report.more", lang, count=len(pupils) - (MAX_EMBEDS - 1)))
-    return embeds
+        embeds.append(sheet)
+    if pages == 1:
+        return ReportPage(embeds, None)
+    head.set_footer(text=t("report.page", lang, page=page + 1, pages=pages))
+    view = discord.ui.View(timeout=None)
+    arg = days_arg(days)
+    for emoji, to, disabled in (("◀️", page - 1, page == 0), ("▶️", page + 1, page == pages - 1)):
+        view.add_item(
+            discord.ui.Button(
+                emoji=emoji,
+                custom_id=build(Verb.REPORT, guild_id, max(0, min(to, pages - 1)), arg),
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+    return ReportPage(embeds, view)

@@ -11,7 +11,8 @@ make sense after a restart, so it names what was pressed and nothing else:
   (``mk:answer:42:3``); a challenge is ``c<id>`` (``mk:accept:c17``) and a lobby ``l<id>``
   (``mk:join:l9``). Challenges and lobbies are rows of the storage ``invitations`` table, so
   their ids never collide; the marker keeps a game id from being read as an invitation id.
-  A server is ``g<guild id>`` (``mk:page:g7:2:rating``, ``mk:season:g7::new``), a user
+  A server is ``g<guild id>`` (``mk:page:g7:2:rating``, ``mk:season:g7::new``,
+  ``mk:report:g7:1:1764547200000.0``: a page of the teacher's report and its days), a user
   ``u<user id>`` (``mk:forget:u5::yes``) and a class session ``s<session id>``
   (``mk:myline:s3``).
 * ``round`` -- for game verbs, the game's decision window when the button was drawn (a press
@@ -66,6 +67,7 @@ class Verb(StrEnum):
     # guild space: a server's leaderboard pages and the teacher's confirmations
     PAGE = "page"
     SEASON = "season"
+    REPORT = "report"  # the teacher's report, a page of it (privately)
     # user space: a pupil's own confirmations
     FORGET = "forget"
     # session space: a class session's summary
@@ -103,6 +105,7 @@ VERB_SPACES: dict[Verb, Space] = {
     Verb.TEAMS: Space.LOBBY,
     Verb.PAGE: Space.GUILD,
     Verb.SEASON: Space.GUILD,
+    Verb.REPORT: Space.GUILD,
     Verb.FORGET: Space.USER,
     Verb.MY_LINE: Space.SESSION,
     **{

@@ -527,3 +527,82 @@ async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
     assert f"P{alice.id}" in fields[t("leaderboard.own.title", lang)]
     assert board.buttons() == []  # one gentle page, no paging through the others
     assert_all_answered(table.fake, allow=(("GET", 404),))  # the duels' players are no members
+
+
+async def test_the_report_pages_through_a_class_of_more_than_nine(
+    table: Table, lang: str, no_errors: Any
+) -> None:
+    """Point 5, "a private embed with pages": a message holds the overview and nine pupils,
+    so a class of 24 is three pages; ◀ ▶ turn them in place (the CSV files stay attached),
+    every pupil is on exactly one page, and a pupil pressing a copied page button is refused."""
+    pairs = [(7_000 + i, 8_000 + i) for i in range(12)]
+    await _class_of(table, pairs)
+    asked = await _teacher(table, "report")
+    reply = asked.original
+    assert reply is not None and reply.ephemeral and len(reply.attachments) == 2
+    seen: list[str] = []
+    for page in range(3):
+        head, *pupils = reply.embeds
+        assert head["footer"]["text"] == t("report.page", lang, page=page + 1, pages=3)
+        assert len(pupils) == (9 if page < 2 else 6)
+        seen += [p["title"] for p in pupils]
+        back, on = reply.buttons()
+        assert back.get("disabled", False) is (page == 0)
+        assert on.get("disabled", False) is (page == 2)
+        if page < 2:
+            turned = await table.driver.click("teacher", reply, on["custom_id"])
+            assert turned.answered and turned.response_type == 7  # the same message, edited
+            await table.settle()
+            assert len(reply.attachments) == 2
+    assert sorted(seen) == sorted(f"P{u}" for pair in pairs for u in pair)
+
+    again = await table.driver.click("teacher", reply, back["custom_id"])
+    assert again.answered
+    assert reply.embeds[0]["footer"]["text"] == t("report.page", lang, page=2, pages=3)
+    # Discord shows the private report to the teacher only; a pupil pressing a copy of its
+    # button (on a message they can see) is refused.
+    world = table.fake.world
+    copy = world.new_message(world.channel_by_id(reply.channel_id), world.bot_user)
+    copy.components, copy.application_id = reply.components, reply.application_id
+    stranger = await table.driver.click("alice", copy, reply.buttons()[0]["custom_id"])
+    await assert_refused(table.fake, stranger, "admin.not_allowed", lang)
+    forged = build(Verb.REPORT, table.fake.guild.id + 1, 0, "0.0")  # another server's
+    copy.components = [{"type": 1, "components": [{"type": 2, "style": 2, "custom_id": forged}]}]
+    elsewhere = await table.driver.click("teacher", copy, forged)
+    await assert_refused(table.fake, elsewhere, "error.not_allowed", lang)
+    assert reply.embeds[0]["footer"]["text"] == t("report.page", lang, page=2, pages=3)
+    assert_all_answered(table.fake, allow=(("GET", 404),))
+
+
+async def _class_of(table: Table, pairs: list[tuple[int, int]]) -> None:
+    """Level-1 duels recorded straight into storage, each pupil with ten additions (8 right):
+    a report line each, without playing 24 games through Discord."""
+    from dataclasses import replace
+
+    from bot.services.periods import day_key, week_key
+    from bot.services.ratings import plan
+    from bot.storage import OperationTally
+    from tests.bot.storage.results_helpers import duel
+
+    clock: Any = table.bot.clock
+    tally = OperationTally("add", answers=10, correct=8, best=6, times=(4000,) * 10)
+    for n, (winner, loser) in enumerate(pairs):
+        at = clock.now_ms()
+        result = duel(
+            960_000 + n,
+            winner,
+            loser,
+            at=at,
+            guild_id=table.fake.guild.id,
+            day=day_key(at),
+            week=week_key(at),
+            answers={winner: (10, 8), loser: (10, 8)},
+        )
+        players = tuple(
+            replace(p, display_name=f"P{p.user_id}", operations=(tally,)) for p in result.players
+        )
+        clock.advance(60)
+        recorded = await table.bot.storage.record_result(
+            replace(result, players=players), at=at, rate=plan
+        )
+        assert recorded is not None
