@@ -278,20 +278,24 @@ class MattekrigBot(commands.Bot):
                 loop.remove_signal_handler(sig)
 
     async def close(self) -> None:
-        if hasattr(self, "games"):
-            await self.games.drain(DRAIN_S)  # presses under way finish, answers included
-        self.purge_daily.cancel()
-        if self._purging is not None:
-            with contextlib.suppress(Exception):
-                await self._purging
-        if hasattr(self, "scheduler"):
-            await self.scheduler.stop()
-        if hasattr(self, "results"):
-            await self.results.drain()
-        await self.boards.close()
-        await super().close()
-        if hasattr(self, "storage"):
-            await self.storage.close()
+        """Drain, stop, disconnect; the database is closed whatever fails before it (its
+        last connection checkpoints the WAL: a stop never leaves one behind)."""
+        try:
+            if hasattr(self, "games"):
+                await self.games.drain(DRAIN_S)  # presses under way finish, answers included
+            self.purge_daily.cancel()
+            if self._purging is not None:
+                with contextlib.suppress(Exception):
+                    await self._purging
+            if hasattr(self, "scheduler"):
+                await self.scheduler.stop()
+            if hasattr(self, "results"):
+                await self.results.drain()
+            await self.boards.close()
+            await super().close()
+        finally:
+            if hasattr(self, "storage"):
+                await self.storage.close()
 
 
 class ShardedMattekrigBot(MattekrigBot, commands.AutoShardedBot):

@@ -272,11 +272,7 @@ async def test_sigterm_drains_checkpoints_and_leaves_no_wal(
     user, channel = fake.world.add_user("pupil", locale="no"), fake.world.add_channel("bord")
     bot = BotProcess(fake, "real", database)
     await bot.start()
-    start = await driver.slash(
-        user, "mattekrig start", channel=channel, game="intervallkrig", computer="easy"
-    )
-    assert start.answered and start.original is not None
-    await asyncio.sleep(0.2)
+    await game_with_a_flip(driver, database, user, channel)
     answered, last = 0, None
     for n in range(10):
         board = board_of(fake, database, channel)
@@ -292,6 +288,6 @@ async def test_sigterm_drains_checkpoints_and_leaves_no_wal(
     if last is not None and last.answered and last.response_type == UPDATE_MESSAGE:
         answered += 1
     wal = database.with_name(database.name + "-wal")
-    assert not wal.exists() or wal.stat().st_size == 0, wal.stat().st_size
+    assert not wal.exists() or wal.stat().st_size == 0, "\n".join(bot.output)
     assert presses_by(database).get(user.id, 0) >= answered > 0
     assert "Traceback" not in "\n".join(bot.output), "\n".join(bot.output)

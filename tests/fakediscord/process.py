@@ -124,12 +124,19 @@ class BotProcess:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(process.wait(), 10)
         if process.returncode is None:
+            self.output.append(f"(still running 10 s after {sig.name}: killed)")
             with contextlib.suppress(ProcessLookupError):
                 process.kill()
             await process.wait()
         if self._reader is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self._reader, 5)
+        # asyncio leaves an ended child's transport open; closed by the garbage collector
+        # after the test's loop is gone it raises "Event loop is closed" (unraisable), which
+        # pytest reports and, on Python 3.11, can break its summary. Close it here.
+        transport = getattr(process, "_transport", None)
+        if transport is not None:
+            transport.close()
         # The old process's gateway session is gone; the fake must not queue events for it.
         for session_id in self.sessions:
             self.fake.gateway.end_session(session_id)
