@@ -24,11 +24,12 @@ from bot.render.records import (
     LEADERBOARD_COLOUR,
     date,
     display,
+    page_turner,
     percent,
 )
 from bot.reports import GAMES, PERIODS, SORTS, Leaderboard, Period
 from bot.storage.records import BoardRow, BoardSort
-from bot.ui.custom_ids import Verb, build
+from bot.ui.custom_ids import Verb
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 
@@ -205,25 +206,10 @@ def render_leaderboard(
             t("leaderboard.page", lang, page=leaderboard.page + 1, pages=leaderboard.pages)
         )
     embed.set_footer(text=clip("\n".join(footer), FOOTER_MAX))
-    view = discord.ui.View(timeout=None)
     if leaderboard.pages > 1 and not leaderboard.own_only:
-        arg = options.to_arg()
-        previous = max(leaderboard.page - 1, 0)
-        following = min(leaderboard.page + 1, leaderboard.pages - 1)
-        view.add_item(
-            discord.ui.Button(
-                emoji="◀️",
-                custom_id=build(Verb.PAGE, leaderboard.guild_id, previous, arg),
-                disabled=leaderboard.page == 0,
-                style=discord.ButtonStyle.secondary,
-            )
+        view = page_turner(
+            Verb.PAGE, leaderboard.guild_id, leaderboard.page, leaderboard.pages, options.to_arg()
         )
-        view.add_item(
-            discord.ui.Button(
-                emoji="▶️",
-                custom_id=build(Verb.PAGE, leaderboard.guild_id, following, arg),
-                disabled=leaderboard.page >= leaderboard.pages - 1,
-                style=discord.ButtonStyle.secondary,
-            )
-        )
+    else:
+        view = discord.ui.View(timeout=None)
     return Panel(content=None, embed=embed, view=view)

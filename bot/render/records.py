@@ -12,6 +12,7 @@ import discord
 from bot.i18n import Lang, t
 from bot.render.names import clean_name
 from bot.render.panel import Panel
+from bot.ui.custom_ids import Verb, build
 
 LEADERBOARD_COLOUR = discord.Colour(0xEAB308)  # gold
 STATS_COLOUR = discord.Colour(0x3B82F6)  # blue
@@ -48,6 +49,22 @@ def render_question(embed: discord.Embed, *, yes: tuple[str, str], no: tuple[str
     ):
         view.add_item(discord.ui.Button(label=label, custom_id=custom_id, style=style))
     return Panel(content=None, embed=embed, view=view)
+
+
+def page_turner(verb: Verb, ref: int, page: int, pages: int, arg: str) -> discord.ui.View:
+    """◀ ▶ to the page before and after ``page`` of ``pages`` (each greyed at its end): the
+    leaderboard's and the report's, each id naming the page it shows."""
+    view = discord.ui.View(timeout=None)
+    for emoji, to, disabled in (("◀️", page - 1, page == 0), ("▶️", page + 1, page >= pages - 1)):
+        view.add_item(
+            discord.ui.Button(
+                emoji=emoji,
+                custom_id=build(verb, ref, max(0, min(to, pages - 1)), arg),
+                disabled=disabled,
+                style=discord.ButtonStyle.secondary,
+            )
+        )
+    return view
 
 
 def render_done(text: str, *, colour: discord.Colour = ADMIN_COLOUR) -> Panel:

@@ -13,10 +13,17 @@ from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.notation import seconds_text
-from bot.render.records import ADMIN_COLOUR, DESCRIPTION_MAX, FIELD_VALUE_MAX, display, percent
+from bot.render.records import (
+    ADMIN_COLOUR,
+    DESCRIPTION_MAX,
+    FIELD_VALUE_MAX,
+    display,
+    page_turner,
+    percent,
+)
 from bot.render.stats import op_name
 from bot.reports import ClassReport, SkillLine
-from bot.ui.custom_ids import Verb, build
+from bot.ui.custom_ids import Verb
 
 MAX_EMBEDS = 10  # Discord's limit per message: the overview and nine pupils
 PUPILS_PER_PAGE = MAX_EMBEDS - 1
@@ -84,11 +91,6 @@ def _skill(line: SkillLine, lang: Lang) -> str:
     return text
 
 
-def report_pages(report: ClassReport) -> int:
-    pupils = len({line.user_id for line in report.lines})
-    return max(1, -(-pupils // PUPILS_PER_PAGE))
-
-
 def render_report(
     report: ClassReport, lang: str, *, guild_id: int, days: Days = (None, None), page: int = 0
 ) -> ReportPage:
@@ -109,7 +111,7 @@ def render_report(
     pupils: dict[int, list[SkillLine]] = {}
     for line in report.lines:
         pupils.setdefault(line.user_id, []).append(line)
-    pages = report_pages(report)
+    pages = max(1, -(-len(pupils) // PUPILS_PER_PAGE))
     page = min(max(page, 0), pages - 1)
     head = discord.Embed(
         title=t("report.title", lang),
@@ -135,15 +137,4 @@ def render_report(
     if pages == 1:
         return ReportPage(embeds, None)
     head.set_footer(text=t("report.page", lang, page=page + 1, pages=pages))
-    view = discord.ui.View(timeout=None)
-    arg = days_arg(days)
-    for emoji, to, disabled in (("◀️", page - 1, page == 0), ("▶️", page + 1, page == pages - 1)):
-        view.add_item(
-            discord.ui.Button(
-                emoji=emoji,
-                custom_id=build(Verb.REPORT, guild_id, max(0, min(to, pages - 1)), arg),
-                disabled=disabled,
-                style=discord.ButtonStyle.secondary,
-            )
-        )
-    return ReportPage(embeds, view)
+    return ReportPage(embeds, page_turner(Verb.REPORT, guild_id, page, pages, days_arg(days)))

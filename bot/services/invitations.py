@@ -152,7 +152,7 @@ class InvitationService:
                 invitation_id, user_id, accept=accept, at=now
             )
             if not accept:
-                invitation = await self._close(invitation_id, "declined")
+                invitation = await self._close(invitation, "declined")
             return invitation
 
     async def withdraw(self, invitation_id: int, user_id: int) -> Invitation:
@@ -160,7 +160,7 @@ class InvitationService:
             invitation = await self._open(invitation_id)
             if user_id != invitation.host_id:
                 raise UserFacingError("error.not_host")
-            return await self._close(invitation_id, "withdrawn")
+            return await self._close(invitation, "withdrawn")
 
     # -- lobbies ----------
 
@@ -206,7 +206,7 @@ class InvitationService:
         async with self._lock(invitation_id):
             invitation = await self._open(invitation_id)
             if user_id == invitation.host_id:
-                return await self._close(invitation_id, "cancelled")
+                return await self._close(invitation, "cancelled")
             return await self.storage.leave_lobby(invitation_id, user_id, self.clock.now_ms())
 
     async def choose_partner(self, invitation_id: int, user_id: int, partner: int) -> Invitation:
@@ -227,7 +227,7 @@ class InvitationService:
             invitation = await self._open(invitation_id)
             if user_id != invitation.host_id:
                 raise UserFacingError("error.not_host")
-            return await self._close(invitation_id, "cancelled")
+            return await self._close(invitation, "cancelled")
 
     # -- starting the game ----------
 
@@ -366,9 +366,9 @@ class InvitationService:
             raise UserFacingError(closed_key(invitation.kind))
         return invitation
 
-    async def _close(self, invitation_id: int, status: Any) -> Invitation:
+    async def _close(self, invitation: Invitation, status: Any) -> Invitation:
+        """Close ``invitation`` (as `_open` found it: its kind names the refusal)."""
         try:
-            return await self.storage.close_invitation(invitation_id, status, self.clock.now_ms())
+            return await self.storage.close_invitation(invitation.id, status, self.clock.now_ms())
         except InvitationClosedError:
-            kind = (await self.storage.load_invitation(invitation_id)).kind
-            raise UserFacingError(closed_key(kind)) from None
+            raise UserFacingError(closed_key(invitation.kind)) from None

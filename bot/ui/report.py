@@ -27,9 +27,9 @@ class ReportPageItem(MattekrigItem, template=template(Verb.REPORT)):
         days = days_from_arg(self.cid.arg)
         if days is None or self.cid.guild_id != guild_id:
             raise UserFacingError("error.not_allowed")
-        if not is_manager(interaction):
-            raise UserFacingError("admin.not_allowed")
         _, lang = await house_rules(interaction)
-        report = await interaction.client.admin.class_report(guild_id, manager=True, days=days)
+        report = await interaction.client.admin.class_report(  # refused for a non-manager
+            guild_id, manager=is_manager(interaction), days=days
+        )
         page = render_report(report, lang, guild_id=guild_id, days=days, page=self.cid.round or 0)
         await interaction.response.edit_message(embeds=page.embeds, view=page.view)
