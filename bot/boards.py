@@ -204,8 +204,9 @@ class BoardPublisher:
 
     def _kept(self, game: LiveGame, pressed: discord.Message) -> discord.Attachment | None:
         """The picture file on the board now: as this process last wrote it, else as the
-        press saw it (after a restart)."""
-        if game.id in self._shown:
+        press saw it (after a restart, or while the board's id is not known yet: what this
+        process wrote may then be another message's file)."""
+        if game.id in self._shown and game.record.message_id == pressed.id:
             return self._shown[game.id]
         return picture_of(pressed)
 

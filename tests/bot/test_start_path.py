@@ -37,6 +37,7 @@ async def test_a_press_before_the_board_id_is_stored_edits_that_board(
     table: Table, no_errors: Any
 ) -> None:
     gid, _ = await table.start_computer("alice", game="intervallkrig")
+    await table.settle()  # the start's picture is on the board before the id is dropped
     board = table.board(gid)
     game = table.game(gid)
     game.record = replace(game.record, message_id=None)  # as if the id were not stored yet
