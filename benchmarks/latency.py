@@ -169,8 +169,11 @@ class Table:
             self.watcher.starts.pop(interaction.id, None)
             return None
         board = next(
-            m for m in self.fake.messages_in(channel) if m.interaction_id == interaction.id
+            (m for m in self.fake.messages_in(channel) if m.interaction_id == interaction.id),
+            None,
         )
+        if board is None:  # answered privately (refused): no board to press
+            return None
         self.boards[user.id] = board.id
         return at - sent
 

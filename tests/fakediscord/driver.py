@@ -518,6 +518,6 @@ class Driver:
             payload=payload,
             message=message,
         )
-        world.interactions[interaction_id] = interaction
+        world.add_interaction(interaction)
         await fake.gateway.dispatch("INTERACTION_CREATE", payload)
         return interaction

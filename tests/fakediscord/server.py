@@ -212,10 +212,8 @@ class FakeDiscord:
         return result
 
     def _interaction_id(self, token: str) -> int | None:
-        for interaction in self.world.interactions.values():
-            if interaction.token == token:
-                return interaction.id
-        return None
+        interaction = self.world.find_interaction(token)
+        return None if interaction is None else interaction.id
 
     async def _file(self, request: web.Request) -> web.Response:
         attachment_id = int(request.match_info["attachment_id"])

@@ -305,6 +305,9 @@ class World:
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
+        # Every callback and webhook request names its interaction by token: found by index,
+        # not by a scan that grows with every press of a long benchmark run.
+        self._by_token: dict[str, FakeInteraction] = {}
         self.global_commands: list[FakeCommand] = []
         self.guild_commands: dict[int, list[FakeCommand]] = {}
         self.attachment_base_url = "http://127.0.0.1"
@@ -427,12 +430,19 @@ class World:
             if m.channel_id == channel_id and not m.deleted and not m.ephemeral
         ]
 
+    def add_interaction(self, interaction: FakeInteraction) -> None:
+        self.interactions[interaction.id] = interaction
+        self._by_token[interaction.token] = interaction
+
+    def find_interaction(self, token: str) -> FakeInteraction | None:
+        return self._by_token.get(token)
+
     def interaction_by_token(self, interaction_id: int | None, token: str) -> FakeInteraction:
         """The interaction for a callback/webhook token (404 10062 when unknown)."""
-        for interaction in self.interactions.values():
-            if interaction.token == token and interaction_id in (None, interaction.id):
-                return interaction
-        raise not_found(UNKNOWN_INTERACTION, "interaction")
+        interaction = self._by_token.get(token)
+        if interaction is None or interaction_id not in (None, interaction.id):
+            raise not_found(UNKNOWN_INTERACTION, "interaction")
+        return interaction
 
     def permissions(self, user: FakeUser, guild: FakeGuild) -> int:
         """A member's guild permissions (administrator means all)."""
