@@ -23,7 +23,11 @@ import asyncio
 import contextlib
 import logging
 import os
+import sys
+import threading
 from collections.abc import Coroutine, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
@@ -53,11 +57,63 @@ CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 reque
 PRESS_WAITS_S = 1.0
 # Pictures drawn at once: the other core stays free for the event loop answering presses.
 DRAWS_AT_ONCE = max(1, (os.cpu_count() or 2) - 1)
+DRAWING_NICENESS = 19  # how far below the loop's priority the drawing threads run
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
 FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
 # answer to a request: never a bug here.
 TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
+
+
+@dataclass(frozen=True, slots=True)
+class _Shown:
+    """Everything of a live game its board's text is rendered from. Objects the services
+    replace on every change (the state, the record, the settings) are compared by identity:
+    a new one is a change, whatever it holds."""
+
+    state: object
+    record: object
+    settings: object
+    autoplay: bool
+    ended: object
+    answer_due_ms: int | None
+    time_limit_due_ms: int | None
+
+    @classmethod
+    def of(cls, game: LiveGame) -> _Shown:
+        return cls(
+            game.state,
+            game.record,
+            game.settings,
+            game.autoplay,
+            game.ended,
+            game.table_due_ms,
+            game.time_limit_due_ms,
+        )
+
+    def same(self, other: _Shown) -> bool:
+        return (
+            self.state is other.state
+            and self.record is other.record
+            and self.settings is other.settings
+            and self.ended is other.ended
+            and (self.autoplay, self.answer_due_ms, self.time_limit_due_ms)
+            == (other.autoplay, other.answer_due_ms, other.time_limit_due_ms)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class _Rendered:
+    shown: _Shown
+    panel: Panel
+    at_ms: int
+
+    def fits(self, shown: _Shown, now_ms: int) -> bool:
+        """Still the board's text: nothing it shows changed, and no deadline it shows has
+        passed since (a passed deadline leaves the board)."""
+        dues = (shown.answer_due_ms, shown.time_limit_due_ms)
+        passed = any(due is not None and self.at_ms < due <= now_ms for due in dues)
+        return not passed and self.shown.same(shown)
 
 
 class BoardPublisher:
@@ -69,20 +125,34 @@ class BoardPublisher:
         self._asked: dict[int, int] = {}
         self._shown: dict[int, discord.Attachment | None] = {}  # each board's picture file
         self._draws = asyncio.Semaphore(DRAWS_AT_ONCE)
+        self._drawer = ThreadPoolExecutor(
+            DRAWS_AT_ONCE, thread_name_prefix="picture-drawer", initializer=yield_to_presses
+        )
         self._text_only: set[int] = set()  # games whose channel refuses attachments
         self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
         self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
         self._background: set[asyncio.Task[None]] = set()
         self._pinged: dict[int, int] = {}  # game → the decision window last pinged for
+        self._rendered: dict[int, _Rendered] = {}  # game → its board's text, last rendered
+        self._closing = False
         self.pictures = True  # draw the table as a picture on every board
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
         self.press_waits_s = PRESS_WAITS_S
 
     def render(self, game: LiveGame) -> Panel:
-        """The board as text (its picture is added by `_panel`)."""
+        """The board as text (its picture is added by `_panel`). Rendered once per state:
+        the press's answer and the picture edit that follows it show the same text, so the
+        second asks the first (a deadline passed in between renders it again, without it)."""
+        now_ms = self.bot.clock.now_ms()
+        shown = _Shown.of(game)
+        last = self._rendered.get(game.id)
+        if last is not None and last.fits(shown, now_ms):
+            return last.panel
         lang = game.settings.locale
-        return render_board(screen_of(game, lang), lang, self.bot.clock.now_ms())
+        panel = render_board(screen_of(game, lang), lang, now_ms)
+        self._rendered[game.id] = _Rendered(shown, panel, now_ms)
+        return panel
 
     def _panel(self, game: LiveGame, picture: Picture | None) -> Panel:
         panel = self.render(game)
@@ -106,7 +176,10 @@ class BoardPublisher:
         names = side_names(game, as_lang(lang), plain=True)
         seen = view(game.state, None)
         async with self._draws:
-            return await asyncio.to_thread(draw_table, seen, names, lang)
+            if self._closing:  # stopping: the drawing threads are gone, the text stays
+                return None
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._drawer, draw_table, seen, names, lang)
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
@@ -303,6 +376,8 @@ class BoardPublisher:
         return covered
 
     async def _write(self, game: LiveGame, picture: Picture | None) -> bool:
+        if self._closing:  # no picture was drawn: an edit now would take the board's away
+            return True
         channel = self.bot.get_partial_messageable(game.channel_id)
         try:
             if game.record.message_id is None:
@@ -351,6 +426,7 @@ class BoardPublisher:
             self._pinged.pop(game_id, None)
             self._shown.pop(game_id, None)
             self._asked.pop(game_id, None)
+            self._rendered.pop(game_id, None)
 
     def retrying(self, game_id: int) -> bool:
         """Whether the game's board is behind and an edit waits to be tried again."""
@@ -419,10 +495,12 @@ class BoardPublisher:
             await self.refresh(game)
 
     async def close(self) -> None:
-        """Stop retrying (the next start redraws every board anyway)."""
+        """Stop retrying and drawing (the next start redraws every board anyway)."""
+        self._closing = True
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+        self._drawer.shutdown(wait=False, cancel_futures=True)
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
         """Tell a player it is their turn (issue 10): only where the game waits for one side
@@ -454,6 +532,16 @@ class BoardPublisher:
             await channel.send(text, allowed_mentions=mentions)
         except discord.HTTPException:
             log.info("could not ping the players of game %s", game.id)
+
+
+def yield_to_presses() -> None:
+    """A drawing thread runs below the event loop's priority: on a busy machine the kernel
+    gives the core to the loop answering presses (and to the database's thread) first, and
+    pictures, which follow the text anyway, wait. Linux only, where a priority is set per
+    thread; elsewhere `setpriority` would lower the whole process, so nothing is changed."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), DRAWING_NICENESS)
 
 
 def picture_of(message: discord.Message) -> discord.Attachment | None:

@@ -192,3 +192,85 @@ async def test_a_press_on_a_board_held_up_by_a_picture_edit_is_acknowledged_and_
     await picture_follows(table, gid)
     description = table.board(gid).embeds[0].get("description")
     assert description == boards.render(table.game(gid)).embed.description
+
+
+async def test_the_text_of_a_state_is_rendered_once_for_the_press_and_its_picture(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The press's answer and the picture edit after it show the same state: its text is
+    rendered once and both carry it."""
+    seed_deals(monkeypatch, 6)
+    gid, _ = await table.start_computer("alice", game="intervallkrig")
+    await picture_follows(table, gid)
+    await table.settle()
+    rendered: list[int] = []
+    render_board = bot.boards.render_board
+
+    def counted(*args: Any) -> Any:
+        rendered.append(gid)
+        return render_board(*args)
+
+    monkeypatch.setattr(bot.boards, "render_board", counted)
+    press = await table.flip("alice", gid)
+    await picture_follows(table, gid)
+    await table.settle()
+
+    assert len(rendered) == 1
+    picture_edit = [r for r in uploads_to(table, table.board(gid).id) if r.route != CALLBACK][-1]
+    answer = answer_of(table, press).json["data"]
+    assert picture_edit.json["embeds"][0]["description"] == answer["embeds"][0]["description"]
+
+
+async def test_a_board_rendered_before_its_deadline_is_rendered_again_after_it(
+    table: Table, no_errors: Any
+) -> None:
+    """The board counts down to a deadline only while it is ahead (a timed game's end,
+    RULES §1.5); a text rendered before it passed is not shown again after it."""
+    gid, _ = await table.start_computer(
+        "carol", game="regnekrig", level=3, computer="easy", minutes=1, locale="en-US"
+    )
+    await table.settle()
+    boards, game = table.bot.boards, table.game(gid)
+    before = boards.render(game)
+    assert boards.render(game) is before  # nothing changed: the same text, not rendered again
+    assert "<t:" in (before.embed.description or "")
+    table.bot.clock.advance(60)  # type: ignore[attr-defined]  # its timer not yet fired
+    after = boards.render(game)
+    assert after is not before and "<t:" not in (after.embed.description or "")
+
+
+async def test_pictures_are_drawn_below_the_event_loop_s_priority(table: Table) -> None:
+    """A drawing thread yields the core to the loop answering presses: on Linux it runs at
+    the lowest priority (niceness 19), the loop's own thread unchanged."""
+    import os
+    import sys
+
+    if not sys.platform.startswith("linux"):
+        pytest.skip("a thread's own priority is set on Linux only")
+    drawer = table.bot.boards._drawer
+    loop = asyncio.get_running_loop()
+    niceness = await loop.run_in_executor(
+        drawer, lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    )
+    assert niceness == bot.boards.DRAWING_NICENESS == 19
+    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < niceness
+
+
+async def test_a_refresh_after_the_stop_began_leaves_the_board_as_it_is(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Once the bot is stopping its drawing threads are gone: a refresh then draws nothing
+    and edits nothing (an edit without the picture would take the board's away); the next
+    start redraws every board."""
+    seed_deals(monkeypatch, 7)
+    gid, _ = await table.start_computer("alice", game="intervallkrig")
+    await picture_follows(table, gid)
+    await table.settle()
+    boards = table.bot.boards
+    requests = len(table.fake.requests)
+    await boards.close()
+
+    await boards.refresh(table.game(gid))
+
+    assert len(table.fake.requests) == requests
+    assert [a.filename for a in table.board(gid).attachments] == [PICTURE]
