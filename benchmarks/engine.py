@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import solver
-from engine.actions import Flip, Pass
+from engine.actions import Action, Flip, Pass
 from engine.cards import DeckProfile, profile_values
 from engine.config import GameConfig, Mode
 from engine.expressions import judge
@@ -137,7 +137,7 @@ def bet_windows(count: int) -> list[tuple[GameState, int]]:
         while state.outcome is None and len(windows) < count:
             if state.phase is Phase.BET:
                 windows.extend((state, side) for side in state.pending)
-                action = Pass(state.pending[0])
+                action: Action = Pass(state.pending[0])
             else:
                 action = Flip(0)
             state, _ = apply(state, action)

@@ -28,6 +28,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
@@ -42,6 +43,7 @@ from bot.storage import (
     season_scope,
     week_scope,
 )
+from bot.storage.records import PlayerOutcome
 from bot.storage.results_sql import _board_sql
 
 TARGET_MS = 10.0
@@ -159,7 +161,9 @@ def fill(path: Path, results: int, seed: int) -> tuple[int, list[int]]:
     return biggest, players_of[biggest]
 
 
-def _flush(conn: sqlite3.Connection, results: list[tuple], players: list[tuple]) -> None:
+def _flush(
+    conn: sqlite3.Connection, results: list[tuple[Any, ...]], players: list[tuple[Any, ...]]
+) -> None:
     conn.executemany(f"INSERT INTO results VALUES ({', '.join('?' * 23)})", results)
     conn.executemany(
         "INSERT INTO result_players (game_id, seat, side, team, kind, user_id, computer,"
@@ -267,9 +271,10 @@ async def measure(path: Path, guild: int, players: list[int], repeats: int) -> l
 
 async def _record_one(store: Storage, guild: int, players: list[int], game_id: int) -> float:
     a, b = players[0], players[1 + game_id % 10]
+    outcomes: tuple[tuple[int, PlayerOutcome], ...] = ((a, "win"), (b, "loss"))
     seats = tuple(
         PlayerResult(seat=i, side=i, kind="user", display_name=f"P{u}", outcome=o, user_id=u)
-        for i, (u, o) in enumerate(((a, "win"), (b, "loss")))
+        for i, (u, o) in enumerate(outcomes)
     )
     result = GameResult(
         game_id,

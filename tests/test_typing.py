@@ -1,5 +1,6 @@
-"""`mypy --strict` over engine/, bot/ and cogs/ (configured in pyproject.toml) is part of the
-test run, so type hints stay true everywhere (DESIGN: Tooling)."""
+"""`mypy --strict` over engine/, bot/, cogs/, table/ and benchmarks/ (with what they import
+of the fake Discord; configured in pyproject.toml) is part of the test run, so type hints stay
+true everywhere (DESIGN: Tooling)."""
 
 from __future__ import annotations
 

@@ -76,11 +76,13 @@ def render_settings(
     )
     threads = "admin.settings.threads.on" if settings.threads else "admin.settings.threads.off"
     pictures = "admin.settings.pictures." + ("on" if settings.pictures else "off")
+    pings = "admin.settings.pings." + ("on" if settings.pings else "off")
     for name, value in (
         ("admin.settings.board", t(f"admin.settings.board.{settings.board}", lang)),
         ("admin.settings.channels", clip(channels, FIELD_VALUE_MAX)),
         ("admin.settings.language", language),
         ("admin.settings.threads", t(threads, lang)),
+        ("admin.settings.pings", t(pings, lang)),
         ("admin.settings.answer_form", t(f"answer_form.{settings.answer_form}.name", lang)),
         ("admin.settings.public_board", t(f"choice.sort.{settings.public_board}", lang)),
         ("admin.settings.pictures", t(pictures, lang)),

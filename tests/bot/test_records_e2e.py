@@ -521,6 +521,7 @@ async def test_settings_channels_language_threads(
     shown = await reply_of(fake_discord, await driver.slash("teacher", "mattekrig admin settings"))
     assert t("admin.settings.channels.all", "nb") in text_of(shown)
     assert t("admin.settings.saved", "nb") not in text_of(shown)
+    assert t("admin.settings.pings.on", "nb") in text_of(shown)  # every setting is shown
 
     saved = await reply_of(
         fake_discord,
@@ -535,6 +536,7 @@ async def test_settings_channels_language_threads(
     shown = text_of(saved)
     assert t("admin.settings.saved", "nb") in shown and f"<#{classroom.id}>" in shown
     assert t("admin.settings.threads.off", "nb") in shown
+    assert t("admin.settings.pings.on", "nb") in shown  # what was not given is kept
     settings = await bot.admin.settings(fake_discord.guild.id)
     assert (settings.channels, settings.language, settings.threads) == (
         (classroom.id,),

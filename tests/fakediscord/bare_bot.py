@@ -51,7 +51,8 @@ class BareBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         if interaction.type is not discord.InteractionType.component:
             return
-        custom_id = str((interaction.data or {}).get("custom_id", ""))
+        data: dict[str, object] = dict(interaction.data or {})
+        custom_id = str(data.get("custom_id", ""))
         verb, game, window = [*custom_id.split(":"), "", "", ""][1:4]
         if verb == "flip":
             turn = int(window) + 1

@@ -258,6 +258,7 @@ class RestApi:
                 if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
                     attachment = by_name.get(url.removeprefix(ATTACHMENT_SCHEME))
                     if attachment is not None:
+                        assert isinstance(field, dict)  # where the URL was read from
                         embed[part] = {**field, key: attachment.url, "proxy_url": attachment.url}
 
     def _check_files(

@@ -157,6 +157,12 @@ class SampleBot(discord.Client):
             with contextlib.closing(sqlite3.connect(self.database)) as db, db:
                 db.execute("CREATE TABLE IF NOT EXISTS presses (n INTEGER NOT NULL)")
 
+    def tracks(self, message_id: int) -> bool:
+        """Whether discord.py has stored the view sent with the message: it does so only
+        after the response that sent it returns, so a press sent the moment the fake shows
+        the message could still find no view to dispatch to."""
+        return self._connection._view_store.is_message_tracked(message_id)
+
     def record_press(self, n: int) -> None:
         """Remember a press in memory and, when the bot has a database, in SQLite."""
         self.presses.append(n)

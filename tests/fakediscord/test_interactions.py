@@ -11,6 +11,16 @@ from .driver import Driver
 from .helpers import button
 from .sample_bot import AnswerModal, SampleBot
 from .server import FakeDiscord
+from .state import FakeMessage
+
+
+async def started(fake_discord: FakeDiscord, driver: Driver, bot: SampleBot) -> FakeMessage:
+    """A board to press: shown by the fake, and its view stored by discord.py."""
+    start = await driver.slash("alice", "mattekrig start", mode="regnekrig")
+    board = start.original
+    assert board is not None
+    await fake_discord.wait_until(lambda: bot.tracks(board.id), what="the board's view stored")
+    return board
 
 
 async def test_slash_command_is_answered_with_message(
@@ -70,9 +80,7 @@ async def test_driver_refuses_what_discord_would_not_send(driver: Driver, bot: S
 async def test_button_press_updates_the_message(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:
-    start = await driver.slash("alice", "mattekrig start", mode="regnekrig")
-    board = start.original
-    assert board is not None
+    board = await started(fake_discord, driver, bot)
 
     press = await driver.click("bob", board, "board:join")
 
@@ -88,16 +96,15 @@ async def test_button_press_updates_the_message(
 async def test_select_answers_ephemerally(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:
-    start = await driver.slash("alice", "mattekrig start", mode="regnekrig")
-    assert start.original is not None
+    board = await started(fake_discord, driver, bot)
 
-    pick = await driver.select("carol", start.original, "board:level", ["2"])
+    pick = await driver.select("carol", board, "board:level", ["2"])
 
     assert pick.answered and pick.original is not None
     assert pick.original.ephemeral and pick.original.content == "level 2"
     assert pick.original not in fake_discord.messages_in()
     with pytest.raises(ValueError, match="not an option"):
-        await driver.select("carol", start.original, "board:level", ["9"])
+        await driver.select("carol", board, "board:level", ["9"])
 
 
 async def test_modal_is_opened_and_submitted(
@@ -176,9 +183,7 @@ async def test_defer_then_edit_followup_and_delete(
 async def test_deferred_update_edits_the_component_message(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:
-    start = await driver.slash("alice", "mattekrig start", mode="regnekrig")
-    board = start.original
-    assert board is not None
+    board = await started(fake_discord, driver, bot)
 
     press = await driver.click("bob", board, "board:refresh")
     await fake_discord.wait_until(lambda: board.content == "oppdatert")

@@ -65,7 +65,7 @@ async def test_each_shard_gets_its_guilds_and_their_events(
             if c.guild_id == guilds[1] and not c.is_thread
         )
     )
+    assert isinstance(zero, _Sharded) and isinstance(one, _Sharded)
     await fake_discord.post_message(author=alice, content="hei", channel=channel)
     await fake_discord.wait_until(lambda: bool(one.messages), what="shard 1's message")
-    assert isinstance(zero, _Sharded) and isinstance(one, _Sharded)
     assert one.messages == [guilds[1]] and zero.messages == []
