@@ -3,8 +3,8 @@
 Pure: no discord, no storage, no I/O but reading the shipped font. Drawn from the view only.
 A picture is cached by the view itself and by its scene (what it shows, derived from the
 view), so drawing the same state again costs a dictionary look-up. Safe to call from worker
-threads (`asyncio.to_thread`), which is how the bot should call it: drawing is CPU work that
-must stay off the event loop.
+threads, which is how the bot calls it (`bot.boards`: threads of their own, below the event
+loop's priority): drawing is CPU work that must stay off the event loop.
 """
 
 from __future__ import annotations
