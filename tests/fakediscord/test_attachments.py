@@ -217,3 +217,23 @@ async def test_an_interaction_update_may_not_keep_a_file_the_message_no_longer_h
     assert [r.code for r in press.rejected] == [50035]
     (now,) = fake_discord.message(sent.id).attachments
     assert now.id != old.id
+
+
+async def test_files_arrive_whole_with_their_names_and_descriptions(
+    fake_discord: FakeDiscord, bot: SampleBot
+) -> None:
+    """What the bot uploads is what the message holds: each file's bytes exactly (a PNG
+    with CR LF and dashes in it too), its name as given (æøå included) and its alt text."""
+    awkward = b"\x89PNG\r\n\x1a\n" + b"--\r\n\r\n--x" * 50 + bytes(range(256))
+    files = [
+        discord.File(io.BytesIO(awkward), filename="kortbord.png", description="Runde 1"),
+        discord.File(io.BytesIO(b"ok"), filename="bjørn-åse.png", description="Bjørn"),
+    ]
+    sent = await text_channel(fake_discord, bot).send(content="to filer", files=files)
+
+    stored = fake_discord.message(sent.id)
+    assert [(a.filename, a.description, a.data) for a in stored.attachments] == [
+        ("kortbord.png", "Runde 1", awkward),
+        ("bjørn-åse.png", "Bjørn", b"ok"),
+    ]
+    assert stored.content == "to filer"
