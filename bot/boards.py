@@ -43,7 +43,7 @@ from bot.render.screen import GameScreen
 from bot.replies import reply_lang
 from bot.services.live import GameUpdate, LiveGame
 from bot.ui.flow import answer_message
-from engine.view import Now, view
+from engine.view import Now, View, view
 
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
@@ -105,6 +105,7 @@ class _Shown:
 @dataclass(frozen=True, slots=True)
 class _Rendered:
     shown: _Shown
+    seen: View
     panel: Panel
     at_ms: int
 
@@ -124,7 +125,6 @@ class BoardPublisher:
         # game → refreshes asked for so far; a pass covers those asked before it writes
         self._asked: dict[int, int] = {}
         self._shown: dict[int, discord.Attachment | None] = {}  # each board's picture file
-        self._draws = asyncio.Semaphore(DRAWS_AT_ONCE)
         self._drawer = ThreadPoolExecutor(
             DRAWS_AT_ONCE, thread_name_prefix="picture-drawer", initializer=yield_to_presses
         )
@@ -150,9 +150,18 @@ class BoardPublisher:
         if last is not None and last.fits(shown, now_ms):
             return last.panel
         lang = game.settings.locale
-        panel = render_board(screen_of(game, lang), lang, now_ms)
-        self._rendered[game.id] = _Rendered(shown, panel, now_ms)
+        screen = screen_of(game, lang)
+        panel = render_board(screen, lang, now_ms)
+        self._rendered[game.id] = _Rendered(shown, screen.view, panel, now_ms)
         return panel
+
+    def _seen(self, game: LiveGame) -> View:
+        """The engine's view of the game now: the one its board's text was rendered from
+        when that is of this state (a press's answer, its picture and its ping share it)."""
+        last = self._rendered.get(game.id)
+        if last is not None and last.shown.state is game.state:
+            return last.seen
+        return view(game.state, None)
 
     def _panel(self, game: LiveGame, picture: Picture | None) -> Panel:
         panel = self.render(game)
@@ -167,19 +176,18 @@ class BoardPublisher:
         return guild_id is None or (await self.bot.admin.settings(guild_id)).pictures
 
     async def _picture(self, game: LiveGame) -> Picture | None:
-        """The picture of the game as it is now (None: the board is text only), drawn in a
-        worker thread — CPU work, never on the event loop — a few at a time, so that under
-        load the presses' answers keep the loop and pictures wait their turn."""
+        """The picture of the game as it is now (None: the board is text only), drawn on the
+        drawing threads — CPU work, never on the event loop — at most `DRAWS_AT_ONCE` at a
+        time and below the loop's priority, so that under load the presses' answers keep the
+        loop and pictures wait their turn (in the threads' queue)."""
         if not await self.pictured(game):
             return None
         lang = game.settings.locale
         names = side_names(game, as_lang(lang), plain=True)
-        seen = view(game.state, None)
-        async with self._draws:
-            if self._closing:  # stopping: the drawing threads are gone, the text stays
-                return None
-            loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._drawer, draw_table, seen, names, lang)
+        if self._closing:  # stopping: the drawing threads are gone, the text stays
+            return None
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._drawer, draw_table, self._seen(game), names, lang)
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
@@ -510,7 +518,7 @@ class BoardPublisher:
         window = game.state.window
         if game.is_finished or self._pinged.get(game.id) == window:
             return
-        seen = view(game.state, None)
+        seen = self._seen(game)
         humans = [s for s in seen.awaited if s not in game.computer_sides()]
         first = game.id not in self._pinged and seen.round <= 1
         if len(humans) != 1 or not (seen.now is Now.NAME_TARGET or first):

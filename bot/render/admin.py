@@ -74,18 +74,19 @@ def render_settings(
         description=t("admin.settings.saved", lang) if saved else None,
         colour=ADMIN_COLOUR,
     )
-    threads = "admin.settings.threads.on" if settings.threads else "admin.settings.threads.off"
-    pictures = "admin.settings.pictures." + ("on" if settings.pictures else "off")
-    pings = "admin.settings.pings." + ("on" if settings.pings else "off")
+
+    def switch(key: str, on: bool) -> str:
+        return t(f"admin.settings.{key}.{'on' if on else 'off'}", lang)
+
     for name, value in (
         ("admin.settings.board", t(f"admin.settings.board.{settings.board}", lang)),
         ("admin.settings.channels", clip(channels, FIELD_VALUE_MAX)),
         ("admin.settings.language", language),
-        ("admin.settings.threads", t(threads, lang)),
-        ("admin.settings.pings", t(pings, lang)),
+        ("admin.settings.threads", switch("threads", settings.threads)),
+        ("admin.settings.pings", switch("pings", settings.pings)),
         ("admin.settings.answer_form", t(f"answer_form.{settings.answer_form}.name", lang)),
         ("admin.settings.public_board", t(f"choice.sort.{settings.public_board}", lang)),
-        ("admin.settings.pictures", t(pictures, lang)),
+        ("admin.settings.pictures", switch("pictures", settings.pictures)),
     ):
         embed.add_field(name=t(name, lang), value=value, inline=False)
     return embed

@@ -136,14 +136,14 @@ def _line(
 ) -> SkillLine:
     """One cell: the tallies summed (mistake kinds and times with them), and the games'
     misses and exact hits when ``op`` is the level's own line."""
+    own = op == main_op(level)
     total = OperationTally(op)
     weeks: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
     for game, tally in mine:
         total = total + tally
         week = weeks[week_key(game.result.ended_at)]
-        week[0] += tally.answers + (game.player.missed if op == main_op(level) else 0)
+        week[0] += tally.answers + (game.player.missed if own else 0)
         week[1] += tally.best
-    own = op == main_op(level)
     return SkillLine(
         user_id=uid,
         name=name,

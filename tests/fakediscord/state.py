@@ -439,7 +439,7 @@ class World:
 
     def interaction_by_token(self, interaction_id: int | None, token: str) -> FakeInteraction:
         """The interaction for a callback/webhook token (404 10062 when unknown)."""
-        interaction = self._by_token.get(token)
+        interaction = self.find_interaction(token)
         if interaction is None or interaction_id not in (None, interaction.id):
             raise not_found(UNKNOWN_INTERACTION, "interaction")
         return interaction
