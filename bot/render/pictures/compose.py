@@ -6,14 +6,13 @@ width Discord gives an embed image on a phone), drawn at 2× so the cards stay s
 
 from __future__ import annotations
 
-import io
 import threading
 from functools import cache
 
 from PIL import Image, ImageDraw
 
 from bot.render.pictures import palette as p
-from bot.render.pictures import tiles
+from bot.render.pictures import png, tiles
 from bot.render.pictures.scene import Row, Scene
 from bot.render.pictures.tiles import BACK_H, CARD_H, CARD_W, Mark
 
@@ -27,10 +26,6 @@ BOTTOM = 4
 CARD_GAP = 6
 THIRD_GAP = 12  # the third card stands apart from the interval
 MARK = 24
-# zlib level 1: encoding is most of a picture's cost, and a picture follows every press.
-# Side by side on the gallery's pictures (880 × 520): level 1 takes 0.64–0.75 of level 3's
-# time for 10 % more bytes (17.8 KB against 16.2 KB median; the budget is 60 KB).
-COMPRESS_LEVEL = 1
 
 # Tiles share FreeType faces, which are not safe to use from two threads at once; callers run
 # drawing in worker threads (`asyncio.to_thread`), so all drawing holds this lock.
@@ -103,9 +98,7 @@ def render(scene: Scene) -> bytes:
                 canvas.box(PAD, y, WIDTH - PAD, y + 1, p.FELT_DARK)
             _row(canvas, row, y)
             y += ROW
-        out = io.BytesIO()
-        canvas.image.save(out, "PNG", compress_level=COMPRESS_LEVEL)
-    return out.getvalue()
+        return png.encode(canvas.image)
 
 
 def _header(canvas: _Canvas, scene: Scene) -> None:
