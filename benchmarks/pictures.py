@@ -1,6 +1,6 @@
 """Card picture speed and size: `python -m benchmarks.pictures`.
 
-Why: the bot draws one picture per state change, in a worker thread, for every class's game
+Why: the bot draws one picture per state change, in a worker process, for every class's game
 at once; the issue's targets on one core are ≤ 8 ms median per new picture with the card
 faces already drawn, and ≤ 60 KB for four sides. Rows, for two and four sides:
 

@@ -9,36 +9,34 @@ edit that renders the latest state; after a restart every live game's board, and
 games that ended just before it, are drawn again from their state. Nothing here ever holds a
 game's lock, so a game never waits on a board that is behind it.
 
-The board carries a picture of the table (`bot.render.pictures`), drawn off the event loop,
-with the text kept as its alternative. A press is answered with the new text at once, over
-the picture the board already carries (kept by id, nothing uploaded); the new picture is
-edited in afterwards by the game's refresh: one pass at a time per game, later changes folded
-into it, and a picture only ever shown with the text of the state it was drawn from. Where
-the bot may not attach files, the board is text only and the game's starter is told once; a
-server can turn pictures off (`/mattekrig admin settings pictures:false`)."""
+The board carries a picture of the table (`bot.render.pictures`), drawn in a worker process
+below the bot's priority (`bot.drawing`), with the text kept as its alternative. A press is
+answered with the new text at once, over the picture the board already carries (kept by id,
+nothing uploaded); the new picture is edited in afterwards by the game's refresh: one pass at
+a time per game, later changes folded into it, and a picture only ever shown with the text
+of the state it was drawn from. Where the bot may not attach files, the board is text only
+and the game's starter is told once; a server can turn pictures off
+(`/mattekrig admin settings pictures:false`)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
 import logging
-import os
-import sys
-import threading
 from collections.abc import Coroutine, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import aiohttp
 import discord
 
+from bot import drawing
 from bot.i18n import pick_locale, t
 from bot.render.board import render_board
 from bot.render.locale import as_lang
 from bot.render.names import side_names
 from bot.render.panel import Panel
-from bot.render.pictures import FILENAME, Picture, draw_table
+from bot.render.pictures import FILENAME, Picture
 from bot.render.screen import GameScreen
 from bot.replies import reply_lang
 from bot.services.live import GameUpdate, LiveGame
@@ -55,9 +53,6 @@ CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 reque
 # A press waits at most this long for a picture edit under way on its board (then it is
 # acknowledged and shown by the refresh): far inside Discord's 3 s for a first answer.
 PRESS_WAITS_S = 1.0
-# Pictures drawn at once: the other core stays free for the event loop answering presses.
-DRAWS_AT_ONCE = max(1, (os.cpu_count() or 2) - 1)
-DRAWING_NICENESS = 19  # how far below the loop's priority the drawing threads run
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
 FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
@@ -125,9 +120,7 @@ class BoardPublisher:
         # game → refreshes asked for so far; a pass covers those asked before it writes
         self._asked: dict[int, int] = {}
         self._shown: dict[int, discord.Attachment | None] = {}  # each board's picture file
-        self._drawer = ThreadPoolExecutor(
-            DRAWS_AT_ONCE, thread_name_prefix="picture-drawer", initializer=yield_to_presses
-        )
+        self.drawer = drawing.shared()
         self._text_only: set[int] = set()  # games whose channel refuses attachments
         self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
         self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
@@ -176,18 +169,16 @@ class BoardPublisher:
         return guild_id is None or (await self.bot.admin.settings(guild_id)).pictures
 
     async def _picture(self, game: LiveGame) -> Picture | None:
-        """The picture of the game as it is now (None: the board is text only), drawn on the
-        drawing threads — CPU work, never on the event loop — at most `DRAWS_AT_ONCE` at a
-        time and below the loop's priority, so that under load the presses' answers keep the
-        loop and pictures wait their turn (in the threads' queue)."""
+        """The picture of the game as it is now (None: the board is text only), drawn by the
+        worker process — CPU work, never on the event loop, and below the bot's priority, so
+        that under load the presses' answers keep the cores and pictures wait their turn."""
         if not await self.pictured(game):
             return None
         lang = game.settings.locale
         names = side_names(game, as_lang(lang), plain=True)
-        if self._closing:  # stopping: the drawing threads are gone, the text stays
+        if self._closing:  # stopping: no picture now, the text stays
             return None
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._drawer, draw_table, self._seen(game), names, lang)
+        return await self.drawer.draw(self._seen(game), names, lang)
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
@@ -503,12 +494,12 @@ class BoardPublisher:
             await self.refresh(game)
 
     async def close(self) -> None:
-        """Stop retrying and drawing (the next start redraws every board anyway)."""
+        """Stop retrying and drawing (the next start redraws every board anyway). The
+        worker process is the whole process's and ends with it."""
         self._closing = True
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
-        self._drawer.shutdown(wait=False, cancel_futures=True)
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
         """Tell a player it is their turn (issue 10): only where the game waits for one side
@@ -540,16 +531,6 @@ class BoardPublisher:
             await channel.send(text, allowed_mentions=mentions)
         except discord.HTTPException:
             log.info("could not ping the players of game %s", game.id)
-
-
-def yield_to_presses() -> None:
-    """A drawing thread runs below the event loop's priority: on a busy machine the kernel
-    gives the core to the loop answering presses (and to the database's thread) first, and
-    pictures, which follow the text anyway, wait. Linux only, where a priority is set per
-    thread; elsewhere `setpriority` would lower the whole process, so nothing is changed."""
-    if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), DRAWING_NICENESS)
 
 
 def picture_of(message: discord.Message) -> discord.Attachment | None:

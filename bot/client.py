@@ -191,6 +191,8 @@ class MattekrigBot(commands.Bot):
         self.add_dynamic_items(
             *DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem, MyLineItem, ReportPageItem
         )
+        if self.boards.pictures:  # the picture worker imports while the games are restored
+            self.boards.drawer.start()
         restored = await self.games.restore_all()
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash

@@ -6,12 +6,12 @@ only ever shown with the text of the state it shows (its alt text describing it)
 from __future__ import annotations
 
 import asyncio
-import threading
 from typing import Any
 
 import pytest
 
 import bot.boards
+from bot import drawing
 from bot.render.locale import as_lang
 from bot.render.names import side_names
 from bot.render.pictures import Picture, draw_table
@@ -101,29 +101,28 @@ async def test_a_press_answers_with_the_text_over_the_kept_picture_and_the_new_o
 async def test_many_presses_fold_into_one_picture_in_flight_and_the_last_state_wins(
     table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The board's first picture is held in its worker thread while Alice presses again and
+    """The board's first picture is held in the drawer while Alice presses again and
     again: each press is answered at once (the picture never holds the board), no second
     picture is drawn meanwhile, the held one — of a state long gone — is never shown over the
     newer text, and the one picture uploaded is of the final state."""
     seed_deals(monkeypatch, 3)
-    release = threading.Event()
-    lock = threading.Lock()
+    release = asyncio.Event()
     drawing = {"now": 0, "most": 0}
     drawn: list[View] = []
+    drawer = table.bot.boards.drawer
+    draw = drawer.draw
 
-    def held_draw(seen: View, names: dict[int, str], lang: str) -> Picture:
-        with lock:
-            drawing["now"] += 1
-            drawing["most"] = max(drawing["most"], drawing["now"])
-            drawn.append(seen)
+    async def held_draw(seen: View, names: dict[int, str], lang: str) -> Picture | None:
+        drawing["now"] += 1
+        drawing["most"] = max(drawing["most"], drawing["now"])
+        drawn.append(seen)
         try:
-            release.wait(10)
-            return draw_table(seen, names, lang)
+            await asyncio.wait_for(release.wait(), 10)
+            return await draw(seen, names, lang)
         finally:
-            with lock:
-                drawing["now"] -= 1
+            drawing["now"] -= 1
 
-    monkeypatch.setattr(bot.boards, "draw_table", held_draw)
+    monkeypatch.setattr(drawer, "draw", held_draw)
     try:
         gid, _ = await table.start_computer("alice", game="intervallkrig")
         await table.fake.wait_until(lambda: bool(drawn), what="the first picture drawn")
@@ -239,21 +238,22 @@ async def test_a_board_rendered_before_its_deadline_is_rendered_again_after_it(
     assert after is not before and "<t:" not in (after.embed.description or "")
 
 
-async def test_pictures_are_drawn_below_the_event_loop_s_priority(table: Table) -> None:
-    """A drawing thread yields the core to the loop answering presses: on Linux it runs at
-    the lowest priority (niceness 19), the loop's own thread unchanged."""
+async def test_pictures_are_drawn_below_the_bot_s_priority(
+    table: Table, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Pictures are drawn in a process of their own at the lowest priority (niceness 19): the
+    cores go to the bot answering presses first, and the bot's own priority is unchanged."""
     import os
-    import sys
 
-    if not sys.platform.startswith("linux"):
-        pytest.skip("a thread's own priority is set on Linux only")
-    drawer = table.bot.boards._drawer
-    loop = asyncio.get_running_loop()
-    niceness = await loop.run_in_executor(
-        drawer, lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    )
-    assert niceness == bot.boards.DRAWING_NICENESS == 19
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) < niceness
+    if not hasattr(os, "getpriority"):
+        pytest.skip("this system has no process priorities")
+    seed_deals(monkeypatch, 2)
+    gid, _ = await table.start_computer("alice", game="intervallkrig")
+    await picture_follows(table, gid)
+    worker = table.bot.boards.drawer.worker_pid()
+    assert worker is not None and worker != os.getpid()
+    assert os.getpriority(os.PRIO_PROCESS, worker) == drawing.NICENESS == 19
+    assert os.getpriority(os.PRIO_PROCESS, 0) < drawing.NICENESS
 
 
 async def test_a_refresh_after_the_stop_began_leaves_the_board_as_it_is(

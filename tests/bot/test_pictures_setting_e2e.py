@@ -8,9 +8,8 @@ from typing import Any
 
 import pytest
 
-import bot.boards
 from bot.i18n import t
-from bot.render.pictures import Picture, draw_table
+from bot.render.pictures import Picture
 from engine.view import View
 from tests.bot.e2e import Table, seed_deals
 from tests.bot.test_pictures_follow_e2e import answer_of, picture_follows
@@ -39,12 +38,14 @@ async def test_a_manager_turns_pictures_off_and_on_again(
 ) -> None:
     seed_deals(monkeypatch, 7)
     drawn: list[View] = []
+    drawer = table.bot.boards.drawer
+    draw = drawer.draw
 
-    def counted(seen: View, names: dict[int, str], lang: str) -> Picture:
+    async def counted(seen: View, names: dict[int, str], lang: str) -> Picture | None:
         drawn.append(seen)
-        return draw_table(seen, names, lang)
+        return await draw(seen, names, lang)
 
-    monkeypatch.setattr(bot.boards, "draw_table", counted)
+    monkeypatch.setattr(drawer, "draw", counted)
     gid, _ = await table.start_computer("alice", game="intervallkrig", locale=locale)
     await picture_follows(table, gid)
 

@@ -3,8 +3,9 @@
 Pure: no discord, no storage, no I/O but reading the shipped font. Drawn from the view only.
 A picture is cached by the view itself and by its scene (what it shows, derived from the
 view), so drawing the same state again costs a dictionary look-up. Safe to call from worker
-threads, which is how the bot calls it (`bot.boards`: threads of their own, below the event
-loop's priority): drawing is CPU work that must stay off the event loop.
+threads. The bot draws in a worker process of its own (`bot.drawing`, sending it the `Scene`
+and caching the pictures it gets back): drawing is CPU work that must stay off the event
+loop and out of its interpreter lock.
 """
 
 from __future__ import annotations

@@ -27,8 +27,9 @@ CARD_GAP = 6
 THIRD_GAP = 12  # the third card stands apart from the interval
 MARK = 24
 
-# Tiles share FreeType faces, which are not safe to use from two threads at once; callers run
-# drawing in worker threads (`asyncio.to_thread`), so all drawing holds this lock.
+# Tiles share FreeType faces, which are not safe to use from two threads at once; callers may
+# draw from several threads (the bot's worker process draws one at a time), so all drawing
+# holds this lock.
 DRAWING = threading.RLock()
 
 

@@ -1,0 +1,242 @@
+"""Pictures drawn in a process of their own, below the bot's priority.
+
+Why a process and not threads: a drawing thread shares the interpreter's lock with the event
+loop and the database's thread. On the latency benchmark's pace (200 games, two cores) a
+thread drawing at normal priority doubled the time a press waited for its commit (p50 1.5 ms
+without pictures, 3.2–4.5 ms with); lowered to niceness 19 it held the lock while the kernel
+let it wait, and the loop's lag reached 65–110 ms. A worker process has a lock of its own:
+the bot's threads only pickle a small `Scene` out and a PNG back (on a courier thread, off the
+event loop), and the worker, at niceness 19, takes only the time the bot leaves.
+
+One worker is enough: it draws a picture in about 2 ms, some 500 a second, ten times what
+Discord lets a bot edit (50 requests a second in all). The worker is shared by everything in
+the process (a bot, or the tests' many bots) and started on the first picture; if it dies it
+is started again on the next, and the picture it lost is none (the board keeps its text).
+Ctrl-C is the bot's to handle: the worker ignores it and ends when the bot closes its pipe or
+exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import atexit
+import contextlib
+import logging
+import multiprocessing
+import os
+import queue
+import signal
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+
+from bot.render.pictures import Picture, Scene, picture, scene
+from engine.view import View
+
+log = logging.getLogger(__name__)
+
+NICENESS = 19  # the worker's priority: the lowest, below the bot's every thread
+PICTURES_KEPT = 256  # pictures remembered by the bot (a board's every state for a few dozen games)
+STOP_WAIT_S = 2.0  # how long a closing drawer waits for its worker to end by itself
+
+
+@dataclass(frozen=True, slots=True)
+class DrawingFailed:
+    """The worker's answer when drawing raised: what it said (the bot logs it)."""
+
+    error: str
+
+
+def _serve(conn: Connection) -> None:
+    """The worker: scenes in, pictures out, until the bot hangs up."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    below_the_bot()
+    while True:
+        try:
+            shown = conn.recv()
+        except (EOFError, OSError):  # the bot closed the pipe, or is gone
+            return
+        reply: Picture | DrawingFailed
+        try:
+            reply = picture(shown)
+        except Exception as error:  # a drawing bug: the board keeps its text
+            reply = DrawingFailed(f"{type(error).__name__}: {error}")
+        try:
+            conn.send(reply)
+        except OSError:
+            return
+
+
+def below_the_bot() -> None:
+    """The calling process at the lowest priority (a process's own, so on every system that
+    has priorities; Windows has no `setpriority` and is left as it is)."""
+    if hasattr(os, "setpriority"):
+        with contextlib.suppress(OSError):
+            os.setpriority(os.PRIO_PROCESS, 0, max(NICENESS, os.getpriority(os.PRIO_PROCESS, 0)))
+
+
+class _Worker:
+    """One worker process and the bot's end of its pipe."""
+
+    def __init__(self) -> None:
+        # spawn, never fork: the bot has threads (a fork copies their locks mid-use), and it
+        # is what macOS and Windows do anyway
+        context = multiprocessing.get_context("spawn")
+        self.conn, theirs = context.Pipe()
+        self.process: BaseProcess = context.Process(
+            target=_serve, args=(theirs,), name="picture-drawer", daemon=True
+        )
+        self.process.start()
+        theirs.close()
+
+    def draw(self, shown: Scene) -> Picture | DrawingFailed:
+        self.conn.send(shown)
+        reply: Picture | DrawingFailed = self.conn.recv()
+        return reply
+
+    def stop(self) -> None:
+        self.conn.close()  # the worker's next read ends it
+        self.process.join(STOP_WAIT_S)
+        if self.process.is_alive():
+            self.process.terminate()
+            self.process.join(STOP_WAIT_S)
+
+
+@dataclass(slots=True)
+class _Request:
+    shown: Scene
+    loop: asyncio.AbstractEventLoop
+    future: asyncio.Future[Picture | None]
+
+
+class _Courier:
+    """A thread carrying requests to the worker one at a time and its answers back to the
+    loops that asked (pickling happens here, off every event loop). Each has its own queue,
+    so a courier being stopped never takes a newer one's requests."""
+
+    def __init__(self) -> None:
+        self.requests: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
+        self.worker: _Worker | None = None
+        self.thread = threading.Thread(target=self._carry, name="picture-courier", daemon=True)
+        self.thread.start()
+
+    def stop(self) -> None:
+        self.requests.put(None)
+        self.thread.join(2 * STOP_WAIT_S)
+
+    def _carry(self) -> None:
+        self._spawn()  # started before the first request, so that one waits for no start-up
+        while (request := self.requests.get()) is not None:
+            if not request.future.cancelled():  # cancelled: the bot stopped wanting it
+                _settle(request, self._drawn(request.shown))
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
+        while True:  # whatever was asked as the stop began: no picture
+            try:
+                left = self.requests.get_nowait()
+            except queue.Empty:
+                return
+            if left is not None:
+                _settle(left, None)
+
+    def _spawn(self) -> None:
+        try:
+            self.worker = _Worker()
+        except OSError as refused:
+            log.warning("the picture worker could not start (%s); boards keep their text", refused)
+            self.worker = None
+
+    def _drawn(self, shown: Scene) -> Picture | None:
+        if self.worker is None:
+            self._spawn()
+            if self.worker is None:
+                return None
+        try:
+            reply = self.worker.draw(shown)
+        except (EOFError, OSError) as lost:
+            log.warning("the picture worker stopped (%s); a new one draws the next picture", lost)
+            self.worker.stop()
+            self.worker = None
+            return None
+        if isinstance(reply, DrawingFailed):
+            log.error("a picture could not be drawn (%s); the board keeps its text", reply.error)
+            return None
+        return reply
+
+
+class PictureDrawer:
+    """Draws the table for any event loop in the process, in the worker, one at a time."""
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[Scene, Picture] = OrderedDict()
+        self._guard = threading.Lock()  # the kept pictures and the courier
+        self._courier: _Courier | None = None
+
+    def start(self) -> None:
+        """Start the worker now (it takes a second to import), so no board waits for it."""
+        with self._guard:
+            self._running()
+
+    async def draw(self, seen: View, names: dict[int, str], lang: str) -> Picture | None:
+        """The picture of `seen`; None when the worker could not draw it."""
+        shown = scene(seen, names, lang)
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Picture | None] = loop.create_future()
+        with self._guard:
+            kept = self._kept.get(shown)
+            if kept is not None:
+                self._kept.move_to_end(shown)
+                return kept
+            self._running().requests.put(_Request(shown, loop, future))
+        drawn = await future
+        if drawn is not None:
+            with self._guard:
+                self._kept[shown] = drawn
+                while len(self._kept) > PICTURES_KEPT:
+                    self._kept.popitem(last=False)
+        return drawn
+
+    def worker_pid(self) -> int | None:
+        """The worker process's id, once it runs (tests look at its priority)."""
+        courier = self._courier
+        worker = None if courier is None else courier.worker
+        return None if worker is None else worker.process.pid
+
+    def close(self) -> None:
+        """Stop the worker (waits for the picture in hand, at most a few seconds); a later
+        picture starts a new one."""
+        with self._guard:
+            courier, self._courier = self._courier, None
+        if courier is not None:
+            courier.stop()
+
+    def _running(self) -> _Courier:
+        if self._courier is None:
+            self._courier = _Courier()
+        return self._courier
+
+
+def _settle(request: _Request, drawn: Picture | None) -> None:
+    def settle() -> None:
+        if not request.future.done():
+            request.future.set_result(drawn)
+
+    with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits any more
+        request.loop.call_soon_threadsafe(settle)
+
+
+_shared: PictureDrawer | None = None
+_shared_guard = threading.Lock()
+
+
+def shared() -> PictureDrawer:
+    """The process's drawer (started on its first picture, closed when the process exits)."""
+    global _shared
+    with _shared_guard:
+        if _shared is None:
+            _shared = PictureDrawer()
+            atexit.register(_shared.close)
+        return _shared

@@ -1,0 +1,132 @@
+"""The picture worker (bot/drawing.py): the bot's pictures are drawn in a process of its own,
+below the bot's priority, and are the very pictures the drawing code makes; a worker that dies
+costs one picture (the board keeps its text) and the next is drawn by a new one; a drawing that
+fails is logged and changes nothing else; a closing drawer settles every picture asked for."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+import signal
+from collections.abc import Iterator
+
+import pytest
+
+from bot import drawing
+from bot.render.pictures import draw_table
+from bot.render.pictures.gallery import NAMES, every_position
+from engine.view import View
+
+POSITIONS = every_position()
+
+
+def _view(index: int) -> View:
+    return POSITIONS[index % len(POSITIONS)].view
+
+
+@pytest.fixture
+def drawer() -> Iterator[drawing.PictureDrawer]:
+    own = drawing.PictureDrawer()
+    yield own
+    own.close()
+
+
+async def test_the_worker_draws_the_same_picture_as_the_drawing_code(
+    drawer: drawing.PictureDrawer,
+) -> None:
+    for index in (0, 3, 7):
+        drawn = await drawer.draw(_view(index), NAMES, "sv")
+        expected = draw_table(_view(index), NAMES, "sv")
+        assert drawn is not None
+        assert (drawn.png, drawn.alt) == (expected.png, expected.alt)
+
+
+async def test_it_draws_in_another_process_at_the_lowest_priority(
+    drawer: drawing.PictureDrawer,
+) -> None:
+    if not hasattr(os, "getpriority"):
+        pytest.skip("this system has no process priorities")
+    await drawer.draw(_view(1), NAMES, "nb")
+    worker = drawer.worker_pid()
+    assert worker is not None and worker != os.getpid()
+    assert os.getpriority(os.PRIO_PROCESS, worker) == drawing.NICENESS
+
+
+async def test_the_same_scene_again_is_not_sent_to_the_worker(
+    drawer: drawing.PictureDrawer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    first = await drawer.draw(_view(2), NAMES, "en")
+    monkeypatch.setattr(drawing._Worker, "draw", _never)
+    assert await drawer.draw(_view(2), dict(NAMES), "en") is first
+
+
+def _never(*_: object) -> drawing.Picture:
+    raise AssertionError("drawn again")
+
+
+async def test_many_boards_asking_at_once_each_get_their_own_picture(
+    drawer: drawing.PictureDrawer,
+) -> None:
+    indices = list(range(12))
+    drawn = await asyncio.gather(*(drawer.draw(_view(i), NAMES, "nb") for i in indices))
+    for index, picture in zip(indices, drawn, strict=True):
+        assert picture is not None
+        assert picture.png == draw_table(_view(index), NAMES, "nb").png
+
+
+async def test_a_worker_that_dies_costs_one_picture_and_a_new_one_draws_the_next(
+    drawer: drawing.PictureDrawer, caplog: pytest.LogCaptureFixture
+) -> None:
+    if not hasattr(signal, "SIGKILL"):
+        pytest.skip("no SIGKILL here")
+    await drawer.draw(_view(4), NAMES, "nb")
+    dead = drawer.worker_pid()
+    assert dead is not None
+    os.kill(dead, signal.SIGKILL)
+    with caplog.at_level(logging.WARNING, logger="bot.drawing"):
+        lost = await drawer.draw(_view(5), NAMES, "nb")
+    assert lost is None
+    assert "picture worker stopped" in caplog.text
+    again = await drawer.draw(_view(5), NAMES, "nb")
+    assert again is not None and again.png == draw_table(_view(5), NAMES, "nb").png
+    assert drawer.worker_pid() not in (None, dead)
+
+
+async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
+    drawer: drawing.PictureDrawer, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A scene the drawing code cannot draw (here: not a scene at all) is answered with the
+    error's words, logged once; the worker lives on and draws the next picture."""
+    courier = drawer._running()
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[drawing.Picture | None] = loop.create_future()
+    with caplog.at_level(logging.ERROR, logger="bot.drawing"):
+        courier.requests.put(drawing._Request("not a scene", loop, future))  # type: ignore[arg-type]
+        assert await future is None
+    assert "could not be drawn" in caplog.text
+    assert await drawer.draw(_view(6), NAMES, "nb") is not None
+
+
+async def test_closing_settles_every_picture_asked_for(drawer: drawing.PictureDrawer) -> None:
+    """A stop never leaves a board waiting for a picture: asked before the stop, each is
+    drawn or answered with none."""
+    asked = [asyncio.ensure_future(drawer.draw(_view(i), NAMES, "sv")) for i in range(6)]
+    await asyncio.sleep(0)
+    await asyncio.to_thread(drawer.close)
+    done = await asyncio.wait_for(asyncio.gather(*asked), 10)
+    assert all(
+        p is None or p.png == draw_table(_view(i), NAMES, "sv").png for i, p in enumerate(done)
+    )
+    assert drawer.worker_pid() is None
+
+
+async def test_a_drawer_closed_draws_again_when_asked(drawer: drawing.PictureDrawer) -> None:
+    await drawer.draw(_view(8), NAMES, "nb")
+    await asyncio.to_thread(drawer.close)
+    again = await drawer.draw(_view(9), NAMES, "nb")
+    assert again is not None
+
+
+def test_the_process_has_one_drawer() -> None:
+    assert drawing.shared() is drawing.shared()
