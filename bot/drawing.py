@@ -12,8 +12,10 @@ One worker is enough: it draws a picture in about 2 ms, some 500 a second, ten t
 Discord lets a bot edit (50 requests a second in all). The worker is shared by everything in
 the process (a bot, or the tests' many bots) and started on the first picture; if it dies it
 is started again on the next, and the picture it lost is none (the board keeps its text).
-Ctrl-C is the bot's to handle: the worker ignores it and ends when the bot closes its pipe or
-exits.
+It is a plain `python -c` child that imports only the drawing code (not the bot's main
+module, as multiprocessing's spawn would, nor a copy of the bot's threads, as a fork would),
+talking over its stdin and stdout in length-prefixed pickles. Ctrl-C is the bot's to handle:
+the worker ignores it and ends when the bot closes its pipe or exits.
 """
 
 from __future__ import annotations
@@ -22,15 +24,18 @@ import asyncio
 import atexit
 import contextlib
 import logging
-import multiprocessing
 import os
+import pickle
 import queue
 import signal
+import struct
+import subprocess
+import sys
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
-from multiprocessing.process import BaseProcess
+from pathlib import Path
+from typing import IO
 
 from bot.render.pictures import Picture, Scene, picture, scene
 from engine.view import View
@@ -42,31 +47,53 @@ PICTURES_KEPT = 256  # pictures remembered by the bot (a board's every state for
 STOP_WAIT_S = 2.0  # how long a closing drawer waits for its worker to end by itself
 
 
-@dataclass(frozen=True, slots=True)
-class DrawingFailed:
-    """The worker's answer when drawing raised: what it said (the bot logs it)."""
+FRAME = struct.Struct(">I")  # each message on the pipes: its length, then its pickle
+# The worker imports only the drawing code: the bot's package from where this file is, so it
+# starts the same however the bot was started (an installed command, `python -m`, a test).
+_WORKER_CODE = "import sys; sys.path.insert(0, {root!r}); from bot.drawing import serve; serve()"
 
-    error: str
 
-
-def _serve(conn: Connection) -> None:
-    """The worker: scenes in, pictures out, until the bot hangs up."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def serve() -> None:
+    """The worker's main: scenes in on stdin, pictures (or what went wrong, as text) out on
+    stdout, until the bot closes the pipe or is gone. Started by the bot, never by hand."""
+    frames_in, frames_out = sys.stdin.buffer, sys.stdout.buffer
+    sys.stdout = sys.stderr  # a stray print can never break a frame
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the bot's to handle
     below_the_bot()
     while True:
         try:
-            shown = conn.recv()
-        except (EOFError, OSError):  # the bot closed the pipe, or is gone
-            return
-        reply: Picture | DrawingFailed
+            shown = read_frame(frames_in)
+        except (EOFError, OSError):
+            break
+        reply: Picture | str
         try:
             reply = picture(shown)
         except Exception as error:  # a drawing bug: the board keeps its text
-            reply = DrawingFailed(f"{type(error).__name__}: {error}")
+            reply = f"{type(error).__name__}: {error}"
         try:
-            conn.send(reply)
+            write_frame(frames_out, reply)
         except OSError:
-            return
+            break
+    os._exit(0)  # nothing left to flush, and nothing to say about a closed pipe on the way out
+
+
+def write_frame(out: IO[bytes], value: object) -> None:
+    data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    out.write(FRAME.pack(len(data)) + data)
+    out.flush()
+
+
+def read_frame(source: IO[bytes]) -> object:
+    """One message; EOFError when the other end is gone (also mid-message)."""
+    (size,) = FRAME.unpack(_exactly(source, FRAME.size))
+    return pickle.loads(_exactly(source, size))
+
+
+def _exactly(source: IO[bytes], size: int) -> bytes:
+    data = source.read(size)
+    if len(data) < size:
+        raise EOFError("the pipe closed")
+    return data
 
 
 def below_the_bot() -> None:
@@ -78,30 +105,39 @@ def below_the_bot() -> None:
 
 
 class _Worker:
-    """One worker process and the bot's end of its pipe."""
+    """One worker process and the bot's ends of its two pipes."""
 
     def __init__(self) -> None:
-        # spawn, never fork: the bot has threads (a fork copies their locks mid-use), and it
-        # is what macOS and Windows do anyway
-        context = multiprocessing.get_context("spawn")
-        self.conn, theirs = context.Pipe()
-        self.process: BaseProcess = context.Process(
-            target=_serve, args=(theirs,), name="picture-drawer", daemon=True
+        root = str(Path(__file__).resolve().parent.parent)
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", _WORKER_CODE.format(root=root)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
         )
-        self.process.start()
-        theirs.close()
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self._to, self._from = self.process.stdin, self.process.stdout
 
-    def draw(self, shown: Scene) -> Picture | DrawingFailed:
-        self.conn.send(shown)
-        reply: Picture | DrawingFailed = self.conn.recv()
+    @property
+    def pid(self) -> int:
+        return self.process.pid
+
+    def draw(self, shown: Scene) -> Picture | str:
+        """The picture, or the worker's words for why it could not draw it."""
+        write_frame(self._to, shown)
+        reply = read_frame(self._from)
+        if not isinstance(reply, Picture | str):
+            raise EOFError(f"the worker answered a {type(reply).__name__}")
         return reply
 
     def stop(self) -> None:
-        self.conn.close()  # the worker's next read ends it
-        self.process.join(STOP_WAIT_S)
-        if self.process.is_alive():
-            self.process.terminate()
-            self.process.join(STOP_WAIT_S)
+        with contextlib.suppress(OSError):
+            self._to.close()  # the worker's next read ends it
+        try:
+            self.process.wait(STOP_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(STOP_WAIT_S)
+        self._from.close()
 
 
 @dataclass(slots=True)
@@ -145,7 +181,7 @@ class _Courier:
     def _spawn(self) -> None:
         try:
             self.worker = _Worker()
-        except OSError as refused:
+        except (OSError, subprocess.SubprocessError) as refused:
             log.warning("the picture worker could not start (%s); boards keep their text", refused)
             self.worker = None
 
@@ -161,8 +197,8 @@ class _Courier:
             self.worker.stop()
             self.worker = None
             return None
-        if isinstance(reply, DrawingFailed):
-            log.error("a picture could not be drawn (%s); the board keeps its text", reply.error)
+        if isinstance(reply, str):
+            log.error("a picture could not be drawn (%s); the board keeps its text", reply)
             return None
         return reply
 
@@ -203,7 +239,7 @@ class PictureDrawer:
         """The worker process's id, once it runs (tests look at its priority)."""
         courier = self._courier
         worker = None if courier is None else courier.worker
-        return None if worker is None else worker.process.pid
+        return None if worker is None else worker.pid
 
     def close(self) -> None:
         """Stop the worker (waits for the picture in hand, at most a few seconds); a later

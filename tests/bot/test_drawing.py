@@ -9,7 +9,10 @@ import asyncio
 import logging
 import os
 import signal
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
@@ -110,14 +113,18 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
 
 async def test_closing_settles_every_picture_asked_for(drawer: drawing.PictureDrawer) -> None:
     """A stop never leaves a board waiting for a picture: asked before the stop, each is
-    drawn or answered with none."""
-    asked = [asyncio.ensure_future(drawer.draw(_view(i), NAMES, "sv")) for i in range(6)]
+    drawn or answered with none; the worker is gone."""
+    await drawer.draw(_view(0), NAMES, "sv")
+    worker = drawer.worker_pid()
+    asked = [asyncio.ensure_future(drawer.draw(_view(i), NAMES, "sv")) for i in range(1, 7)]
     await asyncio.sleep(0)
     await asyncio.to_thread(drawer.close)
+    assert worker is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)
     done = await asyncio.wait_for(asyncio.gather(*asked), 10)
-    assert all(
-        p is None or p.png == draw_table(_view(i), NAMES, "sv").png for i, p in enumerate(done)
-    )
+    for index, picture in enumerate(done, start=1):
+        assert picture is None or picture.png == draw_table(_view(index), NAMES, "sv").png
     assert drawer.worker_pid() is None
 
 
@@ -130,3 +137,30 @@ async def test_a_drawer_closed_draws_again_when_asked(drawer: drawing.PictureDra
 
 def test_the_process_has_one_drawer() -> None:
     assert drawing.shared() is drawing.shared()
+
+
+def test_a_script_without_a_main_guard_still_gets_its_pictures(tmp_path: Path) -> None:
+    """The worker imports only the drawing code, never the starting script again (which
+    multiprocessing's spawn would do, starting the script's own work a second time)."""
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import asyncio\n"
+        "from bot import drawing\n"
+        "from bot.render.pictures.gallery import NAMES, every_position\n"
+        "print('started', flush=True)\n"
+        "drawn = asyncio.run(drawing.shared().draw(every_position()[0].view, NAMES, 'nb'))\n"
+        "print('drawn', drawn is not None and drawn.png[:4] == b'\\x89PNG', flush=True)\n",
+        encoding="utf-8",
+    )
+    root = Path(drawing.__file__).resolve().parent.parent
+    done = subprocess.run(
+        [sys.executable, str(script)],
+        cwd=root,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONPATH": str(root)},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["started", "drawn", "True"]
+    assert done.stderr == ""
