@@ -167,9 +167,7 @@ class _Courier:
         while (request := self.requests.get()) is not None:
             if not request.future.cancelled():  # cancelled: the bot stopped wanting it
                 _settle(request, self._drawn(request.shown))
-        if self.worker is not None:
-            self.worker.stop()
-            self.worker = None
+        self._drop()
         while True:  # whatever was asked as the stop began: no picture
             try:
                 left = self.requests.get_nowait()
@@ -185,6 +183,11 @@ class _Courier:
             log.warning("the picture worker could not start (%s); boards keep their text", refused)
             self.worker = None
 
+    def _drop(self) -> None:
+        if self.worker is not None:
+            self.worker.stop()
+            self.worker = None
+
     def _drawn(self, shown: Scene) -> Picture | None:
         if self.worker is None:
             self._spawn()
@@ -194,8 +197,13 @@ class _Courier:
             reply = self.worker.draw(shown)
         except (EOFError, OSError) as lost:
             log.warning("the picture worker stopped (%s); a new one draws the next picture", lost)
-            self.worker.stop()
-            self.worker = None
+            self._drop()
+            return None
+        except (pickle.PickleError, AttributeError, TypeError, ValueError) as garbled:
+            # a message that could not be pickled or read back: the pipe may be left
+            # mid-message, so a new worker takes over; the courier lives on
+            log.error("a picture could not go to or from the worker (%s); starting anew", garbled)
+            self._drop()
             return None
         if isinstance(reply, str):
             log.error("a picture could not be drawn (%s); the board keeps its text", reply)

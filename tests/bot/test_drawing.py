@@ -164,3 +164,17 @@ def test_a_script_without_a_main_guard_still_gets_its_pictures(tmp_path: Path) -
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["started", "drawn", "True"]
     assert done.stderr == ""
+
+
+async def test_a_request_that_cannot_be_sent_costs_that_picture_only(
+    drawer: drawing.PictureDrawer, caplog: pytest.LogCaptureFixture
+) -> None:
+    courier = drawer._running()
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[drawing.Picture | None] = loop.create_future()
+    with caplog.at_level(logging.ERROR, logger="bot.drawing"):
+        courier.requests.put(drawing._Request(lambda: None, loop, future))  # type: ignore[arg-type]
+        assert await asyncio.wait_for(future, 30) is None
+    assert "could not go to or from the worker" in caplog.text
+    again = await asyncio.wait_for(drawer.draw(_view(3), NAMES, "en"), 30)
+    assert again is not None and again.png == draw_table(_view(3), NAMES, "en").png
