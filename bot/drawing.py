@@ -165,8 +165,19 @@ class _Courier:
     def _carry(self) -> None:
         self._spawn()  # started before the first request, so that one waits for no start-up
         while (request := self.requests.get()) is not None:
-            if not request.future.cancelled():  # cancelled: the bot stopped wanting it
-                _settle(request, self._drawn(request.shown))
+            if request.future.cancelled():  # the bot stopped wanting it
+                continue
+            try:
+                drawn = self._drawn(request.shown)
+            except Exception as garbled:  # never the courier: this one picture is none
+                # e.g. a message that could not be pickled or read back: the pipe may be
+                # left mid-message, so a new worker takes over
+                log.error(
+                    "a picture could not go to or from the worker (%r); starting anew", garbled
+                )
+                self._drop()
+                drawn = None
+            _settle(request, drawn)
         self._drop()
         while True:  # whatever was asked as the stop began: no picture
             try:
@@ -197,12 +208,6 @@ class _Courier:
             reply = self.worker.draw(shown)
         except (EOFError, OSError) as lost:
             log.warning("the picture worker stopped (%s); a new one draws the next picture", lost)
-            self._drop()
-            return None
-        except (pickle.PickleError, AttributeError, TypeError, ValueError) as garbled:
-            # a message that could not be pickled or read back: the pipe may be left
-            # mid-message, so a new worker takes over; the courier lives on
-            log.error("a picture could not go to or from the worker (%s); starting anew", garbled)
             self._drop()
             return None
         if isinstance(reply, str):
