@@ -172,12 +172,10 @@ class BoardPublisher:
         """The picture of the game as it is now (None: the board is text only), drawn by the
         worker process — CPU work, never on the event loop, and below the bot's priority, so
         that under load the presses' answers keep the cores and pictures wait their turn."""
-        if not await self.pictured(game):
+        if not await self.pictured(game) or self._closing:  # stopping: the text stays
             return None
         lang = game.settings.locale
         names = side_names(game, as_lang(lang), plain=True)
-        if self._closing:  # stopping: no picture now, the text stays
-            return None
         return await self.drawer.draw(self._seen(game), names, lang)
 
     async def _text_from_now(self, game: LiveGame) -> None:

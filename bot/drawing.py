@@ -37,13 +37,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from bot.render.pictures import Picture, Scene, picture, scene
+from bot.render.pictures import PICTURES_KEPT, Picture, Scene, picture, scene
 from engine.view import View
 
 log = logging.getLogger(__name__)
 
 NICENESS = 19  # the worker's priority: the lowest, below the bot's every thread
-PICTURES_KEPT = 256  # pictures remembered by the bot (a board's every state for a few dozen games)
 STOP_WAIT_S = 2.0  # how long a closing drawer waits for its worker to end by itself
 
 

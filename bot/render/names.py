@@ -18,7 +18,7 @@ from bot.services.live import LiveGame
 from bot.storage.records import Player
 
 MAX_NAME = 32  # Discord's own display-name limit; longer names are clipped with "…"
-NAMES_KEPT = 4096  # sides' names remembered: a few for each of a thousand live games
+NAMES_KEPT = 2048  # games' side names remembered: two per live game (board and picture)
 
 
 def clean_name(name: str, *, plain: bool = False) -> str:
@@ -36,12 +36,9 @@ def player_name(player: Player, lang: Lang, *, plain: bool = False) -> str:
     return clean_name(player.display_name, plain=plain)
 
 
-def side_name(game: LiveGame, side: int, lang: Lang, *, plain: bool = False) -> str:
-    """Everyone on the side (a team shows both members), or ``Side 2`` when nobody is seated."""
-    return _side_name(game.players, side, lang, plain)
-
-
 def side_names(game: LiveGame, lang: Lang, *, plain: bool = False) -> dict[int, str]:
+    """Everyone on each side (a team shows both members), or ``Side 2`` when nobody is
+    seated there."""
     return dict(_side_names(game.players, game.state.config.sides, lang, plain))
 
 
@@ -54,7 +51,6 @@ def _side_names(
     return tuple((side, _side_name(players, side, lang, plain)) for side in range(sides))
 
 
-@lru_cache(maxsize=NAMES_KEPT)
 def _side_name(players: tuple[Player, ...], side: int, lang: Lang, plain: bool) -> str:
     seated = sorted((p for p in players if p.side == side), key=lambda p: p.seat)
     if not seated:
