@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from aiohttp import WSMsgType, web
 
 from . import payloads
@@ -73,7 +74,7 @@ class GatewayConnection:
             if self.ws.closed:
                 return
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.send_str(json.dumps(payload))
+                await self.ws.send_str(orjson.dumps(payload).decode())
 
 
 @dataclass

@@ -8,10 +8,10 @@ library's source. Every refusal is an :class:`~.errors.ApiError` with Discord's 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
+import orjson
 from aiohttp import web
 
 from . import payloads
@@ -84,7 +84,7 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON with ``Content-Type: application/json`` exactly: discord.py compares the header
     byte for byte and reads anything else (``; charset=utf-8``) as text."""
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=orjson.dumps(data),
         status=status,
         headers={"Content-Type": "application/json"},
     )

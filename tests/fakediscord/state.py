@@ -7,10 +7,11 @@ The world outlives any one client, which is what makes restart tests possible.
 
 from __future__ import annotations
 
-import copy
 import secrets
 from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
 
 from .clock import FakeClock
 from .errors import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE, not_found
@@ -188,8 +189,8 @@ class FakeMessage:
         """The visible parts of this version, kept in ``history`` before an edit."""
         return {
             "content": self.content,
-            "embeds": copy.deepcopy(self.embeds),
-            "components": copy.deepcopy(self.components),
+            "embeds": json_copy(self.embeds),
+            "components": json_copy(self.components),
             "attachments": [a.filename for a in self.attachments],
             "flags": self.flags,
             "edited_at": self.edited_at,
@@ -501,3 +502,10 @@ class World:
     def new_interaction_token(self, interaction_id: int) -> str:
         """An unguessable token, as Discord's are (never logged by the fake)."""
         return f"fake-{interaction_id}-{secrets.token_urlsafe(24)}"
+
+
+def json_copy(value: Any) -> Any:
+    """A deep copy of JSON data (what a body parsed from a request holds), through orjson:
+    several times faster than `copy.deepcopy`, and the fake keeps a copy of every version of
+    every message it edits."""
+    return orjson.loads(orjson.dumps(value))
