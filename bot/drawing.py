@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import contextlib
+import functools
 import logging
 import os
 import pickle
@@ -220,7 +221,12 @@ class PictureDrawer:
 
     def __init__(self) -> None:
         self._kept: OrderedDict[Scene, Picture] = OrderedDict()
-        self._guard = threading.Lock()  # the kept pictures and the courier
+        # scenes sent to the worker and not back yet, with who waits for each: the same scene
+        # asked again meanwhile (a press's picture, then its board's refresh) is drawn once
+        self._drawing: dict[
+            tuple[Scene, asyncio.AbstractEventLoop], asyncio.Future[Picture | None]
+        ] = {}
+        self._guard = threading.Lock()  # the kept pictures, those being drawn, the courier
         self._courier: _Courier | None = None
 
     def start(self) -> None:
@@ -232,20 +238,38 @@ class PictureDrawer:
         """The picture of `seen`; None when the worker could not draw it."""
         shown = scene(seen, names, lang)
         loop = asyncio.get_running_loop()
-        future: asyncio.Future[Picture | None] = loop.create_future()
         with self._guard:
             kept = self._kept.get(shown)
             if kept is not None:
                 self._kept.move_to_end(shown)
                 return kept
-            self._running().requests.put(_Request(shown, loop, future))
-        drawn = await future
-        if drawn is not None:
-            with self._guard:
+            future = self._drawing.get((shown, loop))
+            if future is None:
+                future = loop.create_future()
+                self._drawing[shown, loop] = future
+                future.add_done_callback(functools.partial(self._drawn, shown, loop))
+                self._running().requests.put(_Request(shown, loop, future))
+        # shielded: one waiter cancelled (a press that stopped waiting) is not the others'
+        return await asyncio.shield(future)
+
+    def busy(self) -> bool:
+        """Whether a picture this loop asked for is being drawn or waits for the worker: a
+        picture asked for now would wait for those first. (Per loop: a picture asked for by a
+        loop that closed before it came back is never settled, and must not count.)"""
+        loop = asyncio.get_running_loop()
+        with self._guard:
+            return any(asker is loop for _, asker in self._drawing)
+
+    def _drawn(
+        self, shown: Scene, loop: asyncio.AbstractEventLoop, done: asyncio.Future[Picture | None]
+    ) -> None:
+        with self._guard:
+            self._drawing.pop((shown, loop), None)
+            drawn = None if done.cancelled() else done.result()
+            if drawn is not None:
                 self._kept[shown] = drawn
                 while len(self._kept) > PICTURES_KEPT:
                     self._kept.popitem(last=False)
-        return drawn
 
     def worker_pid(self) -> int | None:
         """The worker process's id, once it runs (tests look at its priority)."""

@@ -86,11 +86,12 @@ class Table:
 
     async def settle(self, quiet: float = 0.05) -> None:
         """Let the bot finish what it does after answering (followups, board edits): wait
-        until it has made no REST call for `quiet` seconds."""
+        until it has made no REST call for `quiet` seconds and draws no picture (the first
+        one waits for the worker to start, which can take longer than `quiet`)."""
         while True:
             before = len(self.fake.requests)
             await asyncio.sleep(quiet)
-            if len(self.fake.requests) == before:
+            if len(self.fake.requests) == before and not self.bot.boards.drawer.busy():
                 return
 
     # -- starting games -------------------------------------------------------------------

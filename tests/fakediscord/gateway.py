@@ -16,11 +16,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from aiohttp import WSMsgType, web
 
 from . import payloads
-from .state import World
+from .state import World, json_bytes
 
 DISPATCH = 0
 HEARTBEAT = 1
@@ -74,7 +73,7 @@ class GatewayConnection:
             if self.ws.closed:
                 return
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.send_str(orjson.dumps(payload).decode())
+                await self.ws.send_str(json_bytes(payload).decode())
 
 
 @dataclass

@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-import orjson
 from aiohttp import web
 
 from . import payloads
@@ -61,6 +60,7 @@ from .state import (
     FakeUser,
     RejectedCall,
     World,
+    json_bytes,
 )
 
 ANSWER_WINDOW = 3.0  # seconds to send the initial callback
@@ -84,7 +84,7 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON with ``Content-Type: application/json`` exactly: discord.py compares the header
     byte for byte and reads anything else (``; charset=utf-8``) as text."""
     return web.Response(
-        body=orjson.dumps(data),
+        body=json_bytes(data),
         status=status,
         headers={"Content-Type": "application/json"},
     )
