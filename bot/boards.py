@@ -41,7 +41,6 @@ from bot.render.screen import GameScreen
 from bot.replies import reply_lang
 from bot.services.live import GameUpdate, LiveGame
 from bot.ui.flow import answer_message
-from engine.state import GameState
 from engine.view import Now, View, view
 
 if TYPE_CHECKING:
@@ -54,10 +53,6 @@ CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 reque
 # A press waits at most this long for a picture edit under way on its board (then it is
 # acknowledged and shown by the refresh): far inside Discord's 3 s for a first answer.
 PRESS_WAITS_S = 1.0
-# How long a press's answer waits for the picture begun as its change was applied (the worker
-# draws one in about 2 ms): within it the answer carries text and picture in one edit; past
-# it the text goes alone and the picture follows from the refresh, as under heavy load.
-PICTURE_WAITS_S = 0.005
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
 FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
@@ -129,9 +124,7 @@ class BoardPublisher:
         self._text_only: set[int] = set()  # games whose channel refuses attachments
         self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
         self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
-        self._background: set[asyncio.Task[Any]] = set()
-        # game → the state whose picture was begun as it was applied, and that drawing
-        self._foreseen: dict[int, tuple[object, asyncio.Task[Picture | None]]] = {}
+        self._background: set[asyncio.Task[None]] = set()
         self._pinged: dict[int, int] = {}  # game → the decision window last pinged for
         self._rendered: dict[int, _Rendered] = {}  # game → its board's text, last rendered
         self._closing = False
@@ -139,7 +132,6 @@ class BoardPublisher:
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
         self.press_waits_s = PRESS_WAITS_S
-        self.picture_waits_s = PICTURE_WAITS_S
 
     def render(self, game: LiveGame) -> Panel:
         """The board as text (its picture is added by `_panel`). Rendered once per state:
@@ -185,40 +177,6 @@ class BoardPublisher:
         lang = game.settings.locale
         names = side_names(game, as_lang(lang), plain=True)
         return await self.drawer.draw(self._seen(game), names, lang)
-
-    def foresee(self, game: LiveGame) -> None:
-        """A change to the game is applied and its commit is on the way: when the worker is
-        free, the new state's picture is begun now, so that the press's answer can carry it
-        (shown only once the commit is done, with the text of that same state). A busy worker
-        is left alone: the refreshes fold what it has not drawn yet."""
-        if not self.pictures or game.id in self._text_only or self._closing:
-            return
-        if game.id in self._refreshing or self.drawer.busy():  # one picture at a time
-            return
-        state = game.state
-        drawing = asyncio.get_running_loop().create_task(self._draw(game, state))
-        self._background.add(drawing)
-        drawing.add_done_callback(self._background.discard)
-        self._foreseen[game.id] = (state, drawing)
-
-    async def _draw(self, game: LiveGame, state: GameState) -> Picture | None:
-        if not await self.pictured(game) or self._closing:
-            return None
-        lang = game.settings.locale
-        names = side_names(game, as_lang(lang), plain=True)
-        return await self.drawer.draw(view(state, None), names, lang)
-
-    async def _foreseen_picture(self, game: LiveGame) -> Picture | None:
-        """The picture begun when the game's present state was applied, if it comes within
-        `picture_waits_s`; None otherwise (the drawing goes on, and the refresh shows it)."""
-        foreseen = self._foreseen.pop(game.id, None)
-        if foreseen is None or foreseen[0] is not game.state:
-            return None
-        try:
-            async with asyncio.timeout(self.picture_waits_s):
-                return await asyncio.shield(foreseen[1])
-        except TimeoutError:
-            return None
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
@@ -304,23 +262,15 @@ class BoardPublisher:
             return True
         try:
             panel = self.render(game)
-            picture = await self._foreseen_picture(game) if pictured else None
-            if picture is not None:  # text and picture of this state, in one edit
-                shown = await panel.with_picture(picture).show_in(interaction)
-                if shown is None:  # Discord did not say: the next press reads the board
-                    self._shown.pop(game.id, None)
-                else:
-                    self._shown[game.id] = picture_of(shown)
-            else:
-                kept = self._kept(game, pressed) if pictured else None
-                await (panel if kept is None else panel.keeping(kept)).show_in(interaction)
-                if kept is None:
-                    self._shown[game.id] = None
+            kept = self._kept(game, pressed) if pictured else None
+            await (panel if kept is None else panel.keeping(kept)).show_in(interaction)
+            if kept is None:
+                self._shown[game.id] = None
             if game.record.message_id is None:  # the pressed board is the board (issue 9)
                 await self.bot.games.set_board(game, pressed.id)
         finally:
             lock.release()
-        return pictured and picture is None
+        return pictured
 
     def _kept(self, game: LiveGame, pressed: discord.Message) -> discord.Attachment | None:
         """The picture file on the board now: as this process last wrote it, else as the
@@ -474,7 +424,6 @@ class BoardPublisher:
             self._shown.pop(game_id, None)
             self._asked.pop(game_id, None)
             self._rendered.pop(game_id, None)
-            self._foreseen.pop(game_id, None)
 
     def retrying(self, game_id: int) -> bool:
         """Whether the game's board is behind and an edit waits to be tried again."""

@@ -165,7 +165,6 @@ class MattekrigBot(commands.Bot):
             listeners=[self.boards.on_update],
             timers_changed=deadlines_changed.set,
             on_finished=self.results.schedule,
-            on_applied=self.boards.foresee,
         )
         self.invitations = InvitationService(
             storage, clock, self.games, timers_changed=deadlines_changed.set

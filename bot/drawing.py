@@ -221,8 +221,8 @@ class PictureDrawer:
 
     def __init__(self) -> None:
         self._kept: OrderedDict[Scene, Picture] = OrderedDict()
-        # scenes sent to the worker and not back yet, with who waits for each: the same scene
-        # asked again meanwhile (a press's picture, then its board's refresh) is drawn once
+        # scenes sent to the worker and not back yet, with the loop waiting for each: the same
+        # scene asked again meanwhile (a board's refresh, then its heal) is drawn once
         self._drawing: dict[
             tuple[Scene, asyncio.AbstractEventLoop], asyncio.Future[Picture | None]
         ] = {}
@@ -252,13 +252,13 @@ class PictureDrawer:
         # shielded: one waiter cancelled (a press that stopped waiting) is not the others'
         return await asyncio.shield(future)
 
-    def busy(self) -> bool:
-        """Whether a picture this loop asked for is being drawn or waits for the worker: a
+    def waiting(self) -> int:
+        """How many pictures this loop asked for are being drawn or wait for the worker: a
         picture asked for now would wait for those first. (Per loop: a picture asked for by a
         loop that closed before it came back is never settled, and must not count.)"""
         loop = asyncio.get_running_loop()
         with self._guard:
-            return any(asker is loop for _, asker in self._drawing)
+            return sum(1 for _, asker in self._drawing if asker is loop)
 
     def _drawn(
         self, shown: Scene, loop: asyncio.AbstractEventLoop, done: asyncio.Future[Picture | None]

@@ -83,12 +83,9 @@ class Panel:
     async def edit(self, message: discord.Message | discord.PartialMessage) -> discord.Message:
         return await message.edit(**self.edit_fields())
 
-    async def show_in(self, interaction: discord.Interaction[Any]) -> discord.Message | None:
-        """The pressed message becomes this panel (the interaction's own answer). Returns the
-        message as Discord now shows it, when its answer says (the files it keeps)."""
-        answered = await interaction.response.edit_message(**self.edit_fields())
-        shown = None if answered is None else answered.resource
-        return shown if isinstance(shown, discord.Message) else None
+    async def show_in(self, interaction: discord.Interaction[Any]) -> None:
+        """The pressed message becomes this panel (the interaction's own answer)."""
+        await interaction.response.edit_message(**self.edit_fields())
 
     async def reply(self, interaction: discord.Interaction[Any], *, private: bool = False) -> None:
         """A new message answering the interaction (private: only the presser sees it)."""

@@ -91,21 +91,17 @@ class GameService:
         listeners: Sequence[Listener] = (),
         timers_changed: Callable[[], None] = _nothing,
         on_finished: Callable[[int], object] = _nothing,
-        on_applied: Callable[[LiveGame], object] = _nothing,
     ) -> None:
         """``listeners`` are told of every change a timer made (nobody pressed anything, so
         the board follows them); ``timers_changed`` wakes the scheduler when a deadline moved;
         ``on_finished`` gets a game's id once its ending is stored (its result is recorded
-        in the background from there); ``on_applied`` gets a game as soon as a change is
-        applied in memory, while its commit is on the way (the board may begin drawing the
-        new state then; nothing of it is shown before the commit)."""
+        in the background from there)."""
         self.storage = storage
         self.clock = clock
         self.games: dict[int, LiveGame] = {}
         self.listeners: tuple[Listener, ...] = tuple(listeners)
         self.timers_changed = timers_changed
         self.on_finished = on_finished
-        self.on_applied = on_applied
 
     # -- start, restore, look-up --------------------------------------------------------------
 
@@ -443,10 +439,6 @@ class GameService:
             yield change
             if change:
                 commit = asyncio.ensure_future(self.storage.commit_action(game.id, change))
-                try:
-                    self.on_applied(game)
-                except Exception:  # the board's concern, never this commit's
-                    log.exception("on_applied failed for game %s", game.id)
                 try:
                     await asyncio.shield(commit)
                 except asyncio.CancelledError:

@@ -91,7 +91,7 @@ class Table:
         while True:
             before = len(self.fake.requests)
             await asyncio.sleep(quiet)
-            if len(self.fake.requests) == before and not self.bot.boards.drawer.busy():
+            if len(self.fake.requests) == before and not self.bot.boards.drawer.waiting():
                 return
 
     # -- starting games -------------------------------------------------------------------

@@ -64,6 +64,30 @@ async def test_the_same_scene_again_is_not_sent_to_the_worker(
     assert await drawer.draw(_view(2), dict(NAMES), "en") is first
 
 
+async def test_the_same_scene_asked_while_it_is_drawn_is_drawn_once_and_counted_once(
+    drawer: drawing.PictureDrawer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sent: list[object] = []
+    draw = drawing._Worker.draw
+
+    def counted(worker: drawing._Worker, shown: drawing.Scene) -> drawing.Picture | str:
+        sent.append(shown)
+        return draw(worker, shown)
+
+    monkeypatch.setattr(drawing._Worker, "draw", counted)
+    assert drawer.waiting() == 0
+    first = asyncio.ensure_future(drawer.draw(_view(4), NAMES, "nb"))
+    await asyncio.sleep(0)
+    second = asyncio.ensure_future(drawer.draw(_view(4), dict(NAMES), "nb"))
+    await asyncio.sleep(0)
+    assert drawer.waiting() == 1  # one scene in flight, whoever waits for it
+    first.cancel()  # one waiter giving up is not the other's loss
+    picture = await second
+    assert picture is not None and len(sent) == 1
+    await asyncio.sleep(0)
+    assert drawer.waiting() == 0
+
+
 def _never(*_: object) -> drawing.Picture:
     raise AssertionError("drawn again")
 

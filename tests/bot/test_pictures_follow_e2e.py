@@ -1,9 +1,7 @@
-"""Issue 12: a press is answered with the new text and the new picture in one edit when the
-picture, begun as the press's change was applied, comes within a few milliseconds; otherwise
-at once with the new text over the picture the board already carries (kept by id: nothing
-uploaded on the press), and the new picture follows from the game's refresh, one picture at a
-time per game, later changes folded into it. A picture is only ever shown with the text of
-the state it shows (its alt text describing it)."""
+"""Issue 12: a press is answered at once with the new text over the picture the board already
+carries (kept by id: nothing drawn or uploaded on the press); the new picture follows from the
+game's refresh, one picture at a time per game, later changes folded into it, and a picture
+only ever shown with the text of the state it shows (its alt text describing it)."""
 
 from __future__ import annotations
 
@@ -71,68 +69,16 @@ async def picture_follows(table: Table, gid: int) -> None:
     await table.fake.wait_until(shown, timeout=5.0, what="the picture of the latest state")
 
 
-def late_pictures(table: Table, monkeypatch: pytest.MonkeyPatch) -> asyncio.Event:
-    """From now on every picture waits for the returned event: a press's answer gives up
-    waiting for its own after a moment, and the refresh shows it once the event is set."""
-    release = asyncio.Event()
-    drawer = table.bot.boards.drawer
-    draw = drawer.draw
-
-    async def late_draw(seen: View, names: dict[int, str], lang: str) -> Picture | None:
-        await release.wait()
-        return await draw(seen, names, lang)
-
-    monkeypatch.setattr(drawer, "draw", late_draw)
-    table.bot.boards.picture_waits_s = 0.05
-    return release
-
-
-async def test_a_press_answers_with_its_text_and_its_picture_in_one_edit_when_the_worker_is_free(
-    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    seed_deals(monkeypatch, 2)
-    table.bot.boards.picture_waits_s = 5.0  # however slow the machine: the picture comes
-    gid, _ = await table.start_computer("alice", game="intervallkrig")
-    await picture_follows(table, gid)
-    board_id = table.board(gid).id
-    uploads = len(uploads_to(table, board_id))
-
-    press = await table.flip("alice", gid)
-
-    assert press.answered and press.response_type == 7 and not press.rejected
-    answer = answer_of(table, press)
-    assert answer.files == [PICTURE]  # the new picture, in the press's own answer
-    board = table.board(gid)
-    want = picture_now(table, gid)
-    assert [(a.filename, a.data) for a in board.attachments] == [(PICTURE, want.png)]
-    assert board.attachments[0].description == want.alt
-    description = board.embeds[0].get("description")
-    assert description == table.bot.boards.render(table.game(gid)).embed.description
-    await table.settle()
-    assert len(uploads_to(table, board_id)) == uploads + 1  # no second upload follows
-    assert table.board(gid).attachments == board.attachments
-
-    # The next press keeps nothing stale: its answer names no file but its own new one.
-    again = await table.flip("alice", gid)
-    data = answer_of(table, again).json["data"]
-    assert answer_of(table, again).files == [PICTURE]
-    assert [a["filename"] for a in data["attachments"]] == [PICTURE]
-    assert len(table.board(gid).attachments) == 1
-
-
 async def test_a_press_answers_with_the_text_over_the_kept_picture_and_the_new_one_follows(
     table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The picture is late (the worker busy, the machine slow): the text is not held up."""
     seed_deals(monkeypatch, 2)
     gid, start = await table.start_computer("alice", game="intervallkrig")
     assert start.original is not None and not start.original.attachments  # the text first
     await picture_follows(table, gid)  # then the start's picture, edited in
     before = table.board(gid).attachments[0]
-    release = late_pictures(table, monkeypatch)
 
     press = await table.flip("alice", gid)
-    release.set()
 
     assert press.answered and press.response_type == 7 and not press.rejected
     answer = answer_of(table, press)
@@ -206,18 +152,15 @@ async def test_many_presses_fold_into_one_picture_in_flight_and_the_last_state_w
 async def test_a_failed_picture_edit_is_retried_and_the_picture_follows(
     table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The press's own answer goes through (its picture came late); the picture edit after
-    it is refused (503) and tried again with back-off until the board carries the latest
-    state's picture."""
+    """The press's own answer goes through; the picture edit after it is refused (503) and
+    tried again with back-off until the board carries the latest state's picture."""
     seed_deals(monkeypatch, 4)
     gid, _ = await table.start_computer("alice", game="intervallkrig")
     await picture_follows(table, gid)
     table.bot.boards.retry_delays_s = FAST
     table.fake.faults.unavailable(EDIT, times=3)
-    release = late_pictures(table, monkeypatch)
 
     press = await table.flip("alice", gid)
-    release.set()
 
     assert press.answered and press.response_type == 7 and not press.rejected
     await picture_follows(table, gid)
@@ -253,13 +196,12 @@ async def test_a_press_on_a_board_held_up_by_a_picture_edit_is_acknowledged_and_
 async def test_the_text_of_a_state_is_rendered_once_for_the_press_and_its_picture(
     table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The press's answer and the picture edit after it (the picture came late) show the
-    same state: its text is rendered once and both carry it."""
+    """The press's answer and the picture edit after it show the same state: its text is
+    rendered once and both carry it."""
     seed_deals(monkeypatch, 6)
     gid, _ = await table.start_computer("alice", game="intervallkrig")
     await picture_follows(table, gid)
     await table.settle()
-    release = late_pictures(table, monkeypatch)
     rendered: list[int] = []
     render_board = bot.boards.render_board
 
@@ -269,7 +211,6 @@ async def test_the_text_of_a_state_is_rendered_once_for_the_press_and_its_pictur
 
     monkeypatch.setattr(bot.boards, "render_board", counted)
     press = await table.flip("alice", gid)
-    release.set()
     await picture_follows(table, gid)
     await table.settle()
 
