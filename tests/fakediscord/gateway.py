@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from . import payloads
-from .state import World, json_bytes
+from .state import World
 
 DISPATCH = 0
 HEARTBEAT = 1
@@ -73,7 +73,7 @@ class GatewayConnection:
             if self.ws.closed:
                 return
             with contextlib.suppress(ConnectionError, RuntimeError):
-                await self.ws.send_str(json_bytes(payload).decode())
+                await self.ws.send_str(json.dumps(payload))
 
 
 @dataclass

@@ -8,6 +8,7 @@ library's source. Every refusal is an :class:`~.errors.ApiError` with Discord's 
 
 from __future__ import annotations
 
+import json
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
@@ -60,7 +61,6 @@ from .state import (
     FakeUser,
     RejectedCall,
     World,
-    json_bytes,
 )
 
 ANSWER_WINDOW = 3.0  # seconds to send the initial callback
@@ -84,7 +84,7 @@ def json_response(data: Any, status: int = 200) -> web.Response:
     """JSON with ``Content-Type: application/json`` exactly: discord.py compares the header
     byte for byte and reads anything else (``; charset=utf-8``) as text."""
     return web.Response(
-        body=json_bytes(data),
+        body=json.dumps(data).encode(),
         status=status,
         headers={"Content-Type": "application/json"},
     )
