@@ -21,6 +21,8 @@ import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from fractions import Fraction
 from itertools import product
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -1020,17 +1022,26 @@ def _board_from_keys(
     the count, the page and the ranks come from that list, where the other boards make four
     passes (page, count, first rank, own rank) over an index. Same ranks: competition ranks
     over the same ORDER BY, ties (equal gain and answers) sharing the first one's."""
-    keyed = _all(
+    # The gain is taken exactly from the counts, not as a difference of SQL's REAL shares:
+    # 20/30 − 10/24 and 15/20 − 10/20 are both 1/4, but the first is 0.24999999999999994 in
+    # floats, so equal gains would be ranked apart and the tie rule broken.
+    counted = _all(
         conn,
-        f"SELECT t.user_id AS user_id, {_GAIN} AS k1, t.answers AS k2 {sql_from}"
-        f" WHERE {where} ORDER BY k1 DESC, k2 DESC, t.user_id",
+        "SELECT t.user_id AS user_id, t.correct AS now_right, t.answers AS now_answers,"
+        f" p.correct AS then_right, p.answers AS then_answers {sql_from} WHERE {where}",
         params,
     )
+    gains = {
+        row["user_id"]: Fraction(row["now_right"], row["now_answers"])
+        - Fraction(row["then_right"], row["then_answers"])
+        for row in counted
+    }
+    keyed = sorted(counted, key=lambda r: (-gains[r["user_id"]], -r["now_answers"], r["user_id"]))
     ranks: dict[int, int] = {}
-    previous: tuple[Any, Any] | None = None
+    previous: tuple[Fraction, int] | None = None
     rank = 0
     for index, row in enumerate(keyed):
-        key = (row["k1"], row["k2"])
+        key = (gains[row["user_id"]], row["now_answers"])
         if key != previous:
             rank, previous = index + 1, key
         ranks[row["user_id"]] = rank
@@ -1045,10 +1056,12 @@ def _board_from_keys(
             {**params, **{f"u{i}": uid for i, uid in enumerate(wanted)}},
         ):
             found[row["user_id"]] = row
-    rows = tuple(_board_row(found[uid], ranks[uid]) for uid in shown)
-    own = None
-    if viewer_id is not None and viewer_id in ranks:
-        own = _board_row(found[viewer_id], ranks[viewer_id])
+
+    def exact(uid: int) -> BoardRow:
+        return replace(_board_row(found[uid], ranks[uid]), improvement=float(gains[uid]))
+
+    rows = tuple(exact(uid) for uid in shown)
+    own = exact(viewer_id) if viewer_id is not None and viewer_id in ranks else None
     return BoardPage(rows, len(keyed), own)
 
 

@@ -328,3 +328,27 @@ async def test_the_most_improved_board_ranks_ties_pages_and_the_viewer_in_one_pa
     assert second.own is not None and second.own.rank == 3
     assert second.rows[0].improvement == 0.25
     assert (await store.board(replace(query, offset=4), 205)).own is None
+
+
+async def test_equal_gains_on_the_most_improved_board_are_equal_however_the_shares_fall(
+    store: Storage,
+) -> None:
+    """The board's tie rule: equal gain, more answers first; equal gain and answers share a
+    rank. A goes from 10/24 to 20/30 and B from 10/20 to 15/20: both gain exactly 1/4, though
+    as floats 2/3 − 5/12 is 0.24999999999999994 and 3/4 − 1/2 is 0.25. A answered more this
+    week (30 to 20), so A is first; B and C (5/20 to 10/20, also 1/4 with 20 answers) share
+    the 2nd place."""
+    last, this = 202347, 202348
+    before = {A: (24, 10), B: (20, 10), C: (20, 5)}
+    after = {A: (30, 20), B: (20, 15), C: (20, 10)}
+    game = 100
+    for week, answers in ((last, before), (this, after)):
+        for user, (n, right) in answers.items():
+            game += 1
+            await record(
+                store, duel(game, user, 999, day=game, week=week, answers={user: (n, right)})
+            )
+    query = BoardQuery(1, f"w{this}", sort="improved", previous_scope=f"w{last}", limit=5)
+    board = await store.board(query, A)
+    assert [(r.rank, r.user_id) for r in board.rows] == [(1, A), (2, B), (2, C)]
+    assert [r.improvement for r in board.rows] == [0.25, 0.25, 0.25]
