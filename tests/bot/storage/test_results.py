@@ -336,11 +336,12 @@ async def test_equal_gains_on_the_most_improved_board_are_equal_however_the_shar
     """The board's tie rule: equal gain, more answers first; equal gain and answers share a
     rank. A goes from 10/24 to 20/30 and B from 10/20 to 15/20: both gain exactly 1/4, though
     as floats 2/3 − 5/12 is 0.24999999999999994 and 3/4 − 1/2 is 0.25. A answered more this
-    week (30 to 20), so A is first; B and C (5/20 to 10/20, also 1/4 with 20 answers) share
-    the 2nd place."""
+    week (30 to 20), so A is before B; D (3/12 to 15/30, 1/4 as 0.25 in floats) has A's gain
+    and A's 30 answers, so A and D share the 1st place; B and C (5/20 to 10/20, also 1/4 with
+    20 answers) share the 3rd."""
     last, this = 202347, 202348
-    before = {A: (24, 10), B: (20, 10), C: (20, 5)}
-    after = {A: (30, 20), B: (20, 15), C: (20, 10)}
+    before = {A: (24, 10), B: (20, 10), C: (20, 5), D: (12, 3)}
+    after = {A: (30, 20), B: (20, 15), C: (20, 10), D: (30, 15)}
     game = 100
     for week, answers in ((last, before), (this, after)):
         for user, (n, right) in answers.items():
@@ -350,5 +351,9 @@ async def test_equal_gains_on_the_most_improved_board_are_equal_however_the_shar
             )
     query = BoardQuery(1, f"w{this}", sort="improved", previous_scope=f"w{last}", limit=5)
     board = await store.board(query, A)
-    assert [(r.rank, r.user_id) for r in board.rows] == [(1, A), (2, B), (2, C)]
-    assert [r.improvement for r in board.rows] == [0.25, 0.25, 0.25]
+    assert [(r.rank, r.user_id) for r in board.rows] == [(1, A), (1, D), (3, B), (3, C)]
+    assert [r.improvement for r in board.rows] == [0.25, 0.25, 0.25, 0.25]
+    assert board.own is not None and board.own.rank == 1
+    page = await store.board(replace(query, limit=2, offset=2), B)
+    assert [(r.rank, r.user_id) for r in page.rows] == [(3, B), (3, C)] and page.total == 4
+    assert page.own is not None and page.own.rank == 3
