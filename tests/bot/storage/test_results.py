@@ -297,6 +297,22 @@ async def test_mistake_kinds_and_answer_times_round_trip(store: Storage) -> None
     assert both.mistakes == (("arithmetic_slip", 3), ("sign_slip", 2)) and both.median_ms == 4500
 
 
+async def answered_in_two_weeks(
+    store: Storage,
+    *weeks: tuple[int, dict[int, tuple[int, int]]],
+    first_game: int,
+) -> None:
+    """One duel per pupil and week, recording (answers, right) for that pupil (the most-improved
+    board's input)."""
+    game = first_game
+    for week, answers in weeks:
+        for user, (n, right) in answers.items():
+            game += 1
+            await record(
+                store, duel(game, user, 999, day=game, week=week, answers={user: (n, right)})
+            )
+
+
 async def test_the_most_improved_board_ranks_ties_pages_and_the_viewer_in_one_pass(
     store: Storage,
 ) -> None:
@@ -310,13 +326,7 @@ async def test_the_most_improved_board_ranks_ties_pages_and_the_viewer_in_one_pa
     last, this = 202345, 202346
     before = {A: (16, 4), B: (16, 8), C: (16, 4), D: (32, 16), E: (16, 12)}
     after = {A: (16, 12), B: (16, 12), C: (16, 8), D: (32, 24), E: (16, 10), 205: (16, 16)}
-    game = 0
-    for week, answers in ((last, before), (this, after)):
-        for user, (n, right) in answers.items():
-            game += 1
-            await record(
-                store, duel(game, user, 999, day=game, week=week, answers={user: (n, right)})
-            )
+    await answered_in_two_weeks(store, (last, before), (this, after), first_game=0)
     query = BoardQuery(1, f"w{this}", sort="improved", previous_scope=f"w{last}", limit=2)
     first = await store.board(query, E)
     assert [(r.rank, r.user_id) for r in first.rows] == [(1, A), (2, D)]
@@ -342,13 +352,7 @@ async def test_equal_gains_on_the_most_improved_board_are_equal_however_the_shar
     last, this = 202347, 202348
     before = {A: (24, 10), B: (20, 10), C: (20, 5), D: (12, 3)}
     after = {A: (30, 20), B: (20, 15), C: (20, 10), D: (30, 15)}
-    game = 100
-    for week, answers in ((last, before), (this, after)):
-        for user, (n, right) in answers.items():
-            game += 1
-            await record(
-                store, duel(game, user, 999, day=game, week=week, answers={user: (n, right)})
-            )
+    await answered_in_two_weeks(store, (last, before), (this, after), first_game=100)
     query = BoardQuery(1, f"w{this}", sort="improved", previous_scope=f"w{last}", limit=5)
     board = await store.board(query, A)
     assert [(r.rank, r.user_id) for r in board.rows] == [(1, A), (1, D), (3, B), (3, C)]
