@@ -12,14 +12,16 @@ both up for the whole run, their loads alternating in short rounds:
 Flip button is the next round's, or gone): the moment a pupil would see it. An edit that only
 brings an earlier round's picture does not count. The bare bot (tests/fakediscord/bare_bot.py)
 answers the same command and presses with no work, so the ratio is what Mattekrig itself
-costs.
+costs. With pictures on, a third bot runs beside them: Mattekrig with text boards, so what
+the pictures cost is measured in the same run, on the same busy moments.
 Also measured in-process: memory per live game (1,000 games, engine state, records and
 locks; discord.py's objects are not counted) and the time to restore 1,000 stored live games.
 
     python -m benchmarks.latency            # 200 games, burst 1,000 (a few minutes)
     python -m benchmarks.latency --quick    # 20 games, burst 200, short loads
     python -m benchmarks.latency --games 500
-    python -m benchmarks.latency --no-pictures   # Mattekrig's boards as text only
+    python -m benchmarks.latency --no-pictures   # Mattekrig's boards as text only (no
+                                                 # third bot)
     python -m benchmarks.latency --backend postgres  # on PostgreSQL: TEST_DATABASE_URL
                                                      # (a throw-away server: .ci/postgres.sh)
 """
@@ -225,11 +227,29 @@ async def _gather_limited(calls: list[Callable[[], Any]], limit: int) -> list[An
     return await asyncio.gather(*(one(c) for c in calls))
 
 
+@dataclass(frozen=True)
+class Bot:
+    """Which bot a side runs: the bare one, or Mattekrig with or without pictures."""
+
+    kind: str  # BotProcess's: "bare" or "real"
+    pictures: bool = True
+
+    @property
+    def label(self) -> str:
+        if self.kind == "bare":
+            return "bare bot"
+        return "Mattekrig" if self.pictures else "Mattekrig, text"
+
+    @property
+    def short(self) -> str:
+        return "pictures" if self.pictures else "text"
+
+
 @dataclass
 class Side:
     """One bot with its own fake Discord and its pupils, kept running for the whole run."""
 
-    kind: str
+    kind: Bot
     fake: FakeDiscord
     table: Table
     bot: BotProcess
@@ -239,17 +259,18 @@ class Side:
 
 
 async def open_side(
-    kind: str, loads: Loads, workdir: Path, stack: contextlib.AsyncExitStack
+    kind: Bot, loads: Loads, workdir: Path, stack: contextlib.AsyncExitStack
 ) -> Side:
     fake = await stack.enter_async_context(FakeDiscord())
     table = Table(fake, Driver(fake), Watcher(fake))
     players = table.seat(loads.games, "pupil")
     bursters = table.seat(loads.burst, "burst")
-    env = {} if loads.pictures else {ENV_NO_PICTURES: "1"}
-    if kind == "real" and loads.database_url is not None:
+    env = {} if kind.pictures else {ENV_NO_PICTURES: "1"}
+    if kind.kind == "real" and loads.database_url is not None:
         env["DATABASE_URL"] = new_schema_url(loads.database_url)
+    name = f"{kind.kind}{'' if kind.pictures else '-text'}"
     bot = await stack.enter_async_context(
-        BotProcess(fake, kind, workdir / f"{kind}.sqlite3", env=env)
+        BotProcess(fake, kind.kind, workdir / f"{name}.sqlite3", env=env)
     )
     side = Side(kind, fake, table, bot, players, bursters)
     starts = await _gather_limited([functools.partial(table.start, u, c) for u, c in players], 20)
@@ -297,11 +318,18 @@ async def burst(side: Side) -> None:
     side.figures.burst_shown = [s for s in shown if s is not None]
 
 
-async def run_both(loads: Loads, workdir: Path, rounds: int) -> tuple[Figures, Figures]:
-    """Both bots stay up; their loads alternate in short rounds (who goes first alternates
-    too), so a busy moment on a shared machine falls on both rather than on one."""
+def bots(loads: Loads) -> list[Bot]:
+    """The bare bot and Mattekrig; with pictures on, Mattekrig with text boards too."""
+    if not loads.pictures:
+        return [Bot("bare"), Bot("real", pictures=False)]
+    return [Bot("bare"), Bot("real"), Bot("real", pictures=False)]
+
+
+async def run_all(loads: Loads, workdir: Path, rounds: int) -> list[tuple[Bot, Figures]]:
+    """Every bot stays up; their loads take turns in short rounds (who goes first turns
+    too), so a busy moment on a shared machine falls on all of them rather than on one."""
     async with contextlib.AsyncExitStack() as stack:
-        sides = [await open_side(kind, loads, workdir, stack) for kind in ("bare", "real")]
+        sides = [await open_side(kind, loads, workdir, stack) for kind in bots(loads)]
         # The load generator must not add pauses of its own: the fake keeps every request
         # and every earlier version of every message, so its collector's passes grow.
         gc.collect()
@@ -313,12 +341,10 @@ async def run_both(loads: Loads, workdir: Path, rounds: int) -> tuple[Figures, F
             # of thousands, and a busy moment on a shared machine (a second of stolen time
             # is enough) must fall on both bots' turns, not on one bot's long one.
             for turn in range(loads.pace_rounds):
-                order = sides if turn % 2 == 0 else sides[::-1]
-                for side in order:
+                for side in _turn(sides, turn):
                     await pace(side, loads.pace_s / loads.pace_rounds, rng)
             for turn in range(rounds):
-                order = sides if turn % 2 == 0 else sides[::-1]
-                for side in order:
+                for side in _turn(sides, turn):
                     await flood(side, loads.flood_s / rounds)
                     await asyncio.sleep(0.5)  # the last edits drain before the other's turn
             for side in sides:
@@ -327,7 +353,14 @@ async def run_both(loads: Loads, workdir: Path, rounds: int) -> tuple[Figures, F
         finally:
             gc.enable()
             gc.unfreeze()
-        return sides[0].figures, sides[1].figures
+        return [(side.kind, side.figures) for side in sides]
+
+
+def _turn(sides: list[Side], turn: int) -> list[Side]:
+    """The order of the sides in a turn: rotated by one each turn, so each goes first,
+    last and between in equal shares (with two, it alternates)."""
+    shift = turn % len(sides)
+    return sides[shift:] + sides[:shift]
 
 
 # --------------------------------------------------------------------- in-process figures
@@ -387,59 +420,61 @@ def _ms(value: float) -> str:
     return f"{1000 * value:,.0f} ms" if value < 100 else "never"
 
 
-def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: float) -> str:
-    rows: list[tuple[str, str, str, str]] = []
+def _ratio(a: float, b: float, digits: int = 2) -> str:
+    return f"{a / b:.{digits}f}×" if b and b == b else "-"
 
-    def row(name: str, b: str, r: str, ratio: str) -> None:
-        rows.append((name, b, r, ratio))
 
-    for label, attr in (("pace", "pace"), ("flood", "flood")):
-        b, r = getattr(bare, attr), getattr(real, attr)
+def _percentile_of(load: str, q: float) -> Callable[[Figures], float]:
+    def percentile(figures: Figures) -> float:
+        values: list[float] = getattr(figures, load)
+        return _pct(values, q)
+
+    return percentile
+
+
+def report(loads: Loads, runs: list[tuple[Bot, Figures]], memory: float, restore: float) -> str:
+    """One column per bot, then each Mattekrig's ratio to the bare bot and, with text boards
+    beside the pictures, the pictures' ratio to the text: what the pictures cost."""
+    others = runs[1:]
+    ratio_heads = [f"{kind.short} ÷ bare" for kind, _ in others]
+    if len(others) == 2:
+        ratio_heads.append("pictures ÷ text")
+    rows: list[list[str]] = []
+
+    def row(name: str, value: Callable[[Figures], float], show: Callable[[float], str]) -> None:
+        values = [value(f) for _, f in runs]
+        ratios = [_ratio(v, values[0]) for v in values[1:]]
+        if len(others) == 2:
+            ratios.append(_ratio(values[1], values[2]))
+        rows.append([name, *(show(v) for v in values), *ratios])
+
+    def plain(name: str, cells: list[str]) -> None:
+        rows.append([name, *cells, *([""] * len(ratio_heads))])
+
+    for label in ("pace", "flood"):
         for q, qn in ((0.5, "p50"), (0.99, "p99")):
-            bq, rq = _pct(b, q), _pct(r, q)
-            row(f"{label} {qn} press → shown", _ms(bq), _ms(rq), f"{rq / bq:.2f}×")
-    row(
-        "flood results/s",
-        f"{bare.flood_rate:,.0f}",
-        f"{real.flood_rate:,.0f}",
-        f"{real.flood_rate / bare.flood_rate:.2f}×" if bare.flood_rate else "-",
-    )
-    row(
-        "CPU per press (bot process)",
-        f"{bare.cpu_per_press_ms:.2f} ms",
-        f"{real.cpu_per_press_ms:.2f} ms",
-        f"{real.cpu_per_press_ms / bare.cpu_per_press_ms:.1f}×" if bare.flood else "-",
-    )
-    row(
+            row(f"{label} {qn} press → shown", _percentile_of(label, q), _ms)
+    row("flood results/s", lambda f: f.flood_rate, lambda v: f"{v:,.0f}")
+    row("CPU per press (bot process)", lambda f: f.cpu_per_press_ms, lambda v: f"{v:.2f} ms")
+    plain(
         f"start p99 ({loads.games} starts, 20 at a time)",
-        _ms(_pct(bare.start_latency, 0.99)),
-        _ms(_pct(real.start_latency, 0.99)),
-        "",
+        [_ms(_pct(f.start_latency, 0.99)) for _, f in runs],
     )
-    bw = sum(1 for s in bare.burst_shown if s <= SHOWN_WITHIN_S)
-    rw = sum(1 for s in real.burst_shown if s <= SHOWN_WITHIN_S)
     row(
         f"burst: {loads.burst:,} starts shown ≤ 3 s",
-        f"{bw:,}/{bare.burst_sent:,}",
-        f"{rw:,}/{real.burst_sent:,}",
-        f"{real.burst_share / bare.burst_share:.2f}×" if bare.burst_share else "-",
+        lambda f: f.burst_share,
+        lambda v: f"{round(v * loads.burst):,}/{loads.burst:,}",
     )
-    row(
-        "burst p99 start → shown",
-        _ms(_pct(bare.burst_shown, 0.99)),
-        _ms(_pct(real.burst_shown, 0.99)),
-        "",
-    )
-    header = ("", "bare bot", "Mattekrig", "ratio")
-    width = [max(len(r[i]) for r in [*rows, header]) for i in range(4)]
+    plain("burst p99 start → shown", [_ms(_pct(f.burst_shown, 0.99)) for _, f in runs])
+    header = ["", *(kind.label for kind, _ in runs), *ratio_heads]
+    width = [max(len(r[i]) for r in [*rows, header]) for i in range(len(header))]
     lines = [
         f"Press → result shown, {loads.games} games (pace {loads.pace_s:.0f} s, "
         f"flood {loads.flood_s:.0f} s), {os.cpu_count()} cores, "
         f"load average {os.getloadavg()[0]:.1f} at the end, "
-        f"boards {'with' if loads.pictures else 'without'} pictures, "
         f"Mattekrig on {'PostgreSQL' if loads.database_url else 'SQLite'}",
         "",
-        "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)),
+        "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)).rstrip(),
     ]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, width, strict=True)).rstrip() for r in rows]
     lines += [
@@ -453,9 +488,9 @@ def report(loads: Loads, bare: Figures, real: Figures, memory: float, restore: f
 async def main_async(loads: Loads) -> str:
     with tempfile.TemporaryDirectory(prefix="mattekrig-latency-") as tmp:
         workdir = Path(tmp)
-        bare, real = await run_both(loads, workdir, loads.rounds)
+        runs = await run_all(loads, workdir, loads.rounds)
         memory, restore = await memory_and_restore(loads.memory_games, workdir, loads.database_url)
-    return report(loads, bare, real, memory, restore)
+    return report(loads, runs, memory, restore)
 
 
 def main(argv: list[str] | None = None) -> None:
