@@ -417,7 +417,10 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def _ms(value: float) -> str:
-    return f"{1000 * value:,.0f} ms" if value < 100 else "never"
+    if value >= 100:
+        return "never"
+    ms = 1000 * value
+    return f"{ms:.1f} ms" if ms < 10 else f"{ms:,.0f} ms"
 
 
 def _ratio(a: float, b: float, digits: int = 2) -> str:

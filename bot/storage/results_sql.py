@@ -133,7 +133,6 @@ _TOTALS_SORTS = {
         ("answers", "games"),
     ),
 }
-_GAIN = "(t.accuracy - p.accuracy)"  # the "improved" leaderboard's key
 _RATING_BETTER = "(r.rating > :k1 OR (r.rating = :k1 AND r.games > :k2))"
 _NOT_DEPARTED = (
     "NOT EXISTS (SELECT 1 FROM departed_members AS d"
@@ -329,7 +328,7 @@ class ResultsStorage:
             " t.draws AS draws, t.answers AS answers, t.correct AS correct, t.win_rate AS win_rate,"
             " t.accuracy AS accuracy, n.display_name AS display_name, "
             + (
-                f"NULL AS rating, NULL AS rated_games, {_GAIN} AS improvement"
+                "NULL AS rating, NULL AS rated_games, NULL AS improvement"  # exact, later
                 if query.sort == "improved"
                 else "r.rating AS rating, r.games AS rated_games, NULL AS improvement"
             )
@@ -943,7 +942,9 @@ def _settings(row: sqlite3.Row) -> GuildSettings:
 def _board_sql(
     query: BoardQuery,
 ) -> tuple[str, str, str, str, tuple[str, ...], dict[str, Any]]:
-    """FROM, WHERE, ORDER BY, "better than", the key columns and the parameters of a board."""
+    """FROM, WHERE, ORDER BY, "better than", the key columns and the parameters of a board.
+    "improved" has no ORDER BY, "better than" or key columns: its gain is a difference of
+    two shares, ordered and ranked exactly in Python (`_board_from_keys`), never in REAL."""
     params: dict[str, Any] = {
         "guild": query.guild_id,
         "scope": query.scope,
@@ -987,14 +988,7 @@ def _board_sql(
             " AND t.accuracy IS NOT NULL AND p.accuracy IS NOT NULL"
             f" AND {_NOT_DEPARTED.format(alias='t')}"
         )
-        return (
-            sql_from,
-            where,
-            f"{_GAIN} DESC, t.answers DESC, t.user_id",
-            f"({_GAIN} > :k1 OR ({_GAIN} = :k1 AND t.answers > :k2))",
-            ("improvement", "answers"),
-            params,
-        )
+        return sql_from, where, "", "", (), params
     ranked, order, better, keys = _TOTALS_SORTS[query.sort]
     sql_from = (
         "FROM board_totals AS t LEFT JOIN ratings AS r ON r.guild_id = :guild"
