@@ -165,6 +165,7 @@ class MattekrigBot(commands.Bot):
             listeners=[self.boards.on_update],
             timers_changed=deadlines_changed.set,
             on_finished=self.results.schedule,
+            while_committing=self.boards.render,
         )
         self.invitations = InvitationService(
             storage, clock, self.games, timers_changed=deadlines_changed.set

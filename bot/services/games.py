@@ -91,17 +91,21 @@ class GameService:
         listeners: Sequence[Listener] = (),
         timers_changed: Callable[[], None] = _nothing,
         on_finished: Callable[[int], object] = _nothing,
+        while_committing: Callable[[LiveGame], object] = _nothing,
     ) -> None:
         """``listeners`` are told of every change a timer made (nobody pressed anything, so
         the board follows them); ``timers_changed`` wakes the scheduler when a deadline moved;
         ``on_finished`` gets a game's id once its ending is stored (its result is recorded
-        in the background from there)."""
+        in the background from there); ``while_committing`` gets the changed game while its
+        write is on the database's thread (the board renders its text then, so the press's
+        answer waits for the commit, not for the commit and then the render)."""
         self.storage = storage
         self.clock = clock
         self.games: dict[int, LiveGame] = {}
         self.listeners: tuple[Listener, ...] = tuple(listeners)
         self.timers_changed = timers_changed
         self.on_finished = on_finished
+        self.while_committing = while_committing
 
     # -- start, restore, look-up --------------------------------------------------------------
 
@@ -439,6 +443,11 @@ class GameService:
             yield change
             if change:
                 commit = asyncio.ensure_future(self.storage.commit_action(game.id, change))
+                # After the commit's first step (which hands the write to the database's
+                # thread), before the loop hears it is done: the two overlap. Nothing is
+                # shown here; a write that fails puts the game back, and the text rendered
+                # from the state it undoes is never used (the board renders by state).
+                asyncio.get_running_loop().call_soon(self._meanwhile, game)
                 try:
                     await asyncio.shield(commit)
                 except asyncio.CancelledError:
@@ -460,6 +469,12 @@ class GameService:
             _restore(game, before)
             raise
         self._committed(game, change)
+
+    def _meanwhile(self, game: LiveGame) -> None:
+        try:
+            self.while_committing(game)
+        except Exception:  # the press's own render after the commit meets it again
+            log.debug("work during the commit of game %s failed", game.id)
 
     def _committed(self, game: LiveGame, change: ActionCommit) -> None:
         """After the commit: a game that ended leaves the live set and its result is

@@ -12,7 +12,8 @@ from bot.services.clock import FakeClock
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.settings import settings_from_options
-from bot.storage import Player, Storage
+from bot.storage import ActionCommit, Player, Storage
+from bot.storage.errors import EventConflictError
 from engine.state import Phase
 from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
 
@@ -213,3 +214,56 @@ async def test_a_timer_that_fails_is_dropped_not_retried_forever(
     assert await games.fire_due_timers() == []
     assert "answer" not in {t.kind for t in await storage.timers_for(game.id)}
     assert "dropping it" in caplog.text
+
+
+async def test_the_board_is_rendered_while_the_press_is_being_committed(
+    storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every accepted action is committed before anyone sees its result; the work of
+    showing it need not wait: `while_committing` gets the game with its new state while the
+    write is still under way, and the press returns only after the write."""
+    gate = asyncio.Event()
+    committed: list[int] = []
+    commit = storage.commit_action
+
+    async def held(game_id: int, change: ActionCommit) -> None:
+        await gate.wait()
+        await commit(game_id, change)
+        committed.append(game_id)
+
+    seen: list[tuple[object, list[int]]] = []
+    games = GameService(
+        storage, clock, while_committing=lambda g: seen.append((g.state, list(committed)))
+    )
+    game = (await start(games)).game
+    monkeypatch.setattr(storage, "commit_action", held)
+    press = asyncio.create_task(games.answer(game.id, ALICE, game.state.window, sum_of(game, 0)))
+    while not seen:
+        await asyncio.sleep(0)
+    assert seen == [(game.state, [])]  # the new state, the write not done
+    assert game.state.phase is Phase.ANSWER and not press.done()
+    gate.set()
+    await press
+    assert committed == [game.id] and len(seen) == 1
+    assert [e.action["type"] for e in (await storage.load_game(game.id)).events][-1] == "answer"
+
+
+async def test_what_was_rendered_during_a_failed_commit_is_never_the_game(
+    storage: Storage, clock: FakeClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A write that fails puts the game back as it was: the state handed over during the
+    commit is gone, and the press is refused with a clear message."""
+    seen: list[object] = []
+    games = GameService(storage, clock, while_committing=lambda g: seen.append(g.state))
+    game = (await start(games)).game
+    before = game.state
+
+    async def refused(game_id: int, change: ActionCommit) -> None:
+        raise EventConflictError(game_id, change.events[0].seq)  # the other press won
+
+    monkeypatch.setattr(storage, "commit_action", refused)
+    with pytest.raises(UserFacingError) as answer:
+        await games.answer(game.id, ALICE, game.state.window, sum_of(game, 0))
+    assert answer.value.key == "error.conflict"
+    assert len(seen) == 1 and seen[0] is not before
+    assert game.state is before
