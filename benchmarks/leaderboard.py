@@ -306,8 +306,10 @@ def plans(path: Path, guild: int) -> list[tuple[str, list[str]]]:
     out = []
     try:
         for name, query in variants(guild):
-            sql_from, where, order, *_rest, params = _board_sql(query)
-            sql = f"SELECT 1 {sql_from} WHERE {where} ORDER BY {order} LIMIT 10"
+            sql_from, where, params, ranking = _board_sql(query)
+            # "improved" is read whole and ranked in Python: its plan is the one pass
+            order = "" if ranking is None else f" ORDER BY {ranking.order} LIMIT 10"
+            sql = f"SELECT 1 {sql_from} WHERE {where}{order}"
             steps = [r[3] for r in conn.execute(f"EXPLAIN QUERY PLAN {sql}", params)]
             out.append((name, steps))
     finally:

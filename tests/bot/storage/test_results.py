@@ -4,8 +4,11 @@ seasons, boards ranked from running totals, settings (issue points 1, 2, 3, 6, 7
 from __future__ import annotations
 
 from dataclasses import replace
+from fractions import Fraction
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from bot.storage import (
     BoardQuery,
@@ -13,6 +16,7 @@ from bot.storage import (
     OperationTally,
     Storage,
 )
+from bot.storage.results_sql import _gain_key
 
 from .conftest import Backend, need_durable
 from .helpers import T0
@@ -361,3 +365,34 @@ async def test_equal_gains_on_the_most_improved_board_are_equal_however_the_shar
     page = await store.board(replace(query, limit=2, offset=2), B)
     assert [(r.rank, r.user_id) for r in page.rows] == [(3, B), (3, C)] and page.total == 4
     assert page.own is not None and page.own.rank == 3
+
+
+_SHARE = st.integers(1, 2**30 - 1).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n)))
+
+
+@given(st.tuples(_SHARE, _SHARE), st.tuples(_SHARE, _SHARE))
+def test_the_most_improved_boards_key_orders_and_ties_gains_exactly(
+    first: tuple[tuple[int, int], tuple[int, int]], second: tuple[tuple[int, int], tuple[int, int]]
+) -> None:
+    """The board ranks by the exact gain (this period's share of right answers minus the one
+    before): its integer key compares two pupils as their fractions do, ties included, for
+    any counts up to a billion answers."""
+
+    def gain(now: tuple[int, int], then: tuple[int, int]) -> Fraction:
+        return Fraction(*now) - Fraction(*then)
+
+    def key(now: tuple[int, int], then: tuple[int, int]) -> int:
+        numerator = now[0] * then[1] - then[0] * now[1]
+        return _gain_key(numerator, now[1] * then[1])
+
+    a, b = gain(*first), gain(*second)
+    ka, kb = key(*first), key(*second)
+    assert (ka < kb, ka == kb) == (a < b, a == b)
+
+
+def test_the_most_improved_boards_key_tells_apart_the_closest_gains() -> None:
+    """Two gains as close as counts below a billion allow (1/n² and 1/(n² − 1), about
+    2**-120 apart) keep their order, and one gain written two ways is one key."""
+    n = 2**30 - 1
+    assert _gain_key(1, n * n) < _gain_key(1, n * n - 1)
+    assert _gain_key(1, 4) == _gain_key(20 * 24 - 10 * 30, 30 * 24)  # 20/30 − 10/24 = 1/4
