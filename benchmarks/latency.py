@@ -1,10 +1,10 @@
 """Press → result shown, Mattekrig side by side with a bare discord.py bot (issue 9).
 
-Both bots run in their own process against the project's fake Discord (tests/fakediscord),
-both up for the whole run, their loads alternating in short rounds:
+Each bot runs in its own process against a fake Discord of its own (tests/fakediscord), all
+up for the whole run, their loads taking turns in short rounds:
 
 * pace:  N games, each pupil pressing Flip about every 2 s: latency p50/p99 (ten short
-         turns each, alternating);
+         turns each, the order rotated each turn);
 * flood: N games, each pupil pressing again as soon as the result is shown: results/s;
 * burst: 1,000 ``/mattekrig start`` at once: the share whose board is shown within 3 s.
 
@@ -231,12 +231,12 @@ async def _gather_limited(calls: list[Callable[[], Any]], limit: int) -> list[An
 class Bot:
     """Which bot a side runs: the bare one, or Mattekrig with or without pictures."""
 
-    kind: str  # BotProcess's: "bare" or "real"
+    process: str  # BotProcess's kind: "bare" or "real"
     pictures: bool = True
 
     @property
     def label(self) -> str:
-        if self.kind == "bare":
+        if self.process == "bare":
             return "bare bot"
         return "Mattekrig" if self.pictures else "Mattekrig, text"
 
@@ -249,7 +249,7 @@ class Bot:
 class Side:
     """One bot with its own fake Discord and its pupils, kept running for the whole run."""
 
-    kind: Bot
+    runs: Bot
     fake: FakeDiscord
     table: Table
     bot: BotProcess
@@ -266,11 +266,11 @@ async def open_side(
     players = table.seat(loads.games, "pupil")
     bursters = table.seat(loads.burst, "burst")
     env = {} if kind.pictures else {ENV_NO_PICTURES: "1"}
-    if kind.kind == "real" and loads.database_url is not None:
+    if kind.process == "real" and loads.database_url is not None:
         env["DATABASE_URL"] = new_schema_url(loads.database_url)
-    name = f"{kind.kind}{'' if kind.pictures else '-text'}"
+    name = f"{kind.process}{'' if kind.pictures else '-text'}"
     bot = await stack.enter_async_context(
-        BotProcess(fake, kind.kind, workdir / f"{name}.sqlite3", env=env)
+        BotProcess(fake, kind.process, workdir / f"{name}.sqlite3", env=env)
     )
     side = Side(kind, fake, table, bot, players, bursters)
     starts = await _gather_limited([functools.partial(table.start, u, c) for u, c in players], 20)
@@ -353,7 +353,7 @@ async def run_all(loads: Loads, workdir: Path, rounds: int) -> list[tuple[Bot, F
         finally:
             gc.enable()
             gc.unfreeze()
-        return [(side.kind, side.figures) for side in sides]
+        return [(side.runs, side.figures) for side in sides]
 
 
 def _turn(sides: list[Side], turn: int) -> list[Side]:
@@ -423,8 +423,8 @@ def _ms(value: float) -> str:
     return f"{ms:.1f} ms" if ms < 10 else f"{ms:,.0f} ms"
 
 
-def _ratio(a: float, b: float, digits: int = 2) -> str:
-    return f"{a / b:.{digits}f}×" if b and b == b else "-"
+def _ratio(a: float, b: float) -> str:
+    return f"{a / b:.2f}×" if b and b == b else "-"  # b == b: not NaN (no figures)
 
 
 def _percentile_of(load: str, q: float) -> Callable[[Figures], float]:
