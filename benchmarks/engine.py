@@ -27,9 +27,9 @@ from engine import solver
 from engine.actions import Action, Flip, Pass
 from engine.cards import DeckProfile, profile_values
 from engine.config import GameConfig, Mode
-from engine.expressions import judge
 from engine.game import apply, new_game
 from engine.hints import swap_chances
+from engine.judge import judge
 from engine.state import GameState, Phase
 from engine.view import view
 

@@ -29,7 +29,7 @@ from bot.services.report import report_rows_csv
 from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
 from engine.computer import Strength
-from engine.expressions import AnswerForm
+from engine.levels import AnswerForm
 from engine.registry import ANSWER_TIME, DECK, GAMES, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
 
 if TYPE_CHECKING:

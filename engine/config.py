@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from engine.cards import DeckProfile
 from engine.errors import ConfigurationError
-from engine.expressions import AnswerForm
+from engine.levels import AnswerForm
 
 if TYPE_CHECKING:
     from engine.registry import GameDescriptor

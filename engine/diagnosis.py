@@ -17,15 +17,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.expressions import (
-    BinOp,
-    Op,
-    Reason,
-    card_term,
-    level_operators,
-    operator_symbol,
-    to_text,
-)
+from engine.errors import Reason
+from engine.expressions import BinOp, Op, number_detail, operator_symbol, to_text
+from engine.levels import card_term, level_operators
 from engine.solver import combine, reachable
 
 __all__ = ["diagnose_number", "flipped_cards"]
@@ -34,10 +28,6 @@ _SIMPLE_LEVELS = range(1, 5)
 _OPERATIONS: tuple[Op, ...] = ("+", "-", "*", "/")
 
 Diagnosis = tuple[Reason, dict[str, object]]
-
-
-def _detail(value: Fraction) -> int | str:
-    return value.numerator if value.denominator == 1 else str(value)
 
 
 def flipped_cards(cards: tuple[int, int]) -> list[tuple[int, tuple[int, int]]]:
@@ -53,26 +43,26 @@ def diagnose_number(value: Fraction, cards: tuple[int, int], level: int) -> Diag
     if value in legal:
         return None
     if not legal:
-        return Reason.NO_LEGAL_VALUE, {"value": _detail(value)}
+        return Reason.NO_LEGAL_VALUE, {"value": number_detail(value)}
     for card, pair in flipped_cards(cards):
         slipped = reachable(pair[0], pair[1], level)
         if value in slipped:
             return Reason.SIGN_SLIP, {
                 "number": -card,
                 "card": card,
-                "value": _detail(value),
+                "value": number_detail(value),
                 "expression": slipped[value],
             }
     if level not in _SIMPLE_LEVELS:
-        return Reason.WRONG_VALUE, {"value": _detail(value)}
+        return Reason.WRONG_VALUE, {"value": number_detail(value)}
     other = _other_operation(value, cards, level)
     if other is not None:
         return other
     nearest = min(legal, key=lambda v: (abs(v - value), v))
     return Reason.ARITHMETIC_SLIP, {
         "expression": legal[nearest],
-        "value": _detail(nearest),
-        "number": _detail(value),
+        "value": number_detail(nearest),
+        "number": number_detail(value),
     }
 
 
@@ -91,6 +81,6 @@ def _other_operation(value: Fraction, cards: tuple[int, int], level: int) -> Dia
                     "allowed": [operator_symbol(o) for o in allowed],
                     "level": level,
                     "expression": to_text(BinOp(op, card_term(x), card_term(y))),
-                    "value": _detail(value),
+                    "value": number_detail(value),
                 }
     return None

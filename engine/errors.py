@@ -74,7 +74,7 @@ class ExpressionError(EngineError):
 class Unreadable(StrEnum):
     """Every `ExpressionError` code: the answer was not read, nothing is counted, and the pupil
     may type it again (RULES.md §2.2). Why an answer that *was* read counts as no value is a
-    `engine.expressions.Reason`; together the two are every code an answer can get."""
+    `Reason`; together the two are every code an answer can get."""
 
     EMPTY = "empty"
     TOO_LONG = "too_long"
@@ -83,3 +83,31 @@ class Unreadable(StrEnum):
     UNSUPPORTED_POWER = "unsupported_power"  # levels 6–7: a power other than 2
     POWER_NOT_ALLOWED = "power_not_allowed"  # levels 1–5: no power is part of the level
     RESULT_MISSING = "result_missing"  # an expression without the number it gives (§2.2)
+
+
+class Reason(StrEnum):
+    """Why a readable answer counts as *no value* (RULES.md §2.2): the one list of verdict
+    codes, each with the `details` it carries. `engine.errors.Unreadable` lists the codes of
+    answers that are not read at all. Every detail is JSON-safe: numbers are ints or "p/q"
+    strings, expressions are in `to_text` notation, and `card_a`/`card_b` are the side's cards
+    whenever the sentence is about them."""
+
+    WRONG_VALUE = "wrong_value"  # value; no simple slip explains it (levels 5–7)
+    NO_LEGAL_VALUE = "no_legal_value"  # the cards have no value at this level (0 and 0, §2.2)
+    SIGN_SLIP = "sign_slip"  # number (as used), card (its real sign); value, expression
+    ARITHMETIC_SLIP = "arithmetic_slip"  # expression, value (right), number (typed)
+    NOT_YOUR_CARDS = "not_your_cards"  # number: a number that is none of the cards
+    CARD_TWICE = "card_twice"  # number: one card used twice
+    CARD_MISSING = "card_missing"  # missing: a card left out
+    TOO_MANY_OPERATIONS = "too_many_operations"  # operators
+    OPERATOR_NOT_ALLOWED = "operator_not_allowed"  # operator, allowed, level[, expression]
+    SQUARE_NOT_ALLOWED = "square_not_allowed"  # level (any power below level 6)
+    ROOT_NOT_ALLOWED = "root_not_allowed"  # level
+    SQUARES_BOTH = "squares_both"
+    ROOT_AND_SQUARE = "root_and_square"
+    ROOT_OF_RESULT = "root_of_result"
+    ROOT_OF_NEGATIVE = "root_of_negative"  # number
+    ROOT_OF_NON_SQUARE = "root_of_non_square"  # number
+    DIVISION_BY_ZERO = "division_by_zero"  # text
+    TOO_LARGE = "too_large"  # limit_bits
+    TIMEOUT = "timeout"  # no answer in time (the game gives this verdict, not `judge`)

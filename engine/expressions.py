@@ -1,11 +1,12 @@
-"""Reading, computing, printing and judging what a pupil answers in Regnekrig (RULES.md §2.2).
+"""Reading, computing and printing what a pupil types in Regnekrig (RULES.md §2.2).
 
 Pupils type on phones and school laptops in three languages, so the reader accepts every
 common spelling of the four operations, squares and roots, and refuses anything it cannot
 read with a stable `ExpressionError` code the bot can explain. Arithmetic is exact
 (`Fraction`), the parser is hand-written (never `eval`), and `to_text` prints one canonical
 form that reads back to the same tree, so the bot can show a pupil's answer and its own best
-play in the same notation.
+play in the same notation. Whether an answer is right, and which mistake it shows, is
+`engine.judge`'s job; this module knows nothing of cards or levels.
 
 Decisions where the rule book is silent:
 
@@ -29,9 +30,8 @@ Decisions where the rule book is silent:
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from enum import StrEnum
 from fractions import Fraction
 from math import isqrt
 from types import MappingProxyType
@@ -42,26 +42,22 @@ from engine.errors import ExpressionError
 __all__ = [
     "MAX_ANSWER_LENGTH",
     "MAX_BITS",
-    "AnswerForm",
     "BinOp",
     "Expr",
     "Neg",
     "Num",
     "Op",
-    "Reason",
     "Root",
     "Square",
-    "Verdict",
-    "card_term",
     "evaluate",
-    "is_number",
-    "judge",
-    "level_operators",
     "middle_step",
+    "number_detail",
     "operator_symbol",
     "parse",
     "parse_answer",
+    "strip_signs",
     "to_text",
+    "walk",
 ]
 
 MAX_ANSWER_LENGTH = 100
@@ -430,7 +426,8 @@ class _Parser:
 # Evaluation
 
 
-def _strip_neg(expr: Expr) -> tuple[Expr, int]:
+def strip_signs(expr: Expr) -> tuple[Expr, int]:
+    """The expression under its leading signs, and how many of them are minus signs."""
     minuses = 0
     while isinstance(expr, Neg):
         expr = expr.operand
@@ -446,8 +443,9 @@ def _rational_root(value: Fraction) -> Fraction | None:
     return Fraction(rn, rd) if rn * rn == n and rd * rd == d else None
 
 
-def _number_detail(value: Fraction) -> int | str:
-    """JSON-safe number for `details`: an int when whole, else "p/q"."""
+def number_detail(value: Fraction) -> int | str:
+    """A JSON-safe number for an error's or verdict's `details`: an int when whole, else
+    "p/q"."""
     return value.numerator if value.denominator == 1 else str(value)
 
 
@@ -467,7 +465,7 @@ def evaluate(expr: Expr) -> Fraction:
     if isinstance(expr, Num):
         return expr.value
     if isinstance(expr, Neg):
-        inner, minuses = _strip_neg(expr)
+        inner, minuses = strip_signs(expr)
         value = evaluate(inner)
         return -value if minuses % 2 else value
     if isinstance(expr, Square):
@@ -482,7 +480,7 @@ def evaluate(expr: Expr) -> Fraction:
             _error(
                 "root_of_non_square",
                 "the square root is only taken of perfect squares",
-                number=_number_detail(value),
+                number=number_detail(value),
             )
         return root
     left, right = evaluate(expr.left), evaluate(expr.right)
@@ -558,7 +556,7 @@ def to_text(expr: Expr) -> str:
 
 
 # ---------------------------------------------------------------------------------------------
-# The middle step (issue 11: "3² + (−2) = 9 − 2 = 7", as the rules page writes it)
+# The middle step ("3² + (−2) = 9 − 2 = 7", as the rules page writes it)
 
 
 def _worked(expr: Expr) -> Expr:
@@ -597,7 +595,7 @@ def middle_step(expr: Expr) -> Expr | None:
     >>> middle_step(parse("4 * 6")) is None
     True
     """
-    if not any(isinstance(node, (Square, Root)) for node in _walk(expr)):
+    if not any(isinstance(node, (Square, Root)) for node in walk(expr)):
         return None
     try:
         return _worked(expr)
@@ -606,68 +604,7 @@ def middle_step(expr: Expr) -> Expr | None:
 
 
 # ---------------------------------------------------------------------------------------------
-# Judging (RULES.md §2.2, regn mode)
-
-_LEVEL_OPERATORS: Mapping[int, tuple[Op, ...]] = MappingProxyType(
-    {
-        1: ("+",),
-        2: ("*",),
-        3: ("/",),
-        4: ("-",),
-        5: ("+", "-", "*", "/"),
-        6: ("+", "-", "*", "/"),
-        7: ("+", "-", "*", "/"),
-    }
-)
-_NO_DETAILS: Mapping[str, object] = MappingProxyType({})
-SQUARE_LEVEL = 6
-ROOT_LEVEL = 7
-RESULT_LEVELS = range(1, 3)
-"""Levels 1–2 always ask for the result, whatever the game's answer form (§2.2)."""
-
-
-class AnswerForm(StrEnum):
-    """What a regn-mode answer at levels 3–7 must contain (RULES.md §2.2, SCENARIOS.md)."""
-
-    NUMBER = "number"  # the value, alone or after its expression; both are checked
-    EXPRESSION = "expression"  # an expression alone is enough (a beginner's aid)
-
-
-class Reason(StrEnum):
-    """Why a readable answer counts as *no value* (RULES.md §2.2): the one list of verdict
-    codes, each with the `details` it carries. `engine.errors.Unreadable` lists the codes of
-    answers that are not read at all. Every detail is JSON-safe: numbers are ints or "p/q"
-    strings, expressions are in `to_text` notation, and `card_a`/`card_b` are the side's cards
-    whenever the sentence is about them."""
-
-    WRONG_VALUE = "wrong_value"  # value; no simple slip explains it (levels 5–7)
-    NO_LEGAL_VALUE = "no_legal_value"  # the cards have no value at this level (0 and 0, §2.2)
-    SIGN_SLIP = "sign_slip"  # number (as used), card (its real sign); value, expression
-    ARITHMETIC_SLIP = "arithmetic_slip"  # expression, value (right), number (typed)
-    NOT_YOUR_CARDS = "not_your_cards"  # number: a number that is none of the cards
-    CARD_TWICE = "card_twice"  # number: one card used twice
-    CARD_MISSING = "card_missing"  # missing: a card left out
-    TOO_MANY_OPERATIONS = "too_many_operations"  # operators
-    OPERATOR_NOT_ALLOWED = "operator_not_allowed"  # operator, allowed, level[, expression]
-    SQUARE_NOT_ALLOWED = "square_not_allowed"  # level (any power below level 6)
-    ROOT_NOT_ALLOWED = "root_not_allowed"  # level
-    SQUARES_BOTH = "squares_both"
-    ROOT_AND_SQUARE = "root_and_square"
-    ROOT_OF_RESULT = "root_of_result"
-    ROOT_OF_NEGATIVE = "root_of_negative"  # number
-    ROOT_OF_NON_SQUARE = "root_of_non_square"  # number
-    DIVISION_BY_ZERO = "division_by_zero"  # text
-    TOO_LARGE = "too_large"  # limit_bits
-    TIMEOUT = "timeout"  # no answer in time (the game gives this verdict, not `judge`)
-
-
-def level_operators(level: int) -> tuple[Op, ...]:
-    """The binary operators a level allows (RULES.md §2.2). Raises ValueError for a level
-    outside 1..7: that is a programming error, not a pupil's."""
-    try:
-        return _LEVEL_OPERATORS[level]
-    except KeyError:
-        raise ValueError(f"Regnekrig levels are 1..7, not {level!r}") from None
+# Helpers for the modules that judge and solve
 
 
 def operator_symbol(op: Op) -> str:
@@ -675,34 +612,8 @@ def operator_symbol(op: Op) -> str:
     return _OP_SYMBOLS[op]
 
 
-def card_term(card: int) -> Expr:
-    """A card as a pupil writes it: −4 is `Neg(Num(4))`, "the card with its sign" (§2.2)."""
-    literal = Num(Fraction(abs(card)))
-    return Neg(literal) if card < 0 else literal
-
-
-@dataclass(frozen=True, slots=True)
-class Verdict:
-    """How an answer was judged. `value` None is *no value* (RULES.md §2.2); `reason` is a
-    stable `Reason` the bot localises, with `details` (JSON-safe) to fill in the sentence.
-
-    `typed` is the whole answer as the pupil typed it, in canonical notation (``4 · 6 = 25``):
-    a typed number stays that number. `text` is what a result line shows: for an accepted
-    answer the part before its value (``4 · 6``, or the number alone), for a refused one the
-    whole answer, so the screen can put it beside the cards it was judged with."""
-
-    value: Fraction | None
-    text: str
-    reason: str | None = None
-    details: Mapping[str, object] = field(default_factory=lambda: _NO_DETAILS)
-    typed: str = ""
-
-    @property
-    def accepted(self) -> bool:
-        return self.reason is None
-
-
-def _walk(expr: Expr) -> Iterator[Expr]:
+def walk(expr: Expr) -> Iterator[Expr]:
+    """Every node of the tree, parents before children, left before right."""
     stack = [expr]
     while stack:
         node = stack.pop()
@@ -711,253 +622,3 @@ def _walk(expr: Expr) -> Iterator[Expr]:
             stack.extend((node.right, node.left))
         elif not isinstance(node, Num):
             stack.append(node.operand)
-
-
-def _signed_literals(expr: Expr) -> list[tuple[Fraction, Fraction | None]]:
-    """Each literal with the signs written on it, left to right: ``-4`` is −4 and ``(-4)²``
-    is −4 squared. A sign in front of a square (``-3²``) is offered as the second reading,
-    so a pupil with the card −3 who writes ``-3²`` is using that card."""
-    found: list[tuple[Fraction, Fraction | None]] = []
-
-    def visit(node: Expr, minuses: int, outer: int) -> None:
-        if isinstance(node, Neg):
-            visit(node.operand, minuses + 1, outer)
-        elif isinstance(node, Num):
-            value = -node.value if minuses % 2 else node.value
-            found.append((value, -value if outer % 2 else None))
-        elif isinstance(node, BinOp):
-            visit(node.left, 0, 0)
-            visit(node.right, 0, 0)
-        elif isinstance(node, Square):
-            visit(node.operand, 0, outer + minuses)
-        else:  # −√4 is minus the root of 4: the 4 is the card, whatever the sign in front
-            visit(node.operand, 0, 0)
-
-    visit(expr, 0, 0)
-    return found
-
-
-def is_number(expr: Expr) -> bool:
-    """A number answer: a number, or a fraction of two whole numbers with at most a sign in
-    front (``-7/2``); ``6/(-2)`` is an expression (RULES.md §2.2)."""
-    inner = _strip_neg(expr)[0]
-    if isinstance(inner, Num):
-        return True
-    if not (isinstance(inner, BinOp) and inner.op == "/" and isinstance(inner.right, Num)):
-        return False
-    numerator = _strip_neg(inner.left)[0]
-    return (
-        isinstance(numerator, Num)
-        and numerator.value.denominator == 1
-        and inner.right.value.denominator == 1
-    )
-
-
-_Problem: TypeAlias = tuple[Reason, dict[str, object]]
-
-
-def judge(
-    text: str,
-    cards: tuple[int, int],
-    level: int,
-    answer_form: AnswerForm = AnswerForm.NUMBER,
-) -> Verdict:
-    """Judge a regn-mode answer for a side holding `cards` (RULES.md §2.2).
-
-    Unreadable text raises `ExpressionError` (an `Unreadable` code; the pupil may type again):
-    also an expression without its result at levels 1–2 or in the `number` answer form
-    (`result_missing`), and any power below level 6 (`power_not_allowed`). Anything else gets
-    a `Verdict`. A number answer is accepted when some legal expression gives it; when none
-    does, the verdict says which slip explains it (`engine.diagnosis`). An expression must use
-    the two cards with their signs and only what the level allows; the rules are checked in
-    this order so a pupil gets the most basic reason first: too_many_operations, the cards
-    (sign_slip, card_twice, not_your_cards, card_missing), operator_not_allowed,
-    square_not_allowed, root_not_allowed, squares_both, root_and_square, root_of_result,
-    root_of_negative, root_of_non_square, division_by_zero; then every step and the result
-    typed after it must equal its value (arithmetic_slip).
-
-    >>> judge("3/2", (6, 4), 3).value
-    Fraction(3, 2)
-    >>> judge("4 + 5 = 9", (-4, 5), 1).reason
-    'sign_slip'
-    """
-    level_operators(level)
-    form = AnswerForm.NUMBER if level in RESULT_LEVELS else AnswerForm(answer_form)
-    try:
-        parts = parse_answer(text)
-    except ExpressionError as error:
-        if error.code == "unsupported_power" and level < SQUARE_LEVEL:
-            _error("power_not_allowed", "powers are not part of this level", level=level)
-        raise
-    typed = " = ".join(to_text(part) for part in parts)
-    expression, result = parts[0], parts[-1]
-
-    def refuse(reason: Reason, details: Mapping[str, object]) -> Verdict:
-        return Verdict(None, typed, reason.value, MappingProxyType(dict(details)), typed)
-
-    def accept(value: Fraction) -> Verdict:
-        shown = " = ".join(to_text(part) for part in parts[:-1]) if len(parts) > 1 else typed
-        return Verdict(value, shown, typed=typed)
-
-    if len(parts) > 1 and not is_number(result):
-        _error("result_missing", "the answer ends with its number", expression=typed)
-    if len(parts) == 1 and is_number(expression):
-        return _judge_number(expression, cards, level, refuse, accept)
-    if len(parts) == 1 and form is AnswerForm.NUMBER:
-        _error("result_missing", "type the number the expression gives", expression=typed)
-
-    judged = _judge_expression(expression, cards, level)
-    if not isinstance(judged, Fraction):
-        reason, details = judged
-        return refuse(reason, {**details, **_cards(cards)})
-    for step in parts[1:]:
-        try:
-            step_value = evaluate(step)
-        except ExpressionError:
-            step_value = None
-        if step_value != judged:
-            return refuse(
-                Reason.ARITHMETIC_SLIP,
-                {
-                    "expression": to_text(expression),
-                    "value": _number_detail(judged),
-                    "number": typed_number(step),
-                    **_cards(cards),
-                },
-            )
-    return accept(judged)
-
-
-def typed_number(expr: Expr) -> int | str:
-    """A typed number as a detail: a whole number as an int, anything else as typed
-    (``1,6`` stays ``1,6``, never ``8/5``: the pupil sees their own number)."""
-    try:
-        value = evaluate(expr)
-    except ExpressionError:
-        return to_text(expr)
-    if not is_number(expr):
-        return to_text(expr)
-    if value.denominator == 1:
-        return value.numerator
-    inner, minuses = _strip_neg(expr)
-    if isinstance(inner, BinOp):  # a typed fraction keeps its terms: 6/4 stays 6/4
-        top, top_minuses = _strip_neg(inner.left)
-        assert isinstance(top, Num) and isinstance(inner.right, Num)
-        sign = MINUS if (minuses + top_minuses) % 2 else ""
-        return f"{sign}{top.value}/{inner.right.value}"
-    return to_text(expr)
-
-
-def _cards(cards: tuple[int, int]) -> dict[str, object]:
-    return {"card_a": cards[0], "card_b": cards[1]}
-
-
-def _judge_number(
-    expr: Expr,
-    cards: tuple[int, int],
-    level: int,
-    refuse: Callable[[Reason, Mapping[str, object]], Verdict],
-    accept: Callable[[Fraction], Verdict],
-) -> Verdict:
-    from engine.diagnosis import diagnose_number  # it uses the solver, which imports this module
-
-    try:
-        value = evaluate(expr)
-    except ExpressionError as error:  # only x/0 is possible for a number
-        return refuse(Reason(error.code), {**error.details, **_cards(cards)})
-    diagnosis = diagnose_number(value, cards, level)
-    if diagnosis is None:
-        return accept(value)
-    reason, details = diagnosis
-    # The number the pupil typed, as typed (1,6 stays 1,6); the slip's right value stays exact.
-    typed_key = "number" if reason is Reason.ARITHMETIC_SLIP else "value"
-    details = {**details, typed_key: typed_number(expr)}
-    return refuse(reason, {**details, **_cards(cards)})
-
-
-def _judge_expression(expr: Expr, cards: tuple[int, int], level: int) -> Fraction | _Problem:
-    """The value of a legal expression with these cards, or the first rule it breaks."""
-    from engine.solver import reachable  # the solver imports this module
-
-    problem = _shape_problem(expr, cards, level)
-    if problem is not None:
-        return problem
-    try:
-        value = evaluate(expr)
-    except ExpressionError as error:
-        return Reason(error.code), dict(error.details)
-    if value not in reachable(cards[0], cards[1], level):
-        # Only a sign in front of a square or root can get here (−√4 · 6): legal pieces in
-        # a shape the level does not have.
-        return Reason.WRONG_VALUE, {"value": _number_detail(value)}
-    return value
-
-
-def _card_problem(expr: Expr, cards: tuple[int, int]) -> _Problem | None:
-    """Match every literal to a card, sign included (§2.2: "4 is not that card")."""
-    remaining = [Fraction(card) for card in cards]
-    for value, other in _signed_literals(expr):
-        if value in remaining:
-            remaining.remove(value)
-        elif other is not None and other in remaining:
-            remaining.remove(other)
-        elif value != 0 and -value in remaining:
-            return Reason.SIGN_SLIP, {
-                "number": _number_detail(value),
-                "card": _number_detail(-value),
-            }
-        elif value in cards:
-            return Reason.CARD_TWICE, {"number": _number_detail(value)}
-        else:
-            return Reason.NOT_YOUR_CARDS, {"number": _number_detail(value)}
-    if remaining:
-        return Reason.CARD_MISSING, {"missing": _number_detail(remaining[0])}
-    return None
-
-
-def _shape_problem(expr: Expr, cards: tuple[int, int], level: int) -> _Problem | None:
-    """The first rule the expression breaks, in the documented order, or None."""
-    allowed = level_operators(level)
-    nodes = list(_walk(expr))
-    binops = [node for node in nodes if isinstance(node, BinOp)]
-    squares = [node for node in nodes if isinstance(node, Square)]
-    roots = [node for node in nodes if isinstance(node, Root)]
-
-    def decorated(kind: type[Square] | type[Root], inner: tuple[type, ...]) -> bool:
-        return any(
-            isinstance(node, kind) and isinstance(_strip_neg(node.operand)[0], inner)
-            for node in nodes
-        )
-
-    negated_group = any(isinstance(node, Neg) and isinstance(node.operand, BinOp) for node in nodes)
-    if len(binops) > 1 or negated_group or decorated(Square, (BinOp, Square)):
-        return Reason.TOO_MANY_OPERATIONS, {"operators": len(binops)}
-    problem = _card_problem(expr, cards)
-    if problem is not None:
-        return problem
-    for binop in binops:
-        if binop.op not in allowed:
-            return Reason.OPERATOR_NOT_ALLOWED, {
-                "operator": _OP_SYMBOLS[binop.op],
-                "allowed": [_OP_SYMBOLS[op] for op in allowed],
-                "level": level,
-            }
-    if squares and level < SQUARE_LEVEL:
-        return Reason.SQUARE_NOT_ALLOWED, {"level": level}
-    if roots and level < ROOT_LEVEL:
-        return Reason.ROOT_NOT_ALLOWED, {"level": level}
-    if len(squares) > 1:
-        return Reason.SQUARES_BOTH, {}
-    if decorated(Square, (Root,)) or decorated(Root, (Square,)):
-        return Reason.ROOT_AND_SQUARE, {}
-    if decorated(Root, (BinOp, Root)):
-        return Reason.ROOT_OF_RESULT, {}
-    for root in roots:
-        inner, minuses = _strip_neg(root.operand)
-        assert isinstance(inner, Num)  # every other operand was refused above
-        value = -inner.value if minuses % 2 else inner.value
-        if value < 0:
-            return Reason.ROOT_OF_NEGATIVE, {"number": _number_detail(value)}
-        if value.denominator != 1 or isqrt(value.numerator) ** 2 != value:
-            return Reason.ROOT_OF_NON_SQUARE, {"number": _number_detail(value)}
-    return None

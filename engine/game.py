@@ -28,9 +28,9 @@ from engine.actions import (
 )
 from engine.cards import Card, new_deck, stacked_cards
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
-from engine.errors import ConfigurationError, IllegalActionError, Refusal
+from engine.errors import ConfigurationError, IllegalActionError, Reason, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
-from engine.expressions import Reason, Verdict, judge
+from engine.judge import Verdict, judge
 from engine.rng import GameRng
 from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination

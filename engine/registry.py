@@ -17,8 +17,8 @@ from enum import StrEnum
 from engine.cards import DeckProfile
 from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
 from engine.errors import ConfigurationError
-from engine.expressions import AnswerForm
 from engine.intervallkrig import IntervalTable
+from engine.levels import AnswerForm
 from engine.regnekrig import RegnekrigTable
 from engine.table import Table
 

@@ -13,7 +13,7 @@ from engine.events import (
     ValueShown,
     WarDeclared,
 )
-from engine.expressions import Verdict
+from engine.judge import Verdict
 from engine.solver import Play, best
 from engine.state import Phase
 from engine.table import Table, ranked

@@ -29,17 +29,8 @@ from math import isqrt
 from types import MappingProxyType
 from typing import TypeAlias
 
-from engine.expressions import (
-    MINUS,
-    BinOp,
-    Expr,
-    Op,
-    Root,
-    Square,
-    card_term,
-    level_operators,
-    to_text,
-)
+from engine.expressions import MINUS, BinOp, Expr, Op, Root, Square, to_text
+from engine.levels import card_term, level_operators
 
 __all__ = [
     "TARGETS",

@@ -8,7 +8,7 @@ from enum import StrEnum
 from engine.cards import Card
 from engine.config import GameConfig
 from engine.events import Event
-from engine.expressions import Verdict
+from engine.judge import Verdict
 from engine.rng import GameRng
 
 

@@ -25,7 +25,7 @@ from engine.events import (
     RoundWon,
     SideOut,
 )
-from engine.expressions import Verdict
+from engine.judge import Verdict
 from engine.rng import GameRng
 from engine.state import PASS, GameState, Outcome, Phase, SideState, Step, Termination
 

@@ -19,9 +19,10 @@ from bot.render.naming import join_names
 from bot.render.notation import school_expression
 from bot.render.results import LINE_MAX
 from engine.config import GameConfig, Mode
-from engine.expressions import RESULT_LEVELS, Verdict
 from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
+from engine.judge import Verdict
+from engine.levels import RESULT_LEVELS
 from engine.registry import GameDescriptor
 from engine.state import Outcome, Termination
 from engine.view import Now, SideView, Status, View

@@ -20,7 +20,7 @@ from bot.render.naming import computer_name, join_names
 from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
 from bot.storage.records import Invitation
 from bot.ui.custom_ids import Verb, build
-from engine.expressions import RESULT_LEVELS
+from engine.levels import RESULT_LEVELS
 from engine.registry import GAMES, REGNEKRIG, SIDES, TEAM_SIDES, GameDescriptor
 
 LOBBY_MAX = SIDES[-1]

@@ -10,7 +10,7 @@ from typing import Literal
 from bot.services.settings import GameSettings
 from bot.storage.records import GameRecord, Player
 from engine.events import Event
-from engine.expressions import Verdict
+from engine.judge import Verdict
 from engine.state import GameState
 
 # Endings outside the rules, none of them a result (RULES §1.5): "stopped" a stop before the

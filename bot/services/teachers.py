@@ -18,7 +18,7 @@ from bot.storage.contract import TeachingStore
 from bot.storage.records import PRESET_NAME_MAX as PRESET_NAME_MAX
 from bot.storage.records import SERVER_WIDE, ClassPreset, NamedPreset
 from engine.computer import Strength
-from engine.expressions import AnswerForm
+from engine.levels import AnswerForm
 from engine.registry import (
     ANSWER_TIME,
     DECK,

@@ -483,7 +483,7 @@ class PlayerGame:
     player: PlayerResult
 
 
-ANSWER_FORMS = ("number", "expression")  # RULES §2.2; engine.expressions.AnswerForm's values
+ANSWER_FORMS = ("number", "expression")  # RULES §2.2; engine.levels.AnswerForm's values
 
 
 @dataclass(frozen=True, slots=True)

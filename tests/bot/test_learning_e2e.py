@@ -16,7 +16,10 @@ from bot.render.board_text import answer_reply
 from bot.render.cards import number_text
 from bot.render.summary import operation_name
 from bot.ui.custom_ids import Verb, build
-from engine.expressions import Reason, card_term, judge, to_text
+from engine.errors import Reason
+from engine.expressions import to_text
+from engine.judge import judge
+from engine.levels import card_term
 from engine.state import Phase
 from tests.bot.e2e import (  # noqa: F401 - fixtures
     Table,

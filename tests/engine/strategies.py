@@ -22,3 +22,9 @@ def game_configs(max_rounds: int) -> st.SearchStrategy[GameConfig]:
 
 
 seeds = st.integers(0, 2**31 - 1)
+
+
+ANSWER_ALPHABET = "0123456789.,+-*/:^()[]xX \u2212\u2013\u00d7\u00b7\u22c5\u00f7\u00b2\u00b3\u221a"
+answer_chars = st.sampled_from([*ANSWER_ALPHABET, "sqrt", "rot", "**", "SQRT"])
+answer_like = st.lists(answer_chars, max_size=40).map("".join)
+"""Text made of what pupils type in answers: most of it unreadable, some of it an answer."""

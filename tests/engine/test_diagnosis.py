@@ -20,24 +20,12 @@ from hypothesis import strategies as st
 
 from engine.actions import Answer, Timeout
 from engine.config import GameConfig, Mode
-from engine.errors import ConfigurationError, ExpressionError, Unreadable
+from engine.errors import ConfigurationError, ExpressionError, Reason, Unreadable
 from engine.events import ValueShown
-from engine.expressions import (
-    AnswerForm,
-    BinOp,
-    Expr,
-    Neg,
-    Num,
-    Reason,
-    Root,
-    Square,
-    Verdict,
-    evaluate,
-    judge,
-    parse,
-    to_text,
-)
+from engine.expressions import BinOp, Expr, Neg, Num, Root, Square, evaluate, parse, to_text
 from engine.game import apply, new_game
+from engine.judge import Verdict, judge
+from engine.levels import AnswerForm
 from engine.solver import answer_text, number_answer, reachable
 
 NUMBER, EXPRESSION = AnswerForm.NUMBER, AnswerForm.EXPRESSION

@@ -56,8 +56,8 @@ from engine.cards import DeckProfile
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode, WarRule
 from engine.errors import EngineError
 from engine.events import Event
-from engine.expressions import AnswerForm
 from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
+from engine.levels import AnswerForm
 from engine.registry import GAMES
 from engine.replay import run
 from engine.solver import best, reachable

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from engine import solver
 from engine.cards import DeckProfile, profile_values
 from engine.errors import ExpressionError
-from engine.expressions import AnswerForm, Num, evaluate, judge, parse
+from engine.expressions import Num, evaluate, parse
+from engine.judge import judge
+from engine.levels import AnswerForm
 from engine.solver import TARGETS, Play, best, distance, precompute, reachable
 
 # Every ordered pair of card values any deck profile can deal (RULES.md §1.1).

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from engine.actions import Action, Answer, Bet, Flip, Pass, Timeout
 from engine.cards import Card
 from engine.config import GameConfig, Mode
-from engine.expressions import Verdict
 from engine.game import apply, legal_actions, new_game
+from engine.judge import Verdict
 from engine.state import GameState, Phase, SideState
 from engine.view import view as observe
 

@@ -8,8 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.i18n import LANGS, catalogue, t
-from engine.errors import Unreadable
-from engine.expressions import Reason
+from engine.errors import Reason, Unreadable
 from engine.game import TIMEOUT_REASON
 
 ROOT = Path(__file__).resolve().parents[3]

@@ -27,8 +27,8 @@ from engine.events import (
     ValueShown,
     WarDeclared,
 )
-from engine.expressions import judge
 from engine.game import apply, awaited, new_game
+from engine.judge import judge
 from engine.state import Termination
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
 from tests.bot.services.results_support import (  # noqa: F401 - fixtures

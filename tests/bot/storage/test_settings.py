@@ -8,7 +8,7 @@ import asyncio
 import pytest
 
 from bot.storage import ANSWER_FORMS, GuildSettings, Storage
-from engine.expressions import AnswerForm
+from engine.levels import AnswerForm
 
 from .conftest import Backend, need_durable
 from .helpers import T0

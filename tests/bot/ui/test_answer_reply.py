@@ -8,7 +8,9 @@ import pytest
 
 from bot.i18n import LANGS, t
 from bot.render.board_text import answer_reply
-from engine.expressions import AnswerForm, Reason, judge
+from engine.errors import Reason
+from engine.judge import judge
+from engine.levels import AnswerForm
 
 EXPRESSION = AnswerForm.EXPRESSION
 
