@@ -2,16 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from engine.cards import DeckProfile
 from engine.errors import ConfigurationError
 from engine.levels import AnswerForm
-
-if TYPE_CHECKING:
-    from engine.registry import GameDescriptor
 
 TARGET_MIN = -15
 TARGET_MAX = 15
@@ -31,7 +28,7 @@ class WarRule(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class GameConfig:
-    game: str  # a key of `engine.registry.GAMES`
+    game: str  # a key of `engine.registry.GAMES` (checked by `engine.game.new_game`)
     level: int = 1
     deck: DeckProfile = DeckProfile.HELTALL
     mode: Mode = Mode.AUTO
@@ -40,18 +37,11 @@ class GameConfig:
     war_rule: WarRule = WarRule.CLOSEST_TO_ZERO
     max_rounds: int = 1000
     answer_form: AnswerForm = AnswerForm.NUMBER  # regn mode, levels 3–7 (RULES §2.2)
-    # Derived once from `game` (never stored, never compared): the rules look these up on
-    # every round.
-    descriptor: GameDescriptor = field(init=False, repr=False, compare=False)
-    has_targets: bool = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        from engine.registry import descriptor  # the registry imports the tables, which import this
-
-        game = descriptor(self.game)
-        object.__setattr__(self, "game", game.key)  # a plain str, whatever spelling came in
-        object.__setattr__(self, "descriptor", game)
-        object.__setattr__(self, "has_targets", game.has_targets(self.level))
+        # Plain data: the ranges every game shares are checked here; which games exist is the
+        # registry's to say (`engine.registry.descriptor`, asked when a game is dealt).
+        object.__setattr__(self, "game", str(self.game))  # a plain str, whatever came in
         if self.level not in LEVELS:
             raise ConfigurationError("level must be 1–7", field="level", value=self.level)
         if not 2 <= self.sides <= 4:

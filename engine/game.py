@@ -31,6 +31,7 @@ from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError, Reason, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
 from engine.judge import Verdict, judge
+from engine.registry import descriptor
 from engine.rng import GameRng
 from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination
@@ -54,7 +55,7 @@ _DECISION_KIND = {Phase.TARGET: "target", Phase.ANSWER: "answer", Phase.BET: "be
 
 
 def _table(state: GameState) -> Table:
-    return state.config.descriptor.table(state)
+    return descriptor(state.config.game).table(state)
 
 
 def new_game(
@@ -68,6 +69,7 @@ def new_game(
     RULES §1.2: the deck is dealt evenly between the sides; leftovers are set aside face down.
     `forced` holds recorded chance outcomes (see `engine.rng`).
     """
+    descriptor(config.game)  # an unknown game is refused before anything is dealt
     rng = GameRng(seed, 0, forced)
     sides = config.sides
     if piles is not None:

@@ -36,6 +36,7 @@ class IntervalTable(Table):
     __slots__ = ()
 
     ONE_CARD_ROUNDS = True
+    BETTING = False  # §3.3: satsing's swap bets (`SatsingTable`)
 
     @staticmethod
     def endgame(state: GameState) -> str | None:
@@ -54,7 +55,7 @@ class IntervalTable(Table):
 
     @property
     def bets_allowed(self) -> bool:
-        return self.config.descriptor.betting
+        return self.BETTING
 
     def can_bet(self, side: int) -> bool:
         """Checked after the side's two interval cards are laid."""
@@ -239,3 +240,11 @@ class IntervalTable(Table):
             self.between_rounds()
         else:
             self.declare_war(tuple(winners), Step.THREE_CARD_WAR)
+
+
+class SatsingTable(IntervalTable):
+    """Satsing (RULES §3.3): intervallkrig with swap bets."""
+
+    __slots__ = ()
+
+    BETTING = True

@@ -17,7 +17,7 @@ from enum import StrEnum
 from engine.cards import DeckProfile
 from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
 from engine.errors import ConfigurationError
-from engine.intervallkrig import IntervalTable
+from engine.intervallkrig import IntervalTable, SatsingTable
 from engine.levels import AnswerForm
 from engine.regnekrig import RegnekrigTable
 from engine.table import Table
@@ -97,7 +97,6 @@ class GameDescriptor:
     needs: frozenset[Need]
     modes: tuple[Mode, ...]  # the modes a screen offers, the default first (none: no decisions)
     levels: range = range(1, 2)
-    betting: bool = False  # RULES §3.3: satsing's swap bets
     # The modes in which skill decides the game, so a result may move a rating; in the
     # others (regnekrig's auto mode, plain intervallkrig) luck decides: the game counts in
     # results but is never rated.
@@ -178,14 +177,13 @@ INTERVALLKRIG = GameDescriptor(
 )
 SATSING = GameDescriptor(
     key="satsing",
-    table=IntervalTable,
+    table=SatsingTable,  # RULES §3.3: the swap bets
     emoji="🎲",
     colour=0xF59E0B,  # amber
     options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed
     needs=frozenset({Need.BET, Need.FLIP}),
     modes=(Mode.REGN,),  # the bets are the game: a screen always asks for them
     rated_modes=(Mode.REGN,),  # choosing when to bet is the skill
-    betting=True,
     rules=(
         ("rules.heading.round", "rules.satsing.round"),
         ("rules.heading.bet", "rules.satsing.bet"),

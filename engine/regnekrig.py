@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.config import TARGET_MAX, TARGET_MIN
+from engine.config import TARGET_LEVELS, TARGET_MAX, TARGET_MIN
 from engine.events import (
     Answered,
     BonusPaid,
@@ -40,6 +40,11 @@ def closeness(value: Fraction, target: int) -> Fraction | int:
 class RegnekrigTable(Table):
     __slots__ = ()
 
+    @property
+    def has_targets(self) -> bool:
+        """RULES §2.5: a side names the target at the levels that have one."""
+        return self.config.level in TARGET_LEVELS
+
     def best_play(self, side: int) -> Play:
         a, b = self.up[side]
         return best(a.value, b.value, self.config.level, self.target)
@@ -53,7 +58,7 @@ class RegnekrigTable(Table):
             # §2.5: after each round the next side in turn (still in play) names the target.
             live = self.live()
             self.namer = next((s for s in live if s > self.namer), live[0])
-        if self.config.has_targets:
+        if self.has_targets:
             # §2.5: the naming side names the target before the cards are turned.
             self.open_window(Phase.TARGET, [self.namer])
         else:
@@ -70,7 +75,7 @@ class RegnekrigTable(Table):
         self.clear_comparison()
         self.round += 1
         self.target = None
-        if self.config.has_targets:
+        if self.has_targets:
             if target is None:
                 # RULES §2.5: in auto mode, or when the naming side does not answer in time.
                 self.rng, target = self.rng.randint(TARGET_MIN, TARGET_MAX)

@@ -38,6 +38,7 @@ from engine.events import (
     WarDeclared,
 )
 from engine.game import choices
+from engine.registry import descriptor
 from engine.state import GameState, Outcome, Phase, Step, Termination
 
 
@@ -189,6 +190,7 @@ class View:
 
 def view(state: GameState, side: int | None) -> View:
     """The game as `side` sees it (`None`: the table, with every side's choices)."""
+    game = descriptor(state.config.game)
     now = _now(state)
     auto = state.config.mode is Mode.AUTO and now in (Now.NAME_TARGET, Now.ANSWER, Now.BET)
     viewer = side if side is not None and 0 <= side < len(state.sides) else None
@@ -208,9 +210,9 @@ def view(state: GameState, side: int | None) -> View:
         now=now,
         auto=auto,
         target=state.target if now is Now.ANSWER else None,
-        namer=state.namer if state.config.has_targets else None,
+        namer=state.namer if game.has_targets(state.config.level) else None,
         war=_war(state, now),
-        endgame=state.config.descriptor.table.endgame(state) if now is Now.FLIP else None,
+        endgame=game.table.endgame(state) if now is Now.FLIP else None,
         window=state.window,
         awaited=state.pending,
         battle=state.battle,
@@ -413,7 +415,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     if start is None:
         return None
     target = start.target
-    one_card_rounds = config.descriptor.table.ONE_CARD_ROUNDS
+    one_card_rounds = descriptor(config.game).table.ONE_CARD_ROUNDS
     comparisons: list[Comparison] = []
     drafts: dict[int, _PlayDraft] = {}
     kind = "round"

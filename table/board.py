@@ -30,6 +30,7 @@ from bot.render.results import result_line
 from engine.actions import Choice, ChoiceKind
 from engine.cards import Card
 from engine.hints import swap_chances
+from engine.registry import descriptor
 from engine.view import SideView, View, view
 from table.games import COMPUTER_SIDE, TableGame
 from table.page import button, document, esc, hidden, lang_switch, md, message
@@ -235,7 +236,7 @@ def table_page(
     """The whole page of a game in play or over."""
     table = view(game.state, None)
     names = side_names(game, lang)
-    title = game_title(table.config.descriptor, table.config.level, lang)
+    title = game_title(descriptor(table.config.game), table.config.level, lang)
     over = table.is_over
     status: list[str] = [] if over else [header_line(table, lang)]
     result = result_line(table.result, names, lang)

@@ -39,6 +39,7 @@ from bot.render.panel import Panel
 from bot.render.results import RoundBlock, round_block
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
+from engine.registry import descriptor
 from engine.view import Now, SideView, View
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-limits)
@@ -168,7 +169,7 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
         lines.extend(prompt_lines(view, names, lang))
         lines.extend(waiting_lines(view, names, lang))
         lines.extend(_deadlines(screen, now_ms, lang))
-    game = view.config.descriptor
+    game = descriptor(view.config.game)
     colour = ENDED_COLOUR if screen.ended is not None else discord.Colour(game.colour)
     embed = discord.Embed(
         title=clip(game_title(game, view.config.level, lang), TITLE_MAX),

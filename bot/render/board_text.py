@@ -23,7 +23,7 @@ from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
 from engine.judge import Verdict
 from engine.levels import RESULT_LEVELS
-from engine.registry import GameDescriptor
+from engine.registry import GameDescriptor, descriptor
 from engine.state import Outcome, Termination
 from engine.view import Now, SideView, Status, View
 
@@ -39,7 +39,7 @@ def settings_parts(config: GameConfig, lang: Lang) -> list[str]:
     """The game's settings as the board's footer lists them: deck, mode, answer form, war
     size, war rule (each only for a game that has it)."""
     parts = [t(f"deck.{config.deck.value}.name", lang)]
-    game = config.descriptor
+    game = descriptor(config.game)
     if game.option("mode") is not None:
         parts.append(t(f"mode.{config.mode.value}.name", lang))
     answers = config.mode is not Mode.AUTO and config.level not in RESULT_LEVELS

@@ -19,7 +19,7 @@ from bot.render.screen import GameScreen
 from bot.ui.custom_ids import Verb, build
 from engine.actions import Choice, ChoiceKind
 from engine.config import Mode
-from engine.registry import Need
+from engine.registry import Need, descriptor
 
 RANDOM = "random"
 LOW, HIGH = "lo", "hi"  # the two target selects: zero and below, above zero
@@ -144,7 +144,7 @@ def _summary_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[disco
     a timer with no pupil's interaction open to answer through, a bot without privileged
     intents cannot send a DM, and a button still works after a restart or an hour later."""
     config = screen.view.config
-    answers = Need.ANSWER in config.descriptor.needs and config.mode is Mode.REGN
+    answers = Need.ANSWER in descriptor(config.game).needs and config.mode is Mode.REGN
     if not answers or not screen.humans:
         return []
     return [_button(t("button.summary", lang), build(Verb.SUMMARY, screen.game_id), emoji="📋")]

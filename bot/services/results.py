@@ -64,6 +64,7 @@ from engine.events import (
     event_from_json,
 )
 from engine.game import restore
+from engine.registry import descriptor
 
 log = logging.getLogger(__name__)
 
@@ -150,7 +151,7 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
     settings = GameSettings.from_json(stored.config)
     config = settings.engine
     level = config.level
-    targets = config.has_targets
+    targets = descriptor(config.game).has_targets(level)
 
     game_over: GameOver | None = None
     last_event_at = stored.created_at

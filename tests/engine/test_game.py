@@ -116,6 +116,12 @@ def test_bad_configuration_is_refused(keys: dict[str, int]) -> None:
         GameConfig.from_json({"game": "regnekrig", **keys})
 
 
+def test_an_unknown_game_is_refused_before_anything_is_dealt() -> None:
+    """A configuration is plain data; the registry says which games exist (SCENARIOS.md `game`)."""
+    with pytest.raises(ConfigurationError, match="unknown game 'chess'"):
+        new_game(GameConfig("chess"), 0)
+
+
 def test_stacked_piles_must_match_the_sides() -> None:
     with pytest.raises(ConfigurationError):
         new_game(GameConfig("regnekrig"), 0, [[1, 2]])

@@ -21,6 +21,7 @@ from bot.render.locale import as_lang
 from bot.render.pictures.palette import RGB
 from bot.render.pictures.tiles import Face, Mark, signed
 from engine.cards import Card
+from engine.registry import descriptor
 from engine.view import Now, Play, RoundFacts, SideView, Status, View
 
 # While a decision is open the cards on the table are the ones to decide on; a war waiting for
@@ -72,7 +73,7 @@ def scene(view: View, names: dict[int, str], lang: str) -> Scene:
     (plain text: a picture shows Markdown escapes literally)."""
     language = as_lang(lang)
     config = view.config
-    game = config.descriptor
+    game = descriptor(config.game)
     facts = view.result
     in_play = view.now in _IN_PLAY
     current = facts if facts is not None and (not in_play or facts.round == view.round) else None
@@ -82,7 +83,7 @@ def scene(view: View, names: dict[int, str], lang: str) -> Scene:
     if game.has_levels:
         title += " · " + t("picture.level", language, level=config.level)
     target: int | None = None
-    if config.has_targets:
+    if game.has_targets(config.level):
         target = view.target if in_play else (current.target if current is not None else None)
     side_names = {
         i: names.get(i) or t("side.fallback", language, number=i + 1)
