@@ -16,13 +16,17 @@ from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
-from bot.ops.errors import StartupError
-from bot.ops.paths import default_database, dotenv_files
-from bot.ops.token import token_problem
+from bot.paths import default_database, dotenv_files
+from bot.token_shape import token_problem
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
 DATABASE_SCHEMES = ("postgresql", "postgres")
+
+
+class StartupError(Exception):
+    """A setting, the database or the lock stops the bot; the message is one sentence
+    (no traceback), printed as ``mattekrig: <sentence>`` with exit code 2."""
 
 
 class ConfigError(StartupError):

@@ -20,8 +20,8 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
+from bot.config import StartupError
 from bot.ops.database import check_folder, known_version, read_only_uri
-from bot.ops.errors import StartupError
 from bot.ops.lock import DatabaseLock, DatabaseLocked
 
 

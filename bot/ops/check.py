@@ -17,8 +17,8 @@ from bot.config import Config, environment, read_config
 from bot.ops.database import DatabaseProblem, inspect_database
 from bot.ops.invite import invite_url
 from bot.ops.lock import holder, is_running
-from bot.ops.paths import old_default_database
-from bot.ops.token import bot_id
+from bot.paths import old_default_database
+from bot.token_shape import bot_id
 
 ONLINE_TIMEOUT = 60.0
 

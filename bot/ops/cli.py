@@ -19,14 +19,13 @@ from pathlib import Path
 import aiohttp
 import discord
 
-from bot.config import Config, load_config
+from bot.config import Config, StartupError, load_config
 from bot.ops.backup import backup, restore
 from bot.ops.check import offline, old_database_sentence, online
 from bot.ops.database import inspect_database
-from bot.ops.errors import StartupError
 from bot.ops.lock import DatabaseLock
 from bot.ops.logs import setup_logging
-from bot.ops.paths import old_default_database
+from bot.paths import old_default_database
 
 log = logging.getLogger("bot")
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
-from bot.ops.errors import StartupError
+from bot.config import StartupError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _MIGRATION = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")

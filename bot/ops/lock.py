@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from types import TracebackType
 
-from bot.ops.errors import StartupError
+from bot.config import StartupError
 
 
 class DatabaseLocked(StartupError):

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.ops.errors import StartupError
+from bot.config import StartupError
 from bot.storage.errors import StorageError
 from bot.storage.migrate import latest_version, load_migrations
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from bot.config import StartupError
 from bot.ops.backup import backup, restore
 from bot.ops.cli import main
 from bot.ops.database import known_version
-from bot.ops.errors import StartupError
 from bot.ops.lock import DatabaseLock
 from bot.services.settings import GameSettings
 from bot.storage import Storage

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ops.errors import StartupError
+from bot.config import StartupError
 from bot.storage import ActionCommit, NewEvent, Storage
 from tests.bot.storage.helpers import T0, new_game
 from tests.bot.storage.results_helpers import duel, record

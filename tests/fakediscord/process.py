@@ -205,7 +205,7 @@ async def _main(kind: str, database: Path) -> None:
         from bot.ops.lock import DatabaseLock
 
         assert isinstance(client, MattekrigBot)
-        from bot.ops.errors import StartupError
+        from bot.config import StartupError
 
         try:
             lock = DatabaseLock(database)
