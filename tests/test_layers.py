@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The modules render may import from the bot: its own, the catalogues, the custom_id grammar,
 # and the value modules below.
-RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.ui.custom_ids")
+RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.custom_ids")
 # Plain values shared across the layers: no I/O, no service, no discord. `bot.services.live`
 # is the game a service holds (render/names.py reads the sides' names from it; the board draws
 # a `GameScreen`) and `bot.services.settings` the table rules it carries; `bot.storage.records`

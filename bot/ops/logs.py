@@ -26,7 +26,7 @@ from typing import Any, TextIO
 
 import discord
 
-from bot.ui.custom_ids import parse
+from bot.custom_ids import parse
 
 PRESS_FIELDS = ("interaction_id", "guild_id", "game_id")
 

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.render.board import clip
 from bot.render.locale import as_lang
@@ -20,7 +21,6 @@ from bot.storage.records import (
     NamedPreset,
     Season,
 )
-from bot.ui.custom_ids import Verb, build
 
 
 def render_season_confirm(guild_id: int, current: Season | None, lang: str) -> Panel:

@@ -5,7 +5,7 @@ Discord control (`Verb` plus argument): `control_of` goes one way for drawing, `
 the other way for a press. The handlers are `DynamicItem`s in `bot.ui` that match on custom_id
 alone, so these are plain `discord.ui.Button`/`Select` objects whose only job is to carry the
 right id: the verb, the game id and the engine's decision *window*, which makes a button from
-an earlier window harmless (`bot.ui.custom_ids`). The board shows the choices of its human
+an earlier window harmless (`bot.custom_ids`). The board shows the choices of its human
 sides; a window that waits only for the computer shows none.
 """
 
@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import discord
 
+from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
 from bot.render.cards import number_text
 from bot.render.screen import GameScreen
-from bot.ui.custom_ids import Verb, build
 from engine.actions import Choice, ChoiceKind
 from engine.config import Mode
 from engine.registry import Need, descriptor

@@ -12,6 +12,7 @@ from typing import Any
 
 import discord
 
+from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
 from bot.render.board import ENDED_COLOUR, Board, clip, game_title, when
 from bot.render.locale import as_lang
@@ -19,7 +20,6 @@ from bot.render.names import user_name
 from bot.render.naming import computer_name, join_names
 from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
 from bot.storage.records import Invitation
-from bot.ui.custom_ids import Verb, build
 from engine.levels import RESULT_LEVELS
 from engine.registry import GAMES, REGNEKRIG, SIDES, TEAM_SIDES, GameDescriptor
 

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.custom_ids import Verb
 from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
@@ -29,7 +30,6 @@ from bot.render.records import (
 )
 from bot.reports import GAMES, PERIODS, SORTS, Leaderboard, Period
 from bot.storage.records import BoardRow, BoardSort
-from bot.ui.custom_ids import Verb
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import discord
 
+from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import DANGER_COLOUR, render_question
-from bot.ui.custom_ids import Verb, build
 
 
 def render_forget_confirm(user_id: int, lang: str) -> Panel:

@@ -9,10 +9,10 @@ from datetime import UTC, datetime
 
 import discord
 
+from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
 from bot.render.names import clean_name
 from bot.render.panel import Panel
-from bot.ui.custom_ids import Verb, build
 
 LEADERBOARD_COLOUR = discord.Colour(0xEAB308)  # gold
 STATS_COLOUR = discord.Colour(0x3B82F6)  # blue

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import discord
 
+from bot.custom_ids import Verb
 from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
@@ -23,7 +24,6 @@ from bot.render.records import (
 )
 from bot.render.stats import op_name
 from bot.reports import ClassReport, SkillLine
-from bot.ui.custom_ids import Verb
 
 MAX_EMBEDS = 10  # Discord's limit per message: the overview and nine pupils
 PUPILS_PER_PAGE = MAX_EMBEDS - 1

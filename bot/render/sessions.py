@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import discord
 
+from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
 from bot.render.board import clip, when
 from bot.render.locale import as_lang
@@ -23,7 +24,6 @@ from bot.render.report import mistake_in
 from bot.render.stats import op_name
 from bot.reports import PupilLine, SessionSummary
 from bot.storage.records import ClassSession
-from bot.ui.custom_ids import Verb, build
 
 
 def render_session_started(session: ClassSession, lang: str) -> str:

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.custom_ids import Verb, template
 from bot.i18n import t
 from bot.replies import show_done
 from bot.services.errors import UserFacingError
-from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
 
@@ -34,7 +34,7 @@ class SeasonItem(MattekrigItem, template=template(Verb.SEASON)):
             await show_done(interaction, t("admin.season.cancelled", lang))
             return
         running = await bot.admin.current_season(guild_id)
-        if (running.season if running else 0) != (self.cid.round or 0):
+        if (running.season if running else 0) != self.cid.season:
             await show_done(interaction, t("admin.season.stale", lang))
             return
         change = await bot.admin.new_season(guild_id, manager=manager)

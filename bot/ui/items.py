@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.custom_ids import TEMPLATE, CustomId, Verb, parse, template
 from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
 from bot.render.invitations import render_challenge, render_lobby
@@ -21,7 +22,6 @@ from bot.replies import lang_of, reply_lang, report_error, send_private
 from bot.services.errors import UserFacingError
 from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
-from bot.ui.custom_ids import TEMPLATE, CustomId, Verb, parse, template
 from bot.ui.flow import post_board, send_challenge, thread_from, thread_name
 from bot.ui.modals import AnswerModal
 from engine.actions import ChoiceKind
@@ -97,7 +97,7 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 class FlipItem(MattekrigItem, template=template(Verb.FLIP)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
-        update = await bot.games.flip(self.game_id, interaction.user.id, self.cid.round)
+        update = await bot.games.flip(self.game_id, interaction.user.id, self.cid.window)
         await bot.boards.respond(interaction, update)
 
 
@@ -120,7 +120,7 @@ class TargetItem(MattekrigItem, template=template(Verb.TARGET)):
             except (IndexError, ValueError, TypeError):
                 raise UserFacingError("engine.target_out_of_range") from None
         update = await bot.games.name_target(
-            self.game_id, interaction.user.id, self.cid.round, value
+            self.game_id, interaction.user.id, self.cid.window, value
         )
         await bot.boards.respond(interaction, update)
 
@@ -132,7 +132,7 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
         games = bot.games
-        side = games.check(self.game_id, interaction.user.id, self.cid.round, ChoiceKind.ANSWER)
+        side = games.check(self.game_id, interaction.user.id, self.cid.window, ChoiceKind.ANSWER)
         game = games.live(self.game_id)
         seen = view(game.state, side)
         text = render_answer_modal(seen, side, reply_lang(interaction, game.settings.locale))
@@ -144,7 +144,7 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
         update = await bot.games.bet(
-            self.game_id, interaction.user.id, self.cid.round, self.cid.int_arg()
+            self.game_id, interaction.user.id, self.cid.window, self.cid.int_arg()
         )
         # Quiet: the board's ✓ beside the side is the acknowledgement (issue 10).
         await bot.boards.respond(interaction, update)
@@ -153,14 +153,14 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
 class PassItem(MattekrigItem, template=template(Verb.PASS)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
-        update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.round, None)
+        update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.window, None)
         await bot.boards.respond(interaction, update)
 
 
 class HintItem(MattekrigItem, template=template(Verb.HINT)):
     async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         bot = interaction.client
-        chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.round)
+        chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.window)
         lang = reply_lang(interaction, bot.games.live(self.game_id).settings.locale)
         await send_private(interaction, render_hint(chances, lang))
 

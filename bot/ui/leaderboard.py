@@ -21,12 +21,12 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.custom_ids import Verb, template
 from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
 from bot.render.locale import as_lang
 from bot.replies import show
 from bot.reports import Leaderboard
 from bot.services.errors import UserFacingError
-from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
 
@@ -150,4 +150,4 @@ class PageItem(MattekrigItem, template=template(Verb.PAGE)):
         options = LeaderboardOptions.from_arg(self.cid.arg)
         if options is None or self.cid.guild_id != interaction.guild_id:
             raise UserFacingError("error.not_allowed")
-        await show_leaderboard(interaction, options, self.cid.round or 0, edit=True)
+        await show_leaderboard(interaction, options, self.cid.page, edit=True)

@@ -11,10 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.custom_ids import CustomId, Verb, parse
 from bot.render.board import AnswerModalText
 from bot.render.board_text import answer_explanation
 from bot.replies import reply_lang, report_error, send_private
-from bot.ui.custom_ids import CustomId, Verb, parse
 from engine.expressions import MAX_ANSWER_LENGTH
 
 if TYPE_CHECKING:
@@ -71,7 +71,7 @@ async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -
     bot = interaction.client
     try:
         text = submitted_text(interaction.data.get("components")) or ""
-        update = await bot.games.answer(cid.game_id, interaction.user.id, cid.round, text)
+        update = await bot.games.answer(cid.game_id, interaction.user.id, cid.window, text)
         await bot.boards.respond(interaction, update)
         # Quiet: an accepted answer is acknowledged by the board's ✓; only an answer that
         # counts as no value is explained (RULES §2.2), so the mistake teaches something.

@@ -7,10 +7,10 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.custom_ids import Verb, template
 from bot.i18n import t
 from bot.replies import show_done
 from bot.services.errors import UserFacingError
-from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules
 from bot.ui.items import MattekrigItem
 

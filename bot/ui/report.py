@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.custom_ids import Verb, template
 from bot.render.report import days_from_arg, render_report
 from bot.services.errors import UserFacingError
-from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
 
@@ -31,5 +31,5 @@ class ReportPageItem(MattekrigItem, template=template(Verb.REPORT)):
         report = await interaction.client.admin.class_report(  # refused for a non-manager
             guild_id, manager=is_manager(interaction), days=days
         )
-        page = render_report(report, lang, guild_id=guild_id, days=days, page=self.cid.round or 0)
+        page = render_report(report, lang, guild_id=guild_id, days=days, page=self.cid.page)
         await interaction.response.edit_message(embeds=page.embeds, view=page.view)

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from bot.custom_ids import Verb, template
 from bot.i18n import t
 from bot.render.sessions import render_my_session
 from bot.replies import send_private
-from bot.ui.custom_ids import Verb, template
 from bot.ui.guild import house_rules, require_guild
 from bot.ui.items import MattekrigItem
 

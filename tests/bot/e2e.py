@@ -19,10 +19,10 @@ from typing import Any
 import pytest
 
 from bot.client import MattekrigBot
+from bot.custom_ids import Verb, build, parse
 from bot.i18n import t
 from bot.services.live import LiveGame
 from bot.storage import StoredGame
-from bot.ui.custom_ids import Verb, build, parse
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
 from tests.fakediscord.driver import Driver

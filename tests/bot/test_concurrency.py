@@ -9,8 +9,8 @@ from typing import Any
 
 import pytest
 
+from bot.custom_ids import Verb, build
 from bot.i18n import t
-from bot.ui.custom_ids import Verb, build
 from engine.state import Phase
 from tests.bot.e2e import (
     ANSWER_FIELD,

@@ -19,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.custom_ids import Verb, build, parse
 from bot.services.settings import GameSettings
-from bot.ui.custom_ids import Verb, build, parse
 from engine.actions import action_from_json
 from engine.game import restore
 from engine.state import GameState
@@ -72,7 +72,7 @@ def stale_boards(fake: FakeDiscord, database: Path) -> list[int]:
         if status != "live":
             ok = shown == [build(Verb.REMATCH, game_id)]
         else:  # every control names the game's current round (a Flip, a choice, …)
-            rounds = [c.round for c in map(parse, shown) if c is not None and c.round is not None]
+            rounds = [c.window for c in map(parse, shown) if c is not None and c.window is not None]
             ok = bool(rounds) and all(r == state.window for r in rounds)
         if not ok:
             stale.append(game_id)

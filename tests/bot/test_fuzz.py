@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from bot.ui.custom_ids import TEMPLATE, Verb, parse
+from bot.custom_ids import TEMPLATE, Verb, parse
 from tests.bot.e2e import Table, ref_of, seed_deals
 from tests.fakediscord.state import (
     APPLICATION_COMMAND,

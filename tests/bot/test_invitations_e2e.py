@@ -7,10 +7,10 @@ from typing import Any
 
 import pytest
 
+from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.services.invitations import CHALLENGE_MS, COOLDOWN_MS, LOBBY_MS
 from bot.services.settings import IDLE_MINUTES
-from bot.ui.custom_ids import Verb, build
 from tests.bot.e2e import (
     Table,
     assert_all_answered,

@@ -9,7 +9,7 @@ import asyncio
 from dataclasses import replace
 from typing import Any
 
-from bot.ui.custom_ids import Verb, build
+from bot.custom_ids import Verb, build
 from tests.bot.e2e import Table
 
 

@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
+from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.services.invitations import COOLDOWN_MS
 from bot.services.live import LiveGame
-from bot.ui.custom_ids import Verb, build
 from tests.bot.e2e import Table, assert_refused, private_reply, ref_of, seed_deals
 
 CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"

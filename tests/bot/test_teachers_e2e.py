@@ -18,9 +18,9 @@ from typing import Any
 
 import pytest
 
+from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.render.board import when
-from bot.ui.custom_ids import Verb, build
 from engine.state import Phase
 from tests.bot.e2e import (
     Table,

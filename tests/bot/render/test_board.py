@@ -7,8 +7,8 @@ import re
 
 import pytest
 
+from bot.custom_ids import Space, Verb, parse
 from bot.render.board import Board, dump_board
-from bot.ui.custom_ids import Space, Verb, parse
 from engine.actions import Answer, Bet, Flip, NameTarget, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply, legal_actions
@@ -156,9 +156,9 @@ def test_controls_match_the_phase_and_their_ids_parse_back(name: str) -> None:
     for p in parsed:
         assert p is not None and p.space is Space.GAME and p.game_id == GAME_ID
         if p.verb in (Verb.REMATCH, Verb.SUMMARY):  # a finished game has no stale window
-            assert p.round is None
+            assert p.window is None
         else:
-            assert p.round == game.state.window  # a stale button is recognised
+            assert p.window == game.state.window  # a stale button is recognised
 
 
 def test_target_selects_offer_every_target_once() -> None:

@@ -10,10 +10,10 @@ import random
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from bot.custom_ids import parse
 from bot.render.board import render_board
 from bot.render.buttons import choice_of
 from bot.render.screen import GameScreen
-from bot.ui.custom_ids import parse
 from engine.actions import Action, Answer, ChoiceKind, choice_action
 from engine.config import GameConfig
 from engine.game import apply, new_game
@@ -41,7 +41,7 @@ def _controls(state: GameState, humans: frozenset[int]) -> list[tuple[ChoiceKind
             kind = choice_of(cid.verb, cid.arg)
             if kind is None:
                 continue  # autoplay, hint, rematch: the bot's own, not engine choices
-            assert cid.round == state.window  # a stale press is recognised by its window
+            assert cid.window == state.window  # a stale press is recognised by its window
             values = [int(o["value"]) for o in component.get("options", [])]
             if kind is ChoiceKind.BET:
                 values = [cid.int_arg() or 0]

@@ -12,6 +12,7 @@ from pathlib import Path
 import discord
 import pytest
 
+from bot.custom_ids import MAX_LENGTH, Verb, parse
 from bot.i18n import LANGS, catalogue, t
 from bot.render.admin import render_season_confirm, render_settings
 from bot.render.board import Board
@@ -29,7 +30,6 @@ from bot.storage import (
     RatingLine,
     Season,
 )
-from bot.ui.custom_ids import MAX_LENGTH, Verb, parse
 from tests.bot.render.support import custom_ids, limit_problems
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -125,7 +125,7 @@ def test_every_board_fits_in_every_language(lang: str, sort: str, period: str) -
                 shared,
                 lang if shared else None,  # type: ignore[arg-type]
             )
-        pressed = [parse(c).round for c in ids]  # type: ignore[union-attr]
+        pressed = [parse(c).number for c in ids]  # type: ignore[union-attr]
         assert pressed == [max(page - 1, 0), min(page + 1, 2)]
         buttons = [c for row in drawn.view.to_components() for c in row["components"]]
         assert [b.get("disabled", False) for b in buttons] == [page == 0, page == 2]

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.ui.custom_ids import (
+from bot.custom_ids import (
     MARKERS,
     MAX_LENGTH,
     TEMPLATE,
@@ -104,7 +104,7 @@ def test_parse_refuses_non_strings(value: object) -> None:
     [
         ((Verb.ANSWER, -1), {}),
         ((Verb.ANSWER, True), {}),
-        ((Verb.ANSWER, 1), {"round": -1}),
+        ((Verb.ANSWER, 1), {"number": -1}),
         ((Verb.ANSWER, 1), {"arg": ""}),
         ((Verb.ANSWER, 1), {"arg": "a:b"}),
         ((Verb.ANSWER, 1), {"arg": "å"}),
@@ -120,23 +120,23 @@ def test_build_refuses_bad_input(args: tuple[object, ...], kwargs: dict[str, obj
 @given(
     verb=st.sampled_from(list(Verb)),
     ref=numbers,
-    round_=st.none() | numbers,
+    number=st.none() | numbers,
     arg=st.none() | args,
 )
-def test_round_trip(verb: Verb, ref: int, round_: int | None, arg: str | None) -> None:
+def test_numbertrip(verb: Verb, ref: int, number: int | None, arg: str | None) -> None:
     marker = MARKERS[VERB_SPACES[verb]]
     expected = f"mk:{verb}:{marker}{ref}"
-    if round_ is not None or arg is not None:
-        expected += f":{'' if round_ is None else round_}"
+    if number is not None or arg is not None:
+        expected += f":{'' if number is None else number}"
     if arg is not None:
         expected += f":{arg}"
     if len(expected) > MAX_LENGTH:
         with pytest.raises(ValueError):
-            build(verb, ref, round_, arg)
+            build(verb, ref, number, arg)
         return
-    custom_id = build(verb, ref, round_, arg)
+    custom_id = build(verb, ref, number, arg)
     assert custom_id == expected
-    assert parse(custom_id) == CustomId(verb, ref, round_, arg)
+    assert parse(custom_id) == CustomId(verb, ref, number, arg)
     assert TEMPLATE.fullmatch(custom_id)
     assert template(verb).fullmatch(custom_id)
     for other in Verb:
@@ -148,20 +148,20 @@ def test_round_trip(verb: Verb, ref: int, round_: int | None, arg: str | None) -
 def test_parse_never_raises_and_prints_back_exactly(text: str) -> None:
     parsed = parse(text)
     if parsed is not None:
-        assert build(parsed.verb, parsed.ref, parsed.round, parsed.arg) == text
+        assert build(parsed.verb, parsed.ref, parsed.number, parsed.arg) == text
 
 
 @given(
     verb=st.sampled_from(list(Verb)),
     ref=numbers,
-    round_=st.none() | numbers,
+    number=st.none() | numbers,
     arg=st.none() | args,
 )
 def test_parse_of_mutated_ids_never_raises(
-    verb: Verb, ref: int, round_: int | None, arg: str | None
+    verb: Verb, ref: int, number: int | None, arg: str | None
 ) -> None:
     marker = MARKERS[VERB_SPACES[verb]]
-    raw = f"mk:{verb}:{marker}{ref}:{'' if round_ is None else round_}:{arg or ''}"
+    raw = f"mk:{verb}:{marker}{ref}:{'' if number is None else number}:{arg or ''}"
     parsed = parse(raw)
     if parsed is not None:
         assert parsed.to_custom_id() == raw

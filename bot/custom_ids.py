@@ -3,7 +3,7 @@
 A custom_id is the only state Discord hands back when a button is pressed, and it must still
 make sense after a restart, so it names what was pressed and nothing else:
 
-    mk:<verb>:<ref>[:<round>][:<arg>]          at most 100 characters
+    mk:<verb>:<ref>[:<number>][:<arg>]         at most 100 characters
 
 * ``verb`` -- one of `Verb`. Each verb belongs to one id space (`VERB_SPACES`), so the verb
   alone says what ``ref`` points at.
@@ -15,10 +15,12 @@ make sense after a restart, so it names what was pressed and nothing else:
   ``mk:report:g7:1:1764547200000.0``: a page of the teacher's report and its days), a user
   ``u<user id>`` (``mk:forget:u5::yes``) and a class session ``s<session id>``
   (``mk:myline:s3``).
-* ``round`` -- for game verbs, the game's decision window when the button was drawn (a press
-  from an older window is stale and is answered, never applied); for pages, the page.
+* ``number`` -- what the press is dated by: for game verbs, the game's decision window when
+  the button was drawn (`CustomId.window`: a press from an older window is stale and is
+  answered, never applied); for pages, the page (`CustomId.page`); for a new season, the
+  season running when it was asked (`CustomId.season`).
 * ``arg`` -- one short token for the verb (a target ``-7``, a page ``2``, ``yes``/``no``);
-  letters, digits and ``_ . , + -``. An arg without a round is written with an empty round
+  letters, digits and ``_ . , + -``. An arg without a number is written with an empty number
   (``mk:season:g7::new``) so the fields stay positional.
 
 Numbers are canonical (no sign, no leading zeros) and below 2**63 (SQLite's integers, and
@@ -127,9 +129,9 @@ VERB_SPACES: dict[Verb, Space] = {
 _NUMBER = r"(?:0|[1-9][0-9]*)"
 _ARG_CHARS = r"[A-Za-z0-9_.,+\-]"
 _ARG_RE = re.compile(rf"{_ARG_CHARS}+")
-# After the ref, a ':' must start a round or an empty round followed by ':<arg>'; the
+# After the ref, a ':' must start a number or an empty number followed by ':<arg>'; the
 # lookahead refuses a bare trailing ':' so every id has one spelling.
-_TAIL = rf"(?::(?=[0-9:])(?P<round>{_NUMBER})?(?::(?P<arg>{_ARG_CHARS}+))?)?"
+_TAIL = rf"(?::(?=[0-9:])(?P<number>{_NUMBER})?(?::(?P<arg>{_ARG_CHARS}+))?)?"
 
 
 def _pattern(verb: str, marker: str) -> str:
@@ -154,7 +156,7 @@ class CustomId:
 
     verb: Verb
     ref: int
-    round: int | None = None
+    number: int | None = None
     arg: str | None = None
 
     @property
@@ -182,6 +184,21 @@ class CustomId:
     def session_id(self) -> int | None:
         return self.ref if self.space is Space.SESSION else None
 
+    @property
+    def window(self) -> int | None:
+        """A game's button: the decision window it was drawn in (None: any window)."""
+        return self.number if self.space is Space.GAME else None
+
+    @property
+    def page(self) -> int:
+        """A page's button: the page it shows (the first when none is written)."""
+        return (self.number or 0) if self.verb in (Verb.PAGE, Verb.REPORT) else 0
+
+    @property
+    def season(self) -> int:
+        """A new season's confirmation: the season running when it was asked (0: none)."""
+        return (self.number or 0) if self.verb is Verb.SEASON else 0
+
     def int_arg(self) -> int | None:
         """``arg`` as an integer, or None when absent or not a whole number."""
         if self.arg is None:
@@ -192,11 +209,11 @@ class CustomId:
             return None
 
     def to_custom_id(self) -> str:
-        return build(self.verb, self.ref, self.round, self.arg)
+        return build(self.verb, self.ref, self.number, self.arg)
 
 
 def build(
-    verb: Verb | str, ref: int, round: int | None = None, arg: str | int | None = None
+    verb: Verb | str, ref: int, number: int | None = None, arg: str | int | None = None
 ) -> str:
     """The custom_id for pressing ``verb`` on ``ref`` (a game, challenge or lobby id, per verb).
 
@@ -208,15 +225,15 @@ def build(
     if isinstance(ref, bool) or not isinstance(ref, int) or not 0 <= ref <= MAX_NUMBER:
         raise ValueError(f"ref must be an int in 0..2**63-1, not {ref!r}")
     parts = [PREFIX, verb.value, f"{MARKERS[VERB_SPACES[verb]]}{ref}"]
-    if round is not None:
-        if isinstance(round, bool) or not isinstance(round, int) or not 0 <= round <= MAX_NUMBER:
-            raise ValueError(f"round must be an int in 0..2**63-1, not {round!r}")
-        parts.append(str(round))
+    if number is not None:
+        if isinstance(number, bool) or not isinstance(number, int) or not 0 <= number <= MAX_NUMBER:
+            raise ValueError(f"number must be an int in 0..2**63-1, not {number!r}")
+        parts.append(str(number))
     if arg is not None:
         text = str(arg)
         if not _ARG_RE.fullmatch(text):
             raise ValueError(f"arg {text!r} is empty or has a character outside [A-Za-z0-9_.,+-]")
-        if round is None:
+        if number is None:
             parts.append("")
         parts.append(text)
     custom_id = ":".join(parts)
@@ -239,8 +256,8 @@ def parse(custom_id: object) -> CustomId | None:
     if match["marker"] != MARKERS[VERB_SPACES[verb]]:
         return None
     ref = int(match["ref"])  # at most 100 digits: cheap, and canonical by the pattern
-    round_text = match["round"]
-    round = int(round_text) if round_text is not None else None
-    if ref > MAX_NUMBER or (round is not None and round > MAX_NUMBER):
+    number_text = match["number"]
+    number = int(number_text) if number_text is not None else None
+    if ref > MAX_NUMBER or (number is not None and number > MAX_NUMBER):
         return None  # no game, invitation, server or user has such an id
-    return CustomId(verb=verb, ref=ref, round=round, arg=match["arg"])
+    return CustomId(verb=verb, ref=ref, number=number, arg=match["arg"])
