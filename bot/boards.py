@@ -38,7 +38,7 @@ from bot.render.names import side_names
 from bot.render.panel import Panel
 from bot.render.pictures import FILENAME, Picture
 from bot.render.screen import GameScreen
-from bot.replies import reply_lang
+from bot.replies import edit_panel, reply_lang, send_panel, show_in
 from bot.services.live import GameUpdate, LiveGame
 from bot.ui.flow import answer_message
 from engine.view import Now, View, view
@@ -263,7 +263,7 @@ class BoardPublisher:
         try:
             panel = self.render(game)
             kept = self._kept(game, pressed) if pictured else None
-            await (panel if kept is None else panel.keeping(kept)).show_in(interaction)
+            await show_in(interaction, panel if kept is None else panel.keeping(kept))
             if kept is None:
                 self._shown[game.id] = None
             if game.record.message_id is None:  # the pressed board is the board (issue 9)
@@ -313,12 +313,12 @@ class BoardPublisher:
         self, channel: discord.abc.Messageable, game: LiveGame, picture: Picture | None
     ) -> discord.Message:
         try:
-            message = await self._panel(game, picture).send(channel)
+            message = await send_panel(channel, self._panel(game, picture))
         except discord.Forbidden as refused:
             if picture is None or refused.code != MISSING_PERMISSIONS:
                 raise
             await self._text_from_now(game)
-            message = await self.render(game).send(channel)
+            message = await send_panel(channel, self.render(game))
         self._shown[game.id] = picture_of(message)
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.bot.games.set_board(game, message.id, thread_id=thread_id)
@@ -399,12 +399,12 @@ class BoardPublisher:
         board = channel.get_partial_message(game.record.message_id)
         try:
             try:
-                message = await self._panel(game, picture).edit(board)
+                message = await edit_panel(board, self._panel(game, picture))
             except discord.Forbidden as refused:
                 if picture is None or refused.code != MISSING_PERMISSIONS:
                     raise
                 await self._text_from_now(game)
-                message = await self.render(game).edit(board)
+                message = await edit_panel(board, self.render(game))
         except discord.NotFound:
             log.info("board of game %s is gone; posting a new one", game.id)
             await self._post(channel, game, picture)

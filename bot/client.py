@@ -23,7 +23,7 @@ from bot.ops.invite import ready_line
 from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.sessions import render_session_summary
-from bot.replies import lang_of, report_error, send_private
+from bot.replies import edit_panel, lang_of, report_error, send_panel, send_private
 from bot.reports import SessionSummary
 from bot.services.admin import AdminService
 from bot.services.assignments import AssignmentService
@@ -244,7 +244,7 @@ class MattekrigBot(commands.Bot):
             invitation.message_id
         )
         try:
-            await drawn.edit(message)
+            await edit_panel(message, drawn)
         except discord.HTTPException:
             log.info("could not edit expired invitation %s", invitation.id)
 
@@ -253,7 +253,7 @@ class MattekrigBot(commands.Bot):
         the button that shows each pupil their own line."""
         channel = self.get_partial_messageable(summary.session.channel_id)
         try:
-            await render_session_summary(summary, summary.session.lang).send(channel)
+            await send_panel(channel, render_session_summary(summary, summary.session.lang))
         except discord.HTTPException:
             log.warning("could not post the summary of class session %s", summary.session.id)
 

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user
+NO_MENTIONS = discord.AllowedMentions.none()
 
 
 def permission_name(attribute: str, lang: str) -> str:
@@ -110,17 +111,42 @@ async def report_error(
     await send_private(interaction, text)
 
 
+async def send_panel(channel: discord.abc.Messageable, panel: Panel) -> discord.Message:
+    """A new message in the channel, pinging nobody."""
+    return await channel.send(**panel.fields(), allowed_mentions=NO_MENTIONS)
+
+
+async def edit_panel(
+    message: discord.Message | discord.PartialMessage, panel: Panel
+) -> discord.Message:
+    return await message.edit(**panel.edit_fields())
+
+
+async def show_in(interaction: discord.Interaction[Any], panel: Panel) -> None:
+    """The pressed message becomes the panel (the interaction's own answer)."""
+    await interaction.response.edit_message(**panel.edit_fields())
+
+
+async def reply_with(
+    interaction: discord.Interaction[Any], panel: Panel, *, private: bool = False
+) -> None:
+    """A new message answering the interaction (private: only the presser sees it)."""
+    await interaction.response.send_message(
+        **panel.fields(), ephemeral=private, allowed_mentions=NO_MENTIONS
+    )
+
+
 async def show(
-    interaction: discord.Interaction[MattekrigBot], message: Panel, *, edit: bool, ephemeral: bool
+    interaction: discord.Interaction[Any], message: Panel, *, edit: bool, ephemeral: bool
 ) -> None:
     """Send ``message`` without pings: in place of the pressed message (``edit``), as a new
     reply, or, once the interaction was deferred, as its original response."""
     if interaction.response.is_done():
-        await message.edit_reply(interaction)
+        await interaction.edit_original_response(**message.edit_fields())
     elif edit:
-        await message.show_in(interaction)
+        await show_in(interaction, message)
     else:
-        await message.reply(interaction, private=ephemeral)
+        await reply_with(interaction, message, private=ephemeral)
 
 
 async def show_done(interaction: discord.Interaction[MattekrigBot], text: str) -> None:

@@ -21,6 +21,7 @@ from bot.render.admin import render_presets, render_season_confirm, render_setti
 from bot.render.assignments import render_assignments
 from bot.render.report import mistake_name, op_names, render_report
 from bot.render.sessions import render_session_started
+from bot.replies import reply_with
 from bot.reports import SORTS as BOARD_SORTS
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
@@ -79,7 +80,7 @@ class AdminGroup(
         _, lang = await house_rules(interaction)
         current = await bot.admin.current_season(guild_id)
         question = render_season_confirm(guild_id, current, lang)
-        await question.reply(interaction, private=True)
+        await reply_with(interaction, question, private=True)
 
     @app_commands.command(name="settings", description=ls("cmd.admin.settings.desc"))
     @app_commands.describe(

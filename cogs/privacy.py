@@ -16,6 +16,7 @@ from discord import app_commands
 from bot.i18n import t
 from bot.i18n.translator import ls
 from bot.render.privacy import render_forget_confirm
+from bot.replies import reply_with
 from bot.ui.guild import house_rules
 
 if TYPE_CHECKING:
@@ -47,4 +48,4 @@ class PrivacyCommands:
         """Asks first: the red button (only the caller's) deletes, see `ForgetItem`."""
         _, lang = await house_rules(interaction)
         question = render_forget_confirm(interaction.user.id, lang)
-        await question.reply(interaction, private=True)
+        await reply_with(interaction, question, private=True)

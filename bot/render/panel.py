@@ -1,6 +1,7 @@
 """One message's worth of text and controls — a game's board, a challenge, a leaderboard page —
-sent, edited and answered as one value, so what a message carries (a picture, later) is
-decided here and not at every place that sends one."""
+as one value, so what a message carries (its picture) is decided here and not at every place
+that sends one. Render never talks to Discord: `bot.replies` sends, edits and answers with
+a panel's fields."""
 
 from __future__ import annotations
 
@@ -11,8 +12,6 @@ from typing import Any
 import discord
 
 from bot.render.pictures import Picture
-
-NO_MENTIONS = discord.AllowedMentions.none()
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,23 +75,3 @@ class Panel:
             "view": self.view,
             "attachments": attachments,
         }
-
-    async def send(self, channel: discord.abc.Messageable) -> discord.Message:
-        return await channel.send(**self.fields(), allowed_mentions=NO_MENTIONS)
-
-    async def edit(self, message: discord.Message | discord.PartialMessage) -> discord.Message:
-        return await message.edit(**self.edit_fields())
-
-    async def show_in(self, interaction: discord.Interaction[Any]) -> None:
-        """The pressed message becomes this panel (the interaction's own answer)."""
-        await interaction.response.edit_message(**self.edit_fields())
-
-    async def reply(self, interaction: discord.Interaction[Any], *, private: bool = False) -> None:
-        """A new message answering the interaction (private: only the presser sees it)."""
-        await interaction.response.send_message(
-            **self.fields(), ephemeral=private, allowed_mentions=NO_MENTIONS
-        )
-
-    async def edit_reply(self, interaction: discord.Interaction[Any]) -> None:
-        """Replace the interaction's deferred or earlier answer."""
-        await interaction.edit_original_response(**self.edit_fields())
