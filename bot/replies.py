@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
-from bot.i18n import lang_of as our_lang
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from bot.services.errors import UserFacingError
@@ -34,14 +33,16 @@ def permission_name(attribute: str, lang: str) -> str:
 
 
 def lang_of(interaction: discord.Interaction[MattekrigBot]) -> Lang:
-    """RULES of the house: the user's Discord language, then the server's, then English."""
-    return pick_locale(interaction.locale, interaction.guild_locale)
+    """RULES of the house: the user's Discord language, then the server's (the teacher's
+    setting when it is known, else Discord's locale for the server), then English."""
+    server = interaction.client.admin.known_language(interaction.guild_id)
+    return pick_locale(interaction.locale, server or interaction.guild_locale)
 
 
 def reply_lang(interaction: discord.Interaction[Any], board: str) -> Lang:
     """A private reply about a game: the presser's own Discord language when it is one of
-    ours, else the board's."""
-    return our_lang(interaction.locale) or pick_locale(board)
+    ours, else the board's (a Norwegian Discord at a nynorsk board reads nynorsk)."""
+    return pick_locale(interaction.locale, board)
 
 
 async def send_private(interaction: discord.Interaction[MattekrigBot], text: str) -> None:

@@ -36,7 +36,7 @@ from engine.registry import ANSWER_TIME, DECK, GAMES, LEVEL, MODE, TIME_LIMIT, W
 if TYPE_CHECKING:
     from bot.client import MattekrigBot
 
-LANGUAGE_CHOICES = ("nb", "sv", "en", "server")
+LANGUAGE_CHOICES = ("nb", "nn", "sv", "en", "server")
 MAX_GAME_ID = 2**53 - 1  # Discord's largest integer option
 NO_PINGS = discord.AllowedMentions.none()
 

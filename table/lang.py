@@ -1,12 +1,17 @@
 """The page's language: an explicit choice (the switch), else the browser's Accept-Language
-(nb/no/nn, sv, en, by their q-values), else English."""
+(nb/no, nn/no-NN, sv, en, by their q-values), else English."""
 
 from __future__ import annotations
 
 from bot.i18n import DEFAULT_LANG, LANGS, Lang, lang_of
 
 # The switch shows each language in its own words.
-LANG_NAMES: dict[Lang, str] = {"nb": "Norsk (bokmål)", "sv": "Svenska", "en": "English"}
+LANG_NAMES: dict[Lang, str] = {
+    "nb": "Norsk (bokmål)",
+    "nn": "Norsk (nynorsk)",
+    "sv": "Svenska",
+    "en": "English",
+}
 
 
 def accepted(header: str | None) -> Lang | None:

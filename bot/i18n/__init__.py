@@ -1,4 +1,4 @@
-"""Messages in the pupil's language (nb, sv, en).
+"""Messages in the pupil's language (nb, nn, sv, en).
 
 This package and `bot.i18n.messages` never import discord, so services, renderers and
 tests can use them; the slash-command translator lives in `bot.i18n.translator` and is

@@ -7,10 +7,15 @@ modules because a catalogue is data: a teacher or translator can edit it without
 Python, translation tools (Weblate, Crowdin) read flat JSON as is, loading it runs no code,
 and the package already ships ``*.json``.
 
-English is the reference: every key exists in ``en.json``. A key missing from ``nb``/``sv``
-falls back to English (logged once per key and language) so a pupil never sees a crash; a
-key missing from English too is a bug and raises `MissingTranslationError`. The catalogue
-tests keep all three files on exactly the same keys and placeholders.
+English is the reference: every key exists in ``en.json``. A key missing from another
+language falls back to English (logged once per key and language) so a pupil never sees a
+crash; a key missing from English too is a bug and raises `MissingTranslationError`. The
+catalogue tests keep all four languages on exactly the same keys and placeholders.
+
+Norwegian has two written standards, bokmål (``nb``) and nynorsk (``nn``), and a school may
+only use learning resources that come in both. Discord's one Norwegian locale (``no``) means
+bokmål, and Discord has no nynorsk locale, so nynorsk is reached only by choosing it: the
+server's language setting on Discord, the switch or the browser's ``nn`` on the table.
 
 Key families (other engineers add keys; keep the prefix of the family):
 
@@ -36,13 +41,15 @@ from typing import Literal
 
 log = logging.getLogger(__name__)
 
-Lang = Literal["nb", "sv", "en"]
-LANGS: tuple[Lang, ...] = ("nb", "sv", "en")
+Lang = Literal["nb", "nn", "sv", "en"]
+LANGS: tuple[Lang, ...] = ("nb", "nn", "sv", "en")
 DEFAULT_LANG: Lang = "en"
 
-# Discord locale codes (``no``, ``sv-SE``, ``en-US``, ``en-GB``) by their primary subtag;
-# nb/nn are accepted too so an ISO code from elsewhere means the same.
-_PRIMARY: dict[str, Lang] = {"no": "nb", "nb": "nb", "nn": "nb", "sv": "sv", "en": "en"}
+# Discord locale codes (``no``, ``sv-SE``, ``en-US``, ``en-GB``) and browser language tags by
+# their primary subtag. ``no`` alone is bokmål (Discord's Norwegian, and what most browsers
+# mean by it); a ``no`` tag that names nynorsk (``no-NN``, the old ``no-nyn``) is nynorsk.
+_PRIMARY: dict[str, Lang] = {"no": "nb", "nb": "nb", "nn": "nn", "sv": "sv", "en": "en"}
+_NYNORSK_SUBTAGS = frozenset({"nn", "nyn"})
 
 _warned: set[tuple[str, str]] = set()
 
@@ -115,7 +122,10 @@ def lang_of(locale: object | None) -> Lang | None:
     if locale is None:
         return None
     code = str(locale).strip().lower().replace("_", "-")
-    return _PRIMARY.get(code.split("-")[0])
+    primary, *rest = code.split("-")
+    if primary == "no" and _NYNORSK_SUBTAGS.intersection(rest):
+        return "nn"
+    return _PRIMARY.get(primary)
 
 
 def pick_locale(interaction_locale: object | None, guild_locale: object | None = None) -> Lang:
@@ -123,6 +133,11 @@ def pick_locale(interaction_locale: object | None, guild_locale: object | None =
 
     ``no`` → nb, ``sv-SE`` → sv, ``en-US``/``en-GB`` → en; a language we don't have (say
     ``de``) passes to the server's locale, so a German-language Discord in a Norwegian
-    school server still gets Norwegian.
+    school server still gets Norwegian. A Norwegian Discord in a server whose language is
+    nynorsk reads nynorsk: Discord's ``no`` names no written standard, so the class's
+    choice says which one the pupil writes at school.
     """
-    return lang_of(interaction_locale) or lang_of(guild_locale) or DEFAULT_LANG
+    own, server = lang_of(interaction_locale), lang_of(guild_locale)
+    if own == "nb" and server == "nn":
+        return "nn"
+    return own or server or DEFAULT_LANG

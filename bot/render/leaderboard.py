@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.custom_ids import Verb
-from bot.i18n import Lang, t
+from bot.i18n import LANGS, Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
@@ -36,7 +36,7 @@ MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 _ARG = re.compile(
     r"(?P<game>any|[a-z]+)\.(?P<level>[0-7])\."
     r"(?:(?P<period>[a-z]+)|s(?P<season>[1-9][0-9]{0,5}))"
-    r"\.(?P<sort>[a-z_]+)\.(?P<view>p|nb|sv|en)"
+    rf"\.(?P<sort>[a-z_]+)\.(?P<view>p|{'|'.join(LANGS)})"
 )
 
 

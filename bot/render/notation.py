@@ -18,8 +18,8 @@ from bot.render.cards import MINUS, number_text
 from bot.render.locale import as_lang
 
 DIVIDE = "\u00f7"
-_DIVISION = {"nb": ":", "sv": ":", "en": DIVIDE}
-_DECIMAL_MARK = {"nb": ",", "sv": ",", "en": "."}
+_DIVISION = {"nb": ":", "nn": ":", "sv": ":", "en": DIVIDE}
+_DECIMAL_MARK = {"nb": ",", "nn": ",", "sv": ",", "en": "."}
 _ENGINE_DECIMAL = re.compile(r"(?<=\d),(?=\d)")  # the engine's decimal comma inside a number
 _PLACES = 2  # a decimal that never ends is rounded to this many places
 

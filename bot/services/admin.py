@@ -26,7 +26,7 @@ from bot.storage import GuildSettings as GuildSettings  # the service's own type
 from bot.storage.contract import Store
 from engine.config import LEVELS
 
-LANGUAGES = ("nb", "sv", "en")
+LANGUAGES = ("nb", "nn", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
 _UNSET: Any = object()
 
@@ -71,6 +71,21 @@ _HEADERS = {
         "suggested": "Foreslått nivå",
         "target": "mål",
     },
+    "nn": {
+        "name": "Elev",
+        "games": "Spel",
+        "wins": "Sigrar",
+        "answers": "Svar",
+        "missed": "Ikkje svart",
+        "accuracy": "Beste trekk (%)",
+        "op": "Beste trekk {op} (%)",
+        "level": "Beste trekk nivå {level} (%)",
+        "level_missed": "Ikkje svart nivå {level}",
+        "median": "Median svartid (s)",
+        "mistake": "Vanlegaste feil",
+        "suggested": "Føreslått nivå",
+        "target": "mål",
+    },
     "sv": {
         "name": "Elev",
         "games": "Spel",
@@ -100,11 +115,23 @@ class AdminService:
         self.storage = storage
         self.clock = clock
         self.results = results
+        self._languages: dict[int, str | None] = {}
 
     async def settings(self, guild_id: int) -> GuildSettings:
         """The server's settings (also read by the Discord layer: channels, language,
         threads)."""
-        return await self.storage.guild_settings(guild_id)
+        return self._remember(await self.storage.guild_settings(guild_id))
+
+    def known_language(self, guild_id: int | None) -> str | None:
+        """The server's language setting as last read or saved here, without a database
+        read: for the sentences that are answered before any settings are loaded (a refused
+        option, a stale button). Nynorsk has no Discord locale, so without this a pupil of
+        a nynorsk class would get those in bokmål."""
+        return None if guild_id is None else self._languages.get(guild_id)
+
+    def _remember(self, settings: GuildSettings) -> GuildSettings:
+        self._languages[settings.guild_id] = settings.language
+        return settings
 
     async def current_season(self, guild_id: int) -> Season | None:
         """The running season (None before the server's first result), shown before asking
@@ -151,7 +178,9 @@ class AdminService:
         }
         if language is not _UNSET:
             kwargs["language"] = language
-        return await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
+        return self._remember(
+            await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
+        )
 
     async def channel_allowed(self, guild_id: int, channel_id: int) -> bool:
         """Whether games may start in this channel (a thread counts as its parent channel)."""
@@ -174,7 +203,7 @@ class AdminService:
         """`/mattekrig admin report`: one line per pupil (games, wins, answers, misses, the
         best-move rate of the rounds asked overall, per operation and per level with each
         level's misses, suggested level). Percentages are whole numbers, empty when the pupil
-        was never asked such a round. Semicolon-separated for nb/sv (what a Norwegian or
+        was never asked such a round. Semicolon-separated for nb/nn/sv (what a Norwegian or
         Swedish spreadsheet expects), comma for en; starts with a BOM so names with æøå
         open correctly."""
         _require(manager)

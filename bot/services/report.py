@@ -52,6 +52,20 @@ _HEADERS = {
         "Vanligste feil",
         "Trenger hjelp med",
     ),
+    "nn": (
+        "Elev",
+        "Nivå",
+        "Rekneart",
+        "Svar",
+        "Rette (%)",
+        "Beste trekk (%)",
+        "Ikkje svart i tide",
+        "Fulltreffar",
+        "Mediantid (s)",
+        "Beste trekk per veke",
+        "Vanlegaste feil",
+        "Treng hjelp med",
+    ),
     "sv": (
         "Elev",
         "Nivå",
@@ -67,7 +81,7 @@ _HEADERS = {
         "Behöver hjälp med",
     ),
 }
-_WEEK = {"en": "w", "nb": "u", "sv": "v"}
+_WEEK = {"en": "w", "nb": "u", "nn": "v", "sv": "v"}
 
 
 def parse_day(text: str | None, option: str) -> date | None:
@@ -167,7 +181,7 @@ def report_rows_csv(
     *,
     lang: str = "en",
 ) -> str:
-    """The report as a spreadsheet: `;` and a decimal comma in nb/sv (`,` and a point in en),
+    """The report as a spreadsheet: `;` and a decimal comma in nb/nn/sv (`,` and a point in en),
     UTF-8 with a BOM so æøå open correctly, headers in the teacher's language; mistake
     kinds in words (``mistake_name``: a reason code in the teacher's language)."""
     lang = lang if lang in _HEADERS else "en"

@@ -76,7 +76,9 @@ async def press(
 @pytest.mark.parametrize(
     ("header", "lang"),
     [("nb-NO,nb;q=0.9,en;q=0.5", "nb"), ("no", "nb"), ("sv-SE", "sv"), ("en-GB", "en"),
-     ("de, sv;q=0.3, en;q=0.2", "sv"), ("fr", "en"), ("", "en")],
+     ("de, sv;q=0.3, en;q=0.2", "sv"), ("fr", "en"), ("", "en"),
+     ("nn", "nn"), ("nn-NO,nn;q=0.9,nb;q=0.8", "nn"), ("no-NN", "nn"), ("no-NO", "nb"),
+     ("nb;q=0.5, nn;q=0.9", "nn")],
 )  # fmt: skip
 async def test_the_setup_page_speaks_the_browsers_language(
     table: Table, header: str, lang: str
@@ -93,6 +95,17 @@ async def test_the_setup_page_speaks_the_browsers_language(
 async def test_the_language_switch_wins_over_the_browser(table: Table) -> None:
     response = await table.client.get("/?lang=sv", headers={"Accept-Language": "nb"})
     assert t("table.setup.choose_game", "sv") in text_of(await response.text())
+
+
+async def test_the_switch_offers_nynorsk_beside_bokmal(table: Table) -> None:
+    """Norwegian schools may only use resources in both written standards: the switch offers
+    nynorsk, and choosing it turns the page into nynorsk."""
+    page = await (await table.client.get("/", headers={"Accept-Language": "nb"})).text()
+    assert 'name="lang" value="nn"' in page and "Norsk (nynorsk)" in page
+    chosen = await (await table.client.get("/?lang=nn")).text()
+    assert '<html lang="nn">' in chosen
+    assert t("table.setup.choose_game", "nn") == "Vel eit spel"
+    assert t("table.setup.choose_game", "nn") in text_of(chosen)
 
 
 async def test_a_games_form_offers_exactly_the_registrys_options(table: Table) -> None:

@@ -1,4 +1,5 @@
-"""The three catalogues stay in step, and `t`/`pick_locale` behave as the bot relies on."""
+"""The four catalogues (nb, nn, sv, en) stay in step, and `t`/`pick_locale` behave as the bot
+relies on."""
 
 from __future__ import annotations
 
@@ -95,7 +96,7 @@ def test_required_keys_exist() -> None:
     assert placeholders(catalogue("en")["error.missing_permission"]) == {"permission"}
 
 
-@pytest.mark.parametrize("lang", ["nb", "sv"])
+@pytest.mark.parametrize("lang", ["nb", "nn", "sv"])
 def test_sentences_are_translated_not_copied(lang: str) -> None:
     english, other = catalogue("en"), catalogue(lang)  # type: ignore[arg-type]
     for key in english:
@@ -105,7 +106,42 @@ def test_sentences_are_translated_not_copied(lang: str) -> None:
 
 def test_no_norwegian_letters_in_swedish_and_back() -> None:
     assert not [k for k, v in catalogue("sv").items() if re.search("[æøÆØ]", v)]
-    assert not [k for k, v in catalogue("nb").items() if re.search("[äöÄÖ]", v)]
+    for norwegian in ("nb", "nn"):
+        assert not [k for k, v in catalogue(norwegian).items() if re.search("[äöÄÖ]", v)]
+
+
+# Names Discord shows (commands, options, permissions): Discord has no nynorsk, so a pupil in
+# a nynorsk class sees its Norwegian (bokmål) names, and a sentence that names a command or
+# an option must name it as Discord shows it.
+DISCORD_NAMES = re.compile(r"((cmd|group|opt)\..*\.name|permission\..*)")
+# Words that are bokmål and never nynorsk (Nynorskordboka has none of them).
+BOKMAL_ONLY = re.compile(
+    r"\b(ikke|jeg|hva|hvem|hvor|hvordan|hvis|hver|hvert|noe|noen|bare|fra|også|selv|mye|"
+    r"spill|spillet|spiller|spillere|kortene|tiden|siden|uten|gir|velg|velger|regn|regner|"
+    r"høyest|nærmest|innenfor|utenfor|fulltreffer|forsiden|baksiden|vanskelig|lærere|"
+    r"lagret|slettet|ble|ennå|allerede)\b",
+    re.IGNORECASE,
+)
+
+
+def test_nynorsk_is_written_in_nynorsk() -> None:
+    """Nynorsk is a written standard of its own, not bokmål with another label: no sentence
+    of the nn catalogue uses a word only bokmål has (names in backticks are Discord's)."""
+    nynorsk = catalogue("nn")
+    found = {
+        key: BOKMAL_ONLY.findall(re.sub(r"`[^`]*`", "", text))
+        for key, text in nynorsk.items()
+        if not DISCORD_NAMES.fullmatch(key)
+    }
+    assert {key: words for key, words in found.items() if words} == {}
+    assert sum(nynorsk[k] != catalogue("nb")[k] for k in nynorsk) > len(nynorsk) / 2
+
+
+def test_nynorsk_names_what_discord_shows_in_norwegian() -> None:
+    nb, nn = catalogue("nb"), catalogue("nn")
+    names = [key for key in nb if DISCORD_NAMES.fullmatch(key)]
+    assert len(names) > 50
+    assert {key: nn[key] for key in names if nn[key] != nb[key]} == {}
 
 
 def test_glossary_words() -> None:
@@ -117,6 +153,23 @@ def test_glossary_words() -> None:
     assert "kortstokk" in t("opt.deck.desc", "nb").lower()
     assert "kortlek" in t("opt.deck.desc", "sv").lower()
     assert t("computer.medium.name", "sv") == "Medel"
+
+
+def test_glossary_words_in_nynorsk() -> None:
+    """The nynorsk column of the glossary: one word per game term."""
+    assert t("game.regnekrig.name", "nn") == "Reknekrig"
+    assert t("game.satsing.name", "nn") == "Intervallkrig med satsing"
+    assert t("mode.regn.name", "nn") == "Rekn sjølv"
+    assert t("computer.hard.name", "nn") == "Vanskeleg"
+    assert t("war_rule.closest_to_zero.name", "nn") == "Nærast null"
+    assert t("war_rule.highest.name", "nn") == "Høgast verdi"
+    assert t("rules.heading.bonus", "nn") == "🎯 Fulltreff"
+    assert t("board.time_up", "nn").startswith("⏰ Tida er ute")
+    assert "kortstokk" in t("opt.deck.desc", "nn").lower()
+    assert "innanfor" in t("game.intervallkrig.desc", "nn")
+    assert "med baksida opp" in t("board.war_size", "nn", count=3)
+    assert "samlehaugen" in t("result.reshuffled", "nn", name="Ada")
+    assert t("value.none", "nn") == "ingen verdi"
 
 
 def test_t_formats_named_placeholders() -> None:
@@ -146,6 +199,9 @@ def test_any_locale_spelling_reads_as_our_language() -> None:
     assert t("error.generic", "no") == t("error.generic", "nb")
     assert t("error.generic", "sv-SE") == t("error.generic", "sv")
     assert t("error.generic", "de") == t("error.generic", "en")
+    assert t("error.generic", "nn") == "Noko gjekk gale hos oss. Prøv igjen."
+    assert t("error.generic", "nn-NO") == t("error.generic", "no-NN") == t("error.generic", "nn")
+    assert t("error.generic", "no-NO") == t("error.generic", "nb")
 
 
 def test_missing_key_in_one_language_falls_back_to_english_and_logs_once(
@@ -185,6 +241,17 @@ def test_missing_key_in_one_language_falls_back_to_english_and_logs_once(
         (discord.Locale.swedish, discord.Locale.norwegian, "sv"),
         (discord.Locale.german, discord.Locale.swedish, "sv"),
         (discord.Locale.american_english, discord.Locale.norwegian, "en"),
+        # Nynorsk has no Discord locale: a server (the teacher's setting) chooses it, and a
+        # Norwegian Discord, which names no written standard, then reads the class's nynorsk.
+        ("no", "nn", "nn"),
+        (discord.Locale.norwegian, "nn", "nn"),
+        ("de", "nn", "nn"),
+        (None, "nn", "nn"),
+        ("sv-SE", "nn", "sv"),
+        ("en-GB", "nn", "en"),
+        ("nn-NO", None, "nn"),
+        ("no-NN", None, "nn"),
+        ("no", "nb", "nb"),
     ],
 )
 def test_pick_locale(interaction: object, guild: object, expected: str) -> None:
