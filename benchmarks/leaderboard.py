@@ -43,8 +43,8 @@ from bot.storage import (
     season_scope,
     week_scope,
 )
+from bot.storage.boards import _board_sql
 from bot.storage.records import PlayerOutcome
-from bot.storage.results_sql import _board_sql
 
 TARGET_MS = 10.0
 GUILDS = 50

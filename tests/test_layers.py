@@ -239,10 +239,18 @@ _BACKEND_MODULES = {
     "sqlite3",
     "bot.storage.database",
     "bot.storage.migrate",
-    "bot.storage.privacy_sql",
-    "bot.storage.results_sql",
+    "bot.storage.boards",
+    "bot.storage.games",
+    "bot.storage.invitations",
+    "bot.storage.privacy",
+    "bot.storage.result_rows",
+    "bot.storage.results",
+    "bot.storage.seasons",
+    "bot.storage.settings",
     "bot.storage.sql",
     "bot.storage.sqlite",
+    "bot.storage.teachers",
+    "bot.storage.timers",
 }
 
 

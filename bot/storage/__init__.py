@@ -18,7 +18,7 @@ from bot.storage.errors import (
     SchemaTooNewError,
     StorageError,
 )
-from bot.storage.privacy_sql import EXPORTED_TABLES, USER_COLUMNS, UserInLiveGameError
+from bot.storage.privacy import EXPORTED_TABLES, USER_COLUMNS, UserInLiveGameError
 from bot.storage.records import (
     ALL_GAMES,
     ALL_LEVELS,

@@ -1,7 +1,7 @@
 """The storage contract: what the services may ask of a backend, area by area.
 
 Why protocols: the services depend on these and on nothing backend-specific, so a second
-backend (PostgreSQL, issue 13) implements the same methods and passes the same contract
+backend (PostgreSQL) implements the same methods and passes the same contract
 suite (tests/bot/storage) without a service changing. Everything in and out is plain
 Python: ints (ids, epoch milliseconds from the caller's clock), strings, JSON-able values
 and the frozen records of `bot.storage.records`; refusals are the `bot.storage.errors`
@@ -32,7 +32,6 @@ from bot.storage.records import (
     InvitationStatus,
     NamedPreset,
     NewGame,
-    Player,
     PlayerGame,
     RatingLine,
     RatingPlan,
@@ -52,22 +51,6 @@ Rater = Callable[
 class GameEventStore(Protocol):
     """Games and their event logs (event sourcing: a game = config + seed + actions)."""
 
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game: str,
-        config: Any,
-        seed: int,
-        players: Sequence[Player],
-        at: int,
-        thread_id: int | None = None,
-        message_id: int | None = None,
-    ) -> int:
-        """A new live game (no events yet); ChannelBusyError if its channel has one."""
-        ...
-
     async def start_game(self, new: NewGame, change: ActionCommit) -> GameRecord:
         """Create a game (a `NewGame`) and commit its first change in one transaction."""
         ...
@@ -78,26 +61,8 @@ class GameEventStore(Protocol):
         ValueError (a gap in seq)."""
         ...
 
-    async def append_event(
-        self,
-        game_id: int,
-        seq: int,
-        action: Any,
-        events: Sequence[Any],
-        at: int,
-        *,
-        user_id: int | None = None,
-        status: GameStatus | None = None,
-    ) -> None:
-        """`commit_action` with one action and no deadlines."""
-        ...
-
     async def load_game(self, game_id: int) -> StoredGame:
         """The game, its players and every event in seq order; NotFoundError if unknown."""
-        ...
-
-    async def live_games(self) -> list[GameRecord]:
-        """Every live game, oldest first."""
         ...
 
     async def ended_since(self, at: int) -> list[int]:
@@ -107,8 +72,6 @@ class GameEventStore(Protocol):
     async def load_live_games(self) -> list[StoredGame]:
         """Every live game with its players and events, oldest first (the restart)."""
         ...
-
-    async def live_game_in_channel(self, channel_id: int) -> GameRecord | None: ...
 
     async def set_board_message(
         self, game_id: int, message_id: int, at: int, *, thread_id: int | None = None
@@ -274,13 +237,12 @@ class SettingsStore(Protocol):
     ) -> GuildSettings:
         """Only the arguments given change (``language=None`` means the server's own);
         ``answer_form`` is one of `ANSWER_FORMS`, new games' default (RULES §2.2);
-        ``pictures`` False makes every board of the server text only (issue 12)."""
+        ``pictures`` False makes every board of the server text only."""
         ...
 
 
 class TeacherStore(Protocol):
-    """The teacher's class presets, pupils' accommodations, class sessions and assignments
-    (issue 15)."""
+    """The teacher's class presets, pupils' accommodations, class sessions and assignments."""
 
     async def set_preset(self, preset: ClassPreset, at: int) -> ClassPreset: ...
 
@@ -344,7 +306,7 @@ class TeacherStore(Protocol):
 
 
 class PresetStore(Protocol):
-    """The teacher's named presets ("brøk uke 12"; issue 15, migration 0010). A name is found
+    """The teacher's named presets ("brøk uke 12", migration 0010). A name is found
     whatever its capitals (`bot.storage.records.preset_key`)."""
 
     async def save_named_preset(self, preset: NamedPreset, at: int) -> NamedPreset:
@@ -387,9 +349,16 @@ class PrivacyStore(Protocol):
     ) -> dict[str, int]: ...
 
 
-class GameStore(GameEventStore, TimerStore, TeacherStore, Protocol):
-    """What the game service needs: games, their events and their deadlines (and the
-    teacher's accommodations and class sessions, which set a game's deadlines)."""
+class GameStore(GameEventStore, TimerStore, Protocol):
+    """What the game service needs: games, their events and their deadlines, and the two
+    facts of the teacher's that set a game's deadlines (a running class session ends it, an
+    accommodation lengthens a pupil's answer time)."""
+
+    async def running_session(self, guild_id: int, at: int) -> ClassSession | None: ...
+
+    async def accommodations(
+        self, guild_id: int, user_ids: Iterable[int] | None = None
+    ) -> dict[int, int]: ...
 
 
 class Store(

@@ -1,13 +1,33 @@
-"""Small helpers every SQLite transaction function uses (plain `sqlite3`, on the DB thread)."""
+"""What every area of storage shares: the base its methods run on, and the small helpers
+its transaction functions use (plain `sqlite3`, on the database thread)."""
 
 from __future__ import annotations
 
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
+
+from bot.storage.database import Work, Workers
+
+T = TypeVar("T")
 
 Params = Sequence[Any] | Mapping[str, Any]
+
+
+class Transactions:
+    """The base of every area's methods (games, timers, results, …): each method is one
+    transaction function, run whole as one write (group commit, answered after its COMMIT)
+    or one read (one consistent snapshot). `bot.storage.sqlite.Storage` gathers the areas on
+    one database; the PostgreSQL backend overrides `_write` to take its advisory locks."""
+
+    _db: Workers
+
+    async def _write(self, work: Work[T]) -> T:
+        return await self._db.write(work)
+
+    async def _read(self, work: Work[T]) -> T:
+        return await self._db.read(work)
 
 
 def one(conn: sqlite3.Connection, sql: str, params: Params = ()) -> sqlite3.Row | None:
@@ -15,7 +35,7 @@ def one(conn: sqlite3.Connection, sql: str, params: Params = ()) -> sqlite3.Row 
     return row
 
 
-def rows(conn: sqlite3.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
+def all_rows(conn: sqlite3.Connection, sql: str, params: Params = ()) -> list[sqlite3.Row]:
     return conn.execute(sql, params).fetchall()
 
 

@@ -5,22 +5,14 @@ from __future__ import annotations
 
 from bot.shards import ShardGameStore, Shards
 from bot.storage import Storage
-from tests.bot.storage.helpers import ADA, BO, T0
+from tests.bot.storage.helpers import ADA, BO, T0, live_games, new_game
 
 # Guild ids whose shard of two is 0 and 1: (guild_id >> 22) % 2.
 GUILD_ON = {0: 2 << 22, 1: 3 << 22}
 
 
 async def _game(store: Storage | ShardGameStore, shard: int, channel: int) -> int:
-    return await store.create_game(
-        guild_id=GUILD_ON[shard],
-        channel_id=channel,
-        game="regnekrig",
-        config={"level": 5, "mode": "regn", "deck": "heltall"},
-        seed=1,
-        players=(ADA, BO),
-        at=T0,
-    )
+    return await new_game(store, channel_id=channel, players=(ADA, BO), guild_id=GUILD_ON[shard])
 
 
 async def test_each_shard_sees_only_its_guilds_games_and_deadlines() -> None:
@@ -32,7 +24,7 @@ async def test_each_shard_sees_only_its_guilds_games_and_deadlines() -> None:
         zero = ShardGameStore(storage, Shards(2, (0,)))
 
         assert [g.id for g in await zero.load_live_games()] == [ours]
-        assert [g.id for g in await zero.live_games()] == [ours]
+        assert [g.id for g in await live_games(zero)] == [ours]
         assert [t.game_id for t in await zero.live_timers()] == [ours]
         assert [t.game_id for t in await zero.due_timers(T0 + 10_000)] == [ours]
         assert await zero.next_timer_due() == T0 + 5_000  # not the other shard's earlier one

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, TypeVar, cast
@@ -35,7 +35,6 @@ from bot.storage.records import (
     GameResult,
     GameStatus,
     NewGame,
-    Player,
     Season,
 )
 from bot.storage.sqlite import Storage
@@ -138,32 +137,6 @@ class PostgresStorage(Storage):
     ) -> None:
         with self._game(game_id), self._channel(thread_id or 0):
             await super().set_board_message(game_id, message_id, at, thread_id=thread_id)
-
-    async def create_game(
-        self,
-        *,
-        guild_id: int | None,
-        channel_id: int,
-        game: str,
-        config: Any,
-        seed: int,
-        players: Sequence[Player],
-        at: int,
-        thread_id: int | None = None,
-        message_id: int | None = None,
-    ) -> int:
-        with self._channel(thread_id or channel_id):
-            return await super().create_game(
-                guild_id=guild_id,
-                channel_id=channel_id,
-                game=game,
-                config=config,
-                seed=seed,
-                players=players,
-                at=at,
-                thread_id=thread_id,
-                message_id=message_id,
-            )
 
     async def start_game(self, new: NewGame, change: ActionCommit) -> GameRecord:
         with self._channel(new.thread_id or new.channel_id):

@@ -12,7 +12,16 @@ from bot.services.clock import FakeClock
 from bot.services.games import GameService
 from bot.services.results import ResultsService, compute_result
 from bot.services.settings import GameSettings, settings_from_options
-from bot.storage import GameResult, Player, Storage, StoredEvent, StoredGame
+from bot.storage import (
+    ActionCommit,
+    GameResult,
+    NewEvent,
+    NewGame,
+    Player,
+    Storage,
+    StoredEvent,
+    StoredGame,
+)
 from engine.actions import Answer, Flip, NameTarget, Timeout, action_to_json
 from engine.config import GameConfig, Mode
 from engine.events import (
@@ -39,6 +48,7 @@ from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     results_fixture,
     start,
 )
+from tests.bot.storage.helpers import append
 
 
 async def _recorded(results: ResultsService, game_id: int) -> GameResult:
@@ -103,20 +113,15 @@ async def test_stalemate(storage: Storage, clock: FakeClock, results: ResultsSer
     settings = GameSettings(engine=config)
     state, events = new_game(config, 0, piles=[[3, 4, 1], [5, 2, 1]])
     now = clock.now_ms()
-    game_id = await storage.create_game(
-        guild_id=GUILD,
-        channel_id=10,
-        game="regnekrig",
-        config=settings.to_json(),
-        seed=0,
-        players=people(ALICE, BOB),
-        at=now,
-    )
-    await storage.append_event(game_id, 0, {"type": "deal"}, [e.to_json() for e in events], now)
+    deal = ActionCommit(now, [NewEvent(0, {"type": "deal"}, [e.to_json() for e in events])])
+    players = tuple(people(ALICE, BOB))
+    new = NewGame(GUILD, 10, "regnekrig", settings.to_json(), 0, players)
+    game_id = (await storage.start_game(new, deal)).id
     seq = 1
     while not state.is_over:
         state, events = apply(state, Flip(0))
-        await storage.append_event(
+        await append(
+            storage,
             game_id,
             seq,
             action_to_json(Flip(0)),

@@ -1,10 +1,13 @@
-"""Small builders shared by the storage contract tests."""
+"""Small builders shared by the storage contract tests: games made, pressed and listed through
+the paths the game service takes (`start_game`, `commit_action`, `load_live_games`)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from dataclasses import fields
 from typing import Any
 
-from bot.storage import Player
+from bot.storage import ActionCommit, GameRecord, GameStatus, NewEvent, NewGame, Player
 from bot.storage.contract import GameEventStore
 
 T0 = 1_700_000_000_000  # a fixed "now" in epoch milliseconds
@@ -22,14 +25,40 @@ async def new_game(
     players: tuple[Player, ...] = (ADA, BO),
     config: Any = None,
     at: int = T0,
+    guild_id: int | None = 1,
 ) -> int:
-    return await store.create_game(
-        guild_id=1,
-        channel_id=channel_id,
-        thread_id=thread_id,
-        game="regnekrig",
-        config={"level": 5, "mode": "regn", "deck": "heltall"} if config is None else config,
-        seed=123456789,
-        players=players,
-        at=at,
-    )
+    """A live game with no actions yet; its id."""
+    config = {"level": 5, "mode": "regn", "deck": "heltall"} if config is None else config
+    new = NewGame(guild_id, channel_id, "regnekrig", config, 123456789, players, thread_id)
+    return (await store.start_game(new, ActionCommit(at))).id
+
+
+async def append(
+    store: GameEventStore,
+    game_id: int,
+    seq: int,
+    action: Any,
+    events: Sequence[Any],
+    at: int,
+    *,
+    user_id: int | None = None,
+    status: GameStatus | None = None,
+) -> None:
+    """Accepted action number ``seq`` and its events (``status``: the game ends with it)."""
+    change = ActionCommit(at, [NewEvent(seq, action, list(events), user_id)], status=status)
+    await store.commit_action(game_id, change)
+
+
+def record_of(game: GameRecord) -> GameRecord:
+    """A stored game's record without its events."""
+    return GameRecord(**{f.name: getattr(game, f.name) for f in fields(GameRecord)})
+
+
+async def live_games(store: GameEventStore) -> list[GameRecord]:
+    """Every live game, oldest first."""
+    return [record_of(game) for game in await store.load_live_games()]
+
+
+async def live_in(store: GameEventStore, channel_id: int) -> GameRecord | None:
+    """The live game played in this channel or thread, if any."""
+    return next((g for g in await live_games(store) if g.home_channel_id == channel_id), None)

@@ -23,7 +23,7 @@ from bot.storage import (
 )
 from bot.storage.contract import GameStore
 
-from .helpers import ADA, BO, CPU, T0, new_game
+from .helpers import ADA, BO, CPU, T0, live_games, live_in, new_game
 
 DEAL = NewEvent(0, {"type": "deal"}, [{"t": "Dealt"}])
 
@@ -64,14 +64,14 @@ async def test_start_game_stores_game_deal_and_deadlines_together(store: GameSto
         Timer(record.id, "answer", T0 + 30_000, {"window": 1}),
         Timer(record.id, "idle", T0 + 600_000, None),
     ]
-    assert await store.live_game_in_channel(500) == record
+    assert await live_in(store, 500) == record
 
 
 async def test_start_game_in_a_busy_channel_stores_nothing(store: GameStore) -> None:
     first = await store.start_game(_new(), ActionCommit(T0, [DEAL]))
     with pytest.raises(ChannelBusyError):
         await store.start_game(_new(), ActionCommit(T0, [DEAL], {"idle": Deadline(T0 + 1)}))
-    assert [g.id for g in await store.live_games()] == [first.id]
+    assert [g.id for g in await live_games(store)] == [first.id]
     assert await store.next_timer_due() is None
 
 
@@ -80,8 +80,8 @@ async def test_start_game_failing_halfway_leaves_no_game(store: GameStore) -> No
     same transaction: the game must not exist afterwards."""
     with pytest.raises(ValueError, match="next seq"):
         await store.start_game(_new(), ActionCommit(T0, [NewEvent(1, {}, [])]))
-    assert await store.live_games() == []
-    assert await store.live_game_in_channel(500) is None
+    assert await live_games(store) == []
+    assert await live_in(store, 500) is None
 
 
 async def test_commit_action_stores_events_deadlines_and_clears(store: GameStore) -> None:

@@ -8,14 +8,14 @@ import contextlib
 from bot.storage import ChannelBusyError, EventConflictError, Storage
 
 from .conftest import Backend, need_durable
-from .helpers import T0, new_game
+from .helpers import T0, append, new_game
 
 
 async def test_two_appends_with_the_same_seq_one_wins(store: Storage) -> None:
     game_id = await new_game(store)
     results = await asyncio.gather(
-        store.append_event(game_id, 0, {"who": "first"}, [], T0),
-        store.append_event(game_id, 0, {"who": "second"}, [], T0),
+        append(store, game_id, 0, {"who": "first"}, [], T0),
+        append(store, game_id, 0, {"who": "second"}, [], T0),
         return_exceptions=True,
     )
     assert sum(r is None for r in results) == 1
@@ -31,7 +31,7 @@ async def test_many_clickers_each_seq_taken_once(store: Storage) -> None:
         for _ in range(5):
             seq = (await store.load_game(game_id)).next_seq
             try:
-                await store.append_event(game_id, seq, {"who": who}, [], T0 + seq)
+                await append(store, game_id, seq, {"who": who}, [], T0 + seq)
             except EventConflictError:
                 continue
             wins.append((seq, who))
@@ -49,8 +49,8 @@ async def test_two_connections_same_seq_one_wins(backend: Backend) -> None:
     async with await backend.open() as first, await backend.open() as second:
         game_id = await new_game(first)
         results = await asyncio.gather(
-            first.append_event(game_id, 0, {"via": 1}, [], T0),
-            second.append_event(game_id, 0, {"via": 2}, [], T0),
+            append(first, game_id, 0, {"via": 1}, [], T0),
+            append(second, game_id, 0, {"via": 2}, [], T0),
             return_exceptions=True,
         )
         assert sum(r is None for r in results) == 1, results

@@ -19,7 +19,7 @@ from bot.storage import (
 )
 
 from .conftest import Backend, need_durable
-from .helpers import ADA, BO, CPU, T0, new_game
+from .helpers import ADA, BO, CPU, T0, append, live_games, live_in, new_game
 
 
 async def test_create_and_load_round_trip(store: Storage) -> None:
@@ -45,7 +45,7 @@ async def test_events_come_back_in_order_with_their_json(store: Storage) -> None
     actions = [{"type": "start"}, {"type": "answer", "side": 0, "text": "3*4"}, None]
     for seq, action in enumerate(actions):
         events = [{"type": "CardsLaid", "seq": seq}, {"type": "RoundWon", "side": seq % 2}]
-        await store.append_event(game_id, seq, action, events, T0 + seq, user_id=101)
+        await append(store, game_id, seq, action, events, T0 + seq, user_id=101)
     game = await store.load_game(game_id)
     assert [e.seq for e in game.events] == [0, 1, 2]
     assert [e.action for e in game.events] == actions
@@ -61,9 +61,9 @@ async def test_events_come_back_in_order_with_their_json(store: Storage) -> None
 
 async def test_duplicate_seq_is_a_conflict_and_changes_nothing(store: Storage) -> None:
     game_id = await new_game(store)
-    await store.append_event(game_id, 0, {"a": 1}, [], T0)
+    await append(store, game_id, 0, {"a": 1}, [], T0)
     with pytest.raises(EventConflictError) as caught:
-        await store.append_event(game_id, 0, {"a": 2}, [], T0 + 5)
+        await append(store, game_id, 0, {"a": 2}, [], T0 + 5)
     assert isinstance(caught.value, ConflictError)
     assert (caught.value.game_id, caught.value.seq) == (game_id, 0)
     game = await store.load_game(game_id)
@@ -74,16 +74,16 @@ async def test_duplicate_seq_is_a_conflict_and_changes_nothing(store: Storage) -
 async def test_seq_starts_at_zero_and_has_no_gaps(store: Storage) -> None:
     game_id = await new_game(store)
     with pytest.raises(ValueError, match="next seq is 0"):
-        await store.append_event(game_id, 1, {}, [], T0)
+        await append(store, game_id, 1, {}, [], T0)
     with pytest.raises(ValueError):
-        await store.append_event(game_id, -1, {}, [], T0)
+        await append(store, game_id, -1, {}, [], T0)
 
 
 async def test_unknown_game(store: Storage) -> None:
     with pytest.raises(NotFoundError):
         await store.load_game(404)
     with pytest.raises(NotFoundError):
-        await store.append_event(404, 0, {}, [], T0)
+        await append(store, 404, 0, {}, [], T0)
     with pytest.raises(NotFoundError):
         await store.set_status(404, "over", T0)
     with pytest.raises(NotFoundError):
@@ -93,9 +93,9 @@ async def test_unknown_game(store: Storage) -> None:
 async def test_values_that_are_not_json_are_refused_before_writing(store: Storage) -> None:
     game_id = await new_game(store)
     with pytest.raises(TypeError):
-        await store.append_event(game_id, 0, {"x": object()}, [], T0)
+        await append(store, game_id, 0, {"x": object()}, [], T0)
     with pytest.raises(ValueError):
-        await store.append_event(game_id, 0, {"x": math.nan}, [], T0)
+        await append(store, game_id, 0, {"x": math.nan}, [], T0)
     assert (await store.load_game(game_id)).events == ()
 
 
@@ -110,20 +110,20 @@ async def test_one_live_game_per_channel(store: Storage) -> None:
     with pytest.raises(ChannelBusyError):
         await new_game(store, channel_id=501, thread_id=900)
 
-    found = await store.live_game_in_channel(500)
+    found = await live_in(store, 500)
     assert found is not None
     assert found.id == first
     assert found.players == (ADA, BO)
-    thread_game = await store.live_game_in_channel(900)
+    thread_game = await live_in(store, 900)
     assert thread_game is not None
     assert thread_game.id == in_thread
     assert thread_game.home_channel_id == 900
-    assert await store.live_game_in_channel(502) is None
+    assert await live_in(store, 502) is None
 
     await store.set_status(first, "over", T0 + 1)
-    assert await store.live_game_in_channel(500) is None
+    assert await live_in(store, 500) is None
     again = await new_game(store, channel_id=500)
-    assert [g.id for g in await store.live_games()] == [other_channel, in_thread, again]
+    assert [g.id for g in await live_games(store)] == [other_channel, in_thread, again]
 
 
 async def test_ending_a_game(store: Storage) -> None:
@@ -137,20 +137,20 @@ async def test_ending_a_game(store: Storage) -> None:
         await store.set_status(game_id, "over", T0 + 8)
     assert caught.value.status == "stopped"
     with pytest.raises(GameClosedError):
-        await store.append_event(game_id, 0, {}, [], T0 + 9)
-    assert await store.live_games() == []
+        await append(store, game_id, 0, {}, [], T0 + 9)
+    assert await live_games(store) == []
 
 
 async def test_the_last_event_and_the_end_are_stored_together(store: Storage) -> None:
     game_id = await new_game(store)
     await store.set_timer(game_id, "answer", T0 + 30_000)
-    await store.append_event(game_id, 0, {"t": "x"}, [{"t": "GameOver"}], T0 + 1, status="over")
+    await append(store, game_id, 0, {"t": "x"}, [{"t": "GameOver"}], T0 + 1, status="over")
     game = await store.load_game(game_id)
     assert game.status == "over"
     assert len(game.events) == 1
     assert await store.timers_for(game_id) == []
     with pytest.raises(ValueError):
-        await store.append_event(game_id, 1, {}, [], T0, status="live")  # type: ignore[arg-type]
+        await append(store, game_id, 1, {}, [], T0, status="live")  # type: ignore[arg-type]
 
 
 async def test_board_message_and_thread(store: Storage) -> None:
@@ -164,8 +164,8 @@ async def test_board_message_and_thread(store: Storage) -> None:
     await store.set_board_message(game_id, 7779, T0 + 4, thread_id=900)
     game = await store.load_game(game_id)
     assert (game.message_id, game.thread_id) == (7779, 900)
-    assert (await store.live_game_in_channel(900)) is not None
-    assert await store.live_game_in_channel(500) is None
+    assert (await live_in(store, 900)) is not None
+    assert await live_in(store, 500) is None
     assert (await store.load_game(other)).thread_id == 901
 
 
@@ -196,7 +196,7 @@ async def test_games_ended_since_a_moment_with_a_board(store: Storage) -> None:
 async def test_bad_player_lists_are_refused(store: Storage, players: tuple[Player, ...]) -> None:
     with pytest.raises(ValueError):
         await new_game(store, players=players)
-    assert await store.live_games() == []
+    assert await live_games(store) == []
 
 
 def test_a_player_is_a_user_or_the_computer() -> None:
@@ -210,8 +210,8 @@ async def test_reopen_keeps_everything(backend: Backend) -> None:
     need_durable(backend)
     async with await backend.open() as store:
         live = await new_game(store, players=(ADA, CPU))
-        await store.append_event(live, 0, {"t": "start"}, [{"t": "Dealt", "order": [3, 1]}], T0)
-        await store.append_event(live, 1, {"t": "answer"}, [], T0 + 1, user_id=101)
+        await append(store, live, 0, {"t": "start"}, [{"t": "Dealt", "order": [3, 1]}], T0)
+        await append(store, live, 1, {"t": "answer"}, [], T0 + 1, user_id=101)
         await store.set_board_message(live, 4242, T0 + 2)
         await store.set_timer(live, "answer", T0 + 30_000, {"round": 1})
         over = await new_game(store, channel_id=600)
@@ -228,7 +228,7 @@ async def test_reopen_keeps_everything(backend: Backend) -> None:
         before = (
             await store.load_game(live),
             await store.load_game(over),
-            await store.live_games(),
+            await live_games(store),
             await store.timers_for(live),
             await store.load_invitation(challenge),
         )
@@ -236,13 +236,13 @@ async def test_reopen_keeps_everything(backend: Backend) -> None:
         after = (
             await store.load_game(live),
             await store.load_game(over),
-            await store.live_games(),
+            await live_games(store),
             await store.timers_for(live),
             await store.load_invitation(challenge),
         )
         assert after == before
         # and the restored game takes its next action where it left off
-        await store.append_event(live, after[0].next_seq, {"t": "answer"}, [], T0 + 4)
+        await append(store, live, after[0].next_seq, {"t": "answer"}, [], T0 + 4)
 
 
 async def test_closed_storage_refuses_work(backend: Backend) -> None:
@@ -250,7 +250,7 @@ async def test_closed_storage_refuses_work(backend: Backend) -> None:
     await store.close()
     await store.close()  # twice is fine
     with pytest.raises(StorageError):
-        await store.live_games()
+        await live_games(store)
 
 
 async def test_partial_unique_index_holds_without_the_python_check(backend: Backend) -> None:
@@ -287,8 +287,8 @@ async def test_load_live_games_reads_every_live_game_whole(store: Storage) -> No
     ended = await new_game(store, channel_id=2)
     second = await new_game(store, channel_id=3, players=(ADA, CPU))
     for seq in range(3):
-        await store.append_event(first, seq, {"n": seq}, [{"e": seq}], T0 + seq, user_id=101)
-    await store.append_event(second, 0, {"deal": 1}, [], T0)
+        await append(store, first, seq, {"n": seq}, [{"e": seq}], T0 + seq, user_id=101)
+    await append(store, second, 0, {"deal": 1}, [], T0)
     await store.set_timer(second, "idle", T0 + 5)
     await store.set_timer(first, "answer", T0 + 9, {"window": 2})
     await store.set_timer(first, "idle", T0 + 7)

@@ -19,7 +19,7 @@ from bot.storage import (
 )
 
 from .conftest import Backend, need_durable
-from .helpers import ADA, BO, T0, new_game
+from .helpers import ADA, BO, T0, live_games, live_in, new_game
 
 
 def _flip(seq: int, at: int = T0) -> ActionCommit:
@@ -58,8 +58,8 @@ async def test_a_failing_write_fails_alone_in_its_batch(store: Storage) -> None:
         ValueError,
         ChannelBusyError,
     ]
-    assert await store.live_game_in_channel(900) is None
-    assert len(await store.live_games()) == 30
+    assert await live_in(store, 900) is None
+    assert len(await live_games(store)) == 30
     assert [(await store.load_game(g)).next_seq for g in games] == [1] * len(games)
 
 
@@ -111,7 +111,7 @@ async def test_a_read_right_after_a_write_sees_it(store: Storage) -> None:
     after it sees it."""
     for i in range(30):
         game_id = await new_game(store, channel_id=2_000 + i)
-        assert (await store.live_game_in_channel(2_000 + i)) is not None
+        assert (await live_in(store, 2_000 + i)) is not None
         await store.commit_action(game_id, _flip(0))
         assert (await store.load_game(game_id)).next_seq == 1
 
@@ -121,4 +121,4 @@ async def test_closed_storage_refuses_politely(backend: Backend) -> None:
     await store.close()
     await store.close()  # twice is fine
     with pytest.raises(Exception, match="closed"):
-        await store.live_games()
+        await live_games(store)

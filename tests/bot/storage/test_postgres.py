@@ -17,7 +17,7 @@ from tests.ops_support import clean_env, mattekrig, shaped_token
 from tests.postgres import server_url
 
 from .conftest import BACKENDS
-from .helpers import T0, new_game
+from .helpers import T0, append, new_game
 
 
 def _pg_migrations() -> list[tuple[int, str]]:
@@ -83,7 +83,7 @@ async def test_two_processes_clicking_one_game_take_each_seq_once(tmp_path: Path
             for _ in range(6):
                 seq = len((await store.load_game(game_id)).events)
                 try:
-                    await store.append_event(game_id, seq, {"who": who}, [], T0)
+                    await append(store, game_id, seq, {"who": who}, [], T0)
                 except EventConflictError:
                     continue
                 stored.append(seq)
@@ -125,7 +125,7 @@ async def test_a_dropped_connection_fails_one_batch_and_the_next_write_reconnect
         with psycopg.connect(server_url(), autocommit=True) as admin:
             admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         with pytest.raises(StorageError):
-            await store.append_event(game_id, 0, {"p": 1}, [], T0)
-        await store.append_event(game_id, 0, {"p": 1}, [], T0)
+            await append(store, game_id, 0, {"p": 1}, [], T0)
+        await append(store, game_id, 0, {"p": 1}, [], T0)
         assert len((await store.load_game(game_id)).events) == 1
         assert db.writer_pid() != pid

@@ -7,14 +7,14 @@ import pytest
 
 from bot.storage import Storage, UserInLiveGameError
 
-from .helpers import ADA, BO, T0, new_game
+from .helpers import ADA, BO, T0, append, live_games, new_game
 from .results_helpers import DAY, duel, record
 from .test_invitations import challenge
 
 
 async def test_export_names_every_row_of_the_user(store: Storage) -> None:
     game_id = await new_game(store)
-    await store.append_event(game_id, 0, {"type": "deal"}, [], T0, user_id=ADA.user_id)
+    await append(store, game_id, 0, {"type": "deal"}, [], T0, user_id=ADA.user_id)
     await challenge(store, host=101, invited=(102,))
     out = await store.export_user(101)
     assert [r["id"] for r in out["games"]] == [game_id]
@@ -61,5 +61,5 @@ async def test_forget_guild_and_retention(store: Storage) -> None:
     assert await store.load_result(old) is None
     live = await new_game(store, channel_id=2)
     assert (await store.forget_guild(1))["games"] == 1
-    assert await store.live_games() == []
+    assert await live_games(store) == []
     assert live not in await store.live_games_of(101)

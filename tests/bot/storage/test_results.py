@@ -16,7 +16,7 @@ from bot.storage import (
     OperationTally,
     Storage,
 )
-from bot.storage.results_sql import _gain_key
+from bot.storage.boards import _gain_key
 
 from .conftest import Backend, need_durable
 from .helpers import T0

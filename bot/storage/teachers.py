@@ -1,7 +1,7 @@
 """The teacher's class presets, pupils' accommodations, class sessions and assignments
 (migration 0008), and named presets (migration 0010).
 
-A mixin of `Storage` (its contract: `bot.storage.contract.TeacherStore`). Presets are per
+Its contract: `bot.storage.contract.TeacherStore`. Presets are per
 channel or for the whole server (``channel_id`` `SERVER_WIDE`); a channel's own preset wins
 over the server's. An accommodation is a pupil's answer time as a percentage of the table's
 (0: no answer timer). Every method is one transaction on the database thread.
@@ -13,7 +13,7 @@ import json
 import sqlite3
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from bot.storage.database import Work
 from bot.storage.records import (
@@ -24,19 +24,13 @@ from bot.storage.records import (
     NamedPreset,
     preset_key,
 )
-from bot.storage.sql import rows as _all
+from bot.storage.sql import Transactions, all_rows
 
 T = TypeVar("T")
 
 
-class TeacherStorage:
-    """The teacher half of `Storage` (see the module docstring)."""
-
-    if TYPE_CHECKING:
-
-        async def _write(self, work: Work[T]) -> T: ...
-
-        async def _read(self, work: Work[T]) -> T: ...
+class TeacherStorage(Transactions):
+    """Presets, accommodations, class sessions and assignments."""
 
     # -- class presets ---------------------------------------------------------------------
 
@@ -75,7 +69,7 @@ class TeacherStorage:
         """The channel's own preset, else the server's, else None."""
 
         def _tx(conn: sqlite3.Connection) -> ClassPreset | None:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT * FROM class_presets WHERE guild_id = ? AND channel_id IN (?, ?)"
                 " ORDER BY channel_id = ?",  # the channel's own first
@@ -87,7 +81,7 @@ class TeacherStorage:
 
     async def presets(self, guild_id: int) -> list[ClassPreset]:
         def _tx(conn: sqlite3.Connection) -> list[ClassPreset]:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT * FROM class_presets WHERE guild_id = ? ORDER BY channel_id",
                 (guild_id,),
@@ -123,7 +117,7 @@ class TeacherStorage:
 
     async def named_preset(self, guild_id: int, name: str) -> NamedPreset | None:
         def _tx(conn: sqlite3.Connection) -> NamedPreset | None:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT * FROM named_presets WHERE guild_id = ? AND folded = ?",
                 (guild_id, preset_key(name)),
@@ -136,7 +130,7 @@ class TeacherStorage:
         """The server's named presets, by name."""
 
         def _tx(conn: sqlite3.Connection) -> list[NamedPreset]:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT * FROM named_presets WHERE guild_id = ? ORDER BY folded",
                 (guild_id,),
@@ -185,7 +179,7 @@ class TeacherStorage:
         wanted = None if user_ids is None else set(user_ids)
 
         def _tx(conn: sqlite3.Connection) -> dict[int, int]:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT user_id, answer_percent FROM accommodations WHERE guild_id = ?",
                 (guild_id,),
@@ -210,7 +204,7 @@ class TeacherStorage:
         kept = None if preset is None else json.dumps(preset.to_json(), sort_keys=True)
 
         def _tx(conn: sqlite3.Connection) -> ClassSession | None:
-            running = _all(
+            running = all_rows(
                 conn,
                 "SELECT id FROM class_sessions WHERE guild_id = ? AND summarized_at IS NULL"
                 " AND ends_at > ?",
@@ -263,7 +257,7 @@ class TeacherStorage:
         """Sessions whose time is up and whose summary is not posted yet."""
 
         def _tx(conn: sqlite3.Connection) -> list[ClassSession]:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT * FROM class_sessions WHERE summarized_at IS NULL AND ends_at <= ?"
                 " ORDER BY ends_at, id",
@@ -275,7 +269,7 @@ class TeacherStorage:
 
     async def next_session_end(self) -> int | None:
         def _tx(conn: sqlite3.Connection) -> int | None:
-            found = _all(
+            found = all_rows(
                 conn, "SELECT min(ends_at) FROM class_sessions WHERE summarized_at IS NULL"
             )
             value: int | None = found[0][0] if found else None
@@ -325,7 +319,7 @@ class TeacherStorage:
         """The server's assignments due after ``due_after`` (0: all), soonest first."""
 
         def _tx(conn: sqlite3.Connection) -> list[Assignment]:
-            found = _all(
+            found = all_rows(
                 conn,
                 "SELECT * FROM assignments WHERE guild_id = ? AND due_at > ? ORDER BY due_at, id",
                 (guild_id, due_after),
@@ -337,7 +331,7 @@ class TeacherStorage:
 
 def _first_session(where: str, params: tuple[Any, ...]) -> Work[ClassSession | None]:
     def _tx(conn: sqlite3.Connection) -> ClassSession | None:
-        found = _all(conn, f"SELECT * FROM class_sessions WHERE {where} LIMIT 1", params)
+        found = all_rows(conn, f"SELECT * FROM class_sessions WHERE {where} LIMIT 1", params)
         return _session(found[0]) if found else None
 
     return _tx

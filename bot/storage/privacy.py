@@ -1,6 +1,6 @@
 """Everything stored about one person, out (export) or gone (forget), and retention's purge.
 
-A mixin of `Storage`. `USER_COLUMNS` names every column that holds a Discord user id; a test
+`USER_COLUMNS` names every column that holds a Discord user id; a test
 checks it against the live schema and against PRIVACY.md, so a new table that names a pupil
 cannot be added without its export, its deletion and its line in the privacy notice.
 """
@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
-from bot.storage.database import Work
 from bot.storage.errors import ConflictError
-from bot.storage.records import GameResult, GuildSettings
-from bot.storage.results_sql import _R, _players_of, _remove_result, _result
-from bot.storage.sql import rows as _all
+from bot.storage.records import GameResult
+from bot.storage.result_rows import RESULT_FIELDS, players_of, result_of
+from bot.storage.results import remove_result
+from bot.storage.settings import SettingsStorage
+from bot.storage.sql import all_rows
 
 T = TypeVar("T")
 
@@ -111,16 +112,8 @@ class UserInLiveGameError(ConflictError):
         self.game_ids = game_ids
 
 
-class PrivacyStorage:
-    """The privacy half of `Storage` (see the module docstring)."""
-
-    if TYPE_CHECKING:
-
-        async def _write(self, work: Work[T]) -> T: ...
-
-        async def _read(self, work: Work[T]) -> T: ...
-
-        def _settings_changed(self, guild_id: int, now: GuildSettings | None) -> None: ...
+class PrivacyStorage(SettingsStorage):
+    """Export, forget-me and retention (a forgotten server's cached settings go too)."""
 
     async def export_user(self, user_id: int) -> dict[str, list[dict[str, Any]]]:
         """Every stored row that names the user, table by table (JSON columns decoded)."""
@@ -128,7 +121,7 @@ class PrivacyStorage:
 
         def _tx(conn: sqlite3.Connection) -> dict[str, list[dict[str, Any]]]:
             for table, sql in _EXPORT:
-                rows = _all(conn, sql, {"u": user_id})
+                rows = all_rows(conn, sql, {"u": user_id})
                 out[table] = [_row_dict(r) for r in rows]
             return out
 
@@ -232,16 +225,18 @@ class PrivacyStorage:
                 (invitations_before,),
             )
             counts["invitations"] = max(cursor.rowcount, 0)
-            rows = _all(
-                conn, f"SELECT {_R} FROM results AS r WHERE r.ended_at < ?", (results_before,)
+            rows = all_rows(
+                conn,
+                f"SELECT {RESULT_FIELDS} FROM results AS r WHERE r.ended_at < ?",
+                (results_before,),
             )
             old: list[GameResult] = []
             for row in rows:
-                players = (_players_of(conn, [row["r_game_id"]]))[row["r_game_id"]]
-                old.append(_result(row, players))
+                players = (players_of(conn, [row["r_game_id"]]))[row["r_game_id"]]
+                old.append(result_of(row, players))
             for result in old:
                 if result.voided_at is None:
-                    _remove_result(conn, result, reverse_ratings=False)
+                    remove_result(conn, result, reverse_ratings=False)
                 conn.execute("DELETE FROM results WHERE game_id = ?", (result.game_id,))
             counts["results"] = len(old)
             cursor = conn.execute(
@@ -255,7 +250,7 @@ class PrivacyStorage:
 
 
 def _live_games_of(conn: sqlite3.Connection, user_id: int) -> list[int]:
-    rows = _all(
+    rows = all_rows(
         conn,
         "SELECT g.id FROM games AS g JOIN game_players AS p ON p.game_id = g.id"
         " WHERE p.user_id = ? AND g.status = 'live' ORDER BY g.id",

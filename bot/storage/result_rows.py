@@ -1,0 +1,239 @@
+"""How a result is stored as rows (results, result_players, result_operations) and read
+back: shared by results, boards' player histories and privacy's purge."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections import defaultdict
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.records import (
+    GameResult,
+    OperationTally,
+    PlayerResult,
+    mistake_counts,
+)
+from bot.storage.sql import all_rows
+
+_RESULT_COLUMNS = (
+    "game_id",
+    "guild_id",
+    "channel_id",
+    "game",
+    "level",
+    "deck",
+    "mode",
+    "sides",
+    "teams",
+    "computer",
+    "winner",
+    "reason",
+    "rounds",
+    "started_at",
+    "ended_at",
+    "duration_ms",
+    "season",
+    "day",
+    "week",
+    "rated",
+    "unrated",
+    "recorded_at",
+    "voided_at",
+)
+_PLAYER_COLUMNS = (
+    "game_id",
+    "seat",
+    "side",
+    "team",
+    "kind",
+    "user_id",
+    "computer",
+    "display_name",
+    "outcome",
+    "cards_end",
+    "rounds_won",
+    "wars_won",
+    "exact_hits",
+    "answers",
+    "correct",
+    "best",
+    "missed",
+    "answer_ms",
+)
+RESULT_FIELDS = ", ".join(f"r.{c} AS r_{c}" for c in _RESULT_COLUMNS)
+PLAYER_FIELDS = ", ".join(f"p.{c} AS p_{c}" for c in _PLAYER_COLUMNS)
+
+
+def insert_result(conn: sqlite3.Connection, result: GameResult) -> None:
+    conn.execute(
+        f"INSERT INTO results ({', '.join(_RESULT_COLUMNS)})"
+        f" VALUES ({', '.join('?' * len(_RESULT_COLUMNS))})",
+        (
+            result.game_id,
+            result.guild_id,
+            result.channel_id,
+            result.game,
+            result.level,
+            result.deck,
+            result.mode,
+            result.sides,
+            int(result.teams),
+            int(result.computer),
+            result.winner,
+            result.reason,
+            result.rounds,
+            result.started_at,
+            result.ended_at,
+            result.duration_ms,
+            result.season,
+            result.day,
+            result.week,
+            int(result.rated),
+            result.unrated,
+            result.recorded_at,
+            result.voided_at,
+        ),
+    )
+    conn.executemany(
+        f"INSERT INTO result_players ({', '.join(_PLAYER_COLUMNS)})"
+        f" VALUES ({', '.join('?' * len(_PLAYER_COLUMNS))})",
+        [
+            (
+                result.game_id,
+                p.seat,
+                p.side,
+                p.team,
+                p.kind,
+                p.user_id,
+                p.computer,
+                p.display_name,
+                p.outcome,
+                p.cards_end,
+                p.rounds_won,
+                p.wars_won,
+                p.exact_hits,
+                p.answers,
+                p.correct,
+                p.best,
+                p.missed,
+                p.answer_ms,
+            )
+            for p in result.players
+        ],
+    )
+    conn.executemany(
+        "INSERT INTO result_operations (game_id, seat, op, answers, correct, best, answer_ms,"
+        " mistakes, times) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        [
+            (
+                result.game_id,
+                p.seat,
+                o.op,
+                o.answers,
+                o.correct,
+                o.best,
+                o.answer_ms,
+                json.dumps(dict(o.mistakes)),
+                json.dumps(list(o.times)),
+            )
+            for p in result.players
+            for o in p.operations
+        ],
+    )
+
+
+def players_of(
+    conn: sqlite3.Connection, game_ids: Sequence[int]
+) -> defaultdict[int, tuple[PlayerResult, ...]]:
+    found: defaultdict[int, list[PlayerResult]] = defaultdict(list)
+    if game_ids:
+        marks = ", ".join("?" * len(game_ids))
+        ops = all_rows(
+            conn,
+            f"SELECT * FROM result_operations WHERE game_id IN ({marks}) ORDER BY op",
+            tuple(game_ids),
+        )
+        by_seat: defaultdict[tuple[int, int], list[OperationTally]] = defaultdict(list)
+        for o in ops:
+            by_seat[(o["game_id"], o["seat"])].append(tally_of(o))
+        rows = all_rows(
+            conn,
+            f"SELECT * FROM result_players WHERE game_id IN ({marks}) ORDER BY game_id, seat",
+            tuple(game_ids),
+        )
+        for r in rows:
+            found[r["game_id"]].append(player_of(r, "", by_seat[(r["game_id"], r["seat"])]))
+    return defaultdict(tuple, {k: tuple(v) for k, v in found.items()})
+
+
+def tally_of(row: sqlite3.Row) -> OperationTally:
+    return OperationTally(
+        row["op"],
+        row["answers"],
+        row["correct"],
+        row["best"],
+        row["answer_ms"],
+        mistakes=mistake_counts(json.loads(row["mistakes"])),
+        times=tuple(json.loads(row["times"])),
+    )
+
+
+def player_of(row: sqlite3.Row, prefix: str, ops: Sequence[OperationTally]) -> PlayerResult:
+    def get(name: str) -> Any:
+        return row[prefix + name]
+
+    return PlayerResult(
+        seat=get("seat"),
+        side=get("side"),
+        kind=get("kind"),
+        display_name=get("display_name"),
+        outcome=get("outcome"),
+        user_id=get("user_id"),
+        computer=get("computer"),
+        team=get("team"),
+        cards_end=get("cards_end"),
+        rounds_won=get("rounds_won"),
+        wars_won=get("wars_won"),
+        exact_hits=get("exact_hits"),
+        answers=get("answers"),
+        correct=get("correct"),
+        best=get("best"),
+        missed=get("missed"),
+        answer_ms=get("answer_ms"),
+        operations=tuple(sorted(ops, key=lambda o: o.op)),
+    )
+
+
+def result_of(
+    row: sqlite3.Row, players: Sequence[PlayerResult], *, prefix: str = "r_"
+) -> GameResult:
+    def get(name: str) -> Any:
+        return row[prefix + name]
+
+    return GameResult(
+        game_id=get("game_id"),
+        guild_id=get("guild_id"),
+        channel_id=get("channel_id"),
+        game=get("game"),
+        level=get("level"),
+        deck=get("deck"),
+        mode=get("mode"),
+        sides=get("sides"),
+        teams=bool(get("teams")),
+        computer=bool(get("computer")),
+        winner=get("winner"),
+        reason=get("reason"),
+        rounds=get("rounds"),
+        started_at=get("started_at"),
+        ended_at=get("ended_at"),
+        players=tuple(players),
+        day=get("day"),
+        week=get("week"),
+        season=get("season"),
+        rated=bool(get("rated")),
+        unrated=get("unrated"),
+        recorded_at=get("recorded_at"),
+        voided_at=get("voided_at"),
+    )

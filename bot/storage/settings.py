@@ -1,0 +1,137 @@
+"""The teacher's settings per server, kept in memory after the first read."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from typing import Any
+
+from bot.storage.records import (
+    ANSWER_FORMS,
+    BOARD_SORTS,
+    BOARD_VISIBILITIES,
+    GuildSettings,
+)
+from bot.storage.sql import Transactions, one
+
+_UNSET: Any = object()
+
+
+class SettingsStorage(Transactions):
+    """The teacher's settings per server."""
+
+    # Filled by `Storage`: the settings read so far, and a count of writes, so a read that
+    # raced a write does not keep the old settings.
+    _settings_cache: dict[int, GuildSettings]
+    _settings_generation: int
+
+    async def guild_settings(self, guild_id: int) -> GuildSettings:
+        """The teacher's settings (the defaults when never set).
+
+        Read on every start and most commands, changed a few times a term: kept in memory
+        after the first read (one round trip less per start). This process is the
+        database's only writer, and every write of the settings goes through here."""
+        cached = self._settings_cache.get(guild_id)
+        if cached is not None:
+            return cached
+        generation = self._settings_generation
+
+        def _tx(conn: sqlite3.Connection) -> GuildSettings:
+            row = one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            return GuildSettings(guild_id) if row is None else _settings(row)
+
+        found = await self._read(_tx)
+        if generation == self._settings_generation:  # no change was written meanwhile
+            self._settings_cache[guild_id] = found
+        return found
+
+    def _settings_changed(self, guild_id: int, now: GuildSettings | None) -> None:
+        self._settings_generation += 1
+        if now is None:
+            self._settings_cache.pop(guild_id, None)
+        else:
+            self._settings_cache[guild_id] = now
+
+    async def update_guild_settings(
+        self,
+        guild_id: int,
+        at: int,
+        *,
+        board: str | None = None,
+        channels: Sequence[int] | None = None,
+        language: str | None = _UNSET,
+        threads: bool | None = None,
+        pings: bool | None = None,
+        answer_form: str | None = None,
+        public_board: str | None = None,
+        pictures: bool | None = None,
+    ) -> GuildSettings:
+        """Change the given settings, keep the others. ``language=None`` means "the server's
+        own locale"; leave it out to keep the current one."""
+        if board is not None and board not in BOARD_VISIBILITIES:
+            raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
+        if answer_form is not None and answer_form not in ANSWER_FORMS:
+            raise ValueError(f"answer_form must be one of {ANSWER_FORMS}")
+        if public_board is not None and public_board not in BOARD_SORTS:
+            raise ValueError(f"public_board must be one of {BOARD_SORTS}")
+
+        def _tx(conn: sqlite3.Connection) -> GuildSettings:
+            row = one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
+            old = GuildSettings(guild_id) if row is None else _settings(row)
+            new = GuildSettings(
+                guild_id,
+                board=old.board if board is None else board,
+                channels=old.channels if channels is None else tuple(dict.fromkeys(channels)),
+                language=old.language if language is _UNSET else language,
+                threads=old.threads if threads is None else threads,
+                pings=old.pings if pings is None else pings,
+                answer_form=old.answer_form if answer_form is None else answer_form,
+                updated_at=at,
+                public_board=old.public_board if public_board is None else public_board,
+                pictures=old.pictures if pictures is None else pictures,
+            )
+            conn.execute(
+                "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
+                " pings, answer_form, updated_at, public_board, pictures)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+                " ON CONFLICT (guild_id) DO UPDATE SET"
+                " board = excluded.board, channels = excluded.channels,"
+                " language = excluded.language, threads = excluded.threads,"
+                " pings = excluded.pings, answer_form = excluded.answer_form,"
+                " updated_at = excluded.updated_at, public_board = excluded.public_board,"
+                " pictures = excluded.pictures",
+                (
+                    guild_id,
+                    new.board,
+                    json.dumps(list(new.channels)),
+                    new.language,
+                    int(new.threads),
+                    int(new.pings),
+                    new.answer_form,
+                    at,
+                    new.public_board,
+                    int(new.pictures),
+                ),
+            )
+            return new
+
+        self._settings_changed(guild_id, None)  # a read in flight must not keep the old one
+        stored = await self._write(_tx)
+        self._settings_changed(guild_id, stored)
+        return stored
+
+
+def _settings(row: sqlite3.Row) -> GuildSettings:
+    return GuildSettings(
+        guild_id=row["guild_id"],
+        board=row["board"],
+        channels=tuple(json.loads(row["channels"])),
+        language=row["language"],
+        threads=bool(row["threads"]),
+        pings=bool(row["pings"]),
+        answer_form=row["answer_form"],
+        updated_at=row["updated_at"],
+        public_board=row["public_board"],
+        pictures=bool(row["pictures"]),
+    )
