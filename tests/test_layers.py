@@ -30,7 +30,15 @@ RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.custom_ids")
 # is the game a service holds (render/names.py reads the sides' names from it; the board draws
 # a `GameScreen`) and `bot.services.settings` the table rules it carries; `bot.storage.records`
 # the rows storage returns (frozen dataclasses); `bot.reports` what the record services report.
-VALUE_MODULES = ("bot.reports", "bot.storage.records", "bot.services.live", "bot.services.settings")
+VALUE_MODULES = (
+    "bot.reports",
+    "bot.storage.records",
+    "bot.storage.records.games",
+    "bot.storage.records.results",
+    "bot.storage.records.teaching",
+    "bot.services.live",
+    "bot.services.settings",
+)
 
 
 def _modules(*folders: str) -> list[Path]:
@@ -42,7 +50,8 @@ def _module_name(path: Path) -> str:
 
 
 def _path(module: str) -> Path:
-    return ROOT / (module.replace(".", "/") + ".py")
+    package = ROOT / module.replace(".", "/") / "__init__.py"
+    return package if package.exists() else ROOT / (module.replace(".", "/") + ".py")
 
 
 def _is_type_checking(test: ast.expr) -> bool:
