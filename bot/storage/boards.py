@@ -182,7 +182,8 @@ class BoardStorage(Transactions):
 
         def _tx(conn: sqlite3.Connection) -> None:
             conn.executemany(
-                "INSERT OR IGNORE INTO departed_members (guild_id, user_id, at) VALUES (?, ?, ?)",
+                "INSERT INTO departed_members (guild_id, user_id, at) VALUES (?, ?, ?)"
+                " ON CONFLICT DO NOTHING",
                 [(guild_id, u, at) for u in user_ids],
             )
 

@@ -70,6 +70,10 @@ def connect(path: str, *, writer: bool) -> sqlite3.Connection:
     """A connection with the project's settings (autocommit mode: transactions are ours)."""
     conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     conn.row_factory = sqlite3.Row
+    # PostgreSQL's greatest/least, so one statement serves both databases (SQLite's max/min
+    # of two values are PostgreSQL's aggregates); NULLs are left out, as PostgreSQL does.
+    conn.create_function("greatest", -1, _greatest, deterministic=True)
+    conn.create_function("least", -1, _least, deterministic=True)
     conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS:d}")
     conn.execute("PRAGMA foreign_keys = ON")
     if writer:
@@ -82,6 +86,14 @@ def connect(path: str, *, writer: bool) -> sqlite3.Connection:
     else:
         conn.execute("PRAGMA query_only = ON")
     return conn
+
+
+def _greatest(*values: Any) -> Any:
+    return max((v for v in values if v is not None), default=None)
+
+
+def _least(*values: Any) -> Any:
+    return min((v for v in values if v is not None), default=None)
 
 
 class JobThread:

@@ -30,7 +30,7 @@ from bot.storage.records import (
     StoredEvent,
     StoredGame,
 )
-from bot.storage.sql import Transactions, all_rows, dump, one, placeholders
+from bot.storage.sql import Transactions, all_rows, dump, new_id, one, placeholders
 
 # "The channel" of a game is its thread when it has one; matches games_one_live_per_channel.
 _LIVE_IN_CHANNEL = (
@@ -174,10 +174,11 @@ def _insert_game(conn: sqlite3.Connection, new: NewGame, at: int) -> int:
     busy = one(conn, _LIVE_IN_CHANNEL, (home,))
     if busy is not None:
         raise ChannelBusyError(home, busy["id"])
-    cursor = conn.execute(
+    game_id = new_id(
+        conn,
         "INSERT INTO games (guild_id, channel_id, thread_id, message_id, game, config,"
         " seed, status, created_at, updated_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, 'live', ?, ?)",
+        " VALUES (?, ?, ?, ?, ?, ?, ?, 'live', ?, ?) RETURNING id",
         (
             new.guild_id,
             new.channel_id,
@@ -190,8 +191,6 @@ def _insert_game(conn: sqlite3.Connection, new: NewGame, at: int) -> int:
             at,
         ),
     )
-    game_id = cursor.lastrowid
-    assert game_id is not None
     conn.executemany(
         "INSERT INTO game_players (game_id, seat, side, user_id, computer, display_name)"
         " VALUES (?, ?, ?, ?, ?, ?)",

@@ -25,7 +25,7 @@ from bot.storage.records import (
     Member,
     MemberState,
 )
-from bot.storage.sql import Transactions, all_rows, dump, one, placeholders
+from bot.storage.sql import Transactions, all_rows, dump, new_id, one, placeholders
 
 
 class InvitationStorage(Transactions):
@@ -82,13 +82,13 @@ class InvitationStorage(Transactions):
         options_json = dump(options)
 
         def _tx(conn: sqlite3.Connection) -> int:
-            cursor = conn.execute(
+            invitation_id = new_id(
+                conn,
                 "INSERT INTO invitations (kind, guild_id, channel_id, host_id, options, status,"
-                " created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?)",
+                " created_at, updated_at, expires_at) VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?)"
+                " RETURNING id",
                 (kind, guild_id, channel_id, host_id, options_json, at, at, expires_at),
             )
-            invitation_id = cursor.lastrowid
-            assert invitation_id is not None
             conn.executemany(
                 "INSERT INTO invitation_members (invitation_id, user_id, position, state)"
                 " VALUES (?, ?, ?, ?)",

@@ -76,7 +76,7 @@ class ResultStorage(Transactions):
                     "INSERT INTO ratings (guild_id, scope, game, user_id, rating, games,"
                     " updated_at) VALUES (?, ?, ?, ?, ?, 1, ?)"
                     " ON CONFLICT (guild_id, scope, game, user_id) DO UPDATE SET"
-                    " rating = excluded.rating, games = games + 1,"
+                    " rating = excluded.rating, games = ratings.games + 1,"
                     " updated_at = excluded.updated_at",
                     (stored.guild_id, change.scope, stored.game, change.user_id, change.after, at),
                 )
@@ -294,9 +294,12 @@ def _add_totals(conn: sqlite3.Connection, result: GameResult, sign: int) -> None
         "INSERT INTO board_totals (guild_id, scope, game, level, user_id, games, wins, draws,"
         " answers, correct, last_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (guild_id, scope, game, level, user_id) DO UPDATE SET"
-        " games = games + excluded.games, wins = wins + excluded.wins,"
-        " draws = draws + excluded.draws, answers = answers + excluded.answers,"
-        " correct = correct + excluded.correct, last_at = max(last_at, excluded.last_at)",
+        " games = board_totals.games + excluded.games,"
+        " wins = board_totals.wins + excluded.wins,"
+        " draws = board_totals.draws + excluded.draws,"
+        " answers = board_totals.answers + excluded.answers,"
+        " correct = board_totals.correct + excluded.correct,"
+        " last_at = greatest(board_totals.last_at, excluded.last_at)",
         rows,
     )
     if sign < 0:

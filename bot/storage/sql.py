@@ -46,5 +46,13 @@ def dump(value: Any) -> str:
     )
 
 
+def new_id(conn: sqlite3.Connection, sql: str, params: Params = ()) -> int:
+    """The id of the row an ``INSERT … RETURNING id`` made."""
+    row = one(conn, sql, params)
+    if row is None:
+        raise ValueError(f"nothing returned by {sql!r}")
+    return int(row[0])
+
+
 def placeholders(count: int) -> str:
     return ", ".join("?" * count)

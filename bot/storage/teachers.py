@@ -24,7 +24,7 @@ from bot.storage.records import (
     NamedPreset,
     preset_key,
 )
-from bot.storage.sql import Transactions, all_rows
+from bot.storage.sql import Transactions, all_rows, new_id
 
 T = TypeVar("T")
 
@@ -212,14 +212,14 @@ class TeacherStorage(Transactions):
             )
             if running:
                 return None
-            cursor = conn.execute(
+            session_id = new_id(
+                conn,
                 "INSERT INTO class_sessions (guild_id, channel_id, lang, started_at, ends_at,"
-                " preset) VALUES (?, ?, ?, ?, ?, ?)",
+                " preset) VALUES (?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, channel_id, lang, started_at, ends_at, kept),
             )
-            assert cursor.lastrowid is not None
             return ClassSession(
-                cursor.lastrowid,
+                session_id,
                 guild_id,
                 channel_id,
                 lang,
@@ -303,14 +303,14 @@ class TeacherStorage(Transactions):
         due_at: int,
     ) -> Assignment:
         def _tx(conn: sqlite3.Connection) -> Assignment:
-            cursor = conn.execute(
+            assignment_id = new_id(
+                conn,
                 "INSERT INTO assignments (guild_id, game, level, rounds, best_percent,"
-                " created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                " created_at, due_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (guild_id, game, level, rounds, best_percent, created_at, due_at),
             )
-            assert cursor.lastrowid is not None
             return Assignment(
-                cursor.lastrowid, guild_id, game, level, rounds, best_percent, created_at, due_at
+                assignment_id, guild_id, game, level, rounds, best_percent, created_at, due_at
             )
 
         return await self._write(_tx)

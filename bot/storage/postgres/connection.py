@@ -1,9 +1,10 @@
 """A psycopg connection that the storage modules' transaction functions can take as theirs.
 
 Those functions are written against `sqlite3.Connection` (``execute``, ``executemany``,
-``fetchone``, ``rowcount``, ``lastrowid``, rows by name and by position); this adapter gives
-them exactly that over PostgreSQL, rewriting each statement with `dialect.translate`. Why
-not a second copy of every query: one set of statements cannot drift between backends.
+``fetchone``, ``rowcount``, rows by name and by position) in SQL both databases accept; this
+adapter gives them exactly that over PostgreSQL, with each statement's parameters spelled as
+psycopg wants them (`dialect.translate`). Why not a second copy of every query: one set of
+statements cannot drift between backends.
 Errors keep their meaning: a broken constraint is `sqlite3.IntegrityError`, as the
 functions expect.
 """
@@ -61,9 +62,8 @@ def _params(params: Params) -> Params:
 
 
 class Cursor:
-    def __init__(self, cursor: psycopg.Cursor[Any], lastrowid: int | None = None) -> None:
+    def __init__(self, cursor: psycopg.Cursor[Any]) -> None:
         self._cursor = cursor
-        self.lastrowid = lastrowid
         self.rowcount = cursor.rowcount
 
     def _row(self, values: Sequence[Any]) -> Row:
@@ -92,15 +92,13 @@ class Connection:
         self.raw = conn
 
     def execute(self, sql: str, params: Params = ()) -> Cursor:
-        text, returns_id = translate(sql, named=isinstance(params, Mapping), bound=bool(params))
+        # Parameters are always passed (empty or not), so psycopg always reads the doubled %.
+        text = translate(sql, named=isinstance(params, Mapping))
         cursor = self.raw.cursor()
         try:
-            cursor.execute(text, _params(params) if params else None)
+            cursor.execute(text, _params(params))
         except psycopg.IntegrityError as exc:
             raise sqlite3.IntegrityError(str(exc)) from exc
-        if returns_id:
-            row = cursor.fetchone()
-            return Cursor(cursor, None if row is None else int(row[0]))
         return Cursor(cursor)
 
     def executemany(self, sql: str, seq: Iterable[Params]) -> Cursor:
@@ -108,8 +106,7 @@ class Connection:
         cursor = self.raw.cursor()
         if not batch:
             return Cursor(cursor)
-        named = isinstance(batch[0], Mapping)
-        text, _ = translate(sql, named=named, bound=True)
+        text = translate(sql, named=isinstance(batch[0], Mapping))
         try:
             cursor.executemany(text, [_params(p) for p in batch])
         except psycopg.IntegrityError as exc:

@@ -2,7 +2,7 @@
 
 It is `bot.storage.sqlite.Storage` with another database underneath: every contract method
 runs the same transaction function, on a psycopg connection dressed as a sqlite3 one
-(`connection.Connection`, statements rewritten by `dialect`). What PostgreSQL adds is
+(`connection.Connection`, parameters spelled by `dialect`). What PostgreSQL adds is
 serialisation across processes: SQLite's single writer serialises everything; here
 several bot processes write at once, so every write that names a game first takes
 ``pg_advisory_xact_lock(game_id)`` (held to the end of the batch's transaction). A second
