@@ -1,4 +1,5 @@
-"""Press → result shown, Mattekrig side by side with a bare discord.py bot (issue 9).
+"""Press → result shown, Mattekrig side by side with a bare discord.py bot and the durable
+floor.
 
 Each bot runs in its own process against a fake Discord of its own (tests/fakediscord), all
 up for the whole run, their loads taking turns in short rounds:
@@ -11,9 +12,13 @@ up for the whole run, their loads taking turns in short rounds:
 "Shown" is when the fake applies the first board edit that shows the press's result (its
 Flip button is the next round's, or gone): the moment a pupil would see it. An edit that only
 brings an earlier round's picture does not count. The bare bot (tests/fakediscord/bare_bot.py)
-answers the same command and presses with no work, so the ratio is what Mattekrig itself
-costs. With pictures on, a third bot runs beside them: Mattekrig with text boards, so what
-the pictures cost is measured in the same run, on the same busy moments.
+answers the same command and presses with no work. The durable floor
+(tests/fakediscord/durable_bot.py) is the bare bot storing each press as one SQLite row,
+fsync'd before it answers (group commit on one thread): the least a bot does that shows
+nothing before it is on disk. Mattekrig's ratios to it are reported against the targets:
+pace p99 ≤ 1.5× and flood ≥ 0.5× the floor's. With pictures on, Mattekrig with text boards
+runs beside them too, so what the pictures cost is measured in the same run, on the same
+busy moments.
 Also measured in-process: memory per live game (1,000 games, engine state, records and
 locks; discord.py's objects are not counted) and the time to restore 1,000 stored live games.
 
@@ -229,15 +234,18 @@ async def _gather_limited(calls: list[Callable[[], Any]], limit: int) -> list[An
 
 @dataclass(frozen=True)
 class Bot:
-    """Which bot a side runs: the bare one, or Mattekrig with or without pictures."""
+    """Which bot a side runs: the bare one, the durable floor, or Mattekrig with or without
+    pictures."""
 
-    process: str  # BotProcess's kind: "bare" or "real"
+    process: str  # BotProcess's kind: "bare", "durable" or "real"
     pictures: bool = True
 
     @property
     def label(self) -> str:
         if self.process == "bare":
             return "bare bot"
+        if self.process == "durable":
+            return "durable floor"
         return "Mattekrig" if self.pictures else "Mattekrig, text"
 
     @property
@@ -319,10 +327,11 @@ async def burst(side: Side) -> None:
 
 
 def bots(loads: Loads) -> list[Bot]:
-    """The bare bot and Mattekrig; with pictures on, Mattekrig with text boards too."""
+    """The bare bot, the durable floor and Mattekrig; with pictures on, Mattekrig with text
+    boards too."""
     if not loads.pictures:
-        return [Bot("bare"), Bot("real", pictures=False)]
-    return [Bot("bare"), Bot("real"), Bot("real", pictures=False)]
+        return [Bot("bare"), Bot("durable"), Bot("real", pictures=False)]
+    return [Bot("bare"), Bot("durable"), Bot("real"), Bot("real", pictures=False)]
 
 
 async def run_all(loads: Loads, workdir: Path, rounds: int) -> list[tuple[Bot, Figures]]:
@@ -435,20 +444,27 @@ def _percentile_of(load: str, q: float) -> Callable[[Figures], float]:
     return percentile
 
 
+# Mattekrig against the durable floor (the old targets against the bare bot are retired).
+PACE_P99_TARGET = 1.5  # Mattekrig's pace p99 at most this many times the floor's
+FLOOD_TARGET = 0.5  # Mattekrig's flood results/s at least this share of the floor's
+
+
 def report(loads: Loads, runs: list[tuple[Bot, Figures]], memory: float, restore: float) -> str:
-    """One column per bot, then each Mattekrig's ratio to the bare bot and, with text boards
-    beside the pictures, the pictures' ratio to the text: what the pictures cost."""
-    others = runs[1:]
-    ratio_heads = [f"{kind.short} ÷ bare" for kind, _ in others]
-    if len(others) == 2:
+    """One column per bot, then each Mattekrig's ratio to the durable floor and, with text
+    boards beside the pictures, the pictures' ratio to the text: what the pictures cost.
+    Last, Mattekrig's ratios to the floor against their targets."""
+    floor = next(i for i, (kind, _) in enumerate(runs) if kind.process == "durable")
+    mattekrig = [i for i, (kind, _) in enumerate(runs) if kind.process == "real"]
+    ratio_heads = [f"{runs[i][0].short} ÷ floor" for i in mattekrig]
+    if len(mattekrig) == 2:
         ratio_heads.append("pictures ÷ text")
     rows: list[list[str]] = []
 
     def row(name: str, value: Callable[[Figures], float], show: Callable[[float], str]) -> None:
         values = [value(f) for _, f in runs]
-        ratios = [_ratio(v, values[0]) for v in values[1:]]
-        if len(others) == 2:
-            ratios.append(_ratio(values[1], values[2]))
+        ratios = [_ratio(values[i], values[floor]) for i in mattekrig]
+        if len(mattekrig) == 2:
+            ratios.append(_ratio(values[mattekrig[0]], values[mattekrig[1]]))
         rows.append([name, *(show(v) for v in values), *ratios])
 
     def plain(name: str, cells: list[str]) -> None:
@@ -480,12 +496,30 @@ def report(loads: Loads, runs: list[tuple[Bot, Figures]], memory: float, restore
         "  ".join(h.ljust(w) for h, w in zip(header, width, strict=True)).rstrip(),
     ]
     lines += ["  ".join(c.ljust(w) for c, w in zip(r, width, strict=True)).rstrip() for r in rows]
+    lines += ["", *_targets(runs, floor, mattekrig)]
     lines += [
         "",
         f"memory per live game ({loads.memory_games:,} games): {memory / 1024:.1f} KB",
         f"restore {loads.memory_games:,} stored live games: {restore * 1000:,.0f} ms",
     ]
     return "\n".join(lines)
+
+
+def _targets(runs: list[tuple[Bot, Figures]], floor: int, mattekrig: list[int]) -> list[str]:
+    """Each Mattekrig's pace p99 and flood as multiples of the durable floor's, with their
+    targets."""
+    base = runs[floor][1]
+    lines = []
+    for i in mattekrig:
+        kind, figures = runs[i]
+        p99 = _pct(figures.pace, 0.99) / _pct(base.pace, 0.99)
+        flood = figures.flood_rate / base.flood_rate if base.flood_rate else float("nan")
+        lines.append(
+            f"{kind.label} ÷ durable floor: pace p99 {p99:.2f}× (target ≤ {PACE_P99_TARGET}×: "
+            f"{'met' if p99 <= PACE_P99_TARGET else 'missed'}), flood {flood:.2f}× "
+            f"(target ≥ {FLOOD_TARGET}×: {'met' if flood >= FLOOD_TARGET else 'missed'})"
+        )
+    return lines
 
 
 async def main_async(loads: Loads) -> str:

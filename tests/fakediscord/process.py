@@ -5,7 +5,7 @@ own CPU and memory, needs the bot outside the test's process. The fake stays in 
 process (its state is inspected there); the child points discord.py at it the way
 `FakeDiscord.patch_discord` does, prints ``READY`` once connected, and runs until killed.
 
-Child: ``python -m tests.fakediscord.process real|bare --database PATH`` with the fake's
+Child: ``python -m tests.fakediscord.process real|bare|durable --database PATH`` with the fake's
 addresses and token in the environment (never on the command line).
 """
 
@@ -187,6 +187,10 @@ def _client(kind: str, database: Path, token: str, guild_id: int) -> discord.Cli
         from tests.fakediscord.bare_bot import BareBot
 
         return BareBot(guild_id)
+    if kind == "durable":  # the benchmark's durable floor: the bare bot storing each press
+        from tests.fakediscord.durable_bot import DurableBot
+
+        return DurableBot(guild_id, database)
     raise SystemExit(f"unknown bot {kind!r}")
 
 
@@ -232,7 +236,7 @@ async def _main(kind: str, database: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("kind", choices=("real", "bare"))
+    parser.add_argument("kind", choices=("real", "bare", "durable"))
     parser.add_argument("--database", type=Path, required=True)
     args = parser.parse_args()
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
