@@ -14,8 +14,10 @@ import logging
 import random
 from collections.abc import Callable, Iterator
 from fractions import Fraction
+from pathlib import Path
 from typing import Any
 
+import discord
 import pytest
 
 from bot.client import MattekrigBot
@@ -31,6 +33,64 @@ from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeInteraction, FakeMessage, FakeUser
 
 ANSWER_FIELD = "answer_text"
+
+# Code whose pending tasks mean the bot is still at work: the bot's own packages and discord.py's
+# dispatch (an interaction's command, button, modal or event handler).
+_BOT_CODE = tuple(
+    str(folder)
+    for folder in (
+        Path(__file__).resolve().parents[2] / "bot",
+        Path(__file__).resolve().parents[2] / "cogs",
+        Path(discord.__file__).resolve().parent,
+    )
+)
+# Tasks that live as long as the bot does (its gateway connection, daily loops, the scheduler):
+# they never finish, so they never count as work in progress.
+_RUNS_FOR_EVER = (
+    "fake-discord-client",
+    "discord-ext-tasks: ",
+    "mattekrig-scheduler",
+    "mattekrig-client",
+    "mattekrig-signals",
+)
+
+
+def bot_at_work() -> list[str]:
+    """The bot's tasks still running on this loop: a handler that has not returned yet, a result
+    being recorded, a board being refreshed. Empty when the bot has nothing left to do.
+
+    Waiting for silence on the wire alone is not enough: on a busy machine a handler can spend
+    longer than any quiet period in its database write before its next request."""
+    current = asyncio.current_task()
+    busy = []
+    for task in asyncio.all_tasks():
+        if task is current or task.done() or task.get_name().startswith(_RUNS_FOR_EVER):
+            continue
+        code = getattr(task.get_coro(), "cr_code", None)
+        if code is not None and code.co_filename.startswith(_BOT_CODE):
+            busy.append(f"{task.get_name()} ({code.co_qualname})")
+    return busy
+
+
+async def settle_bot(
+    fake: FakeDiscord, quiet: float = 0.05, drawing: Callable[[], bool] = bool
+) -> None:
+    """Let the bot finish what it does after answering (followups, board edits, records): wait
+    until none of its tasks is running, it has made no REST call for ``quiet`` seconds and
+    ``drawing()`` says no picture is on its way. A bot still at work after 30 s is a hang, named
+    with the tasks that keep it busy."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + 30.0
+    while True:
+        before = len(fake.requests)
+        await asyncio.sleep(quiet)
+        busy = bot_at_work()
+        if len(fake.requests) == before and not busy and not drawing():
+            return
+        if loop.time() > deadline:
+            raise TimeoutError(f"the bot is still at work: {busy or 'drawing'}")
+
+
 Decider = Callable[["Table", int, int], Any]  # (table, game id, side) -> decision
 
 
@@ -85,14 +145,10 @@ class Table:
         return [s for s in game.state.pending if s not in game.computer_sides()]
 
     async def settle(self, quiet: float = 0.05) -> None:
-        """Let the bot finish what it does after answering (followups, board edits): wait
-        until it has made no REST call for `quiet` seconds and draws no picture (the first
-        one waits for the worker to start, which can take longer than `quiet`)."""
-        while True:
-            before = len(self.fake.requests)
-            await asyncio.sleep(quiet)
-            if len(self.fake.requests) == before and not self.bot.boards.drawer.waiting():
-                return
+        """Let the bot finish what it does after answering (`settle_bot`); a picture on its way
+        counts as work too (the first one waits for the worker to start, which can take longer
+        than `quiet`)."""
+        await settle_bot(self.fake, quiet, self.bot.boards.drawer.waiting)
 
     # -- starting games -------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from bot.services.settings import settings_from_options
 from bot.storage import GameResult, Player
 from bot.ui.leaderboard import MemberCheck
 from tests.bot.db_scan import scan
+from tests.bot.e2e import settle_bot
 from tests.bot.storage.results_helpers import duel
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.server import FakeDiscord
@@ -160,14 +161,8 @@ def buttons(message: FakeMessage) -> dict[str, dict[str, Any]]:
 
 
 async def settle(fake: FakeDiscord, quiet: float = 0.05) -> None:
-    """Wait until the bot has made no REST call for ``quiet`` seconds."""
-    import asyncio
-
-    while True:
-        before = len(fake.requests)
-        await asyncio.sleep(quiet)
-        if len(fake.requests) == before:
-            return
+    """Wait until the bot has finished its work and made no REST call for ``quiet`` seconds."""
+    await settle_bot(fake, quiet)
 
 
 # -- the leaderboard ---------------------------------------------------------------------------
