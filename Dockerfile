@@ -22,5 +22,5 @@ RUN pip install --no-cache-dir ".${EXTRAS}" \
 
 USER mattekrig
 VOLUME ["/data"]
-# `docker exec mattekrig mattekrig backup /data/backups/` etc. work beside the running bot.
+# `docker exec mattekrig mattekrig backup /data/backups/ --keep 14` etc. work beside the running bot.
 CMD ["mattekrig", "run"]

@@ -12,16 +12,15 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from dotenv import dotenv_values
 
+from bot.database_url import url_label, url_problem
 from bot.paths import default_database, dotenv_files
 from bot.token_shape import token_problem
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
-DATABASE_SCHEMES = ("postgresql", "postgres")
 
 
 class StartupError(Exception):
@@ -55,9 +54,7 @@ class Config:
         """The database for messages and logs (a URL without its password)."""
         if self.database_url is None:
             return str(self.database_path)
-        parts = urlsplit(self.database_url)
-        port = f":{parts.port}" if parts.port else ""
-        return f"{parts.scheme}://{parts.hostname or 'localhost'}{port}{parts.path}"
+        return url_label(self.database_url)
 
     def __repr__(self) -> str:  # never leak the token into logs
         return (
@@ -124,13 +121,10 @@ def read_config(
         log_format = "text"
     raw_path = environ.get("DATABASE_PATH", "").strip()
     # relative to the folder the bot starts in; logged and shown by `check` as an absolute path
-    path = (cwd or Path.cwd()) / Path(raw_path).expanduser() if raw_path else default_database()
+    path = _database_path(raw_path, cwd, problems)
     database_url = environ.get("DATABASE_URL", "").strip() or None
-    if database_url is not None and urlsplit(database_url).scheme not in DATABASE_SCHEMES:
-        problems.append(
-            "DATABASE_URL must be a PostgreSQL URL (postgresql://user:password@host/database), "
-            f"not one starting {database_url.split(':', 1)[0]!r}; unset it to use SQLite."
-        )
+    if database_url is not None and (problem := url_problem(database_url)) is not None:
+        problems.append(problem.removesuffix(".") + "; unset it to use SQLite.")
         database_url = None
     shard_count, shard_ids = _shards(environ, problems)
     config = Config(
@@ -146,6 +140,16 @@ def read_config(
         shard_ids=shard_ids,
     )
     return config, problems
+
+
+def _database_path(raw: str, cwd: Path | None, problems: list[str]) -> Path:
+    if not raw:
+        return default_database()
+    try:
+        return (cwd or Path.cwd()) / Path(raw).expanduser()
+    except RuntimeError:  # `~name/…` for a user this machine does not know
+        problems.append(f"DATABASE_PATH {raw} starts with a home folder that does not exist.")
+        return default_database()
 
 
 def _shards(

@@ -8,6 +8,13 @@ keeps writing (a WAL reader never blocks the writer). The copy is a single self-
 file (journal mode DELETE), checked with ``PRAGMA integrity_check`` before it is given its
 name, so a half-written backup never looks like a good one.
 
+A backup into a folder is a dated file (``mattekrig-YYYYMMDD-HHMMSS.db``); a path ending in
+``/`` names a folder even before it exists, so a nightly job's first run makes it instead of a
+file named like the folder (which made every later night fail with "already exists").
+``keep`` prunes that folder's dated backups to the newest N after a good copy: backups hold
+pupils' data, so they must not pile up for ever (PRIVACY.md says how long they live). Every
+file made here is 0600 (`bot.ops.private`).
+
 Restore replaces the database's content the same way, only while no bot holds its lock, and
 first keeps the database it replaces beside it (``<name>.before-restore-<time>.db``).
 """
@@ -16,6 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +31,10 @@ from pathlib import Path
 from bot.config import StartupError
 from bot.ops.database import check_folder, known_version, read_only_uri
 from bot.ops.lock import DatabaseLock, DatabaseLocked
+from bot.ops.private import create_private, database_files, make_folder, make_private
+
+# A dated backup's name; only files named like this are ever pruned.
+DATED = re.compile(r"mattekrig-(\d{8}-\d{6})\.db")
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +43,7 @@ class Copied:
     version: int
     size: int
     kept: Path | None = None  # restore: where the replaced database was kept
+    pruned: tuple[Path, ...] = ()  # backup --keep: older dated backups deleted
 
 
 def _stamp(now: dt.datetime | None) -> str:
@@ -49,6 +62,7 @@ def _copy(source: Path, target: Path) -> int:
     """Snapshot ``source`` into the new file ``target``; returns the copy's schema version."""
     partial = target.with_name(f".{target.name}.partial")
     partial.unlink(missing_ok=True)
+    create_private(partial)  # 0600 before the first byte of pupils' data is in it
     src = sqlite3.connect(read_only_uri(source), uri=True)
     try:
         dst = sqlite3.connect(partial)
@@ -67,24 +81,85 @@ def _copy(source: Path, target: Path) -> int:
     return version
 
 
-def backup(database: Path, target: Path, *, now: dt.datetime | None = None) -> Copied:
-    """Copy the running (or stopped) database to ``target``: a new file, or a folder to put
-    ``mattekrig-<time>.db`` in. Never overwrites a file."""
+def _is_folder(target: str | Path) -> bool:
+    """A folder for a dated backup: an existing folder, or a path written with a trailing
+    slash (made if missing)."""
+    return Path(target).is_dir() or str(target).endswith(("/", os.sep))
+
+
+def backup(
+    database: Path,
+    target: str | Path,
+    *,
+    keep: int | None = None,
+    now: dt.datetime | None = None,
+) -> Copied:
+    """Copy the running (or stopped) database to ``target``: a new file, or a folder (an
+    existing one, or any path ending in ``/``) to put ``mattekrig-<time>.db`` in. Never
+    overwrites a file. ``keep``: then delete all but the newest ``keep`` dated backups in
+    that folder."""
     if not database.is_file():
         raise StartupError(f"there is no database at {database} to back up.")
-    if target.is_dir():
-        target = target / f"mattekrig-{_stamp(now)}.db"
-    if target.exists():
-        raise StartupError(f"{target} already exists: a backup never overwrites a file.")
-    if not target.parent.is_dir():
-        raise StartupError(f"the folder {target.parent} for the backup does not exist.")
+    if keep is not None and keep < 1:
+        raise StartupError(f"--keep must be 1 or more (the backups to keep), not {keep}.")
+    path = Path(target)
+    folder = _is_folder(target)
+    if folder:
+        _make_backup_folder(path)
+        path = path / f"mattekrig-{_stamp(now)}.db"
+    elif keep is not None:
+        raise StartupError(
+            f"--keep prunes the dated backups in a folder: give a folder ending in / "
+            f"instead of the file {path}."
+        )
+    if path.exists():
+        raise StartupError(f"{path} already exists: a backup never overwrites a file.")
+    if not path.parent.is_dir():
+        raise StartupError(
+            f"the folder {path.parent} for the backup does not exist (end the path with / "
+            "to back up into a folder that is made if missing)."
+        )
     try:
-        version = _copy(database, target)
+        version = _copy(database, path)
     except sqlite3.Error as error:
         raise StartupError(f"the backup of {database} failed ({error}).") from None
     except OSError as error:
-        raise StartupError(f"cannot write the backup {target} ({error.strerror}).") from None
-    return Copied(target, version, target.stat().st_size)
+        raise StartupError(f"cannot write the backup {path} ({error.strerror}).") from None
+    pruned = _prune(path.parent, keep) if folder and keep is not None else ()
+    return Copied(path, version, path.stat().st_size, pruned=pruned)
+
+
+def _make_backup_folder(folder: Path) -> None:
+    if folder.exists() and not folder.is_dir():
+        raise StartupError(f"{folder} is a file, not a folder for backups.")
+    try:
+        make_folder(folder)
+    except OSError as error:
+        raise StartupError(
+            f"cannot create the backup folder {folder} ({error.strerror})."
+        ) from None
+
+
+def dated_backups(folder: Path) -> list[Path]:
+    """The folder's dated backups, oldest first (their names sort by time)."""
+    return sorted(
+        (p for p in folder.iterdir() if DATED.fullmatch(p.name) and p.is_file()),
+        key=lambda p: p.name,
+    )
+
+
+def _prune(folder: Path, keep: int) -> tuple[Path, ...]:
+    """Delete all but the newest ``keep`` dated backups; any other file is left alone."""
+    old = dated_backups(folder)[:-keep]
+    for path in old:
+        try:
+            path.unlink()
+        except OSError as error:
+            raise StartupError(
+                f"the backup was made, but the old backup {path} could not be deleted "
+                f"({error.strerror})."
+            ) from None
+    return tuple(old)
 
 
 def _readable_backup(source: Path) -> int:
@@ -126,6 +201,8 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
                     raise StartupError(
                         f"{database} is not a SQLite database ({error}): it is left as it is."
                     ) from None
+            create_private(database)
+            make_private(database_files(database))
             src = sqlite3.connect(read_only_uri(source), uri=True)
             dst = sqlite3.connect(database)
             try:
@@ -141,4 +218,8 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
         ) from None
     except sqlite3.Error as error:
         raise StartupError(f"restoring {source} into {database} failed ({error}).") from None
+    except OSError as error:
+        raise StartupError(
+            f"restoring {source} into {database} failed ({error.strerror or error})."
+        ) from None
     return Copied(database, version, database.stat().st_size, kept)

@@ -21,10 +21,10 @@ import discord
 
 from bot.config import Config, StartupError, load_config
 from bot.ops.backup import backup, restore
-from bot.ops.check import offline, old_database_sentence, online
-from bot.ops.database import inspect_database
+from bot.ops.check import offline, online
 from bot.ops.lock import DatabaseLock
 from bot.ops.logs import setup_logging
+from bot.ops.startup import old_database_sentence, prepare
 from bot.paths import old_default_database
 
 log = logging.getLogger("bot")
@@ -84,14 +84,27 @@ def parser() -> argparse.ArgumentParser:
         "--guild", type=int, metavar="ID", help="only in this server (at once), not globally"
     )
     copy = command("backup", "copy the database safely, even while the bot runs")
-    copy.add_argument("path", type=Path, help="a new file, or a folder for a dated copy")
+    copy.add_argument(
+        "path", help="a new file, or a folder for a dated copy (ending in /: made if missing)"
+    )
+    copy.add_argument(
+        "--keep",
+        type=int,
+        metavar="N",
+        help="then delete all but the newest N dated backups in that folder",
+    )
     back = command("restore", "replace the database with a backup (the bot must be stopped)")
     back.add_argument("path", type=Path, help="the backup file")
     move = command(
         "migrate-db", "copy a SQLite database into an empty PostgreSQL one (several processes)"
     )
     move.add_argument("--from", dest="source", required=True, metavar="sqlite:PATH")
-    move.add_argument("--to", dest="target", required=True, metavar="postgresql://…")
+    move.add_argument(
+        "--to",
+        dest="target",
+        metavar="postgresql://…",
+        help="the PostgreSQL database to fill (default: DATABASE_URL)",
+    )
     # Listed here for --help; `main` hands `play …` to the table's own command line.
     commands.add_parser(
         "play",
@@ -117,32 +130,23 @@ def _database_config(*, need_token: bool) -> Config:
 
 
 def _run(args: argparse.Namespace) -> int:
-    config = _database_config(need_token=True)
-    if config.database_url is not None:  # PostgreSQL: shared by design, no lock file
-        _probe(config.database_url)
+    ready = prepare()  # the checks `mattekrig check` reports; stops at the first problem
+    config = ready.config
+    if ready.report is None:  # PostgreSQL: reached and migrated by the checks; no lock file
         setup_logging(config.log_level, config.log_format)
         log.info("%s, database %s", version(), config.database_label)
+        if ready.exposed:
+            log.warning("%s", ready.exposed)
         return _start(config, args)
-    report = inspect_database(config.database_path)
     with DatabaseLock(config.database_path):
         setup_logging(config.log_level, config.log_format)
-        log.info("%s, database %s", version(), report.summary())
+        log.info("%s, database %s", version(), ready.report.summary())
+        if ready.made_private:
+            names = ", ".join(path.name for path in ready.made_private)
+            log.warning("%s could be read by other users: made private (0600)", names)
+        if ready.exposed:
+            log.warning("%s", ready.exposed)
         return _start(config, args)
-
-
-def _probe(url: str) -> None:
-    """Reach and migrate the PostgreSQL server before Discord: a bad URL or a server that is
-    down is one sentence and exit 2, not a traceback from inside the client."""
-    from bot.storage import StorageError
-    from bot.storage.select import open_storage
-
-    async def _open_and_close() -> None:
-        await (await open_storage("", url)).close()
-
-    try:
-        asyncio.run(_open_and_close())
-    except StorageError as error:
-        raise StartupError(f"{error}.") from None
 
 
 def _start(config: Config, args: argparse.Namespace) -> int:
@@ -186,8 +190,10 @@ def _sync(args: argparse.Namespace) -> int:
 
 def _backup(args: argparse.Namespace) -> int:
     config = _database_config(need_token=False)
-    copied = backup(config.database_path, args.path)
+    copied = backup(config.database_path, args.path, keep=args.keep)
     print(f"backed up {config.database_path} to {copied.path} (schema version {copied.version})")
+    if copied.pruned:
+        print(f"deleted {len(copied.pruned)} older backup(s): {', '.join(map(str, copied.pruned))}")
     return 0
 
 
@@ -200,16 +206,22 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _migrate_db(args: argparse.Namespace) -> int:
-    from urllib.parse import urlsplit
-
-    from bot.config import DATABASE_SCHEMES
+    from bot.config import environment
+    from bot.database_url import url_label, url_problem
     from bot.ops.migrate_db import copy, source_path
 
+    target, name = args.target, "--to"
+    if target is None:  # inside the compose service, DATABASE_URL is the database to fill
+        target, name = environment()[0].get("DATABASE_URL", "").strip() or None, "DATABASE_URL"
+    if target is None:
+        raise StartupError(
+            "give the PostgreSQL database to move into with --to postgresql://… "
+            "(or set DATABASE_URL)."
+        )
+    if (problem := url_problem(target, name)) is not None:
+        raise StartupError(problem)
     source = source_path(args.source)
-    if urlsplit(args.target).scheme not in DATABASE_SCHEMES:
-        raise StartupError("--to must be a PostgreSQL URL (postgresql://user@host/database).")
-    label = Config("", source, None, "INFO", database_url=args.target).database_label
-    print(copy(source, args.target).text(source, label))
+    print(copy(source, target).text(source, url_label(target)))
     return 0
 
 
@@ -241,6 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         _say("Discord refused the bot's intents.")
         return PROBLEM
-    except (aiohttp.ClientError, OSError) as error:
+    except OSError as error:
+        if error.filename is not None:  # a file the checks could not foresee, not the network
+            _say(f"cannot use {error.filename} ({error.strerror or error}).")
+            return PROBLEM
+        _say(f"cannot reach Discord ({error}); check the network.")
+        return UNREACHABLE
+    except aiohttp.ClientError as error:
         _say(f"cannot reach Discord ({error}); check the network.")
         return UNREACHABLE

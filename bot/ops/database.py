@@ -21,6 +21,7 @@ from importlib import resources
 from pathlib import Path
 
 from bot.config import StartupError
+from bot.ops.private import make_folder
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 _MIGRATION = re.compile(r"(\d{4})_[a-z0-9_]+\.sql")
@@ -92,22 +93,45 @@ def _writable_folder(folder: Path) -> str | None:
         return error.strerror or str(error)
 
 
+def _cannot_create(folder: Path, reason: str) -> DatabaseProblem:
+    return DatabaseProblem(
+        f"cannot create the folder {folder} for the database ({reason}): "
+        "create it yourself or set DATABASE_PATH to a folder the bot may write."
+    )
+
+
+def _nearest_existing(folder: Path) -> Path:
+    while not folder.exists() and folder != folder.parent:
+        folder = folder.parent
+    return folder
+
+
 def check_folder(path: Path, create: bool) -> None:
+    """The database's folder can hold it: it exists and is writable, or it can be made.
+
+    Without ``create`` nothing is made, but a folder that `run` could not make is the same
+    problem, in the same sentence: the nearest folder that exists must be a writable
+    folder (`check` and `run` agree on every path)."""
     folder = path.parent
-    if folder.exists() and not folder.is_dir():
-        raise DatabaseProblem(
-            f"DATABASE_PATH {path} is inside {folder}, which is a file, not a folder."
-        )
     if not folder.exists():
+        above = _nearest_existing(folder)
+        if not above.is_dir():
+            raise DatabaseProblem(
+                f"DATABASE_PATH {path} is inside {above}, which is a file, not a folder."
+            )
+        reason = _writable_folder(above)
+        if reason is not None:
+            raise _cannot_create(folder, reason)
         if not create:
             return
         try:
-            folder.mkdir(parents=True, exist_ok=True)
+            make_folder(folder)
         except OSError as error:
-            raise DatabaseProblem(
-                f"cannot create the folder {folder} for the database ({error.strerror}): "
-                "create it yourself or set DATABASE_PATH to a folder the bot may write."
-            ) from None
+            raise _cannot_create(folder, error.strerror or str(error)) from None
+    elif not folder.is_dir():
+        raise DatabaseProblem(
+            f"DATABASE_PATH {path} is inside {folder}, which is a file, not a folder."
+        )
     reason = _writable_folder(folder)
     if reason is not None:
         raise DatabaseProblem(
@@ -140,19 +164,36 @@ def _existing(path: Path) -> int:
 def inspect_database(path: Path, *, create_folder: bool = True) -> DatabaseReport:
     """Check the database at ``path`` can be opened, written and migrated by this code.
 
-    ``create_folder``: make a missing folder (start-up does; `mattekrig check` does not, and
-    reports that the bot will). A missing file is fine: Storage creates it. Raises
-    DatabaseProblem with one sentence otherwise."""
+    ``create_folder``: make a missing folder (start-up does; `mattekrig check` does not, but
+    reports the same problem when it could not be made). A missing file is fine: Storage
+    creates it. Raises DatabaseProblem with one sentence otherwise, also for a path the
+    system refuses to look at (too long, a loop of links)."""
+    try:
+        return _inspect(path, create_folder)
+    except OSError as error:
+        raise DatabaseProblem(
+            f"DATABASE_PATH {path} cannot be used ({error.strerror or error}): give the path "
+            "of a file in a folder the bot may write."
+        ) from None
+
+
+def _inspect(path: Path, create_folder: bool) -> DatabaseReport:
     if path.is_dir():
         raise DatabaseProblem(
             f"DATABASE_PATH {path} is a folder: give the path of a file, e.g. "
             f"{path / 'mattekrig.db'}."
+        )
+    if path.exists() and not path.is_file():  # a device, a pipe, a socket
+        raise DatabaseProblem(
+            f"DATABASE_PATH {path} is not a regular file: give the path of the database file."
         )
     check_folder(path, create_folder)
     known = known_version()
     if not path.exists():
         return DatabaseReport(path, False, 0, known, None, 0)
     version = _existing(path)
+    if path.stat().st_size == 0:  # made private by a start that went no further: still new
+        return DatabaseReport(path, False, 0, known, None, 0)
     if version > known:
         raise DatabaseProblem(
             f"the database {path} has schema version {version}, but this version of "

@@ -18,6 +18,7 @@ from pathlib import Path
 from types import TracebackType
 
 from bot.config import StartupError
+from bot.ops.private import FILE_MODE
 
 
 class DatabaseLocked(StartupError):
@@ -55,7 +56,8 @@ class DatabaseLock:
         self._fd: int | None = None
 
     def acquire(self) -> None:
-        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE)
+        os.fchmod(fd, FILE_MODE)  # a lock file left by an older version was 0644
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

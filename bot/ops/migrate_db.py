@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.config import StartupError
+from bot.ops.database import read_only_uri, schema_version
 from bot.storage.errors import StorageError
 from bot.storage.migrate import latest_version, load_migrations
 
@@ -42,9 +43,18 @@ class Copied:
 def source_path(given: str) -> Path:
     if not given.startswith(SQLITE_PREFIX):
         raise StartupError(f"--from must be sqlite:PATH (the SQLite file), not {given!r}.")
-    path = Path(given[len(SQLITE_PREFIX) :]).expanduser()
+    try:
+        path = Path(given[len(SQLITE_PREFIX) :]).expanduser()
+    except RuntimeError:  # `~name/…` for a user this machine does not know
+        raise StartupError(f"--from names a home folder that does not exist ({given}).") from None
     if not path.is_file():
         raise StartupError(f"there is no SQLite database at {path}.")
+    try:
+        schema_version(path)
+    except sqlite3.DatabaseError as error:
+        raise StartupError(f"{path} is not a SQLite database ({error}).") from None
+    except OSError as error:
+        raise StartupError(f"{path} cannot be read ({error.strerror or error}).") from None
     return path
 
 
@@ -88,7 +98,7 @@ def copy(source: Path, target: str) -> Copied:
             "migrate-db needs the PostgreSQL driver: pip install 'mattekrig[postgres]'."
         ) from None
 
-    src = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
+    src = sqlite3.connect(read_only_uri(source), uri=True)
     try:
         version = int(src.execute("PRAGMA user_version").fetchone()[0])
         latest = latest_version(load_migrations())
@@ -124,6 +134,8 @@ def copy(source: Path, target: str) -> Copied:
     except psycopg.Error as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise StartupError(f"the copy failed and nothing was kept ({first}).") from None
+    except sqlite3.Error as error:  # a file that opened but cannot be read as the bot's
+        raise StartupError(f"{source} cannot be copied ({error}); nothing was kept.") from None
     finally:
         src.close()
 

@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import os
 import sqlite3
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +18,7 @@ from bot.config import StartupError
 from bot.ops.backup import backup, restore
 from bot.ops.cli import main
 from bot.ops.database import known_version
-from bot.ops.lock import DatabaseLock
+from bot.ops.lock import DatabaseLock, lock_path
 from bot.services.settings import GameSettings
 from bot.storage import Storage
 from engine.actions import action_from_json
@@ -51,6 +53,86 @@ async def test_a_backup_is_one_checked_file_and_never_overwrites(tmp_path: Path)
     assert dated.path == folder / "mattekrig-20261201-120000.db"
     with pytest.raises(StartupError, match="no database at"):
         backup(tmp_path / "missing.db", tmp_path / "x.db")
+
+
+def _mode(path: Path) -> int:
+    return stat.S_IMODE(path.stat().st_mode)
+
+
+async def test_a_path_ending_in_a_slash_is_a_folder_made_for_dated_backups(
+    tmp_path: Path,
+) -> None:
+    """README "Backups": `mattekrig backup /srv/backups/` every night. The first night used to
+    make a *file* named `backups`, and every later night failed with "already exists"."""
+    database = await _database(tmp_path / "m.db")
+    nights = [NOON + dt.timedelta(days=n) for n in range(3)]
+    made = [backup(database, f"{tmp_path}/nightly/backups/", now=night).path for night in nights]
+    folder = tmp_path / "nightly" / "backups"
+    assert folder.is_dir() and _mode(folder) == 0o700
+    assert made == [folder / f"mattekrig-{night:%Y%m%d-%H%M%S}.db" for night in nights]
+    assert all(_version(path) == known_version() for path in made)
+
+
+async def test_keep_prunes_only_older_dated_backups(tmp_path: Path) -> None:
+    """`--keep N` leaves the newest N dated backups (the new one among them) and never
+    touches a file that is not a dated backup."""
+    database = await _database(tmp_path / "m.db")
+    folder = tmp_path / "backups"
+    folder.mkdir()
+    others = [folder / "notes.txt", folder / "mattekrig-before-upgrade.db"]
+    for other in others:
+        other.write_text("mine")
+    days = [NOON - dt.timedelta(days=n) for n in (5, 4, 3, 2)]
+    for day in days:
+        backup(database, folder, now=day)
+    done = backup(database, folder, keep=3, now=NOON)
+    assert [p.name for p in done.pruned] == [f"mattekrig-{d:%Y%m%d-%H%M%S}.db" for d in days[:2]]
+    assert sorted(p.name for p in folder.iterdir()) == sorted(
+        [f"mattekrig-{d:%Y%m%d-%H%M%S}.db" for d in (*days[2:], NOON)] + [o.name for o in others]
+    )
+    with pytest.raises(StartupError, match="give a folder ending in /"):
+        backup(database, tmp_path / "one.db", keep=3)
+    with pytest.raises(StartupError, match="--keep must be 1 or more"):
+        backup(database, folder, keep=0)
+    assert not (tmp_path / "one.db").exists()
+
+
+async def test_the_nightly_cron_line_keeps_two_weeks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The command line of README's cron line: a folder made on the first night, then one
+    dated backup a night, and never more than --keep of them."""
+    database = await _database(tmp_path / "m.db")
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.chdir(tmp_path)
+    target = f"{tmp_path}/srv/backups/"
+    for night in range(3):
+        when = NOON + dt.timedelta(days=night)
+        monkeypatch.setattr("bot.ops.backup._stamp", lambda now, when=when: f"{when:%Y%m%d}-030000")
+        assert main(["backup", target, "--keep", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "deleted 1 older backup(s)" in out
+    kept = sorted(p.name for p in (tmp_path / "srv" / "backups").iterdir())
+    assert kept == ["mattekrig-20261202-030000.db", "mattekrig-20261203-030000.db"]
+
+
+async def test_backups_restore_copies_and_the_lock_are_private(tmp_path: Path) -> None:
+    """PRIVACY.md: the data files are readable by the bot's own user only (0600), whatever
+    the umask of the shell that ran the command."""
+    previous = os.umask(0o022)
+    try:
+        database = await _database(tmp_path / "m.db")
+        copy = backup(database, tmp_path / "copy.db").path
+        dated = backup(database, f"{tmp_path}/dated/").path
+        database.chmod(0o644)  # as an older version left it
+        done = restore(copy, database, now=NOON)
+        fresh = restore(copy, tmp_path / "new" / "fresh.db")
+    finally:
+        os.umask(previous)
+    assert done.kept is not None
+    for path in (copy, dated, done.kept, database, fresh.path, lock_path(database)):
+        assert _mode(path) == 0o600, path
+    assert _mode(tmp_path / "new") == 0o700
 
 
 async def test_restore_refuses_while_a_bot_runs_on_the_database(tmp_path: Path) -> None:
