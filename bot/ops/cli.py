@@ -133,13 +133,13 @@ def _run(args: argparse.Namespace) -> int:
     ready = prepare()  # the checks `mattekrig check` reports; stops at the first problem
     config = ready.config
     if ready.report is None:  # PostgreSQL: reached and migrated by the checks; no lock file
-        setup_logging(config.log_level, config.log_format)
+        setup_logging(config.log_level, config.log_format, secrets=(config.token,))
         log.info("%s, database %s", version(), config.database_label)
         if ready.exposed:
             log.warning("%s", ready.exposed)
         return _start(config, args)
     with DatabaseLock(config.database_path):
-        setup_logging(config.log_level, config.log_format)
+        setup_logging(config.log_level, config.log_format, secrets=(config.token,))
         log.info("%s, database %s", version(), ready.report.summary())
         if ready.made_private:
             names = ", ".join(path.name for path in ready.made_private)
@@ -179,7 +179,7 @@ def _check(args: argparse.Namespace) -> int:
 
 def _sync(args: argparse.Namespace) -> int:
     config = load_config()
-    setup_logging(config.log_level, config.log_format)
+    setup_logging(config.log_level, config.log_format, secrets=(config.token,))
     from bot.ops.sync import CommandsOnly, sync_commands
 
     count = asyncio.run(sync_commands(CommandsOnly(config), config.token, args.guild))

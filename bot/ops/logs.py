@@ -5,6 +5,9 @@
 * ``LOG_FORMAT=json``: one JSON object per line (``time``, ``level``, ``logger``,
   ``message``, ``exception``), for a collector to filter on. Discord ids are strings there,
   because a snowflake does not fit a JSON reader's 53-bit float (jq, JavaScript).
+* Nothing secret reaches a line (`bot.ops.redact`): the redaction filter sits on the handler
+  installed here and on every other handler of the root and discord.py loggers, and the
+  press's own token and its user's names are cut out wherever they appear.
 * Every line logged while a press (slash command, button, select, modal) is handled carries
   its ``interaction_id``, ``guild_id`` and, when the press names one, ``game_id``. They come
   from a context variable set while discord.py parses INTERACTION_CREATE: every task it
@@ -21,12 +24,13 @@ import logging
 import os
 import sys
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TextIO
 
 import discord
 
 from bot.custom_ids import parse
+from bot.ops.redact import SECRETS, RedactFilter, install
 
 PRESS_FIELDS = ("interaction_id", "guild_id", "game_id")
 
@@ -36,6 +40,8 @@ class Press:
     interaction_id: int
     guild_id: int | None
     game_id: int | None
+    # never logged: cut out of every line logged for this press (bot.ops.redact)
+    secrets: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
 
 press: contextvars.ContextVar[Press | None] = contextvars.ContextVar("press", default=None)
@@ -54,7 +60,30 @@ def press_of(payload: Mapping[str, Any]) -> Press | None:
     custom_id = data.get("custom_id") if isinstance(data, Mapping) else None
     cid = parse(custom_id) if isinstance(custom_id, str) else None
     game_id = cid.game_id if cid is not None else None
-    return Press(interaction_id, _snowflake(payload.get("guild_id")), game_id)
+    return Press(interaction_id, _snowflake(payload.get("guild_id")), game_id, _secrets(payload))
+
+
+def _secrets(payload: Mapping[str, Any]) -> tuple[str, ...]:
+    """The press's interaction token and its user's names (username, global and server
+    name): texts no log line may show."""
+    found = [payload.get("token")]
+    member = payload.get("member")
+    people = [payload.get("user")]
+    if isinstance(member, Mapping):
+        people.append(member.get("user"))
+        found.append(member.get("nick"))
+    for person in people:
+        if isinstance(person, Mapping):
+            found += [person.get("username"), person.get("global_name")]
+    return tuple(text for text in found if isinstance(text, str) and text)
+
+
+def _press_secrets() -> tuple[str, ...]:
+    current = press.get()
+    return current.secrets if current is not None else ()
+
+
+SECRETS.current = _press_secrets
 
 
 def watch_presses(client: discord.Client) -> None:
@@ -137,10 +166,10 @@ class JsonFormatter(logging.Formatter):
             value = getattr(record, name, None)
             if value is not None:
                 out[name] = str(value)
-        if record.exc_info:
-            out["exception"] = self.formatException(record.exc_info)
-        elif record.exc_text:
+        if record.exc_text:  # already scrubbed by the redaction filter
             out["exception"] = record.exc_text
+        elif record.exc_info:
+            out["exception"] = self.formatException(record.exc_info)
         return json.dumps(out, ensure_ascii=False)
 
 
@@ -152,22 +181,33 @@ def wants_colour(stream: TextIO) -> bool:
 _installed: list[logging.Handler] = []
 
 
-def setup_logging(level: str, fmt: str = "text", stream: TextIO | None = None) -> logging.Handler:
+def setup_logging(
+    level: str,
+    fmt: str = "text",
+    stream: TextIO | None = None,
+    *,
+    secrets: tuple[str, ...] = (),
+) -> logging.Handler:
     """One handler on the root logger (replacing the one installed before, so a second call
-    does not double every line); discord.py's voice warnings are switched off: the bot never
-    joins a voice channel, so PyNaCl and davey are not installed."""
+    does not double every line), with the redaction filter on it and on every other handler
+    there and on discord.py's logger; ``secrets`` (the bot's token) are cut out of every
+    line. discord.py's voice warnings are switched off: the bot never joins a voice channel,
+    so PyNaCl and davey are not installed."""
     discord.VoiceClient.warn_nacl = False
     discord.VoiceClient.warn_dave = False
+    SECRETS.fixed = tuple(secret for secret in secrets if secret)
     target = stream if stream is not None else sys.stderr
     handler = logging.StreamHandler(target)
     handler.setFormatter(
         JsonFormatter() if fmt == "json" else TextFormatter(colour=wants_colour(target))
     )
+    handler.addFilter(RedactFilter())
     handler.addFilter(PressFilter())
     root = logging.getLogger()
     for old in _installed:
         root.removeHandler(old)
     _installed[:] = [handler]
     root.addHandler(handler)
+    install([*root.handlers, *logging.getLogger("discord").handlers])
     root.setLevel(getattr(logging, level))
     return handler
