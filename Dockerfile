@@ -1,26 +1,48 @@
 # Mattekrig bot image. The token is only ever read from the environment at run time:
 #   docker build -t mattekrig .
-#   docker run -d --name mattekrig -e DISCORD_TOKEN=... -v mattekrig-data:/data mattekrig
-FROM python:3.11-slim
+#   docker run -d --name mattekrig --restart unless-stopped --log-opt max-size=10m \
+#       --log-opt max-file=5 -e DISCORD_TOKEN=... -v mattekrig-data:/data mattekrig
+#
+# The base image is pinned to an exact release (Python 3.11.16 on Debian 13 "trixie"), so a
+# rebuild gets the same interpreter; move the tag on purpose, with the lock below. (For a
+# byte-for-byte pin, append the digest `docker pull` prints: `@sha256:…`.)
+FROM python:3.11.16-slim-trixie
 
 # The database lives on the /data volume; logs go to the container log without colour codes
 # (colour is used only on a terminal).
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    PIP_NO_CACHE_DIR=1 \
     DATABASE_PATH=/data/mattekrig.db
 
-# `--build-arg EXTRAS=[postgres]` adds the PostgreSQL driver (docker-compose.yml does).
-ARG EXTRAS=""
 WORKDIR /app
+# Every dependency (the PostgreSQL driver and the setuptools that builds the project
+# included) from requirements.lock, each file checked against its hash; wheels only, so
+# nothing is compiled and no unchecked build dependency is fetched. This layer is rebuilt
+# only when the lock changes.
+COPY requirements.lock ./
+RUN pip install --require-hashes --only-binary=:all: -r requirements.lock
+
+# Every package of the project (pyproject.toml's packages): the engine, the bot, its
+# commands and the browser table of `mattekrig play`.
 COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY bot ./bot
 COPY cogs ./cogs
-RUN pip install --no-cache-dir ".${EXTRAS}" \
+COPY table ./table
+# The project itself, with nothing resolved again and the locked setuptools.
+RUN pip install --no-deps --no-build-isolation . \
     && useradd --create-home --uid 10001 mattekrig \
-    && mkdir -p /data && chown mattekrig:mattekrig /data
+    && mkdir -p /data && chown mattekrig:mattekrig /data && chmod 0700 /data
 
+# Never root: the bot writes only /data.
 USER mattekrig
 VOLUME ["/data"]
-# `docker exec mattekrig mattekrig backup /data/backups/ --keep 14` etc. work beside the running bot.
+# Healthy while the settings and the database check out and (SQLite) the bot holds the
+# database's lock; `docker ps` shows it, and compose's `depends_on` can wait for it.
+HEALTHCHECK --interval=60s --timeout=30s --start-period=60s --retries=3 \
+    CMD ["mattekrig", "check", "--quiet", "--running"]
+# `docker exec mattekrig mattekrig backup /data/backups/ --keep 14` etc. work beside the
+# running bot.
 CMD ["mattekrig", "run"]

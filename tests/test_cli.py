@@ -155,3 +155,20 @@ def test_play_is_the_browser_tables_command_line(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit):
         main(["--help"])
     assert "play" in capsys.readouterr().out
+
+
+def test_the_health_check_is_quiet_and_wants_a_running_bot(
+    work: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The image's HEALTHCHECK, `mattekrig check --quiet --running`: silent and 0 while a bot
+    holds the database; one problem line and exit 2 when none does."""
+    database = work / "m.db"
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA user_version = 1")
+    (work / ".env").write_text(f"DISCORD_TOKEN={shaped_token()}\nDATABASE_PATH={database}\n")
+    with DatabaseLock(database):
+        assert main(["check", "--quiet", "--running"]) == 0
+    assert capsys.readouterr().out == ""
+    assert main(["check", "--quiet", "--running"]) == 2
+    assert capsys.readouterr().out == f"problem: no bot runs on the database {database} now.\n"
+    assert main(["check", "--quiet"]) == 0  # without --running, a stopped bot is fine

@@ -79,6 +79,14 @@ def parser() -> argparse.ArgumentParser:
         "check", "check settings, token and database and print what was found, then exit"
     )
     check.add_argument("--online", action="store_true", help="also log in to Discord once")
+    check.add_argument(
+        "--quiet", action="store_true", help="print only the problems (for a health check)"
+    )
+    check.add_argument(
+        "--running",
+        action="store_true",
+        help="a problem unless a bot runs on this SQLite database now (for a health check)",
+    )
     sync = command("sync", "register the slash commands with Discord, then exit")
     sync.add_argument(
         "--guild", type=int, metavar="ID", help="only in this server (at once), not globally"
@@ -173,7 +181,11 @@ def _check(args: argparse.Namespace) -> int:
             found.problems.append(REJECTED)
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             found.problems.append(f"cannot reach Discord ({error}); check the network.")
-    print(found.text())
+    if args.running and found.running is False:
+        found.problems.append(f"no bot runs on the database {config.database_label} now.")
+    text = found.problem_text() if args.quiet else found.text()
+    if text:
+        print(text)
     return PROBLEM if found.problems else 0
 
 

@@ -31,6 +31,8 @@ from bot.token_shape import bot_id
 class Findings:
     lines: list[tuple[str, str]] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    # whether a bot holds the SQLite database's lock (None: PostgreSQL, or no database)
+    running: bool | None = None
 
     def add(self, topic: str, text: str) -> None:
         """A line under ``topic``; a second one for the same topic replaces the first."""
@@ -43,8 +45,10 @@ class Findings:
     def text(self) -> str:
         width = max((len(topic) for topic, _ in self.lines), default=0)
         shown = [f"{topic.ljust(width)}  {text}" for topic, text in self.lines]
-        shown += [f"problem: {problem}" for problem in self.problems]
-        return "\n".join(shown)
+        return "\n".join([*shown, self.problem_text()]).strip("\n")
+
+    def problem_text(self) -> str:
+        return "\n".join(f"problem: {problem}" for problem in self.problems)
 
 
 def _postgres(config: Config, found: Findings) -> None:
@@ -92,7 +96,8 @@ def _database(config: Config, cwd: Path, found: Findings) -> None:
         found.add("files", f"{names} readable by other users: `mattekrig run` makes them 0600")
     elif report.exists:
         found.add("files", "private to the bot's user (0600)")
-    if is_running(path):
+    found.running = is_running(path)
+    if found.running:
         pid = holder(path)
         found.add("running", f"yes, a bot runs on this database now (process {pid})")
     else:
