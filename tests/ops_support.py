@@ -13,6 +13,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.ops.redact import SECRETS
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -36,10 +38,14 @@ SETTINGS = (
 
 @pytest.fixture
 def root_logger_kept(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The commands install their own log handler on the root logger: put pytest's back."""
+    """The commands install their own log handler on the root logger, and the redaction
+    filter on every handler there: put pytest's handlers back as they were."""
     root = logging.getLogger()
     monkeypatch.setattr(root, "handlers", list(root.handlers))
     monkeypatch.setattr(root, "level", root.level)
+    for handler in root.handlers:
+        monkeypatch.setattr(handler, "filters", list(handler.filters))
+    monkeypatch.setattr(SECRETS, "fixed", SECRETS.fixed)
 
 
 @pytest.fixture
