@@ -29,7 +29,7 @@ from bot.paths import old_default_database
 
 log = logging.getLogger("bot")
 
-COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "play")
+COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play")
 UNREACHABLE = 1
 PROBLEM = 2
 REJECTED = (
@@ -113,6 +113,7 @@ def parser() -> argparse.ArgumentParser:
         metavar="postgresql://…",
         help="the PostgreSQL database to fill (default: DATABASE_URL)",
     )
+    privacy_commands(command("privacy", "export or delete a pupil's or a server's data"))
     # Listed here for --help; `main` hands `play …` to the table's own command line.
     commands.add_parser(
         "play",
@@ -120,6 +121,35 @@ def parser() -> argparse.ArgumentParser:
         add_help=False,
     )
     return top
+
+
+def snowflake(text: str) -> int:
+    """A Discord id as typed on the command line (Developer Mode → Copy User ID)."""
+    if not text.isdigit() or not 0 < int(text) < 2**64:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a Discord id (digits only)")
+    return int(text)
+
+
+def privacy_commands(privacy: argparse.ArgumentParser) -> None:
+    verbs = privacy.add_subparsers(dest="verb", metavar="VERB", required=True)
+    export = verbs.add_parser(
+        "export", help="write the file /mattekrig my-data gives (everything about a user)"
+    )
+    export.add_argument("user_id", type=snowflake, metavar="USER_ID")
+    export.add_argument("--guild", type=snowflake, metavar="ID", help="only this server's rows")
+    export.add_argument(
+        "-o",
+        "--output",
+        type=Path,
+        metavar="FILE",
+        help="default: mattekrig-data-USER_ID.json here",
+    )
+    forget = verbs.add_parser("forget", help="delete everything /mattekrig forget-me deletes")
+    forget.add_argument("user_id", type=snowflake, metavar="USER_ID")
+    forget.add_argument("--yes", action="store_true", help="do not ask first")
+    server = verbs.add_parser("forget-guild", help="delete everything stored for a server")
+    server.add_argument("guild_id", type=snowflake, metavar="GUILD_ID")
+    server.add_argument("--yes", action="store_true", help="do not ask first")
 
 
 def arguments(argv: list[str]) -> list[str]:
@@ -237,6 +267,31 @@ def _migrate_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _privacy(args: argparse.Namespace) -> int:
+    from bot.ops import privacy
+
+    config = _database_config(need_token=False)
+    if args.verb == "export":
+        done = privacy.export(config, args.user_id, args.guild, args.output)
+        print(f"wrote {done.rows} row(s) about user {args.user_id} to {done.path}")
+        return 0
+    if args.verb == "forget":
+        privacy.confirmed(
+            f"This deletes everything stored about user {args.user_id} in {config.database_label}.",
+            args.yes,
+        )
+        counts = privacy.forget(config, args.user_id)
+        print(f"forgot user {args.user_id}: {privacy.counts_text(counts)}")
+        return 0
+    privacy.confirmed(
+        f"This deletes everything stored for server {args.guild_id} in {config.database_label}.",
+        args.yes,
+    )
+    counts = privacy.forget_guild(config, args.guild_id)
+    print(f"forgot server {args.guild_id}: {privacy.counts_text(counts)}")
+    return 0
+
+
 HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "run": _run,
     "check": _check,
@@ -244,6 +299,7 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
     "backup": _backup,
     "restore": _restore,
     "migrate-db": _migrate_db,
+    "privacy": _privacy,
 }
 
 

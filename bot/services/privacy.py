@@ -31,26 +31,41 @@ WEEKS_KEPT = 2
 EXPORT_FORMAT = 1
 
 
+class GuildInPlay(Exception):
+    """A server still has live games: they must end before its data can go."""
+
+    def __init__(self, guild_id: int, game_ids: list[int]) -> None:
+        super().__init__(f"server {guild_id} has {len(game_ids)} live game(s)")
+        self.guild_id = guild_id
+        self.game_ids = game_ids
+
+
 class PrivacyService:
     def __init__(self, storage: Store, clock: Clock, results: ResultsService) -> None:
         self.storage = storage
         self.clock = clock
         self.results = results
 
-    async def export(self, user_id: int) -> dict[str, Any]:
+    async def export(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
         """Everything stored about the user: every table's rows that name them, and the rows
-        those belong to (the games they played, those games' results)."""
-        return {
+        those belong to (the games they played, those games' results). ``guild_id``: only
+        what belongs to that server (the operator's `mattekrig privacy export --guild`)."""
+        tables = await self.storage.export_user(user_id)
+        data: dict[str, Any] = {
             "format": EXPORT_FORMAT,
             "user_id": str(user_id),
             "exported_at": self.clock.now_ms(),
             "about": "Mattekrig: everything this bot stores about you. See PRIVACY.md.",
-            "tables": await self.storage.export_user(user_id),
         }
+        if guild_id is not None:
+            data["guild_id"] = str(guild_id)
+            tables = in_guild(tables, guild_id)
+        return {**data, "tables": tables}
 
-    async def export_file(self, user_id: int) -> tuple[str, bytes]:
-        """`/mattekrig my-data`: the (file name, UTF-8 JSON) to send as an ephemeral file."""
-        data = await self.export(user_id)
+    async def export_file(self, user_id: int, guild_id: int | None = None) -> tuple[str, bytes]:
+        """`/mattekrig my-data` (and `mattekrig privacy export`): the (file name, UTF-8
+        JSON) of the export."""
+        data = await self.export(user_id, guild_id)
         body = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
         return f"mattekrig-data-{user_id}.json", body
 
@@ -71,7 +86,11 @@ class PrivacyService:
             raise UserFacingError("privacy.forget.live_game") from None
 
     async def forget_guild(self, guild_id: int) -> dict[str, int]:
-        """The bot was removed from a server: delete everything stored for it."""
+        """Delete everything stored for a server. Refused (GuildInPlay) while one of its
+        games is live: a running bot would go on playing a game whose rows are gone."""
+        live = [g.id for g in await self.storage.live_games() if g.guild_id == guild_id]
+        if live:
+            raise GuildInPlay(guild_id, live)
         return await self.storage.forget_guild(guild_id)
 
     async def purge_old(self) -> dict[str, int]:
@@ -84,3 +103,27 @@ class PrivacyService:
             results_before=now - RESULT_DAYS * DAY_MS,
             weeks_before=week_key(now - WEEKS_KEPT * 7 * DAY_MS, SCHOOL_TZ),
         )
+
+
+def in_guild(
+    tables: dict[str, list[dict[str, Any]]], guild_id: int
+) -> dict[str, list[dict[str, Any]]]:
+    """An export's rows that belong to one server: those with its ``guild_id``, and those
+    that belong to its games, results or invitations (the rows without a server of their
+    own: moves, seats, answers per operation, invitation members)."""
+
+    def own(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [row for row in rows if row.get("guild_id") == guild_id]
+
+    kept = {table: own(rows) for table, rows in tables.items()}
+    games = {row["id"] for row in kept.get("games", [])}
+    games |= {row["game_id"] for row in kept.get("results", [])}
+    invitations = {row["id"] for row in kept.get("invitations", [])}
+    for table, rows in tables.items():
+        if rows and "guild_id" not in rows[0]:
+            kept[table] = [
+                row
+                for row in rows
+                if row.get("game_id") in games or row.get("invitation_id") in invitations
+            ]
+    return kept

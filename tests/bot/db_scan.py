@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 from typing import Any
@@ -29,4 +30,30 @@ def scan(path: str | Path, *needles: object) -> list[tuple[str, str, Any]]:
                             found.append((table, column, value))
     finally:
         conn.close()
+    return found
+
+
+def scan_postgres(url: str, *needles: object) -> list[tuple[str, str, Any]]:
+    """The same search in every table of the PostgreSQL schema ``url`` names (JSON values
+    searched as their text)."""
+    import psycopg
+
+    found = []
+    with psycopg.connect(url) as conn:
+        tables = [
+            str(r[0])
+            for r in conn.execute(
+                "SELECT table_name FROM information_schema.tables"
+                " WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'"
+            )
+        ]
+        for table in tables:
+            cursor = conn.execute(f'SELECT * FROM "{table}"'.encode())
+            columns = [d.name for d in cursor.description or ()]
+            for row in cursor:
+                for column, value in zip(columns, row, strict=True):
+                    text = json.dumps(value) if isinstance(value, dict | list) else value
+                    for needle in needles:
+                        if value == needle or (isinstance(text, str) and str(needle) in text):
+                            found.append((table, column, value))
     return found

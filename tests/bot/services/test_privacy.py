@@ -20,7 +20,8 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
 from tests.bot.db_scan import scan as _scan
-from tests.bot.services.conftest import ALICE, BOB
+from tests.bot.services.conftest import ALICE
+from tests.bot.services.privacy_support import NAME, ZELDA, a_full_history
 from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     GUILD,
     auto_game,
@@ -33,49 +34,6 @@ from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     start,
 )
 
-ZELDA = 777_000_000_000_000_123  # a snowflake-sized id, unlike any other number stored
-NAME = "Zelda Ørnebu"
-
-
-async def _a_full_history(
-    games: GameService,
-    invitations: InvitationService,
-    results: ResultsService,
-    leaderboards: LeaderboardService,
-    clock: FakeClock,
-) -> dict[str, int]:
-    """Zelda in every table: games (finished and answered), results with answers and ratings,
-    a challenge she hosts, a lobby she joined, a departed mark, an accommodation."""
-    zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
-    alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
-    played = await regn_game(games, clock, [zelda, alice], seed=3)  # rated: regn mode
-    answered = await start(games, [zelda, alice], mode="regn", channel_id=11)
-    game = games.live(answered)
-    clock.advance(3)
-    await games.answer(answered, ZELDA, game.state.window, "1")
-    await games.answer(answered, ALICE, game.state.window, "1")  # both answered: revealed
-    await finish_a_round(games, clock, answered)
-    await games.stop(answered, ZELDA)  # RULES §1.5: a forfeit, recorded
-    others = await auto_game(games, clock, people(ALICE, BOB), seed=4, channel_id=12)
-    for game_id in (played, answered, others):
-        assert await results.record(game_id) is not None
-    clock.advance(30)
-    await invitations.challenge(
-        guild_id=GUILD,
-        channel_id=10,
-        host_id=ZELDA,
-        invited=[BOB],
-        options={"game": "regnekrig"},
-        names={ZELDA: NAME, BOB: "Bob"},
-    )
-    lobby = await invitations.lobby(
-        guild_id=GUILD, channel_id=13, host_id=ALICE, options={}, host_name="Alice"
-    )
-    await invitations.join(lobby.id, ZELDA, NAME)
-    await leaderboards.members_left(GUILD, [ZELDA])
-    await games.storage.set_accommodation(GUILD, ZELDA, 200, clock.now_ms())  # a teacher's
-    return {"played": played, "answered": answered, "others": others, "lobby": lobby.id}
-
 
 @pytest.fixture
 async def history(
@@ -85,7 +43,7 @@ async def history(
     leaderboards: LeaderboardService,
     clock: FakeClock,
 ) -> dict[str, int]:
-    return await _a_full_history(games, invitations, results, leaderboards, clock)
+    return await a_full_history(games, invitations, results, leaderboards, clock)
 
 
 async def test_my_data_holds_every_tables_rows_for_the_user(
