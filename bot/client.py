@@ -31,7 +31,7 @@ from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
-from bot.services.privacy import PrivacyService
+from bot.services.privacy import PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
 from bot.services.sessions import SessionService
@@ -182,7 +182,10 @@ class MattekrigBot(commands.Bot):
         )
         self.leaderboards = LeaderboardService(storage, clock)
         self.stats = StatsService(storage, clock)
-        self.privacy = PrivacyService(storage, clock, self.results)
+        keep = Retention(
+            self.config.game_log_days, self.config.result_days, self.config.left_server_days
+        )
+        self.privacy = PrivacyService(storage, clock, self.results, keep)
         self.admin = AdminService(storage, clock, self.results)
         self.teachers = TeacherService(storage, clock)
         self.assignments = AssignmentService(storage, clock)

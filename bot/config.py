@@ -48,6 +48,11 @@ class Config:
     # SHARD_COUNT / SHARD_IDS: this process's shards of shard_count (None: not sharded)
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
+    # Retention (PRIVACY.md): a finished game's move log, and a pupil's results, are kept
+    # this many days; a server's data this many days after the bot left it.
+    game_log_days: int = 30
+    result_days: int = 730
+    left_server_days: int = 30
 
     @property
     def database_label(self) -> str:
@@ -127,6 +132,7 @@ def read_config(
         problems.append(problem.removesuffix(".") + "; unset it to use SQLite.")
         database_url = None
     shard_count, shard_ids = _shards(environ, problems)
+    days = {name: _days(environ, name, default, problems) for name, default in RETENTION.items()}
     config = Config(
         token=token,
         database_path=Path(os.path.abspath(path)),
@@ -138,8 +144,25 @@ def read_config(
         database_url=database_url,
         shard_count=shard_count,
         shard_ids=shard_ids,
+        game_log_days=days["GAME_LOG_DAYS"],
+        result_days=days["RESULT_DAYS"],
+        left_server_days=days["LEFT_SERVER_DAYS"],
     )
     return config, problems
+
+
+# The retention settings and their defaults (days).
+RETENTION = {"GAME_LOG_DAYS": 30, "RESULT_DAYS": 730, "LEFT_SERVER_DAYS": 30}
+
+
+def _days(environ: Mapping[str, str], name: str, default: int, problems: list[str]) -> int:
+    raw = environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit() or not 1 <= int(raw) <= 36_500:
+        problems.append(f"{name} must be a whole number of days from 1, not {raw!r}.")
+        return default
+    return int(raw)
 
 
 def _database_path(raw: str, cwd: Path | None, problems: list[str]) -> Path:

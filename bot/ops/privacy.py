@@ -25,7 +25,7 @@ from bot.config import Config, StartupError
 from bot.ops.database import inspect_database
 from bot.services.clock import SystemClock
 from bot.services.errors import UserFacingError
-from bot.services.privacy import GuildInPlay, PrivacyService
+from bot.services.privacy import GuildInPlay, PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.storage.errors import StorageError
 
@@ -52,7 +52,8 @@ def _run(config: Config, work: Callable[[PrivacyService], Awaitable[T]]) -> T:
         storage = await open_storage(config.database_path, config.database_url)
         try:
             clock = SystemClock()
-            return await work(PrivacyService(storage, clock, ResultsService(storage, clock)))
+            keep = Retention(config.game_log_days, config.result_days, config.left_server_days)
+            return await work(PrivacyService(storage, clock, ResultsService(storage, clock), keep))
         finally:
             await storage.close()
 

@@ -1,11 +1,12 @@
 """`/mattekrig my-data` and `/mattekrig forget-me`, and the retention PRIVACY.md promises.
 
-Retention (PRIVACY.md):
+Retention (PRIVACY.md), in days the operator may set (`Retention`, from the settings
+GAME_LOG_DAYS and RESULT_DAYS):
 
 * a finished game's move log (games, game_players, game_events, timers) is deleted
-  `GAME_LOG_DAYS` after it ended: its result was computed when it ended;
-* closed challenges and lobbies are deleted `INVITATION_DAYS` after they closed;
-* results (and with them the boards' totals) are deleted `RESULT_DAYS` after the game;
+  `game_log_days` after it ended: its result was computed when it ended;
+* closed challenges and lobbies are deleted as long after they closed;
+* results (and with them the boards' totals) are deleted `result_days` after the game;
   ratings stay what they are until the pupil is forgotten or the server removes the bot;
 * weekly board totals are deleted after `WEEKS_KEPT` weeks.
 
@@ -15,6 +16,7 @@ Retention (PRIVACY.md):
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from bot.services.clock import Clock
@@ -24,11 +26,17 @@ from bot.services.results import ResultsService
 from bot.storage import UserInLiveGameError
 from bot.storage.contract import Store
 
-GAME_LOG_DAYS = 30
-INVITATION_DAYS = 30
-RESULT_DAYS = 730
 WEEKS_KEPT = 2
 EXPORT_FORMAT = 1
+
+
+@dataclass(frozen=True, slots=True)
+class Retention:
+    """How long data is kept, in days (PRIVACY.md states the defaults)."""
+
+    game_log_days: int = 30  # a finished game's move log; a closed challenge or lobby
+    result_days: int = 730  # a pupil's results, answers per operation, board totals
+    left_server_days: int = 30  # a server's data after the bot left it
 
 
 class GuildInPlay(Exception):
@@ -41,10 +49,17 @@ class GuildInPlay(Exception):
 
 
 class PrivacyService:
-    def __init__(self, storage: Store, clock: Clock, results: ResultsService) -> None:
+    def __init__(
+        self,
+        storage: Store,
+        clock: Clock,
+        results: ResultsService,
+        retention: Retention | None = None,
+    ) -> None:
         self.storage = storage
         self.clock = clock
         self.results = results
+        self.retention = retention or Retention()
 
     async def export(self, user_id: int, guild_id: int | None = None) -> dict[str, Any]:
         """Everything stored about the user: every table's rows that name them, and the rows
@@ -96,11 +111,12 @@ class PrivacyService:
     async def purge_old(self) -> dict[str, int]:
         """Apply the retention periods (module docstring). Records pending results first."""
         now = self.clock.now_ms()
+        keep = self.retention
         await self.results.record_pending(limit=10_000)
         return await self.storage.purge_old(
-            games_before=now - GAME_LOG_DAYS * DAY_MS,
-            invitations_before=now - INVITATION_DAYS * DAY_MS,
-            results_before=now - RESULT_DAYS * DAY_MS,
+            games_before=now - keep.game_log_days * DAY_MS,
+            invitations_before=now - keep.game_log_days * DAY_MS,
+            results_before=now - keep.result_days * DAY_MS,
             weeks_before=week_key(now - WEEKS_KEPT * 7 * DAY_MS, SCHOOL_TZ),
         )
 

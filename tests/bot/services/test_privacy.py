@@ -16,7 +16,7 @@ from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.periods import DAY_MS
-from bot.services.privacy import PrivacyService
+from bot.services.privacy import PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
 from tests.bot.db_scan import scan as _scan
@@ -141,3 +141,19 @@ async def test_forget_guild(
 ) -> None:
     await privacy.forget_guild(GUILD)
     assert _scan(storage.path, ZELDA, NAME, "Alice") == []
+
+
+async def test_retention_follows_the_operators_days(
+    storage: Storage, clock: FakeClock, results: ResultsService, history: dict[str, int]
+) -> None:
+    """GAME_LOG_DAYS and RESULT_DAYS (PRIVACY.md, "How long"): a school that keeps move logs a
+    week and results 60 days has them deleted then, not at the defaults."""
+    privacy = PrivacyService(storage, clock, results, Retention(game_log_days=7, result_days=60))
+    clock.advance(6 * DAY_MS / 1000)
+    assert (await privacy.purge_old())["games"] == 0
+    clock.advance(2 * DAY_MS / 1000)
+    assert (await privacy.purge_old())["games"] == 3
+    assert (await privacy.purge_old())["results"] == 0
+    clock.advance(53 * DAY_MS / 1000)
+    assert (await privacy.purge_old())["results"] == 3
+    assert await storage.load_result(history["played"]) is None
