@@ -65,7 +65,7 @@ class PrivacyService:
         """Everything stored about the user: every table's rows that name them, and the rows
         those belong to (the games they played, those games' results). ``guild_id``: only
         what belongs to that server (the operator's `mattekrig privacy export --guild`)."""
-        tables = await self.storage.export_user(user_id)
+        tables = withhold_live(await self.storage.export_user(user_id))
         data: dict[str, Any] = {
             "format": EXPORT_FORMAT,
             "user_id": str(user_id),
@@ -119,6 +119,45 @@ class PrivacyService:
             results_before=now - keep.result_days * DAY_MS,
             weeks_before=week_key(now - WEEKS_KEPT * 7 * DAY_MS, SCHOOL_TZ),
         )
+
+
+# What a live game's export leaves out: the seed, and the card orders chance gave (the deal,
+# a reshuffled pile). With either, the engine's replay prints every card still to come for
+# every side (RULES §1.6: chance comes only from the seeded generator), so a pupil could see
+# their opponent's next cards mid-game. A finished game's full record stays in the export.
+_CHANCE_KEYS = {
+    "dealt": ("piles", "set_aside"),
+    "reshuffle": ("order",),
+    "endgame_shuffle": ("order",),
+}
+WITHHELD = "withheld until the game has ended"
+
+
+def withhold_live(tables: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """The export with every live game's seed and chance outcomes left out."""
+    live = {row["id"] for row in tables.get("games", []) if row.get("status") == "live"}
+    if not live:
+        return tables
+    out = dict(tables)
+    out["games"] = [
+        {**row, "seed": WITHHELD} if row["id"] in live else row for row in tables["games"]
+    ]
+    out["game_events"] = [
+        {**row, "events": [_without_chance(e) for e in row["events"]]}
+        if row.get("game_id") in live and isinstance(row.get("events"), list)
+        else row
+        for row in tables.get("game_events", [])
+    ]
+    return out
+
+
+def _without_chance(event: Any) -> Any:
+    if not isinstance(event, dict):
+        return event
+    keys = _CHANCE_KEYS.get(str(event.get("type")))
+    if not keys:
+        return event
+    return {**{k: v for k, v in event.items() if k not in keys}, **dict.fromkeys(keys, WITHHELD)}
 
 
 def in_guild(

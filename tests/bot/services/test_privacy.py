@@ -16,7 +16,7 @@ from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.periods import DAY_MS
-from bot.services.privacy import PrivacyService, Retention
+from bot.services.privacy import WITHHELD, PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
 from tests.bot.db_scan import scan as _scan
@@ -157,3 +157,32 @@ async def test_retention_follows_the_operators_days(
     clock.advance(53 * DAY_MS / 1000)
     assert (await privacy.purge_old())["results"] == 3
     assert await storage.load_result(history["played"]) is None
+
+
+async def test_my_data_leaves_out_a_live_games_seed_and_card_orders(
+    games: GameService, privacy: PrivacyService, clock: FakeClock, storage: Storage
+) -> None:
+    """my-data during a game used to hold its seed (and the card orders chance gave): fed to
+    `python -m engine.replay` it printed every card still to come for both sides. A live
+    game's export leaves them out; a finished game's record stays whole (RULES §1.6: it
+    replays from its seed)."""
+    zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
+    alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
+    live = await start(games, [zelda, alice], seed=9)
+    game = games.live(live)
+    while not any(
+        e["type"] == "reshuffle" for s in (await storage.load_game(live)).events for e in s.events
+    ):  # until a pile has been shuffled: a chance outcome
+        clock.advance(1)
+        await games.flip(live, ZELDA, None)
+    assert not game.is_finished
+    finished = await auto_game(games, clock, [zelda, alice], seed=4, channel_id=12)
+
+    tables = (await privacy.export(ZELDA))["tables"]
+    by_id = {row["id"]: row for row in tables["games"]}
+    assert by_id[live]["seed"] == WITHHELD and by_id[finished]["seed"] == 4
+    shown = [e for row in tables["game_events"] if row["game_id"] == live for e in row["events"]]
+    chance = [e for e in shown if e["type"] in ("dealt", "reshuffle", "endgame_shuffle")]
+    assert chance and all(WITHHELD in (e.get("order"), e.get("piles")) for e in chance), chance
+    kept = [e for row in tables["game_events"] if row["game_id"] == finished for e in row["events"]]
+    assert any(isinstance(e.get("order"), list) for e in kept if e["type"] == "reshuffle")
