@@ -182,9 +182,7 @@ class MattekrigBot(commands.Bot):
         )
         self.leaderboards = LeaderboardService(storage, clock)
         self.stats = StatsService(storage, clock)
-        keep = Retention(
-            self.config.game_log_days, self.config.result_days, self.config.left_server_days
-        )
+        keep = Retention(self.config.game_log_days, self.config.result_days)
         self.privacy = PrivacyService(storage, clock, self.results, keep)
         self.admin = AdminService(storage, clock, self.results)
         self.teachers = TeacherService(storage, clock)

@@ -36,7 +36,6 @@ class Retention:
 
     game_log_days: int = 30  # a finished game's move log; a closed challenge or lobby
     result_days: int = 730  # a pupil's results, answers per operation, board totals
-    left_server_days: int = 30  # a server's data after the bot left it
 
 
 class GuildInPlay(Exception):
