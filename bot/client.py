@@ -182,7 +182,8 @@ class MattekrigBot(commands.Bot):
         )
         self.leaderboards = LeaderboardService(storage, clock)
         self.stats = StatsService(storage, clock)
-        keep = Retention(self.config.game_log_days, self.config.result_days)
+        config = self.config
+        keep = Retention(config.game_log_days, config.result_days, config.left_server_days)
         self.privacy = PrivacyService(storage, clock, self.results, keep)
         self.admin = AdminService(storage, clock, self.results)
         self.teachers = TeacherService(storage, clock)
@@ -229,6 +230,34 @@ class MattekrigBot(commands.Bot):
 
     async def on_ready(self) -> None:
         log.info(ready_line(self))
+        # Data follows the school: a server that removed the bot while it was stopped starts
+        # its grace period now, one that added it back keeps its data (PRIVACY.md).
+        count, ids = self.config.shard_count, self.config.shard_ids
+        ours = Shards(count, ids).owns if count is not None and ids else lambda _: True
+        await self.privacy.servers_now({guild.id for guild in self.guilds}, ours)
+
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """GUILD_DELETE: the bot was removed from the server, or it was deleted. Its games
+        end (nobody can play them there any more); its data goes after LEFT_SERVER_DAYS."""
+        for game in [g for g in self.games.games.values() if g.record.guild_id == guild.id]:
+            if not game.is_finished:
+                await self.games.end(game.id, 0)
+        await self.privacy.guild_left(guild.id)
+        log.info(
+            "removed from server %s: its data is deleted in %d days",
+            guild.id,
+            self.config.left_server_days,
+        )
+
+    async def on_guild_join(self, guild: discord.Guild) -> None:
+        """The bot was added to a server (again): a server that comes back keeps its data."""
+        if await self.privacy.guild_back(guild.id):
+            log.info("back in server %s: its data is kept", guild.id)
+
+    async def on_guild_available(self, guild: discord.Guild) -> None:
+        """Discord may send a server that adds the bot back as 'available' rather than
+        'joined' (its GUILD_CREATE says unavailable: false): the same."""
+        await self.on_guild_join(guild)
 
     async def on_interaction(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await handle_answer_submit(interaction)

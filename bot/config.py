@@ -49,9 +49,10 @@ class Config:
     shard_count: int | None = None
     shard_ids: tuple[int, ...] | None = None
     # Retention (PRIVACY.md): a finished game's move log, and a pupil's results, are kept
-    # this many days.
+    # this many days; a server's data this many days after the bot was removed from it.
     game_log_days: int = 30
     result_days: int = 730
+    left_server_days: int = 30
 
     @property
     def database_label(self) -> str:
@@ -145,12 +146,13 @@ def read_config(
         shard_ids=shard_ids,
         game_log_days=days["GAME_LOG_DAYS"],
         result_days=days["RESULT_DAYS"],
+        left_server_days=days["LEFT_SERVER_DAYS"],
     )
     return config, problems
 
 
 # The retention settings and their defaults (days).
-RETENTION = {"GAME_LOG_DAYS": 30, "RESULT_DAYS": 730}
+RETENTION = {"GAME_LOG_DAYS": 30, "RESULT_DAYS": 730, "LEFT_SERVER_DAYS": 30}
 
 
 def _days(environ: Mapping[str, str], name: str, default: int, problems: list[str]) -> int:

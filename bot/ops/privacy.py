@@ -52,7 +52,7 @@ def _run(config: Config, work: Callable[[PrivacyService], Awaitable[T]]) -> T:
         storage = await open_storage(config.database_path, config.database_url)
         try:
             clock = SystemClock()
-            keep = Retention(config.game_log_days, config.result_days)
+            keep = Retention(config.game_log_days, config.result_days, config.left_server_days)
             return await work(PrivacyService(storage, clock, ResultsService(storage, clock), keep))
         finally:
             await storage.close()

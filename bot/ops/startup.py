@@ -153,7 +153,8 @@ def inspect(cwd: Path | None = None, *, settings_first: bool = False) -> tuple[C
     found.add("logs", f"{config.log_level}, {config.log_format}")
     found.add(
         "keeping",
-        f"move logs {config.game_log_days} days, results {config.result_days} days",
+        f"move logs {config.game_log_days} days, results {config.result_days} days, a "
+        f"server's data {config.left_server_days} days after the bot leaves it",
     )
     if config.shard_count is not None:
         ids = ", ".join(map(str, config.shard_ids or ()))

@@ -1,14 +1,16 @@
 """`/mattekrig my-data` and `/mattekrig forget-me`, and the retention PRIVACY.md promises.
 
 Retention (PRIVACY.md), in days the operator may set (`Retention`, from the settings
-GAME_LOG_DAYS and RESULT_DAYS):
+GAME_LOG_DAYS, RESULT_DAYS and LEFT_SERVER_DAYS):
 
 * a finished game's move log (games, game_players, game_events, timers) is deleted
   `game_log_days` after it ended: its result was computed when it ended;
 * closed challenges and lobbies are deleted as long after they closed;
 * results (and with them the boards' totals) are deleted `result_days` after the game;
   ratings stay what they are until the pupil is forgotten or the server removes the bot;
-* weekly board totals are deleted after `WEEKS_KEPT` weeks.
+* weekly board totals are deleted after `WEEKS_KEPT` weeks;
+* everything stored for a server is deleted `left_server_days` after the bot was removed
+  from it, unless it was added back meanwhile.
 
 `purge_old` runs all of it; the bot calls it once a day (and at start-up).
 """
@@ -16,6 +18,7 @@ GAME_LOG_DAYS and RESULT_DAYS):
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,6 +39,7 @@ class Retention:
 
     game_log_days: int = 30  # a finished game's move log; a closed challenge or lobby
     result_days: int = 730  # a pupil's results, answers per operation, board totals
+    left_server_days: int = 30  # a server's data, after the bot was removed from it
 
 
 class GuildInPlay(Exception):
@@ -102,22 +106,55 @@ class PrivacyService:
     async def forget_guild(self, guild_id: int) -> dict[str, int]:
         """Delete everything stored for a server. Refused (GuildInPlay) while one of its
         games is live: a running bot would go on playing a game whose rows are gone."""
-        live = [g.id for g in await self.storage.live_games() if g.guild_id == guild_id]
+        live = await self.storage.live_games_in(guild_id)
         if live:
             raise GuildInPlay(guild_id, live)
-        return await self.storage.forget_guild(guild_id)
+        return await self.storage.forget_guild(guild_id, self.clock.now_ms())
+
+    # -- data follows the school: a server that removed the bot ---------------------------
+
+    async def guild_left(self, guild_id: int) -> None:
+        """GUILD_DELETE: the bot was removed from the server (or it was deleted). Its data is
+        deleted `left_server_days` later by the daily purge, unless the bot comes back."""
+        await self.storage.guild_left(guild_id, self.clock.now_ms())
+
+    async def guild_back(self, guild_id: int) -> bool:
+        """The bot is in the server (again): its data stays. True if it had been removed."""
+        return await self.storage.guild_back(guild_id)
+
+    async def servers_now(self, present: set[int], ours: Callable[[int], bool]) -> None:
+        """At start-up: the servers the bot is in now keep their data; a server whose data
+        is stored and that is gone (the bot was removed while it was stopped) starts its
+        grace period. ``ours``: the servers this process answers for (its shards)."""
+        departed = await self.storage.departed_guilds()
+        for guild_id in present & set(departed):
+            await self.storage.guild_back(guild_id)
+        now = self.clock.now_ms()
+        for guild_id in await self.storage.known_guilds():
+            if guild_id not in present and guild_id not in departed and ours(guild_id):
+                await self.storage.guild_left(guild_id, now)
 
     async def purge_old(self) -> dict[str, int]:
-        """Apply the retention periods (module docstring). Records pending results first."""
+        """Apply the retention periods (module docstring). Records pending results first;
+        forgets the servers whose grace period after removing the bot is over (a live game
+        they still have is left to end first)."""
         now = self.clock.now_ms()
         keep = self.retention
         await self.results.record_pending(limit=10_000)
-        return await self.storage.purge_old(
+        gone = 0
+        for guild_id, left_at in sorted((await self.storage.departed_guilds()).items()):
+            if left_at < now - keep.left_server_days * DAY_MS:
+                if await self.storage.live_games_in(guild_id):
+                    continue
+                await self.storage.forget_guild(guild_id, now)
+                gone += 1
+        counts = await self.storage.purge_old(
             games_before=now - keep.game_log_days * DAY_MS,
             invitations_before=now - keep.game_log_days * DAY_MS,
             results_before=now - keep.result_days * DAY_MS,
             weeks_before=week_key(now - WEEKS_KEPT * 7 * DAY_MS, SCHOOL_TZ),
         )
+        return {**counts, "servers": gone}
 
 
 # What a live game's export leaves out: the seed, and the card orders chance gave (the deal,

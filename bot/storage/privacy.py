@@ -3,12 +3,18 @@
 `USER_COLUMNS` names every column that holds a Discord user id; a test
 checks it against the live schema and against PRIVACY.md, so a new table that names a pupil
 cannot be added without its export, its deletion and its line in the privacy notice.
+
+Every forget is also recorded in ``forgotten`` as a keyed fingerprint of the id (never the
+id itself), so that a backup restored later can be cleaned again (`reapply_forgotten`); and
+a server the bot was removed from waits in ``departed_guilds`` for its grace period.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
+from collections.abc import Iterable
 from typing import Any, TypeVar
 
 from bot.storage.errors import ConflictError
@@ -127,6 +133,19 @@ class PrivacyStorage(SettingsStorage):
 
         return await self._read(_tx)
 
+    async def live_games_in(self, guild_id: int) -> list[int]:
+        """The server's live games (a server's data cannot go while one is played)."""
+
+        def _tx(conn: sqlite3.Connection) -> list[int]:
+            rows = all_rows(
+                conn,
+                "SELECT id FROM games WHERE guild_id = ? AND status = 'live' ORDER BY id",
+                (guild_id,),
+            )
+            return [int(r[0]) for r in rows]
+
+        return await self._read(_tx)
+
     async def live_games_of(self, user_id: int) -> list[int]:
         def _tx(conn: sqlite3.Connection) -> list[int]:
             return _live_games_of(conn, user_id)
@@ -138,68 +157,129 @@ class PrivacyStorage(SettingsStorage):
         anonymous seat (no id, no name, no answers), so the others keep their own results.
 
         The move logs of the games they played are deleted whole (they would name them), as
-        are the challenges and lobbies they hosted; from the others they are removed.
-        Raises UserInLiveGameError while they are in a live game. Returns rows touched per
-        table.
+        are the challenges and lobbies they hosted; from the others they are removed (their
+        name, and the host's choice of them as a partner). The forget is recorded (as a
+        fingerprint). Raises UserInLiveGameError while they are in a live game. Returns rows
+        touched per table.
         """
-        counts: dict[str, int] = {}
 
         def _tx(conn: sqlite3.Connection) -> dict[str, int]:
             live = _live_games_of(conn, user_id)
             if live:
                 raise UserInLiveGameError(user_id, live)
-
-            def run(table: str, sql: str, params: Any = (user_id,)) -> None:
-                cursor = conn.execute(sql, params)
-                counts[table] = counts.get(table, 0) + max(cursor.rowcount, 0)
-
-            run(
-                "games",
-                "DELETE FROM games WHERE id IN"
-                " (SELECT game_id FROM game_players WHERE user_id = ?)",
-            )
-            run("game_events", "UPDATE game_events SET user_id = NULL WHERE user_id = ?")
-            run("invitations", "DELETE FROM invitations WHERE host_id = ?")
-            run(
-                "invitations",
-                "UPDATE invitations SET options = json_remove(options, ?), updated_at = ?"
-                " WHERE id IN (SELECT invitation_id FROM invitation_members WHERE user_id = ?)",
-                (f'$.names."{user_id:d}"', at, user_id),
-            )
-            run("invitation_members", "DELETE FROM invitation_members WHERE user_id = ?")
-            run(
-                "result_operations",
-                "DELETE FROM result_operations WHERE (game_id, seat) IN"
-                " (SELECT game_id, seat FROM result_players WHERE user_id = ?)",
-            )
-            run(
-                "result_players",
-                "UPDATE result_players SET kind = 'anonymous', user_id = NULL,"
-                " display_name = NULL, answers = 0, correct = 0, best = 0, missed = 0,"
-                " answer_ms = 0 WHERE user_id = ?",
-            )
-            for table in ("ratings", "rating_changes", "board_totals", "player_names"):
-                run(table, f"DELETE FROM {table} WHERE user_id = ?")
-            run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
-            run("accommodations", "DELETE FROM accommodations WHERE user_id = ?")
+            counts = _forget_user_rows(conn, user_id, at)
+            _record(conn, "user", user_id, at)
             return counts
 
         return await self._write(_tx)
 
-    async def forget_guild(self, guild_id: int) -> dict[str, int]:
-        """Delete everything stored for a server (the bot was removed from it)."""
-        counts: dict[str, int] = {}
+    async def forget_guild(self, guild_id: int, at: int) -> dict[str, int]:
+        """Delete everything stored for a server (the bot was removed from it), and record
+        the forget (as a fingerprint)."""
 
         def _tx(conn: sqlite3.Connection) -> dict[str, int]:
-            for table in _GUILD_TABLES:
-                cursor = conn.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
-                counts[table] = max(cursor.rowcount, 0)
+            counts = _forget_guild_rows(conn, guild_id)
+            _record(conn, "guild", guild_id, at)
             return counts
 
         self._settings_changed(guild_id, None)
         forgotten = await self._write(_tx)
         self._settings_changed(guild_id, None)
         return forgotten
+
+    # -- servers the bot was removed from -------------------------------------------------
+
+    async def guild_left(self, guild_id: int, at: int) -> None:
+        """The bot was removed from the server (or it was deleted): its grace period starts
+        (the first departure counts when Discord says it twice)."""
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            conn.execute(
+                "INSERT INTO departed_guilds (guild_id, left_at) VALUES (?, ?)"
+                " ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, at),
+            )
+
+        await self._write(_tx)
+
+    async def guild_back(self, guild_id: int) -> bool:
+        """The bot is in the server again: it keeps its data. True if it had left."""
+
+        def _tx(conn: sqlite3.Connection) -> bool:
+            cursor = conn.execute("DELETE FROM departed_guilds WHERE guild_id = ?", (guild_id,))
+            return cursor.rowcount > 0
+
+        return await self._write(_tx)
+
+    async def departed_guilds(self) -> dict[int, int]:
+        """Every server the bot has left and not come back to, with when it left."""
+
+        def _tx(conn: sqlite3.Connection) -> dict[int, int]:
+            rows = all_rows(conn, "SELECT guild_id, left_at FROM departed_guilds")
+            return {int(r[0]): int(r[1]) for r in rows}
+
+        return await self._read(_tx)
+
+    async def known_guilds(self) -> set[int]:
+        """Every server something is stored for."""
+
+        def _tx(conn: sqlite3.Connection) -> set[int]:
+            return _guild_ids(conn)
+
+        return await self._read(_tx)
+
+    # -- a restored backup, cleaned again -----------------------------------------------------
+
+    async def forgotten_entries(self) -> tuple[bytes, list[tuple[str, str, int]]]:
+        """The fingerprints' key, and every recorded forget (kind, fingerprint, time)."""
+
+        def _tx(conn: sqlite3.Connection) -> tuple[bytes, list[tuple[str, str, int]]]:
+            rows = all_rows(conn, "SELECT kind, fingerprint, at FROM forgotten ORDER BY id")
+            return _key(conn), [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+
+        return await self._read(_tx)
+
+    async def reapply_forgotten(
+        self, key: bytes, entries: Iterable[tuple[str, str, int]], at: int
+    ) -> dict[str, int]:
+        """Make this database (a restored backup) forget again what the database it replaced
+        had forgotten: ``entries`` (kind, fingerprint, time) made with ``key`` are recorded
+        here too, and every pupil and server whose id has one of those fingerprints is
+        forgotten, a live game of theirs included (the backup caught it mid-game; it cannot
+        go on). Returns rows touched per table, with ``users`` and ``guilds`` forgotten."""
+        wanted = list(entries)
+
+        def _tx(conn: sqlite3.Connection) -> dict[str, int]:
+            conn.execute("UPDATE privacy_key SET key = ? WHERE id = 1", (key,))
+            known = {
+                (str(r[0]), str(r[1]), int(r[2]))
+                for r in all_rows(conn, "SELECT kind, fingerprint, at FROM forgotten")
+            }
+            for kind, mark, when in wanted:
+                if (kind, mark, when) not in known:
+                    conn.execute(
+                        "INSERT INTO forgotten (kind, fingerprint, at) VALUES (?, ?, ?)",
+                        (kind, mark, when),
+                    )
+            marks = {(kind, mark) for kind, mark, _ in wanted}
+            counts: dict[str, int] = {"users": 0, "guilds": 0}
+            for user_id in sorted(_user_ids(conn)):
+                if ("user", fingerprint(key, "user", user_id)) in marks:
+                    conn.execute(
+                        "UPDATE games SET status = 'abandoned', updated_at = ?"
+                        " WHERE status = 'live' AND id IN"
+                        " (SELECT game_id FROM game_players WHERE user_id = ?)",
+                        (at, user_id),
+                    )
+                    _add(counts, _forget_user_rows(conn, user_id, at))
+                    counts["users"] += 1
+            for guild_id in sorted(_guild_ids(conn)):
+                if ("guild", fingerprint(key, "guild", guild_id)) in marks:
+                    _add(counts, _forget_guild_rows(conn, guild_id))
+                    counts["guilds"] += 1
+            return counts
+
+        return await self._write(_tx)
 
     async def purge_old(
         self,
@@ -247,6 +327,98 @@ class PrivacyStorage(SettingsStorage):
             return counts
 
         return await self._write(_tx)
+
+
+def fingerprint(key: bytes, kind: str, subject_id: int) -> str:
+    """A forgotten id as it is kept: keyed BLAKE2b, so the table holds no id, and an id can be
+    recognised again only with this database's key."""
+    return hashlib.blake2b(f"{kind}:{subject_id:d}".encode(), key=key, digest_size=16).hexdigest()
+
+
+def _key(conn: sqlite3.Connection) -> bytes:
+    row = conn.execute("SELECT key FROM privacy_key WHERE id = 1").fetchone()
+    return bytes(row[0])
+
+
+def _record(conn: sqlite3.Connection, kind: str, subject_id: int, at: int) -> None:
+    conn.execute(
+        "INSERT INTO forgotten (kind, fingerprint, at) VALUES (?, ?, ?)",
+        (kind, fingerprint(_key(conn), kind, subject_id), at),
+    )
+
+
+def _add(counts: dict[str, int], more: dict[str, int]) -> None:
+    for table, n in more.items():
+        counts[table] = counts.get(table, 0) + n
+
+
+def _user_ids(conn: sqlite3.Connection) -> set[int]:
+    """Every user id stored anywhere (USER_COLUMNS)."""
+    found: set[int] = set()
+    for table, columns in USER_COLUMNS.items():
+        for column in columns:
+            rows = all_rows(
+                conn, f"SELECT DISTINCT {column} FROM {table} WHERE {column} IS NOT NULL"
+            )
+            found.update(int(r[0]) for r in rows)
+    return found
+
+
+def _guild_ids(conn: sqlite3.Connection) -> set[int]:
+    found: set[int] = set()
+    for table in _GUILD_TABLES:
+        found.update(int(r[0]) for r in all_rows(conn, f"SELECT DISTINCT guild_id FROM {table}"))
+    return found
+
+
+def _forget_user_rows(conn: sqlite3.Connection, user_id: int, at: int) -> dict[str, int]:
+    """forget-me's deletions (see `PrivacyStorage.forget_user`), without its checks."""
+    counts: dict[str, int] = {}
+
+    def run(table: str, sql: str, params: Any = (user_id,)) -> None:
+        cursor = conn.execute(sql, params)
+        counts[table] = counts.get(table, 0) + max(cursor.rowcount, 0)
+
+    run(
+        "games",
+        "DELETE FROM games WHERE id IN (SELECT game_id FROM game_players WHERE user_id = ?)",
+    )
+    run("game_events", "UPDATE game_events SET user_id = NULL WHERE user_id = ?")
+    run("invitations", "DELETE FROM invitations WHERE host_id = ?")
+    # Her name and her host's choice of partner go from the challenges and lobbies she was in
+    # (a team lobby's partner is a member, so removing it names nobody else).
+    run(
+        "invitations",
+        "UPDATE invitations SET options = json_remove(json_remove(options, ?), '$.partner'),"
+        " updated_at = ?"
+        " WHERE id IN (SELECT invitation_id FROM invitation_members WHERE user_id = ?)",
+        (f'$.names."{user_id:d}"', at, user_id),
+    )
+    run("invitation_members", "DELETE FROM invitation_members WHERE user_id = ?")
+    run(
+        "result_operations",
+        "DELETE FROM result_operations WHERE (game_id, seat) IN"
+        " (SELECT game_id, seat FROM result_players WHERE user_id = ?)",
+    )
+    run(
+        "result_players",
+        "UPDATE result_players SET kind = 'anonymous', user_id = NULL,"
+        " display_name = NULL, answers = 0, correct = 0, best = 0, missed = 0,"
+        " answer_ms = 0 WHERE user_id = ?",
+    )
+    for table in ("ratings", "rating_changes", "board_totals", "player_names"):
+        run(table, f"DELETE FROM {table} WHERE user_id = ?")
+    run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
+    run("accommodations", "DELETE FROM accommodations WHERE user_id = ?")
+    return counts
+
+
+def _forget_guild_rows(conn: sqlite3.Connection, guild_id: int) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for table in (*_GUILD_TABLES, "departed_guilds"):
+        cursor = conn.execute(f"DELETE FROM {table} WHERE guild_id = ?", (guild_id,))
+        counts[table] = max(cursor.rowcount, 0)
+    return counts
 
 
 def _live_games_of(conn: sqlite3.Connection, user_id: int) -> list[int]:

@@ -64,7 +64,7 @@ LONG = "x" * 300  # longer than a file name may be
         ("DATABASE_URL", "postgresql://bot:secret@[::1/db", "cannot be read (Invalid IPv6"),
         ("GAME_LOG_DAYS", "a month", "GAME_LOG_DAYS must be a whole number of days"),
         ("RESULT_DAYS", "0", "RESULT_DAYS must be a whole number of days"),
-        ("RESULT_DAYS", "-3", "RESULT_DAYS must be a whole number of days"),
+        ("LEFT_SERVER_DAYS", "-3", "LEFT_SERVER_DAYS must be a whole number of days"),
     ],
 )
 def test_check_reports_what_run_stops_at(

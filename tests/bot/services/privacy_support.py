@@ -31,7 +31,8 @@ async def a_full_history(
     clock: FakeClock,
 ) -> dict[str, int]:
     """Zelda in every table: games (finished and answered), results with answers and ratings,
-    a challenge she hosts, a lobby she joined, a departed mark, an accommodation."""
+    a challenge she hosts, a lobby she joined as its host's chosen partner, a departed mark,
+    an accommodation."""
     zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
     alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
     played = await regn_game(games, clock, [zelda, alice], seed=3)  # rated: regn mode
@@ -58,6 +59,7 @@ async def a_full_history(
         guild_id=GUILD, channel_id=13, host_id=ALICE, options={}, host_name="Alice"
     )
     await invitations.join(lobby.id, ZELDA, NAME)
+    await invitations.choose_partner(lobby.id, ALICE, ZELDA)  # her id in its options
     await leaderboards.members_left(GUILD, [ZELDA])
     await games.storage.set_accommodation(GUILD, ZELDA, 200, clock.now_ms())  # a teacher's
     return {"played": played, "answered": answered, "others": others, "lobby": lobby.id}

@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 from bot.storage import Storage, UserInLiveGameError
+from bot.storage.privacy import fingerprint
 
 from .helpers import ADA, BO, T0, append, live_games, new_game
 from .results_helpers import DAY, duel, record
-from .test_invitations import challenge
+from .test_invitations import challenge, lobby
 
 
 async def test_export_names_every_row_of_the_user(store: Storage) -> None:
@@ -60,6 +61,67 @@ async def test_forget_guild_and_retention(store: Storage) -> None:
     assert (counts["games"], counts["results"]) == (1, 1)
     assert await store.load_result(old) is None
     live = await new_game(store, channel_id=2)
-    assert (await store.forget_guild(1))["games"] == 1
+    assert (await store.forget_guild(1, T0))["games"] == 1
     assert await live_games(store) == []
     assert live not in await store.live_games_of(101)
+
+
+async def test_forget_leaves_no_partner_choice_naming_the_user(store: Storage) -> None:
+    """forget-me used to leave the pupil's id in a team lobby's `partner` (the host's choice
+    of team-mate): every column of the invitation names nobody afterwards."""
+    lid = await lobby(store, host=102)
+    await store.join_lobby(lid, 101, T0 + 1)
+    await store.update_invitation_options(
+        lid, {"game": "intervallkrig", "names": {"101": "Ada", "102": "Bo"}, "partner": 101}, T0
+    )
+    await store.forget_user(101, T0 + 2)
+    left = await store.load_invitation(lid)
+    assert left.options == {"game": "intervallkrig", "names": {"102": "Bo"}}
+    assert "101" not in str(left)
+
+
+async def test_a_server_that_removed_the_bot_waits_its_grace_period(store: Storage) -> None:
+    """GUILD_DELETE (PRIVACY.md): the departure is noted once, a server that comes back is
+    no longer departed, and forgetting the server clears its departure too."""
+    await store.update_guild_settings(5, T0, board="hidden")
+    game_id = await new_game(store, guild_id=5)
+    assert 5 in await store.known_guilds()
+    assert await store.live_games_in(5) == [game_id] and await store.live_games_in(6) == []
+    await store.guild_left(5, T0)
+    await store.guild_left(5, T0 + DAY)  # Discord saying it again changes nothing
+    assert await store.departed_guilds() == {5: T0}
+    assert await store.guild_back(5) and not await store.guild_back(5)
+    assert await store.departed_guilds() == {}
+    await store.guild_left(5, T0)
+    await store.set_status(game_id, "over", T0)
+    await store.forget_guild(5, T0 + 1)
+    assert await store.departed_guilds() == {} and 5 not in await store.known_guilds()
+
+
+async def test_forgets_are_kept_as_fingerprints_and_applied_again(store: Storage) -> None:
+    """The forgotten table names nobody (a keyed fingerprint per forget), yet a database
+    given those fingerprints (a restored backup) forgets the same pupil and server again,
+    a live game of theirs included."""
+    done = await new_game(store)
+    await store.set_status(done, "over", T0)
+    await record(store, duel(done, 101, 102))
+    await store.forget_user(101, T0 + 1)
+    await store.update_guild_settings(7, T0, board="hidden")
+    await store.forget_guild(7, T0 + 2)
+    key, entries = await store.forgotten_entries()
+    assert [(kind, at) for kind, _, at in entries] == [("user", T0 + 1), ("guild", T0 + 2)]
+    assert [mark for _, mark, _ in entries] == [
+        fingerprint(key, "user", 101),
+        fingerprint(key, "guild", 7),
+    ]
+    assert not any("101" in mark or mark == "7" for _, mark, _ in entries)
+
+    # the same pupil and server, back as if from an old backup
+    live = await new_game(store, players=(ADA, BO))
+    await store.update_guild_settings(7, T0, board="hidden")
+    counts = await store.reapply_forgotten(key, entries, T0 + 3)
+    assert (counts["users"], counts["guilds"]) == (1, 1)
+    assert all(rows == [] for rows in (await store.export_user(101)).values())
+    assert live not in [g.id for g in await live_games(store)]
+    assert 7 not in await store.known_guilds()
+    assert (await store.forgotten_entries())[1] == entries  # recorded once, not twice

@@ -41,7 +41,7 @@ async def test_a_read_racing_a_change_never_leaves_the_old_settings(store: Stora
 async def test_forgetting_the_server_forgets_its_settings(store: Storage) -> None:
     await store.update_guild_settings(7, T0, board="own_rank")
     await store.guild_settings(7)
-    await store.forget_guild(7)
+    await store.forget_guild(7, 0)
     assert await store.guild_settings(7) == GuildSettings(7)
 
 
