@@ -16,11 +16,15 @@ pupils' data, so they must not pile up for ever (PRIVACY.md says how long they l
 file made here is 0600 (`bot.ops.private`).
 
 Restore replaces the database's content the same way, only while no bot holds its lock, and
-first keeps the database it replaces beside it (``<name>.before-restore-<time>.db``).
+first keeps the database it replaces beside it (``<name>.before-restore-<time>.db``). Then it
+applies again every forget-me and forgotten server that the replaced database recorded and
+the backup had not: an old backup must never bring a forgotten pupil back (the forgets are
+kept as fingerprints, `bot.storage.privacy`).
 """
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
 import os
 import re
@@ -32,6 +36,7 @@ from bot.config import StartupError
 from bot.ops.database import check_folder, known_version, read_only_uri
 from bot.ops.lock import DatabaseLock, DatabaseLocked
 from bot.ops.private import create_private, database_files, make_folder, make_private
+from bot.storage.errors import StorageError
 
 # A dated backup's name; only files named like this are ever pruned.
 DATED = re.compile(r"mattekrig-(\d{8}-\d{6})\.db")
@@ -44,6 +49,8 @@ class Copied:
     size: int
     kept: Path | None = None  # restore: where the replaced database was kept
     pruned: tuple[Path, ...] = ()  # backup --keep: older dated backups deleted
+    # restore: pupils and servers forgotten again (forgets made after the backup was taken)
+    forgotten_again: tuple[int, int] = (0, 0)
 
 
 def _stamp(now: dt.datetime | None) -> str:
@@ -181,15 +188,62 @@ def _readable_backup(source: Path) -> int:
     return version
 
 
+Forgets = tuple[bytes, list[tuple[str, str, int]]]
+
+
+def _forgets(path: Path) -> Forgets | None:
+    """The fingerprints' key and the recorded forgets of a database file (None: it has no
+    such tables yet, or cannot be read)."""
+    if not path.is_file():
+        return None
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
+        try:
+            key = conn.execute("SELECT key FROM privacy_key WHERE id = 1").fetchone()
+            rows = conn.execute("SELECT kind, fingerprint, at FROM forgotten ORDER BY id")
+            entries = [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return None
+    return (bytes(key[0]), entries) if key is not None else None
+
+
+def _forget_again(
+    database: Path, replaced: Forgets | None, backup: Forgets | None
+) -> tuple[int, int]:
+    """Apply to the restored ``database`` the forgets the replaced one recorded after the
+    backup was taken (those the backup does not hold). Returns (pupils, servers)."""
+    if replaced is None:
+        return (0, 0)
+    key, entries = replaced
+    known = set(backup[1]) if backup is not None else set()
+    new = [entry for entry in entries if entry not in known]
+    if not new:
+        return (0, 0)
+    from bot.storage import Storage
+
+    async def _apply() -> dict[str, int]:
+        async with await Storage.open(database) as storage:
+            at = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
+            return await storage.reapply_forgotten(key, new, at)
+
+    counts = asyncio.run(_apply())
+    return (counts["users"], counts["guilds"])
+
+
 def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> Copied:
-    """Make ``database`` a copy of the backup ``source`` while no bot runs on it; the bot
-    migrates an older backup at its next start."""
+    """Make ``database`` a copy of the backup ``source`` while no bot runs on it, then apply
+    again the forgets recorded since the backup was taken (which migrates an older backup
+    at once; otherwise the bot does at its next start)."""
     version = _readable_backup(source)
     if database.is_dir():
         raise StartupError(f"DATABASE_PATH {database} is a folder, not a database file.")
     check_folder(database, True)
+    again = (0, 0)
     try:
         with DatabaseLock(database):
+            replaced = _forgets(database)
             kept = None
             if database.exists():
                 kept = database.with_name(
@@ -211,6 +265,7 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
             finally:
                 dst.close()
                 src.close()
+            again = _forget_again(database, replaced, _forgets(source))
     except DatabaseLocked as locked:
         pid = f" (process {locked.holder})" if locked.holder is not None else ""
         raise StartupError(
@@ -222,4 +277,6 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
         raise StartupError(
             f"restoring {source} into {database} failed ({error.strerror or error})."
         ) from None
-    return Copied(database, version, database.stat().st_size, kept)
+    except StorageError as error:
+        raise StartupError(f"{error}.") from None
+    return Copied(database, version, database.stat().st_size, kept, forgotten_again=again)

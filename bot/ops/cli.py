@@ -244,6 +244,12 @@ def _restore(args: argparse.Namespace) -> int:
     copied = restore(args.path, config.database_path)
     kept = f"; the database it replaced is kept as {copied.kept}" if copied.kept else ""
     print(f"restored {args.path} into {copied.path} (schema version {copied.version}){kept}")
+    pupils, servers = copied.forgotten_again
+    if pupils or servers:
+        print(
+            f"forgot again {pupils} pupil(s) and {servers} server(s) deleted after the backup "
+            "was taken"
+        )
     return 0
 
 

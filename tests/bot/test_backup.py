@@ -20,10 +20,14 @@ from bot.ops.cli import main
 from bot.ops.database import known_version
 from bot.ops.lock import DatabaseLock, lock_path
 from bot.services.settings import GameSettings
-from bot.storage import Storage
+from bot.storage import Player, Storage
 from engine.actions import action_from_json
 from engine.game import apply, chance_outcomes, new_game
+from tests.bot.db_scan import scan
 from tests.bot.e2e import Table, assert_all_answered
+from tests.bot.storage.helpers import T0
+from tests.bot.storage.helpers import new_game as stored_game
+from tests.bot.storage.results_helpers import duel, record
 from tests.fakediscord.state import FakeInteraction
 
 NOON = dt.datetime(2026, 12, 1, 12, 0, 0, tzinfo=dt.UTC)
@@ -250,3 +254,40 @@ async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
             stored = await storage.load_game(gid)
             assert len(stored.events) > 1, "the backup was taken after presses were stored"
             assert replays(stored), gid
+
+
+async def test_a_restored_backup_forgets_again_who_was_forgotten_after_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """PRIVACY.md, "Backups": restoring an old backup used to bring forgotten pupils back.
+    Every forget recorded after the backup was taken is applied again (a pupil, a whole
+    server); one recorded before it is not, so a pupil who came back and played since keeps
+    what they played."""
+    database = tmp_path / "m.db"
+    async with await Storage.open(database) as storage:
+        for n, (a, b) in enumerate(((101, 102), (103, 102), (102, 104))):
+            game = await stored_game(storage, players=(seat(0, a), seat(1, b)), channel_id=n)
+            await storage.set_status(game, "over", T0)
+            await record(storage, duel(game, a, b))
+        await storage.forget_user(103, T0 + 1)  # before the backup ...
+        again = await stored_game(storage, players=(seat(0, 103), seat(1, 102)), channel_id=9)
+        await storage.set_status(again, "over", T0 + 2)
+        await record(storage, duel(again, 103, 102))  # ... and back since
+        await storage.update_guild_settings(7, T0, board="hidden")
+    copy = backup(database, tmp_path / "copy.db").path
+    async with await Storage.open(database) as storage:
+        await storage.forget_user(101, T0 + 3)  # after the backup
+        await storage.forget_guild(7, T0 + 4)
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.chdir(tmp_path)
+    assert await asyncio.to_thread(main, ["restore", str(copy)]) == 0
+    assert "forgot again 1 pupil(s) and 1 server(s)" in capsys.readouterr().out
+    assert scan(database, 101) == []
+    async with await Storage.open(database) as storage:
+        assert 7 not in await storage.known_guilds()
+        assert (await storage.export_user(103))["result_players"]  # played after its forget
+        assert (await storage.export_user(102))["result_players"]
+
+
+def seat(n: int, user_id: int) -> Player:
+    return Player(seat=n, side=n, display_name=f"P{user_id}", user_id=user_id)
