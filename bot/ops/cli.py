@@ -146,6 +146,7 @@ def privacy_commands(privacy: argparse.ArgumentParser) -> None:
     )
     forget = verbs.add_parser("forget", help="delete everything /mattekrig forget-me deletes")
     forget.add_argument("user_id", type=snowflake, metavar="USER_ID")
+    forget.add_argument("--guild", type=snowflake, metavar="ID", help="in this server only")
     forget.add_argument("--yes", action="store_true", help="do not ask first")
     server = verbs.add_parser("forget-guild", help="delete everything stored for a server")
     server.add_argument("guild_id", type=snowflake, metavar="GUILD_ID")

@@ -96,12 +96,12 @@ def confirmed(question: str, yes: bool) -> None:
         raise StartupError("nothing was deleted.")
 
 
-def forget(config: Config, user_id: int) -> dict[str, int]:
-    """What forget-me does, for the user everywhere."""
+def forget(config: Config, user_id: int, guild_id: int | None = None) -> dict[str, int]:
+    """What forget-me does, for the user everywhere (or in one server)."""
 
     async def _forget(privacy: PrivacyService) -> dict[str, int]:
         try:
-            return await privacy.forget(user_id)
+            return await privacy.forget(user_id, guild_id)
         except UserFacingError:  # privacy.forget.live_game, the one refusal forget has
             raise StartupError(
                 f"user {user_id} is in a game that is still running: it must end (or be "

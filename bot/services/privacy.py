@@ -87,19 +87,20 @@ class PrivacyService:
         body = json.dumps(data, ensure_ascii=False, indent=2, default=str).encode("utf-8")
         return f"mattekrig-data-{user_id}.json", body
 
-    async def forget(self, user_id: int) -> dict[str, int]:
+    async def forget(self, user_id: int, guild_id: int | None = None) -> dict[str, int]:
         """`/mattekrig forget-me` (after the Discord layer's confirmation): delete the user's
-        data everywhere; in other players' results they become an anonymous player.
+        data everywhere (``guild_id``: in that server only, the operator's `mattekrig privacy
+        forget --guild`); in other players' results they become an anonymous player.
 
         Finished games that still lack a result are recorded first, so the opponents keep
         theirs. Refused with ``privacy.forget.live_game`` while the user is in a live game
-        (stop it or let it end first). Returns rows touched per table.
+        (there; stop it or let it end first). Returns rows touched per table.
         """
-        if await self.storage.live_games_of(user_id):
+        if guild_id is None and await self.storage.live_games_of(user_id):
             raise UserFacingError("privacy.forget.live_game")
         await self.results.record_pending(limit=10_000)
         try:
-            return await self.storage.forget_user(user_id, self.clock.now_ms())
+            return await self.storage.forget_user(user_id, self.clock.now_ms(), guild_id)
         except UserInLiveGameError:  # a game started between the check and the delete
             raise UserFacingError("privacy.forget.live_game") from None
 

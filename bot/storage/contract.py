@@ -335,8 +335,10 @@ class PrivacyStore(Protocol):
 
     async def live_games_in(self, guild_id: int) -> list[int]: ...
 
-    async def forget_user(self, user_id: int, at: int) -> dict[str, int]:
-        """UserInLiveGameError while they are in a live game."""
+    async def forget_user(
+        self, user_id: int, at: int, guild_id: int | None = None
+    ) -> dict[str, int]:
+        """UserInLiveGameError while they are in a live game (in that server)."""
         ...
 
     async def forget_guild(self, guild_id: int, at: int) -> dict[str, int]: ...

@@ -152,23 +152,32 @@ class PrivacyStorage(SettingsStorage):
 
         return await self._read(_tx)
 
-    async def forget_user(self, user_id: int, at: int) -> dict[str, int]:
-        """Delete everything about the user; in other players' results they become an
-        anonymous seat (no id, no name, no answers), so the others keep their own results.
+    async def forget_user(
+        self, user_id: int, at: int, guild_id: int | None = None
+    ) -> dict[str, int]:
+        """Delete everything about the user (``guild_id``: in that server only); in other
+        players' results they become an anonymous seat (no id, no name, no answers), so the
+        others keep their own results.
 
         The move logs of the games they played are deleted whole (they would name them), as
         are the challenges and lobbies they hosted; from the others they are removed (their
         name, and the host's choice of them as a partner). The forget is recorded (as a
-        fingerprint). Raises UserInLiveGameError while they are in a live game. Returns rows
-        touched per table.
+        fingerprint). Raises UserInLiveGameError while they are in a live game (there).
+        Returns rows touched per table.
         """
 
         def _tx(conn: sqlite3.Connection) -> dict[str, int]:
-            live = _live_games_of(conn, user_id)
+            live = _live_games_of(conn, user_id, guild_id)
             if live:
                 raise UserInLiveGameError(user_id, live)
-            counts = _forget_user_rows(conn, user_id, at)
-            _record(conn, "user", user_id, at)
+            counts = _forget_user_rows(conn, user_id, at, guild_id)
+            if guild_id is None:
+                _record(conn, "user", str(user_id), at)
+            else:
+                conn.execute(
+                    "INSERT INTO forgotten (kind, fingerprint, at) VALUES ('member', ?, ?)",
+                    (_member(_key(conn), guild_id, user_id), at),
+                )
             return counts
 
         return await self._write(_tx)
@@ -179,7 +188,7 @@ class PrivacyStorage(SettingsStorage):
 
         def _tx(conn: sqlite3.Connection) -> dict[str, int]:
             counts = _forget_guild_rows(conn, guild_id)
-            _record(conn, "guild", guild_id, at)
+            _record(conn, "guild", str(guild_id), at)
             return counts
 
         self._settings_changed(guild_id, None)
@@ -263,18 +272,21 @@ class PrivacyStorage(SettingsStorage):
                     )
             marks = {(kind, mark) for kind, mark, _ in wanted}
             counts: dict[str, int] = {"users": 0, "guilds": 0}
+            guilds = sorted(_guild_ids(conn))
             for user_id in sorted(_user_ids(conn)):
-                if ("user", fingerprint(key, "user", user_id)) in marks:
-                    conn.execute(
-                        "UPDATE games SET status = 'abandoned', updated_at = ?"
-                        " WHERE status = 'live' AND id IN"
-                        " (SELECT game_id FROM game_players WHERE user_id = ?)",
-                        (at, user_id),
-                    )
-                    _add(counts, _forget_user_rows(conn, user_id, at))
-                    counts["users"] += 1
-            for guild_id in sorted(_guild_ids(conn)):
-                if ("guild", fingerprint(key, "guild", guild_id)) in marks:
+                scopes: list[int | None] = [
+                    g
+                    for g in guilds
+                    if ("member", fingerprint(key, "member", f"{g}:{user_id}")) in marks
+                ]
+                if ("user", fingerprint(key, "user", str(user_id))) in marks:
+                    scopes = [None]
+                for scope in scopes:
+                    _abandon_live(conn, user_id, at, scope)
+                    _add(counts, _forget_user_rows(conn, user_id, at, scope))
+                counts["users"] += bool(scopes)
+            for guild_id in guilds:
+                if ("guild", fingerprint(key, "guild", str(guild_id))) in marks:
                     _add(counts, _forget_guild_rows(conn, guild_id))
                     counts["guilds"] += 1
             return counts
@@ -329,10 +341,15 @@ class PrivacyStorage(SettingsStorage):
         return await self._write(_tx)
 
 
-def fingerprint(key: bytes, kind: str, subject_id: int) -> str:
+def fingerprint(key: bytes, kind: str, subject: str) -> str:
     """A forgotten id as it is kept: keyed BLAKE2b, so the table holds no id, and an id can be
-    recognised again only with this database's key."""
-    return hashlib.blake2b(f"{kind}:{subject_id:d}".encode(), key=key, digest_size=16).hexdigest()
+    recognised again only with this database's key. ``subject``: the id ("user", "guild")
+    or "<server id>:<user id>" ("member")."""
+    return hashlib.blake2b(f"{kind}:{subject}".encode(), key=key, digest_size=16).hexdigest()
+
+
+def _member(key: bytes, guild_id: int, user_id: int) -> str:
+    return fingerprint(key, "member", f"{guild_id:d}:{user_id:d}")
 
 
 def _key(conn: sqlite3.Connection) -> bytes:
@@ -340,11 +357,31 @@ def _key(conn: sqlite3.Connection) -> bytes:
     return bytes(row[0])
 
 
-def _record(conn: sqlite3.Connection, kind: str, subject_id: int, at: int) -> None:
+def _record(conn: sqlite3.Connection, kind: str, subject: str, at: int) -> None:
     conn.execute(
         "INSERT INTO forgotten (kind, fingerprint, at) VALUES (?, ?, ?)",
-        (kind, fingerprint(_key(conn), kind, subject_id), at),
+        (kind, fingerprint(_key(conn), kind, subject), at),
     )
+
+
+def _abandon_live(conn: sqlite3.Connection, user_id: int, at: int, guild_id: int | None) -> None:
+    """A restored backup's live game of a forgotten pupil: it cannot go on, it goes."""
+    where, params = _in_guild("id", guild_id)
+    conn.execute(
+        "UPDATE games SET status = 'abandoned', updated_at = ? WHERE status = 'live'"
+        f" AND id IN (SELECT game_id FROM game_players WHERE user_id = ?){where}",
+        (at, user_id, *params),
+    )
+
+
+def _in_guild(
+    column: str, guild_id: int | None, table: str = "games"
+) -> tuple[str, tuple[int, ...]]:
+    """`` AND <column> IN (the server's rows of <table>)``, or nothing for every server."""
+    if guild_id is None:
+        return "", ()
+    key = "id" if table in ("games", "invitations") else "game_id"
+    return f" AND {column} IN (SELECT {key} FROM {table} WHERE guild_id = ?)", (guild_id,)
 
 
 def _add(counts: dict[str, int], more: dict[str, int]) -> None:
@@ -371,45 +408,78 @@ def _guild_ids(conn: sqlite3.Connection) -> set[int]:
     return found
 
 
-def _forget_user_rows(conn: sqlite3.Connection, user_id: int, at: int) -> dict[str, int]:
-    """forget-me's deletions (see `PrivacyStorage.forget_user`), without its checks."""
+def _forget_user_rows(
+    conn: sqlite3.Connection, user_id: int, at: int, guild_id: int | None = None
+) -> dict[str, int]:
+    """forget-me's deletions (see `PrivacyStorage.forget_user`), without its checks;
+    ``guild_id``: only what belongs to that server."""
     counts: dict[str, int] = {}
 
-    def run(table: str, sql: str, params: Any = (user_id,)) -> None:
+    def run(table: str, sql: str, params: tuple[Any, ...] = (user_id,)) -> None:
         cursor = conn.execute(sql, params)
         counts[table] = counts.get(table, 0) + max(cursor.rowcount, 0)
 
+    games, in_games = _in_guild("game_id", guild_id)
+    own_games, in_own = _in_guild("id", guild_id)
+    invitations, in_invitations = _in_guild("invitation_id", guild_id, "invitations")
+    own_invitations, in_own_invitations = _in_guild("id", guild_id, "invitations")
+    results, in_results = _in_guild("game_id", guild_id, "results")
+    server = " AND guild_id = ?" if guild_id is not None else ""
+    in_server = (guild_id,) if guild_id is not None else ()
+
     run(
         "games",
-        "DELETE FROM games WHERE id IN (SELECT game_id FROM game_players WHERE user_id = ?)",
+        "DELETE FROM games WHERE id IN (SELECT game_id FROM game_players WHERE user_id = ?)"
+        + own_games,
+        (user_id, *in_own),
     )
-    run("game_events", "UPDATE game_events SET user_id = NULL WHERE user_id = ?")
-    run("invitations", "DELETE FROM invitations WHERE host_id = ?")
-    # Her name and her host's choice of partner go from the challenges and lobbies she was in
-    # (a team lobby's partner is a member, so removing it names nobody else).
+    run(
+        "game_events",
+        "UPDATE game_events SET user_id = NULL WHERE user_id = ?" + games,
+        (user_id, *in_games),
+    )
+    run(
+        "invitations",
+        "DELETE FROM invitations WHERE host_id = ?" + own_invitations,
+        (user_id, *in_own_invitations),
+    )
+    # Their name and the host's choice of them as a partner go from the challenges and lobbies
+    # they were in (a team lobby's partner is a member, so removing it names nobody else).
     run(
         "invitations",
         "UPDATE invitations SET options = json_remove(json_remove(options, ?), '$.partner'),"
         " updated_at = ?"
-        " WHERE id IN (SELECT invitation_id FROM invitation_members WHERE user_id = ?)",
-        (f'$.names."{user_id:d}"', at, user_id),
+        " WHERE id IN (SELECT invitation_id FROM invitation_members WHERE user_id = ?)"
+        + own_invitations,
+        (f'$.names."{user_id:d}"', at, user_id, *in_own_invitations),
     )
-    run("invitation_members", "DELETE FROM invitation_members WHERE user_id = ?")
+    run(
+        "invitation_members",
+        "DELETE FROM invitation_members WHERE user_id = ?" + invitations,
+        (user_id, *in_invitations),
+    )
     run(
         "result_operations",
         "DELETE FROM result_operations WHERE (game_id, seat) IN"
-        " (SELECT game_id, seat FROM result_players WHERE user_id = ?)",
+        " (SELECT game_id, seat FROM result_players WHERE user_id = ?" + results + ")",
+        (user_id, *in_results),
     )
     run(
         "result_players",
         "UPDATE result_players SET kind = 'anonymous', user_id = NULL,"
         " display_name = NULL, answers = 0, correct = 0, best = 0, missed = 0,"
-        " answer_ms = 0 WHERE user_id = ?",
+        " answer_ms = 0 WHERE user_id = ?" + results,
+        (user_id, *in_results),
     )
-    for table in ("ratings", "rating_changes", "board_totals", "player_names"):
-        run(table, f"DELETE FROM {table} WHERE user_id = ?")
-    run("departed_members", "DELETE FROM departed_members WHERE user_id = ?")
-    run("accommodations", "DELETE FROM accommodations WHERE user_id = ?")
+    for table in (
+        "ratings",
+        "rating_changes",
+        "board_totals",
+        "player_names",
+        "departed_members",
+        "accommodations",
+    ):
+        run(table, f"DELETE FROM {table} WHERE user_id = ?" + server, (user_id, *in_server))
     return counts
 
 
@@ -421,12 +491,15 @@ def _forget_guild_rows(conn: sqlite3.Connection, guild_id: int) -> dict[str, int
     return counts
 
 
-def _live_games_of(conn: sqlite3.Connection, user_id: int) -> list[int]:
+def _live_games_of(
+    conn: sqlite3.Connection, user_id: int, guild_id: int | None = None
+) -> list[int]:
+    server = " AND g.guild_id = ?" if guild_id is not None else ""
     rows = all_rows(
         conn,
         "SELECT g.id FROM games AS g JOIN game_players AS p ON p.game_id = g.id"
-        " WHERE p.user_id = ? AND g.status = 'live' ORDER BY g.id",
-        (user_id,),
+        f" WHERE p.user_id = ? AND g.status = 'live'{server} ORDER BY g.id",
+        (user_id, *((guild_id,) if guild_id is not None else ())),
     )
     return [r[0] for r in rows]
 

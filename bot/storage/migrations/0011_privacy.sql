@@ -8,12 +8,13 @@ CREATE TABLE departed_guilds (
     left_at  INTEGER NOT NULL
 ) STRICT;
 
--- Every forget-me and forgotten server, as a keyed one-way fingerprint of its id (never the id:
--- forget-me leaves the pupil's id nowhere) and its time. A restored backup applies again the
+-- Every forget-me (kind 'user'; 'member': a pupil in one server only) and forgotten server, as a
+-- keyed one-way fingerprint of its id (never the id: forget-me leaves the pupil's id nowhere)
+-- and its time. A restored backup applies again the
 -- ones recorded after it was taken: the fingerprints of the ids it holds are compared.
 CREATE TABLE forgotten (
     id          INTEGER PRIMARY KEY,
-    kind        TEXT    NOT NULL CHECK (kind IN ('user', 'guild')),
+    kind        TEXT    NOT NULL CHECK (kind IN ('user', 'member', 'guild')),
     fingerprint TEXT    NOT NULL,
     at          INTEGER NOT NULL
 ) STRICT;

@@ -111,8 +111,8 @@ async def test_forgets_are_kept_as_fingerprints_and_applied_again(store: Storage
     key, entries = await store.forgotten_entries()
     assert [(kind, at) for kind, _, at in entries] == [("user", T0 + 1), ("guild", T0 + 2)]
     assert [mark for _, mark, _ in entries] == [
-        fingerprint(key, "user", 101),
-        fingerprint(key, "guild", 7),
+        fingerprint(key, "user", "101"),
+        fingerprint(key, "guild", "7"),
     ]
     assert not any("101" in mark or mark == "7" for _, mark, _ in entries)
 
@@ -125,3 +125,22 @@ async def test_forgets_are_kept_as_fingerprints_and_applied_again(store: Storage
     assert live not in [g.id for g in await live_games(store)]
     assert 7 not in await store.known_guilds()
     assert (await store.forgotten_entries())[1] == entries  # recorded once, not twice
+
+
+async def test_forget_in_one_server_leaves_the_other_servers_rows(store: Storage) -> None:
+    """`mattekrig privacy forget USER_ID --guild ID`: a school asks for its own pupil's data
+    to go; the same Discord user's games in another school's server stay."""
+    here = await new_game(store, guild_id=1, channel_id=1)
+    there = await new_game(store, guild_id=2, channel_id=2)
+    for game_id, guild_id in ((here, 1), (there, 2)):
+        await store.set_status(game_id, "over", T0)
+        await record(store, duel(game_id, 101, 102, guild_id=guild_id))
+    await store.forget_user(101, T0 + 1, guild_id=1)
+    left = await store.export_user(101)
+    assert [row["id"] for row in left["games"]] == [there]
+    assert {row["guild_id"] for row in left["ratings"]} == {2}
+    assert [row["game_id"] for row in left["result_players"]] == [there]
+    key, entries = await store.forgotten_entries()
+    assert [(kind, mark) for kind, mark, _ in entries] == [
+        ("member", fingerprint(key, "member", "1:101"))
+    ]
