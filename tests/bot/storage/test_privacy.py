@@ -144,3 +144,11 @@ async def test_forget_in_one_server_leaves_the_other_servers_rows(store: Storage
     assert [(kind, mark) for kind, mark, _ in entries] == [
         ("member", fingerprint(key, "member", "1:101"))
     ]
+    # as if from a backup taken before: the pupil's games in server 1 are back
+    back = await new_game(store, guild_id=1, channel_id=3)
+    await store.set_status(back, "over", T0)
+    await record(store, duel(back, 101, 102, guild_id=1))
+    counts = await store.reapply_forgotten(key, entries, T0 + 2)
+    assert counts["users"] == 1
+    again = await store.export_user(101)
+    assert [row["id"] for row in again["games"]] == [there]
