@@ -404,7 +404,8 @@ def _user_ids(conn: sqlite3.Connection) -> set[int]:
 def _guild_ids(conn: sqlite3.Connection) -> set[int]:
     found: set[int] = set()
     for table in _GUILD_TABLES:
-        found.update(int(r[0]) for r in all_rows(conn, f"SELECT DISTINCT guild_id FROM {table}"))
+        rows = all_rows(conn, f"SELECT DISTINCT guild_id FROM {table} WHERE guild_id IS NOT NULL")
+        found.update(int(r[0]) for r in rows)
     return found
 
 

@@ -85,7 +85,8 @@ async def test_a_server_that_removed_the_bot_waits_its_grace_period(store: Stora
     no longer departed, and forgetting the server clears its departure too."""
     await store.update_guild_settings(5, T0, board="hidden")
     game_id = await new_game(store, guild_id=5)
-    assert 5 in await store.known_guilds()
+    await new_game(store, guild_id=None, channel_id=77)  # a game in direct messages
+    assert 5 in await store.known_guilds() and None not in await store.known_guilds()
     assert await store.live_games_in(5) == [game_id] and await store.live_games_in(6) == []
     await store.guild_left(5, T0)
     await store.guild_left(5, T0 + DAY)  # Discord saying it again changes nothing
