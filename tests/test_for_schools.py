@@ -1,7 +1,7 @@
-"""The school owner's pack (docs/for-schools*.md) says the same in every language and what the
-code does: the same sections, the retention settings with the defaults the bot really uses,
-the commands that answer a parent under the names Discord shows in that language, and the
-path for pupils under Discord's age limit."""
+"""The school owner's pack (docs/for-schools*.md: en, nb, nn, sv) says the same in every
+language and what the code does: the same sections, the retention settings with the defaults
+the bot really uses, the commands that answer a parent under the names Discord shows in that
+language, and the path for pupils under Discord's age limit."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def sections(path: Path) -> list[str]:
 
 
 def test_every_language_has_the_whole_pack() -> None:
-    assert {"en", "nb", "sv"} <= set(PACKS)
+    assert {"en", "nb", "nn", "sv"} <= set(PACKS)
     english = sections(PACKS["en"])
     for part in ("DPIA", "data processing agreement", "letter to parents", "Who can see what"):
         assert any(part in title for title in english), part
@@ -37,7 +37,7 @@ def test_every_language_has_the_whole_pack() -> None:
             assert other == path or f"]({other.name})" in text, (lang, other.name)
 
 
-@pytest.mark.parametrize("lang", ["en", "nb", "sv"])
+@pytest.mark.parametrize("lang", ["en", "nb", "nn", "sv"])
 def test_the_pack_states_the_retention_the_bot_uses(lang: str) -> None:
     text = PACKS[lang].read_text(encoding="utf-8")
     for name, default in RETENTION.items():
@@ -45,7 +45,7 @@ def test_the_pack_states_the_retention_the_bot_uses(lang: str) -> None:
         assert re.search(rf"\| {default} ", row), (lang, row)
 
 
-@pytest.mark.parametrize("lang", ["en", "nb", "sv"])
+@pytest.mark.parametrize("lang", ["en", "nb", "nn", "sv"])
 def test_the_pack_names_the_commands_that_answer_a_parent(lang: str) -> None:
     text = PACKS[lang].read_text(encoding="utf-8")
     for key in ("cmd.my_data.name", "cmd.forget_me.name"):
@@ -58,7 +58,7 @@ def test_the_pack_names_the_commands_that_answer_a_parent(lang: str) -> None:
     assert "privacy" in COMMANDS
 
 
-@pytest.mark.parametrize("lang", ["en", "nb", "sv"])
+@pytest.mark.parametrize("lang", ["en", "nb", "nn", "sv"])
 def test_the_pack_gives_younger_classes_a_way_without_discord(lang: str) -> None:
     text = PACKS[lang].read_text(encoding="utf-8")
     assert re.search(r"\*\*[^*]*\b13\b[^*]*\*\*", text)  # Discord's age limit, in bold
