@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.i18n import Lang, catalogue, pick_locale, t
+from bot.render.board_text import refusal_text
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from bot.services.errors import UserFacingError
@@ -58,11 +59,10 @@ async def send_private(interaction: discord.Interaction[MattekrigBot], text: str
 
 def describe(error: BaseException, lang: str) -> str | None:
     """The sentence a user is shown for an error we expect, or None for a bug."""
-    if isinstance(error, UserFacingError):
-        return t(error.key, lang, **error.values)
     if isinstance(error, EngineError):
         error = UserFacingError.from_engine(error)
-        return t(error.key, lang, **error.values)
+    if isinstance(error, UserFacingError):
+        return refusal_text(error.key, error.values, lang)
     if isinstance(error, ConflictError):
         return t("error.conflict", lang)
     if isinstance(error, NotFoundError):

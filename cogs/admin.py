@@ -216,10 +216,12 @@ class AdminGroup(
         detail = await bot.admin.class_report(
             guild_id, manager=manager, days=days, user_id=pupil.id if pupil else None
         )
-        text = await bot.admin.report_csv(guild_id, manager=manager, lang=lang)
-        rows = report_rows_csv(
-            detail, op_names(detail, lang), lambda code: mistake_name(code, lang), lang=lang
-        )
+
+        def named(code: str) -> str:
+            return mistake_name(code, lang)
+
+        text = await bot.admin.report_csv(guild_id, manager=manager, mistake_name=named, lang=lang)
+        rows = report_rows_csv(detail, op_names(detail, lang), named, lang=lang)
         day = local_time(bot.clock.now_ms()).date().isoformat()
         files = [
             discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv"),

@@ -82,7 +82,8 @@ class Unreadable(StrEnum):
     MALFORMED = "malformed"
     UNSUPPORTED_POWER = "unsupported_power"  # levels 6–7: a power other than 2
     POWER_NOT_ALLOWED = "power_not_allowed"  # levels 1–5: no power is part of the level
-    RESULT_MISSING = "result_missing"  # an expression without the number it gives (§2.2)
+    RESULT_MISSING = "result_missing"  # expression: an expression without its number (§2.2)
+    NOT_EXACT = "not_exact"  # number (as typed), exact: a rounded decimal of a value (§2.6)
 
 
 class Reason(StrEnum):
@@ -94,7 +95,10 @@ class Reason(StrEnum):
 
     WRONG_VALUE = "wrong_value"  # value; no simple slip explains it (levels 5–7)
     NO_LEGAL_VALUE = "no_legal_value"  # the cards have no value at this level (0 and 0, §2.2)
-    SIGN_SLIP = "sign_slip"  # number (as used), card (its real sign); value, expression
+    # expression, value (right), number (typed) — a result's sign flipped (§2.6) — and, when
+    # one card's sign slipped, card (its real sign) and used (as used); an expression that
+    # uses a card without its sign has card and used only
+    SIGN_SLIP = "sign_slip"
     ARITHMETIC_SLIP = "arithmetic_slip"  # expression, value (right), number (typed)
     NOT_YOUR_CARDS = "not_your_cards"  # number: a number that is none of the cards
     CARD_TWICE = "card_twice"  # number: one card used twice

@@ -50,7 +50,6 @@ __all__ = [
     "Root",
     "Square",
     "evaluate",
-    "middle_step",
     "number_detail",
     "operator_symbol",
     "parse",
@@ -207,9 +206,26 @@ def _tokenize(text: str) -> list[_Token]:
                 tokens.append(_Token(_SINGLE[ch], ch, i))
                 i += 1
             else:
-                _error("unknown_symbol", f"unknown symbol {ch!r}", symbol=ch, position=i)
+                start, symbol = _unknown(text, i)
+                _error(
+                    "unknown_symbol", f"unknown symbol {symbol!r}", symbol=symbol, position=start
+                )
     tokens.append(_Token("end", "", n))
     return tokens
+
+
+def _unknown(text: str, i: int) -> tuple[int, str]:
+    """Where the text stops being readable, and what to name: a letter's whole word (``hei``,
+    not ``h``: a pupil typed a word, and a letter alone means nothing to them), otherwise the
+    one symbol."""
+    if not text[i].isalpha():
+        return i, text[i]
+    start, end = i, i
+    while start > 0 and text[start - 1].isalpha():
+        start -= 1
+    while end < len(text) and text[end].isalpha():
+        end += 1
+    return start, text[start:end]
 
 
 def _number(text: str, start: int) -> tuple[_Token, int]:
@@ -553,54 +569,6 @@ def to_text(expr: Expr) -> str:
     right_needed = isinstance(expr.right, Neg) or _precedence(expr.right) <= own
     right = _group(to_text(expr.right), right_needed)
     return f"{left} {_OP_SYMBOLS[expr.op]} {right}"
-
-
-# ---------------------------------------------------------------------------------------------
-# The middle step ("3² + (−2) = 9 − 2 = 7", as the rules page writes it)
-
-
-def _worked(expr: Expr) -> Expr:
-    """Every square and root replaced by its value (a literal with its sign)."""
-    if isinstance(expr, (Square, Root)):
-        value = evaluate(expr)
-        literal: Expr = Num(abs(value))
-        return Neg(literal) if value < 0 else literal
-    if isinstance(expr, Neg):
-        return Neg(_worked(expr.operand))
-    if isinstance(expr, BinOp):
-        return _plain_sign(BinOp(expr.op, _worked(expr.left), _worked(expr.right)))
-    return expr
-
-
-def _plain_sign(expr: BinOp) -> BinOp:
-    """``a + (−b)`` as ``a − b`` and ``a − (−b)`` as ``a + b``: what a pupil writes next."""
-    if expr.op in ("+", "-") and isinstance(expr.right, Neg):
-        op: Op = "-" if expr.op == "+" else "+"
-        return BinOp(op, expr.left, expr.right.operand)
-    return expr
-
-
-def middle_step(expr: Expr) -> Expr | None:
-    """The step between an expression with a square or a root and its value: every square
-    and root worked out, a plus of a negative written as a minus. None when the expression has
-    no square or root (it needs no middle step), or when it cannot be worked out (a root of a
-    non-square: that answer was refused, and its middle step would not exist).
-
-    >>> to_text(middle_step(parse("3^2 + -2")))
-    '9 − 2'
-    >>> to_text(middle_step(parse("(-3)² - (-3)")))
-    '9 + 3'
-    >>> to_text(middle_step(parse("sqrt(9) : -3")))
-    '3 ÷ (−3)'
-    >>> middle_step(parse("4 * 6")) is None
-    True
-    """
-    if not any(isinstance(node, (Square, Root)) for node in walk(expr)):
-        return None
-    try:
-        return _worked(expr)
-    except ExpressionError:
-        return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -7,14 +7,15 @@ must give, and, for a wrong number, which slip explains it (`engine.diagnosis`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from math import isqrt
+from math import gcd, isqrt
 from types import MappingProxyType
 from typing import NoReturn, TypeAlias
 
-from engine.diagnosis import diagnose_number
+from engine.diagnosis import diagnose_number, flip_literal, rounded_from
 from engine.errors import ExpressionError, Reason
 from engine.expressions import (
     MINUS,
@@ -41,7 +42,7 @@ from engine.levels import (
 )
 from engine.solver import reachable
 
-__all__ = ["Verdict", "is_number", "judge", "typed_number"]
+__all__ = ["TypedNumber", "Verdict", "judge", "read_number", "typed_number"]
 
 _NO_DETAILS: Mapping[str, object] = MappingProxyType({})
 
@@ -95,20 +96,52 @@ def _signed_literals(expr: Expr) -> list[tuple[Fraction, Fraction | None]]:
     return found
 
 
-def is_number(expr: Expr) -> bool:
-    """A number answer: a number, or a fraction of two whole numbers with at most a sign in
-    front (``-7/2``); ``6/(-2)`` is an expression (RULES.md §2.2)."""
-    inner = strip_signs(expr)[0]
-    if isinstance(inner, Num):
-        return True
-    if not (isinstance(inner, BinOp) and inner.op == "/" and isinstance(inner.right, Num)):
-        return False
-    numerator = strip_signs(inner.left)[0]
-    return (
-        isinstance(numerator, Num)
-        and numerator.value.denominator == 1
-        and inner.right.value.denominator == 1
-    )
+@dataclass(frozen=True, slots=True)
+class TypedNumber:
+    """A part of an answer that is a number (RULES.md §2.6): its exact value, and how many
+    digits were typed after a decimal mark (0 for a whole number or a fraction)."""
+
+    value: Fraction
+    places: int
+
+
+_SIGN = "[+\\-\u2212\u2013]"
+_NUMBER = re.compile(
+    rf"\s*(?P<sign>{_SIGN}?)\s*(?:(?P<top>[0-9]+)\s*/\s*(?P<bottom>[0-9]+)"
+    r"|(?P<whole>[0-9]*)(?:[.,](?P<places>[0-9]+))?)\s*"
+)
+
+
+def read_number(text: str) -> TypedNumber | None:
+    """The number a part of an answer is, or None when it is an expression (RULES.md §2.6):
+    a whole number, a decimal (``1,5`` or ``1.5``), or a fraction ``p/q`` in lowest terms
+    with q > 1, each with at most one sign, in front. ``6:3``, ``9/3``, ``(-2):2``,
+    ``3/(-4)`` and ``4/8`` are expressions: the pupil has not said the value yet. Only the
+    slash writes a fraction; ``:`` and ``÷`` always divide.
+
+    >>> read_number("-5/6")
+    TypedNumber(value=Fraction(-5, 6), places=0)
+    >>> read_number("4/8") is None
+    True
+    """
+    match = _NUMBER.fullmatch(text)
+    if match is None:
+        return None
+    negative = match["sign"] in ("-", MINUS, "\u2013")
+    if match["top"] is not None:
+        top, bottom = int(match["top"]), int(match["bottom"])
+        if bottom <= 1 or gcd(top, bottom) != 1:
+            return None
+        value, places = Fraction(top, bottom), 0
+    else:
+        digits = match["places"] or ""
+        if not (match["whole"] or digits):
+            return None
+        value = Fraction(int(match["whole"] or "0")) + Fraction(
+            int(digits or "0"), 10 ** len(digits)
+        )
+        places = len(digits)
+    return TypedNumber(-value if negative else value, places)
 
 
 _Problem: TypeAlias = tuple[Reason, dict[str, object]]
@@ -120,23 +153,31 @@ def judge(
     level: int,
     answer_form: AnswerForm = AnswerForm.NUMBER,
 ) -> Verdict:
-    """Judge a regn-mode answer for a side holding `cards` (RULES.md §2.2).
+    """Judge a regn-mode answer for a side holding `cards` (RULES.md §2.2, §2.6).
 
-    Unreadable text raises `ExpressionError` (an `Unreadable` code; the pupil may type again):
-    also an expression without its result at levels 1–2 or in the `number` answer form
-    (`result_missing`), and any power below level 6 (`power_not_allowed`). Anything else gets
-    a `Verdict`. A number answer is accepted when some legal expression gives it; when none
-    does, the verdict says which slip explains it (`engine.diagnosis`). An expression must use
-    the two cards with their signs and only what the level allows; the rules are checked in
-    this order so a pupil gets the most basic reason first: too_many_operations, the cards
+    An answer that is refused raises `ExpressionError` (nothing is counted; the pupil may type
+    again): unreadable text (an `Unreadable` code), a power below level 6
+    (`power_not_allowed`), a rounded decimal (`not_exact`, with the `exact` value), and an
+    expression without its result at levels 1–2 or in the `number` answer form: with the
+    `Reason` of the rule it breaks when it breaks one (illegal before missing), else
+    `result_missing`. Anything else gets a `Verdict`.
+
+    A number answer is accepted when some legal expression gives it; when none does, the
+    verdict says which slip explains it (`engine.diagnosis`). An expression must use the two
+    cards with their signs and only what the level allows; the rules are checked in this
+    order so a pupil gets the most basic reason first: too_many_operations, the cards
     (sign_slip, card_twice, not_your_cards, card_missing), operator_not_allowed,
     square_not_allowed, root_not_allowed, squares_both, root_and_square, root_of_result,
-    root_of_negative, root_of_non_square, division_by_zero; then every step and the result
-    typed after it must equal its value (arithmetic_slip).
+    root_of_negative, root_of_non_square, division_by_zero. Then every step and the result
+    typed after it must equal its value: a result that is its value's negative, or the value
+    of the expression with one card's sign flipped, is a sign_slip, any other an
+    arithmetic_slip (at every level: the pupil wrote which operation they meant).
 
     >>> judge("3/2", (6, 4), 3).value
     Fraction(3, 2)
     >>> judge("4 + 5 = 9", (-4, 5), 1).reason
+    'sign_slip'
+    >>> judge("3 + (-5) = 2", (3, -5), 1).reason
     'sign_slip'
     """
     level_operators(level)
@@ -147,63 +188,118 @@ def judge(
         if error.code == "unsupported_power" and level < SQUARE_LEVEL:
             _error("power_not_allowed", "powers are not part of this level", level=level)
         raise
-    typed = " = ".join(to_text(part) for part in parts)
-    expression, result = parts[0], parts[-1]
+    numbers = [read_number(part) for part in text.split("=")]  # the parts parse_answer read
+    shown_parts = [_part_text(part, number) for part, number in zip(parts, numbers, strict=True)]
+    typed = " = ".join(shown_parts)
+    expression = parts[0]
 
     def refuse(reason: Reason, details: Mapping[str, object]) -> Verdict:
         return Verdict(None, typed, reason.value, MappingProxyType(dict(details)), typed)
 
-    def accept(value: Fraction) -> Verdict:
-        shown = " = ".join(to_text(part) for part in parts[:-1]) if len(parts) > 1 else typed
-        return Verdict(value, shown, typed=typed)
-
-    if len(parts) > 1 and not is_number(result):
-        _error("result_missing", "the answer ends with its number", expression=typed)
-    if len(parts) == 1 and is_number(expression):
-        return _judge_number(expression, cards, level, refuse, accept)
-    if len(parts) == 1 and form is AnswerForm.NUMBER:
-        _error("result_missing", "type the number the expression gives", expression=typed)
-
+    if len(parts) == 1 and numbers[0] is not None:
+        return _judge_number(numbers[0], expression, cards, level, refuse, typed)
     judged = _judge_expression(expression, cards, level)
+    if numbers[-1] is None and (len(parts) > 1 or form is AnswerForm.NUMBER):
+        _refuse_without_result(judged, typed, cards)
     if not isinstance(judged, Fraction):
         reason, details = judged
         return refuse(reason, {**details, **_cards(cards)})
-    for step in parts[1:]:
+    for step, number in zip(parts[1:], numbers[1:], strict=True):
+        slip = _step_slip(expression, judged, step, number, cards)
+        if slip is not None:
+            return refuse(slip[0], {**slip[1], **_cards(cards)})
+    shown = " = ".join(shown_parts[:-1]) if len(parts) > 1 else typed
+    return Verdict(judged, shown, typed=typed)
+
+
+def _refuse_without_result(
+    judged: Fraction | _Problem, typed: str, cards: tuple[int, int]
+) -> NoReturn:
+    """An expression without its result is no answer (§2.2). Illegal before missing (§2.6):
+    when it breaks a rule, the refusal says which, not "type the result". A legal-looking
+    expression the level has no shape for (a sign in front of a root) is only missing its
+    result: saying its value would do the pupil's sum."""
+    if isinstance(judged, tuple) and judged[0] is not Reason.WRONG_VALUE:
+        reason, details = judged
+        message = f"{typed} is not a legal expression at this level, with or without its value"
+        _error(reason.value, message, **details, **_cards(cards))
+    _error("result_missing", "type the number the expression gives", expression=typed)
+
+
+def _step_slip(
+    expression: Expr,
+    value: Fraction,
+    step: Expr,
+    number: TypedNumber | None,
+    cards: tuple[int, int],
+) -> _Problem | None:
+    """What is wrong with a step or the result typed after a legal expression, or None."""
+    try:
+        step_value: Fraction | None = evaluate(step)
+    except ExpressionError:
+        step_value = None
+    if step_value == value:
+        return None
+    if number is not None and rounded_from(number.value, number.places, {value}) is not None:
+        _not_exact(step, value)
+    details: dict[str, object] = {
+        "expression": to_text(expression),
+        "value": number_detail(value),
+        "number": typed_number(step),
+    }
+    if step_value is not None and _sign_flipped(expression, value, step_value, cards):
+        return Reason.SIGN_SLIP, details
+    return Reason.ARITHMETIC_SLIP, details
+
+
+def _sign_flipped(
+    expression: Expr, value: Fraction, typed: Fraction, cards: tuple[int, int]
+) -> bool:
+    """The typed result is the expression's value with its sign flipped, or the value of the
+    same expression with one card's sign flipped (`3² + (−2) = 9 + 2`)."""
+    if typed == -value:
+        return True
+    for card in {card for card in cards if card != 0}:
+        flipped = flip_literal(expression, card)
+        if flipped is None:
+            continue
         try:
-            step_value = evaluate(step)
+            if evaluate(flipped) == typed:
+                return True
         except ExpressionError:
-            step_value = None
-        if step_value != judged:
-            return refuse(
-                Reason.ARITHMETIC_SLIP,
-                {
-                    "expression": to_text(expression),
-                    "value": number_detail(judged),
-                    "number": typed_number(step),
-                    **_cards(cards),
-                },
-            )
-    return accept(judged)
+            continue
+    return False
+
+
+def _part_text(part: Expr, number: TypedNumber | None) -> str:
+    """A part of the answer as the screens show it: a typed fraction as the number it is
+    (``−5/6``, not the division ``−5 ÷ 6``), anything else in the canonical notation."""
+    if number is not None and number.places == 0 and number.value.denominator != 1:
+        return str(number.value).replace("-", MINUS)
+    return to_text(part)
 
 
 def typed_number(expr: Expr) -> int | str:
-    """A typed number as a detail: a whole number as an int, anything else as typed
-    (``1,6`` stays ``1,6``, never ``8/5``: the pupil sees their own number)."""
-    try:
-        value = evaluate(expr)
-    except ExpressionError:
-        return to_text(expr)
-    if not is_number(expr):
-        return to_text(expr)
-    if value.denominator == 1:
-        return value.numerator
+    """A typed number or step as a detail: a whole number as an int, anything else in the
+    canonical notation (``1,6`` stays ``1,6``, never ``8/5``: the pupil sees their own
+    number; a typed fraction keeps its terms)."""
     inner, minuses = strip_signs(expr)
-    if isinstance(inner, BinOp):  # a typed fraction keeps its terms: 6/4 stays 6/4
+    if isinstance(inner, Num) and inner.value.denominator == 1:
+        return -inner.value.numerator if minuses % 2 else inner.value.numerator
+    if isinstance(inner, BinOp) and inner.op == "/":
         top, top_minuses = strip_signs(inner.left)
-        assert isinstance(top, Num) and isinstance(inner.right, Num)
-        sign = MINUS if (minuses + top_minuses) % 2 else ""
-        return f"{sign}{top.value}/{inner.right.value}"
+        if isinstance(top, Num) and isinstance(inner.right, Num):  # -5/6 stays −5/6
+            sign = MINUS if (minuses + top_minuses) % 2 else ""
+            return f"{sign}{to_text(top)}/{to_text(inner.right)}"
     return to_text(expr)
+
+
+def _not_exact(typed: Expr, exact: Fraction) -> NoReturn:
+    """A rounded decimal is no mistake and no answer (§2.6): the pupil types the exact value,
+    told as a fraction."""
+    number, value = typed_number(typed), number_detail(exact)
+    message = f"{number} is rounded: the exact value is {str(exact).replace('-', MINUS)}"
+    _error("not_exact", message, number=number, exact=value)
 
 
 def _cards(cards: tuple[int, int]) -> dict[str, object]:
@@ -211,22 +307,24 @@ def _cards(cards: tuple[int, int]) -> dict[str, object]:
 
 
 def _judge_number(
+    number: TypedNumber,
     expr: Expr,
     cards: tuple[int, int],
     level: int,
     refuse: Callable[[Reason, Mapping[str, object]], Verdict],
-    accept: Callable[[Fraction], Verdict],
+    typed: str,
 ) -> Verdict:
-    try:
-        value = evaluate(expr)
-    except ExpressionError as error:  # only x/0 is possible for a number
-        return refuse(Reason(error.code), {**error.details, **_cards(cards)})
-    diagnosis = diagnose_number(value, cards, level)
-    if diagnosis is None:
-        return accept(value)
+    legal = reachable(cards[0], cards[1], level)
+    if number.value in legal:
+        return Verdict(number.value, typed, typed=typed)
+    exact = rounded_from(number.value, number.places, legal)
+    if exact is not None:
+        _not_exact(expr, exact)
+    diagnosis = diagnose_number(number.value, cards, level, number.places)
+    assert diagnosis is not None  # the value is not legal
     reason, details = diagnosis
     # The number the pupil typed, as typed (1,6 stays 1,6); the slip's right value stays exact.
-    typed_key = "number" if reason is Reason.ARITHMETIC_SLIP else "value"
+    typed_key = "number" if "number" in details else "value"
     details = {**details, typed_key: typed_number(expr)}
     return refuse(reason, {**details, **_cards(cards)})
 
@@ -257,8 +355,8 @@ def _card_problem(expr: Expr, cards: tuple[int, int]) -> _Problem | None:
             remaining.remove(other)
         elif value != 0 and -value in remaining:
             return Reason.SIGN_SLIP, {
-                "number": number_detail(value),
                 "card": number_detail(-value),
+                "used": number_detail(value),
             }
         elif value in cards:
             return Reason.CARD_TWICE, {"number": number_detail(value)}

@@ -71,14 +71,14 @@ def play(data: Any) -> tuple[GameState | None, list[Event], str | None]:
     while True:
         if state.outcome is not None:
             if index < len(raw_actions):
-                return state, events, f"action {index}: not legal: the game is over"
+                return state, events, f"action {index}: not legal (game_over): the game is over"
             break
         nxt: Action | None = None
         if index < len(raw_actions):
             try:
                 nxt = action_from_json(raw_actions[index])
             except EngineError as error:
-                return state, events, f"action {index}: {error}"
+                return state, events, _refused(index, error)
         engine_decides = state.phase is Phase.FLIP or config.mode is Mode.AUTO
         if nxt is None or (engine_decides and not fits(state, nxt)):
             if not engine_decides:
@@ -90,10 +90,16 @@ def play(data: Any) -> tuple[GameState | None, list[Event], str | None]:
             state, new_events = apply(state, action)
         except EngineError as error:
             if action is nxt:
-                return state, events, f"action {index - 1}: not legal: {error}"
+                return state, events, _refused(index - 1, error)
             raise
         events.extend(new_events)
     return state, events, None
+
+
+def _refused(index: int, error: EngineError) -> str:
+    """The `error` of a refused action: its index, the refusal's code (`not_your_turn`,
+    `result_missing`, `not_exact`, `root_of_negative`, …; docs/replay.md) and why."""
+    return f"action {index}: not legal ({error.code}): {error}"
 
 
 def report(state: GameState | None, events: list[Event], error: str | None) -> dict[str, Any]:

@@ -27,7 +27,7 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n import Lang, t
-from bot.render.board_text import answer_reply
+from bot.render.board_text import answer_reply, refusal_text
 from bot.render.cards import number_text
 from bot.services.errors import UserFacingError
 from engine.actions import ChoiceKind, choice_action
@@ -260,7 +260,7 @@ async def act(request: web.Request) -> web.Response:
     try:
         note = _press(game, form)
     except Refused as refused:
-        text = t(refused.key, lang, **refused.values)
+        text = refusal_text(refused.key, refused.values, lang)
         if refused.side is not None and 0 <= refused.side < len(game.names):
             name = side_names(game, lang)[refused.side]
             text = t("table.note.side", lang, name=name, text=text)

@@ -162,7 +162,7 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
     block = _block(view, names, lang)
     if block is not None:
         lines.extend(block.head)
-        lines.extend(round_lesson(view, names, lang))  # what the round teaches (issue 11)
+        lines.extend(round_lesson(view, names, lang, screen.humans))  # what the round teaches
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:

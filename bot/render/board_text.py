@@ -19,6 +19,7 @@ from bot.render.naming import join_names
 from bot.render.notation import school_expression
 from bot.render.results import LINE_MAX
 from engine.config import GameConfig, Mode
+from engine.errors import Reason
 from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
 from engine.judge import Verdict
@@ -28,6 +29,7 @@ from engine.state import Outcome, Termination
 from engine.view import Now, SideView, Status, View
 
 _FRACTION = re.compile(r"-?\d+/\d+")  # an exact engine number ("-7/2")
+_REASONS = frozenset(reason.value for reason in Reason)
 
 
 def clip(text: str, limit: int) -> str:
@@ -244,12 +246,36 @@ def answer_explanation(verdict: Verdict | None, lang: str) -> str | None:
         return None
     no_value = t("answer.counts_as_no_value", lang)
     try:
-        sentence = t(
-            f"answer.rejected.{verdict.reason}", lang, **sentence_values(verdict.details, lang)
-        )
+        sentence = rejection_sentence(verdict.reason, verdict.details, lang)
     except (KeyError, MissingTranslationError):
         return no_value
     return f"{sentence} {no_value}"
+
+
+def rejection_sentence(code: str, details: Mapping[str, object], lang: str) -> str:
+    """Why an answer counts as no value or is refused, in the pupil's words: its code's
+    sentence, the details in the language's notation. A sign slip points at the sign where
+    it slipped: at the value the pupil meant ("Look at the sign: 3 + (−5) = −2, not 2"), or
+    at the card typed without its sign (RULES §2.6)."""
+    key = f"answer.rejected.{code}"
+    if code == Reason.SIGN_SLIP and "expression" not in details:
+        key = "answer.rejected.sign_slip_card"
+    return t(key, lang, **sentence_values(details, lang))
+
+
+def refusal_text(key: str, values: Mapping[str, object], lang: str) -> str:
+    """A refusal's sentence (a `UserFacingError`'s key and values). A refused answer says its
+    numbers with the true minus sign and its calculation in the school's notation, like the
+    reply to a counted one; one refused because the expression without its value also breaks
+    a rule (illegal before missing, RULES §2.6) says which rule, then that nothing is counted."""
+    family = "answer.rejected."
+    if not key.startswith(family):
+        return t(key, lang, **values)
+    code = key.removeprefix(family)
+    sentence = rejection_sentence(code, values, lang)
+    if code in _REASONS:
+        return f"{sentence} {t('answer.not_counted', lang)}"
+    return sentence
 
 
 def sentence_values(details: Mapping[str, object], lang: str) -> dict[str, str]:

@@ -62,8 +62,8 @@ def options_lines(options: Mapping[str, Any], lang: Lang) -> list[str]:
     if asks and form is not None and _int(options, "level", 1) not in RESULT_LEVELS:
         value = options.get("answer_form", form.default)
         if form.allows(value):
-            name = t(f"answer_form.{value}.name", lang)
-            lines.append(t("invite.option.answer_form", lang, form=name))
+            # The form's name says it all ("Svar med tallet"): no "Svar:" in front of it.
+            lines.append(t(f"answer_form.{value}.name", lang))
     if asks and kind.option("answer_seconds") is not None:
         seconds = _int(options, "answer_seconds", DEFAULT_ANSWER_SECONDS)
         if seconds > 0:

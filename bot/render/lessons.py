@@ -1,4 +1,4 @@
-"""What a round teaches, said after it (issue 11 point 3), put into words from the view's facts.
+"""What a round teaches, said after it, put into words from the view's facts.
 
 Kept apart from the result line (`bot.render.results`, which says who won what) so any round
 block can add it: `round_lesson` gives the lines, one for the round's own target (the header
@@ -8,12 +8,13 @@ already shows the next one) and one per side that played a value: its distance t
 the best was not played, and a short word of praise for a best move or an exact hit. The
 praise varies with the round, the side and the target (the same board always says the same
 thing, so an edit never changes it), and is given only for an answer a pupil gave: in auto
-mode the engine plays, and nobody is praised for it.
+mode the engine plays, and nobody is praised for it, nor is the computer. At levels 1–2 there is
+no choice to praise: a right answer is called right.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from fractions import Fraction
 
 from bot.i18n import Lang, t
@@ -22,11 +23,14 @@ from bot.render.locale import as_lang
 from bot.render.notation import school_expression, school_value
 from engine.config import Mode
 from engine.errors import ExpressionError
-from engine.expressions import middle_step, parse, to_text
+from engine.expressions import parse, to_text
+from engine.levels import RESULT_LEVELS
+from engine.steps import middle_step
 from engine.view import Comparison, Play, RoundFacts, View
 
 PRAISE_BEST = 4  # lesson.praise.best.1 … 4
 PRAISE_EXACT = 3  # lesson.praise.exact.1 … 3
+PRAISE_RIGHT = 2  # lesson.praise.right.1 … 2
 
 
 def _step(expression: str | None, value: Fraction, lang: Lang) -> str | None:
@@ -57,7 +61,9 @@ def _praise(kind: str, count: int, facts: RoundFacts, play: Play, lang: Lang) ->
     return t(f"lesson.praise.{kind}.{number}", lang)
 
 
-def _side_line(facts: RoundFacts, play: Play, name: str, praise: bool, lang: Lang) -> str | None:
+def _side_line(
+    facts: RoundFacts, play: Play, name: str, praise: bool, level: int, lang: Lang
+) -> str | None:
     value = play.value
     parts: list[str] = []
     target = facts.target
@@ -88,6 +94,9 @@ def _side_line(facts: RoundFacts, play: Play, name: str, praise: bool, lang: Lan
     best = _found_best(play, target)
     if praise and exact:
         parts.append(_praise("exact", PRAISE_EXACT, facts, play, lang))
+    elif praise and best and level in RESULT_LEVELS:
+        # Levels 1–2 have one value and no choice: the pupil is right, not smart in choosing.
+        parts.append(_praise("right", PRAISE_RIGHT, facts, play, lang))
     elif praise and best:
         parts.append(_praise("best", PRAISE_BEST, facts, play, lang))
     if not parts:
@@ -102,7 +111,9 @@ def _taught(facts: RoundFacts) -> Comparison | None:
     return answered[-1] if answered else None
 
 
-def _round_lesson(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+def _round_lesson(
+    view: View, names: Mapping[int, str], humans: Collection[int], lang: Lang
+) -> list[str]:
     facts = view.result
     if facts is None:
         return []
@@ -116,14 +127,17 @@ def _round_lesson(view: View, names: Mapping[int, str], lang: Lang) -> list[str]
     for play in told.plays:
         if play.side not in names or play.played is None:
             continue
-        played = bool(play.played) and praise
-        line = _side_line(facts, play, names[play.side], played, lang)
+        played = bool(play.played) and praise and play.side in humans
+        line = _side_line(facts, play, names[play.side], played, view.config.level, lang)
         if line is not None:
             lines.append(line)
     return lines if len(lines) > (1 if facts.target is not None else 0) else []
 
 
-def round_lesson(view: View, names: Mapping[int, str], lang: str) -> list[str]:
+def round_lesson(
+    view: View, names: Mapping[int, str], lang: str, humans: Collection[int] | None = None
+) -> list[str]:
     """The lines that say what the round shown teaches (empty when it teaches nothing: an
-    intervallkrig round, or a round nobody has answered yet)."""
-    return _round_lesson(view, names, as_lang(lang))
+    intervallkrig round, or a round nobody has answered yet). Only the sides in `humans`
+    (default: every side) are praised: the computer is never told "well done"."""
+    return _round_lesson(view, names, names if humans is None else humans, as_lang(lang))

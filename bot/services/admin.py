@@ -10,7 +10,7 @@ from __future__ import annotations
 import csv
 import io
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -199,7 +199,14 @@ class AdminService:
         _require(manager)
         return await self.results.void(guild_id, game_id)
 
-    async def report_csv(self, guild_id: int, *, manager: bool, lang: str = "en") -> str:
+    async def report_csv(
+        self,
+        guild_id: int,
+        *,
+        manager: bool,
+        mistake_name: Callable[[str], str],
+        lang: str = "en",
+    ) -> str:
         """`/mattekrig admin report`: one line per pupil (games, wins, answers, misses, the
         best-move rate of the rounds asked overall, per operation and per level with each
         level's misses, suggested level). Percentages are whole numbers, empty when the pupil
@@ -207,7 +214,8 @@ class AdminService:
         Swedish spreadsheet expects), comma for en; starts with a BOM so names with æøå
         open correctly."""
         _require(manager)
-        return report_csv(await self.storage.guild_player_games(guild_id), lang=lang)
+        games = await self.storage.guild_player_games(guild_id)
+        return report_csv(games, mistake_name=mistake_name, lang=lang)
 
     def report_days(self, start: str | None, end: str | None) -> tuple[int | None, int | None]:
         """The report's dates as the teacher typed them, as [start, end) in milliseconds:
@@ -230,8 +238,11 @@ class AdminService:
         return class_report(games, start_ms=start_ms, end_ms=end_ms, user_id=user_id)
 
 
-def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
-    """The teacher's report from every pupil's games (pure)."""
+def report_csv(
+    games: Sequence[PlayerGame], *, mistake_name: Callable[[str], str], lang: str = "en"
+) -> str:
+    """The teacher's report from every pupil's games (pure); the commonest mistake in words
+    (``mistake_name``: a reason code in the teacher's language, never the code itself)."""
     words = _HEADERS.get(lang, _HEADERS["en"])
     by_user: defaultdict[int, list[PlayerGame]] = defaultdict(list)
     for g in games:
@@ -268,7 +279,7 @@ def report_csv(games: Sequence[PlayerGame], *, lang: str = "en") -> str:
             str(stats.missed),
             _percent(stats.answers.best_rate),
             _seconds(stats.answers.median_ms),
-            stats.answers.mistakes[0][0] if stats.answers.mistakes else "",
+            mistake_name(stats.answers.mistakes[0][0]) if stats.answers.mistakes else "",
         ]
         row.extend(
             _percent(stats.operations[op].best_rate) if op in stats.operations else ""

@@ -127,7 +127,7 @@ async def test_double_submit_counts_once(table: Table, duel: int, no_errors: Any
     ("text", "key", "values"),
     [
         ("3 +", "answer.rejected.malformed", {}),
-        ("abc", "answer.rejected.unknown_symbol", {"symbol": "a"}),
+        ("abc", "answer.rejected.unknown_symbol", {"symbol": "abc"}),  # the word, whole
         ("(((1)", "answer.rejected.malformed", {}),
     ],
 )

@@ -72,7 +72,8 @@ def test_the_number_form_asks_for_the_value_and_checks_both() -> None:
     assert judge("-3", (6, -2), 3).value == -3
     assert judge("6:(-2)=-3", (6, -2), 3).value == -3
     assert unreadable("6:(-2)", (6, -2), 3) == "result_missing"
-    assert no_value("6:(-2)=3", (6, -2), 3)[0] == "arithmetic_slip"
+    assert no_value("6:(-2)=-4", (6, -2), 3)[0] == "arithmetic_slip"
+    assert no_value("6:(-2)=3", (6, -2), 3)[0] == "sign_slip"
 
 
 def test_the_expression_form_takes_an_expression_alone_and_still_checks_a_number() -> None:
@@ -80,7 +81,8 @@ def test_the_expression_form_takes_an_expression_alone_and_still_checks_a_number
     computes its value"; a number typed after it is still checked."""
     assert judge("6/(-2)", (6, -2), 3, EXPRESSION).value == -3
     assert judge("-3", (6, -2), 3, EXPRESSION).value == -3
-    assert no_value("6/(-2) = 3", (6, -2), 3, EXPRESSION)[0] == "arithmetic_slip"
+    assert no_value("6/(-2) = 4", (6, -2), 3, EXPRESSION)[0] == "arithmetic_slip"
+    assert no_value("6/(-2) = 3", (6, -2), 3, EXPRESSION)[0] == "sign_slip"
 
 
 def test_a_typed_number_stays_that_number() -> None:
@@ -103,15 +105,29 @@ def test_sign_slip_for_a_card_typed_without_its_sign() -> None:
     accepted and shown as 4 + 5 = 9)."""
     assert no_value("4+5=9", (-4, 5), 1) == (
         "sign_slip",
-        {"number": 4, "card": -4, "card_a": -4, "card_b": 5},
+        {"card": -4, "used": 4, "card_a": -4, "card_b": 5},
     )
 
 
 def test_sign_slip_for_a_number_the_cards_give_with_one_sign_flipped() -> None:
-    """9 for cards −4 and 5 at level 1 is 4 + 5: the sign of −4 slipped."""
+    """§2.6: 9 for cards −4 and 5 at level 1 is 4 + 5: the sign of −4 slipped. The details
+    name what the pupil meant with the card's real sign (−4 + 5 = 1)."""
     assert no_value("9", (-4, 5), 1) == (
         "sign_slip",
-        {"number": 4, "card": -4, "value": 9, "expression": "4 + 5", "card_a": -4, "card_b": 5},
+        {
+            "expression": "\u22124 + 5",
+            "value": 1,
+            "number": 9,
+            "card": -4,
+            "used": 4,
+            "card_a": -4,
+            "card_b": 5,
+        },
+    )
+    # √4 is no value of the card −4: the slip names the card only
+    assert no_value("8", (-4, 6), 7) == (
+        "sign_slip",
+        {"number": 8, "card": -4, "used": 4, "card_a": -4, "card_b": 6},
     )
 
 
@@ -264,11 +280,12 @@ def test_root_of_non_square() -> None:
 
 def test_division_by_zero() -> None:
     """§2.2 "Division by zero is undefined and not a legal choice"."""
-    assert no_value("6/0", (6, 0), 3) == (
+    assert no_value("6/0=6", (6, 0), 3) == (
         "division_by_zero",
         {"text": "6 \u00f7 0", "card_a": 6, "card_b": 0},
     )
-    assert no_value("0:6 = 0:0", (0, 6), 3)[0] == "arithmetic_slip"
+    assert no_value("6/0", (6, 0), 3, EXPRESSION)[0] == "division_by_zero"
+    assert no_value("0:6 = 0:0 = 0", (0, 6), 3)[0] == "arithmetic_slip"
 
 
 def test_too_many_operations() -> None:
@@ -425,10 +442,11 @@ def test_the_game_judges_with_its_answer_form(level: int, form: AnswerForm) -> N
 
 
 def test_every_code_the_reader_raises_is_declared_once() -> None:
-    """engine/errors.py `Unreadable` and `Reason` are the one list: the reader raises no
-    other code."""
-    source = (Path(__file__).parents[2] / "engine" / "expressions.py").read_text("utf-8")
+    """engine/errors.py `Unreadable` and `Reason` are the one list: the reader and the judge
+    raise no other code."""
+    engine = Path(__file__).parents[2] / "engine"
+    source = "".join((engine / name).read_text("utf-8") for name in ("expressions.py", "judge.py"))
     raised = set(re.findall(r'_error\(\s*"(\w+)"', source))
-    assert len(raised) >= 8
+    assert len(raised) >= 11
     assert raised <= {code.value for code in Unreadable} | {reason.value for reason in Reason}
     assert not {code.value for code in Unreadable} & {reason.value for reason in Reason}

@@ -162,6 +162,10 @@ def test_root_takes_the_following_atom_and_squares_come_after() -> None:
         ("1" * (MAX_ANSWER_LENGTH + 1), "too_long", {"length": 101}),
         ("\uff13", "unknown_symbol", {"symbol": "\uff13", "position": 0}),
         ("3 + a", "unknown_symbol", {"symbol": "a", "position": 4}),
+        # a word is named whole: "Jeg forstår ikke `hei`", not `h`
+        ("hei", "unknown_symbol", {"symbol": "hei", "position": 0}),
+        ("3 + xyz", "unknown_symbol", {"symbol": "xyz", "position": 4}),
+        ("sju", "unknown_symbol", {"symbol": "sju", "position": 0}),
         ("3 & 4", "unknown_symbol", {"symbol": "&", "position": 2}),
         ("3 \u2014 4", "unknown_symbol", {"symbol": "\u2014"}),
         ("\u0663", "unknown_symbol", {}),

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from engine import judge as judge_module
 from engine.errors import ExpressionError, Reason, Unreadable
 from engine.expressions import parse_answer, to_text
-from engine.judge import Verdict, judge
+from engine.judge import Verdict, judge, read_number
 from engine.levels import AnswerForm
 from engine.solver import reachable
 from tests.engine.strategies import answer_like
@@ -30,9 +30,22 @@ def verdict(text: str, cards: tuple[int, int], level: int) -> Verdict:
     return judge(text, cards, level, AnswerForm.EXPRESSION)
 
 
+def canonical(text: str) -> list[str]:
+    """Each part of an answer as the screens show it: in the canonical notation, and a typed
+    fraction as the number it is (§2.6: `-7/2` is the number −7/2, not a division)."""
+    shown = []
+    for part, expr in zip(text.split("="), parse_answer(text), strict=True):
+        number = read_number(part)
+        if number is not None and number.places == 0 and number.value.denominator != 1:
+            shown.append(str(number.value).replace("-", "\u2212"))
+        else:
+            shown.append(to_text(expr))
+    return shown
+
+
 def shown(text: str) -> str:
     """What a result line shows for an accepted answer: the part before its value."""
-    parts = [to_text(part) for part in parse_answer(text)]
+    parts = canonical(text)
     return " = ".join(parts[:-1]) if len(parts) > 1 else parts[0]
 
 
@@ -56,7 +69,6 @@ def shown(text: str) -> str:
         ("1,5", (6, 4), 3, Fraction(3, 2)),
         ("6/4", (6, 4), 3, Fraction(3, 2)),
         ("4:6", (6, 4), 3, Fraction(2, 3)),
-        ("12/8", (6, 4), 3, Fraction(3, 2)),
         ("0", (0, 5), 3, 0),
         ("0 \u00f7 5", (0, 5), 3, 0),
         ("-7/2", (-7, 2), 3, Fraction(-7, 2)),
@@ -100,7 +112,7 @@ def test_judge_accepts(
     assert result.value == expected
     assert result.accepted
     assert result.text == shown(text)
-    assert result.typed == " = ".join(to_text(part) for part in parse_answer(text))
+    assert result.typed == " = ".join(canonical(text))
 
 
 @pytest.mark.parametrize(
@@ -108,15 +120,23 @@ def test_judge_accepts(
     [
         # wrong results at levels 1 and 2
         ("8", (3, 4), 1, "arithmetic_slip", {"expression": "3 + 4", "value": 7, "number": 8}),
-        ("-1", (-3, 4), 1, "arithmetic_slip", {"value": 1, "number": -1}),
+        # §2.6: the result's sign flipped is a sign slip, at every level
+        ("-1", (-3, 4), 1, "sign_slip", {"expression": "\u22123 + 4", "value": 1, "number": -1}),
+        ("2", (3, -5), 1, "sign_slip", {"expression": "3 + (\u22125)", "value": -2, "number": 2}),
+        ("3+(-5)=2", (3, -5), 1, "sign_slip", {"expression": "3 + (\u22125)", "number": 2}),
+        ("2", (3, -5), 5, "sign_slip", {"expression": "3 + (\u22125)", "number": 2}),
+        ("2-(-6)=-8", (2, -6), 4, "sign_slip", {"value": 8, "number": -8}),
+        ("4-2=-2", (4, 2), 4, "sign_slip", {"expression": "4 \u2212 2", "number": -2}),
+        ("3^2+(-2)=9+2=11", (3, -2), 6, "sign_slip", {"value": 7, "number": "9 + 2"}),
         ("7", (3, 4), 2, "operator_not_allowed", {"operator": "+", "expression": "3 + 4"}),
-        ("12", (-3, 4), 2, "sign_slip", {"card": -3, "number": 3}),
+        ("12", (-3, 4), 2, "sign_slip", {"expression": "\u22123 \u00b7 4", "number": 12}),
+        ("9", (-4, 5), 1, "sign_slip", {"expression": "\u22124 + 5", "card": -4, "used": 4}),
         # the sign cases: card −3 is not card 3
-        ("3 - 4", (-3, 4), 5, "sign_slip", {"number": 3, "card": -3}),
+        ("3 - 4", (-3, 4), 5, "sign_slip", {"card": -3, "used": 3}),
         ("3 - 4", (-3, 4), 4, "sign_slip", {}),
         ("4 - 3", (-3, 4), 4, "sign_slip", {}),
-        ("-3/4", (3, 4), 3, "sign_slip", {"card": 3, "value": "\u22123/4"}),
-        ("\u221a4+6", (-4, 6), 7, "sign_slip", {"number": 4, "card": -4}),
+        ("-3/4", (3, 4), 3, "sign_slip", {"value": "3/4", "number": "\u22123/4"}),
+        ("\u221a4+6", (-4, 6), 7, "sign_slip", {"card": -4, "used": 4}),
         ("3/4", (6, 4), 3, "arithmetic_slip", {"value": "2/3", "number": "3/4"}),
         ("1,6", (6, 4), 3, "arithmetic_slip", {"value": "3/2", "number": "1,6"}),
         ("0", (0, 0), 3, "no_legal_value", {"value": 0}),
@@ -142,12 +162,13 @@ def test_judge_accepts(
         ("\u221a\u221a16+4", (16, 4), 7, "root_of_result", {}),
         ("\u221a5+6", (5, 6), 7, "root_of_non_square", {"number": 5}),
         ("\u221a(-4)+6", (-4, 6), 7, "root_of_negative", {"number": -4}),
-        ("\u221a-4+6", (4, 6), 7, "sign_slip", {"number": -4, "card": 4}),
+        ("\u221a-4+6", (4, 6), 7, "sign_slip", {"card": 4, "used": -4}),
         # division by zero is never legal
         ("6/0", (6, 0), 5, "division_by_zero", {}),
         ("6/0", (6, 0), 3, "division_by_zero", {}),
         ("0/0", (0, 0), 3, "division_by_zero", {}),
-        ("7/0", (3, 4), 3, "division_by_zero", {}),
+        ("7/0", (3, 4), 3, "not_your_cards", {"number": 7}),  # §2.6: 7/0 is no fraction
+        ("12/8", (6, 4), 3, "not_your_cards", {"number": 12}),  # nor is 12/8: not lowest terms
         ("6:(3-3)", (6, 3), 5, "too_many_operations", {}),
         # too many operations
         ("1+2+3", (1, 2), 5, "too_many_operations", {"operators": 2}),
@@ -178,7 +199,7 @@ def test_judge_refuses_with_reason(
     assert result.reason == reason
     assert details.items() <= dict(result.details).items()
     assert (result.details["card_a"], result.details["card_b"]) == cards
-    assert result.text == result.typed == " = ".join(to_text(p) for p in parse_answer(text))
+    assert result.text == result.typed == " = ".join(canonical(text))
 
 
 @pytest.mark.parametrize("text", ["", "3 +", "3 & 4", "3^3", "x" * 101, "3+4=", "=7", "3+4=4+3"])
@@ -204,12 +225,17 @@ def test_judge_rejects_unknown_levels() -> None:
 def test_judge_never_raises_for_readable_answers(
     text: str, cards: tuple[int, int], level: int, form: AnswerForm
 ) -> None:
-    """Every answer is either unreadable (an `Unreadable` code) or gets a verdict; an accepted
-    value is one the cards can make, and a refusal has a `Reason`."""
+    """Every answer is either refused (an `Unreadable` code, or the `Reason` of the rule an
+    expression without its result breaks) or gets a verdict; an accepted value is one the
+    cards can make, and a refusal has a `Reason`."""
     try:
         result = judge(text, cards, level, form)
     except ExpressionError as error:
-        assert error.code in set(Unreadable)
+        # §2.6 "illegal before missing": an expression without its result that breaks a rule
+        # is refused with that rule's reason.
+        if error.code not in set(Unreadable):
+            assert error.code in set(Reason)
+            assert read_number(text.split("=")[-1]) is None
         return
     assert (result.value is None) == (result.reason is not None)
     if result.value is not None:

@@ -4,12 +4,20 @@ result line shows the step between the expression and its value, as the rules pa
 
 from __future__ import annotations
 
+import doctest
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.expressions import ROOT, SQUARE, evaluate, middle_step, parse, to_text
+from engine import steps
+from engine.expressions import ROOT, SQUARE, evaluate, parse, to_text
 from engine.solver import reachable
+from engine.steps import middle_step
+
+
+def test_doctests_pass() -> None:
+    assert doctest.testmod(steps).failed == 0
 
 
 @pytest.mark.parametrize(

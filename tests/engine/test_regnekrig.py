@@ -173,7 +173,7 @@ def test_no_answer_in_time_counts_as_no_value() -> None:
     """§2.2: none before the answer time runs out counts as no value."""
     state = regn(3, [[6, 3, 0], [1, 1, 0]])
     state, _ = apply(state, Timeout(0))
-    state, evs = apply(state, Answer(1, "1/1"))
+    state, evs = apply(state, Answer(1, "1"))
     shown = {e.side: e for e in evs if e.type == "value"}  # type: ignore[attr-defined]
     assert shown[0].value is None and shown[0].reason == "timeout"
     assert shown[0].best == "6 ÷ 3"

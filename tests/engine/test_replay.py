@@ -138,6 +138,21 @@ def test_cli_exits_1_on_an_illegal_action_naming_its_index(
 
 
 @pytest.mark.parametrize(
+    ("name", "code"),
+    [
+        ("satsing_illegal_bet_too_few_cards", "cannot_bet"),
+        ("regnekrig_level3_division_alone_is_no_answer", "result_missing"),
+        ("regnekrig_level3_rounded_decimal_not_exact", "not_exact"),
+        ("regnekrig_level7_illegal_before_missing", "root_of_negative"),
+    ],
+)
+def test_the_error_names_the_refusal_code(name: str, code: str) -> None:
+    """docs/replay.md: `error` names the action's index and the refusal's code."""
+    data = json.loads((FOLDER / f"{name}.json").read_text(encoding="utf-8"))
+    assert f"not legal ({code}):" in run(data)["error"]
+
+
+@pytest.mark.parametrize(
     "content", ["{not json", "", "\xff\xfe garbage"], ids=["broken", "empty", "bytes"]
 )
 def test_cli_exits_2_on_an_unreadable_file(

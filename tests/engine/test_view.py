@@ -204,7 +204,7 @@ def test_distances_are_exact_fractions() -> None:
     state = _stacked("regnekrig", [[3, 2, 1, 1], [6, 3, 1, 1]], level=5)
     state, _ = apply(state, NameTarget(0, 1))
     state, _ = apply(state, Answer(0, "3/2"))
-    state, _ = apply(state, Answer(1, "6/3"))
+    state, _ = apply(state, Answer(1, "2"))  # §2.6: 6/3 is an expression
     facts = view(state, None).result
     assert facts is not None
     assert facts.comparisons[0].plays[0].distance == Fraction(1, 2)

@@ -8,6 +8,7 @@ import re
 import pytest
 
 from bot.custom_ids import Space, Verb, parse
+from bot.i18n import t
 from bot.render.board import Board, dump_board
 from engine.actions import Answer, Bet, Flip, NameTarget, Timeout
 from engine.config import GameConfig, Mode
@@ -271,16 +272,17 @@ def test_a_wrong_typed_number_is_shown_as_typed() -> None:
     assert "🏆 **P1** vann 4 kort: de andra hade inget värde" in description(board)
 
 
-def test_a_calculation_with_other_numbers_is_shown_as_its_value_beside_the_cards() -> None:
-    """Issue 10: cards (−3, −3), typed 6/6 → the board shows the value 1, never "6 ÷ 6"."""
+def test_a_number_is_shown_as_its_value_beside_the_cards() -> None:
+    """A number answer is shown as its value beside the side's own cards: cards (−3, −3),
+    typed 1 → "[ −3 ] [ −3 ] → 1"; cards (−3, 6), typed the fraction −1/2 (RULES §2.6: a
+    number, not the division of 1 by 2) → "[ −3 ] [ 6 ] → −1/2", never as a calculation."""
     config = GameConfig(game="regnekrig", level=3, mode=Mode.REGN)
     state, events = drive(
-        config, [Answer(0, "6/6"), Answer(1, "-3/6")], piles=[[-3, -3, 1, 2], [-3, 6, 1, 2]]
+        config, [Answer(0, "1"), Answer(1, "-1/2")], piles=[[-3, -3, 1, 2], [-3, 6, 1, 2]]
     )
     text = everything(render_board(live(config, state, events), "en", T0))
-    assert "6 ÷ 6" not in text
-    assert "Round 1: [ −3 ] [ −3 ] → 1" in text  # its own cards do not make 6 ÷ 6
-    assert "Round 1: [ −3 ] [ 6 ] → −3 ÷ 6 = −1/2" in text  # typed with its own cards
+    assert "Round 1: [ −3 ] [ −3 ] → 1" in text
+    assert "Round 1: [ −3 ] [ 6 ] → −1/2" in text and "÷" not in text
 
 
 def test_a_bet_and_swap_shows_the_new_interval() -> None:
@@ -392,6 +394,19 @@ def test_the_computer_is_named_in_the_boards_language() -> None:
     for lang, name in (("nb", "🤖 Datamaskin (Middels)"), ("sv", "🤖 Datorn (Medel)")):
         board = render_board(live(config, state, events, (ADA, CPU)), lang, T0)  # type: ignore[arg-type]
         assert board.embed.fields[1].name == name
+
+
+def test_the_board_never_praises_the_computer() -> None:
+    """A pupil's best answer is praised on the board; the computer's, as good, is not."""
+    config = GameConfig(game="regnekrig", level=1, mode=Mode.REGN)
+    state, events = drive(
+        config, [Answer(0, "3+4=7"), Answer(1, "1+1=2")], piles=[[3, 4, 5, 5], [1, 1, 5, 5]]
+    )
+    praise = {t(f"lesson.praise.right.{n}", "en") for n in (1, 2)}
+    people = everything(render_board(live(config, state, events), "en", T0))
+    assert all(p in people for p in praise)  # each side praised, one way each
+    board = everything(render_board(live(config, state, events, (ADA, CPU)), "en", T0))  # type: ignore[arg-type]
+    assert sum(p in board for p in praise) == 1  # Ada's only
 
 
 def test_embed_colour_follows_the_game() -> None:

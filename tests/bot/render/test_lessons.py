@@ -11,7 +11,7 @@ from collections.abc import Sequence
 import pytest
 
 from bot.i18n import t
-from bot.render.lessons import PRAISE_BEST, PRAISE_EXACT, round_lesson
+from bot.render.lessons import PRAISE_BEST, PRAISE_EXACT, PRAISE_RIGHT, round_lesson
 from engine.actions import Action, Answer, Flip, NameTarget, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply
@@ -23,10 +23,16 @@ L6_PILES = [[3, -2, 1, 1, 4, 4, 5, 5, 6, 6], [2, 3, 2, 2, 4, 4, 5, 5, 6, 6]]
 L7_PILES = [[9, -3, 1, 1, 4, 4, 5, 5, 6, 6], [2, 3, 2, 2, 4, 4, 5, 5, 6, 6]]
 
 
-def _lesson(level: int, actions: Sequence[Action], piles: list[list[int]], lang: str) -> list[str]:
+def _lesson(
+    level: int,
+    actions: Sequence[Action],
+    piles: list[list[int]],
+    lang: str,
+    humans: frozenset[int] | None = None,
+) -> list[str]:
     config = GameConfig(game="regnekrig", level=level, mode=Mode.REGN)
     state, _ = drive(config, actions, piles=piles)
-    return round_lesson(view(state, None), NAMES, lang)
+    return round_lesson(view(state, None), NAMES, lang, humans)
 
 
 def _praises(lang: str, kind: str, count: int) -> set[str]:
@@ -35,6 +41,7 @@ def _praises(lang: str, kind: str, count: int) -> set[str]:
 
 def _praised(line: str, lang: str) -> bool:
     every = _praises(lang, "best", PRAISE_BEST) | _praises(lang, "exact", PRAISE_EXACT)
+    every |= _praises(lang, "right", PRAISE_RIGHT)
     return any(p in line for p in every)
 
 
@@ -107,3 +114,26 @@ def test_auto_mode_praises_nobody() -> None:
         state, _ = apply(state, Flip(0))
     lines = round_lesson(view(state, None), NAMES, "en")
     assert len(lines) == 3 and not any(_praised(line, "en") for line in lines)
+
+
+@pytest.mark.parametrize("lang", ["nb", "sv", "en"])
+def test_levels_one_and_two_praise_a_right_answer_not_a_choice(lang: str) -> None:
+    """At levels 1–2 the cards have one value (RULES §2.2): there is no choice, so a right
+    answer is praised as right, never as "Smart valg!" or "best move"."""
+    for level, answers in ((1, ("3+4=7", "1+1=2")), (2, ("12", "1"))):
+        piles = [[3, 4, 5, 5], [1, 1, 5, 5]]
+        lines = _lesson(level, [Answer(0, answers[0]), Answer(1, answers[1])], piles, lang)
+        said = {line.split(": ", 1)[1] for line in lines}
+        right = _praises(lang, "right", PRAISE_RIGHT)
+        assert said == right  # both, one per side
+        assert t("lesson.praise.best.4", lang) not in right  # "✨ Smart valg!"
+
+
+def test_the_computer_is_not_praised() -> None:
+    """Only a pupil's answer is praised: the computer (here Bo, side 1) plays its moves but is
+    never told "well done"."""
+    actions = [NameTarget(0, 7), Answer(0, "3--2=5"), Answer(1, "1+1=2")]  # both best
+    ada, bo = _lesson(5, actions, L5_PILES, "en")[1:]
+    assert _praised(ada, "en") and _praised(bo, "en")
+    ada, bo = _lesson(5, actions, L5_PILES, "en", humans=frozenset({0}))[1:]
+    assert _praised(ada, "en") and not _praised(bo, "en")

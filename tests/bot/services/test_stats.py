@@ -10,6 +10,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.render.report import mistake_name
 from bot.services.admin import AdminService
 from bot.services.clock import FakeClock
 from bot.services.errors import UserFacingError
@@ -163,7 +164,7 @@ async def test_admin_commands_are_refused_without_manage_server(admin: AdminServ
     calls = [
         admin.new_season(GUILD, manager=False),
         admin.void(GUILD, 1, manager=False),
-        admin.report_csv(GUILD, manager=False),
+        admin.report_csv(GUILD, manager=False, mistake_name=str),
         admin.update_settings(GUILD, manager=False, leaderboard="hidden"),
     ]
     for call in calls:
@@ -217,7 +218,9 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
         players=tuple(replace(p, missed=3) if p.user_id == bob else p for p in third.players),
     )
     await _record(storage, third)
-    text = await admin.report_csv(GUILD, manager=True, lang="nb")
+    text = await admin.report_csv(
+        GUILD, manager=True, mistake_name=lambda code: mistake_name(code, "nb"), lang="nb"
+    )
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
     header = rows[0]
@@ -240,10 +243,14 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     assert bobs["Beste trekk : (%)"] == "56" and bobs["Beste trekk nivå 3 (%)"] == "56"
     assert bobs["Ikke svart"] == "3" and bobs["Ikke svart nivå 3"] == "3"
     assert bobs["Beste trekk (%)"] == "56" and bobs["Foreslått nivå"] == "3"
-    assert bobs["Median svartid (s)"] == "6" and bobs["Vanligste feil"] == "sign_slip"
+    # RULES §2.6: a mistake is named by its kind in the reader's language, never by its code
+    assert bobs["Median svartid (s)"] == "6" and bobs["Vanligste feil"] == "fortegnsfeil"
     assert ada["Median svartid (s)"] == "" and ada["Vanligste feil"] == ""
-    english = await admin.report_csv(GUILD, manager=True)
+    english = await admin.report_csv(
+        GUILD, manager=True, mistake_name=lambda code: mistake_name(code, "en")
+    )
     assert english.splitlines()[0].startswith("\ufeffPupil,Games,Wins")
+    assert ",sign slip," in english
 
 
 def test_median_time_and_the_commonest_mistake_per_level_and_operation() -> None:

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGS, t
-from bot.render.board_text import answer_reply
-from engine.errors import Reason
+from bot.i18n import LANGS, catalogue, t
+from bot.render.board_text import answer_reply, refusal_text
+from bot.services.errors import UserFacingError
+from engine.errors import ExpressionError, Reason
 from engine.judge import judge
 from engine.levels import AnswerForm
 
@@ -32,7 +33,7 @@ CASES = {
     Reason.ROOT_OF_RESULT: ("\u221a(4+5)", (4, 5), 7, EXPRESSION),
     Reason.ROOT_OF_NEGATIVE: ("sqrt(-4)+6", (-4, 6), 7, EXPRESSION),
     Reason.ROOT_OF_NON_SQUARE: ("\u221a5+6", (5, 6), 7, EXPRESSION),
-    Reason.DIVISION_BY_ZERO: ("6/0", (6, 0), 3, AnswerForm.NUMBER),
+    Reason.DIVISION_BY_ZERO: ("6/0=6", (6, 0), 3, AnswerForm.NUMBER),
 }
 
 
@@ -54,12 +55,81 @@ def test_each_diagnosis_reaches_the_pupil_as_its_own_sentence(reason: Reason, la
 
 
 def test_the_norwegian_sentences_the_issue_asks_for() -> None:
-    """Issue 11: "du har −4 og 5, ikke 4" and "4 · 6 = 24, ikke 25"."""
+    """ "du har −4 og 5, ikke 4" and "4 · 6 = 24, ikke 25"."""
     sign = answer_reply(judge("4+5=9", (-4, 5), 1), "nb")
-    assert "du har \u22124 og 5" in sign and "ikke 4" in sign
+    assert "Se på fortegnet: du har \u22124 og 5" in sign and "ikke 4" in sign
     slip = answer_reply(judge("4*6=25", (4, 6), 2), "nb")
     assert "4 \u00b7 6 = 24, ikke 25" in slip
 
 
 def test_an_accepted_answer_is_only_received() -> None:
     assert answer_reply(judge("1", (-4, 5), 1), "nb") == t("reply.answer_received", "nb")
+
+
+SIGN_SLIPS = {  # RULES §2.6: the result's sign flipped, said as "look at the sign"
+    "nb": "Se på fortegnet: 3 + (\u22125) = \u22122, ikke 2.",
+    "nn": "Sjå på forteiknet: 3 + (\u22125) = \u22122, ikkje 2.",
+    "sv": "Titta på tecknet: 3 + (\u22125) = \u22122, inte 2.",
+    "en": "Look at the sign: 3 + (\u22125) = \u22122, not 2.",
+}
+
+
+@pytest.mark.parametrize("lang", sorted(SIGN_SLIPS))
+@pytest.mark.parametrize("text", ["2", "3+(-5)=2"])
+def test_a_sign_slip_points_at_the_sign(lang: str, text: str) -> None:
+    """The private reply to `2` for 3 + (−5), at every level that has it, points at the
+    sign, not at the arithmetic ("work it out again")."""
+    for level in (1, 5):
+        reply = answer_reply(judge(text, (3, -5), level), lang)
+        assert reply.startswith(SIGN_SLIPS[lang])
+        assert catalogue(lang)["answer.rejected.arithmetic_slip"].split(":")[0] not in reply
+
+
+def refused(text: str, cards: tuple[int, int], level: int, lang: str) -> str:
+    """What a pupil reads when an answer is refused (nothing counted), as the bot and the
+    browser table say it."""
+    with pytest.raises(ExpressionError) as caught:
+        judge(text, cards, level)
+    refusal = UserFacingError.from_engine(caught.value)
+    return refusal_text(refusal.key, refusal.values, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("nb", "\u22120,83 er avrundet. Den nøyaktige verdien er brøken \u22125/6"),
+        ("nn", "\u22120,83 er avrunda. Den nøyaktige verdien er brøken \u22125/6"),
+        ("sv", "\u22120,83 är avrundat. Det exakta värdet är bråket \u22125/6"),
+        ("en", "\u22120.83 is rounded. The exact value is the fraction \u22125/6"),
+    ],
+)
+def test_a_rounded_decimal_is_told_its_fraction(lang: str, words: str) -> None:
+    """RULES §2.6: "the message says the exact value is a fraction (`-5/6`)"."""
+    assert refused("-0,83", (-5, 6), 3, lang).startswith(words)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_an_illegal_expression_without_its_value_says_why(lang: str) -> None:
+    """RULES §2.6 "illegal before missing": `sqrt(-4)+6` at level 7 is told why it is not
+    allowed, and that nothing is counted, not "type the result"."""
+    reply = refused("sqrt(-4)+6", (-4, 6), 7, lang)
+    why = t("answer.rejected.root_of_negative", lang, number="\u22124")
+    assert reply == f"{why} {t('answer.not_counted', lang)}"
+    assert catalogue(lang)["answer.rejected.result_missing"].split(":")[0] not in reply
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_refusal_writes_numbers_and_calculations_as_the_replies_do(lang: str) -> None:
+    """No hyphen beside a true minus: a refused answer's numbers have the true minus sign, and
+    its calculation is in the school's notation, like the reply to a counted answer."""
+    reply = refused("3:(-4)", (3, -4), 3, lang)
+    assert "(\u22124)" in reply and "-" not in reply.replace("-(", "")
+    assert ("3 \u00f7 (\u22124)" if lang == "en" else "3 : (\u22124)") in reply
+    card = refused("-3+4", (3, 4), 1, lang)  # the card 3 typed as −3
+    assert "\u22123" in card and "-3" not in card
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_word_is_named_whole(lang: str) -> None:
+    """`hei` is not "I don't understand `h`"."""
+    assert "`hei`" in refused("hei", (3, 4), 1, lang)
