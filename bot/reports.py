@@ -54,14 +54,29 @@ class Leaderboard:
         return self.visibility == "own_rank" and not self.rows
 
 
-SuggestionRule = Literal["start", "next", "stay", "previous"]
+SuggestionRule = Literal["start", "next", "stay", "previous", "practise"]
+
+
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """A mistake that keeps coming back, and how to practise it: the operation it is made in
+    (add … root), its kind (the engine's reason code), and the level and deck that train it
+    (`deck` None: the pupil's own)."""
+
+    op: str
+    kind: str
+    level: int
+    deck: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class LevelSuggestion:
+    """The level to play next; with `practice` (rule "practise") the mistake it trains."""
+
     level: int
     current: int | None
     rule: SuggestionRule
+    practice: Practice | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,7 +284,7 @@ class ClassReport:
         )
 
 
-Direction = Literal["down", "stay", "up"]
+Direction = Literal["down", "stay", "up", "practise"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -289,6 +304,7 @@ class PupilSummary:
     direction: Direction
     suggested_level: int
     practise: str | None  # an operation key (add … root), or None
+    practice: Practice | None = None  # a mistake that kept coming back, and how to train it
 
     @property
     def best_rate(self) -> float:

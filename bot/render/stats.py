@@ -13,7 +13,7 @@ from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.notation import seconds_text
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
-from bot.reports import PlayerStats
+from bot.reports import PlayerStats, Practice
 from bot.storage.records import OperationTally, RatingLine
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels
@@ -131,8 +131,29 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
     return embed
 
 
+def practice_text(practice: Practice, lang: Lang) -> str:
+    """A mistake that keeps coming back, and how to practise it: "Subtraction with negative
+    numbers: watch the sign. Practise level 1: Addition, with the Plus and minus deck."."""
+    if practice.op in LEVEL_OPS:
+        operation = t(f"level.{LEVEL_OPS.index(practice.op) + 1}.name", lang)
+    else:
+        operation = t("advice.op.any", lang)
+    families = ("sign_slip", "arithmetic_slip", "operator_not_allowed")
+    family = practice.kind if practice.kind in families else "other"
+    kind = t(f"mistake.{practice.kind}", lang)
+    name = t(f"level.{practice.level}.name", lang)
+    if practice.deck is None:
+        play = t("advice.play", lang, level=practice.level, name=name)
+    else:
+        deck = t(f"deck.{practice.deck}.name", lang)
+        play = t("advice.play_deck", lang, level=practice.level, name=name, deck=deck)
+    return f"{t(f'advice.{family}', lang, operation=operation, kind=kind)} {play}"
+
+
 def _suggestion(stats: PlayerStats, lang: Lang) -> str:
     s = stats.suggestion
+    if s.practice is not None:
+        return practice_text(s.practice, lang)
     return t(
         f"stats.next.{s.rule}",
         lang,

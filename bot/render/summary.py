@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot.i18n import Lang, t
 from bot.render.locale import as_lang
 from bot.render.records import percent
+from bot.render.stats import practice_text
 from bot.reports import PupilSummary
 from engine.registry import descriptor
 
@@ -47,6 +48,10 @@ def _render_summary(summary: PupilSummary, lang: Lang) -> str:
         lines.append(t("summary.mistakes", lang, kinds=kinds))
     elif summary.asked:
         lines.append(t("summary.no_mistakes", lang))
+    if summary.practice is not None:
+        advice = practice_text(summary.practice, lang)
+        lines.append(t("summary.suggest.practise", lang, advice=advice))
+        return "\n".join(lines)
     level = summary.suggested_level
     advice = t(
         f"summary.suggest.{summary.direction}",

@@ -7,7 +7,11 @@ per level (levels 5–7 each on their own), over every game in the server (pract
 computer included); "legal" answers are counted but no longer decide anything. The suggested
 next level, for Regnekrig, reads each level's own record over its last `WINDOW` rounds asked:
 
-* the *current* level is the level of the pupil's last Regnekrig game with a round asked;
+* a mistake that keeps coming back over the pupil's last `WINDOW` rounds asked, at any level,
+  decides first: the advice names its operation and kind, and the level and deck that train
+  it (`bot.services.advice`: subtraction sign slips → level 1 with the `fortegn` deck);
+* the *current* level is the one with the most of those rounds (a tie: the one played
+  last), not merely the last game's;
 * at least `UP_ROUNDS` rounds there, a best-move rate of at least `UP_RATE` and at most
   `MISSED_UP` of them missed → the next level (the top level stays);
 * at least `DOWN_ROUNDS` rounds there and a best-move rate under `DOWN_RATE`, or more than
@@ -22,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.reports import LevelSuggestion, PlayerStats
+from bot.services.advice import find_practice
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.results import LEVEL_OPERATIONS, OPERATIONS
@@ -91,7 +96,7 @@ def summarize(
     for g in games:
         p = g.player
         total += replace(_level_tally(g), op="all")
-        for tally in _operations_with_misses(g):
+        for tally in operations_with_misses(g):
             operations[tally.op] = operations.get(tally.op, OperationTally(tally.op)) + tally
         if g.result.game == "regnekrig" and p.answers + p.missed:
             levels[g.result.level] = levels.get(
@@ -130,7 +135,7 @@ def _main_operation(level: int) -> str:
     return LEVEL_OPERATIONS.get(level, "target")
 
 
-def _operations_with_misses(g: PlayerGame) -> list[OperationTally]:
+def operations_with_misses(g: PlayerGame) -> list[OperationTally]:
     """The game's operation tallies, its misses counted under the level's main operation."""
     tallies = list(g.player.operations)
     if g.result.game != "regnekrig" or not g.player.missed:
@@ -176,6 +181,29 @@ def _recent(played: Sequence[PlayerGame], level: int) -> OperationTally:
     return record
 
 
+def _window(played: Sequence[PlayerGame]) -> list[PlayerGame]:
+    """The pupil's last (about) `WINDOW` rounds asked, at any level: whole games, newest
+    first, until the window is full."""
+    window: list[PlayerGame] = []
+    asked = 0
+    for g in reversed(played):
+        window.append(g)
+        asked += g.player.answers + g.player.missed
+        if asked >= WINDOW:
+            break
+    return window
+
+
+def _current(window: Sequence[PlayerGame]) -> int:
+    """The level the pupil plays now: the one with the most of the window's rounds (a tie goes
+    to the level played last), not merely the last game's."""
+    rounds: dict[int, int] = {}
+    for g in window:
+        rounds[g.result.level] = rounds.get(g.result.level, 0) + g.player.answers + g.player.missed
+    latest = {g.result.level: -i for i, g in enumerate(window)}
+    return max(rounds, key=lambda level: (rounds[level], latest[level]))
+
+
 def suggest_level(games: Sequence[PlayerGame]) -> LevelSuggestion:
     """The Regnekrig level to play next (rule in the module docstring)."""
     played = [
@@ -183,7 +211,15 @@ def suggest_level(games: Sequence[PlayerGame]) -> LevelSuggestion:
     ]
     if not played:
         return LevelSuggestion(1, None, "start")
-    current = played[-1].result.level
+    window = _window(played)
+    current = _current(window)
+    by_op: dict[str, OperationTally] = {}
+    for g in window:
+        for tally in operations_with_misses(g):
+            by_op[tally.op] = by_op.get(tally.op, OperationTally(tally.op)) + tally
+    practice = find_practice(by_op.values(), current)
+    if practice is not None:
+        return LevelSuggestion(practice.level, current, "practise", practice)
     record = _recent(played, current)
     rate = record.best_rate or 0.0
     missed = record.missed / record.asked if record.asked else 0.0

@@ -9,8 +9,11 @@ about one game only — `/mattekrig stats` reads the whole record:
   level 1 can be told to go down);
 * at least `UP_RATE` best moves over at least `UP_ROUNDS` rounds and at most one round in
   five missed → one level up (never above 7);
-* otherwise stay. The operation to practise is the one with the lowest best-move rate (the
-  lower level's own operation when going down).
+* otherwise stay. The operation to practise is the one with the lowest best-move rate in the
+  game (not the lower level's own operation: a pupil of subtraction going down a level still
+  practises subtraction);
+* but a mistake that keeps coming back in the game decides first (`bot.services.advice`):
+  the suggestion names it and the level and deck that train it.
 """
 
 from __future__ import annotations
@@ -18,14 +21,15 @@ from __future__ import annotations
 import asyncio
 
 from bot.reports import Direction, PupilSummary
+from bot.services.advice import find_practice
 from bot.services.errors import UserFacingError
 from bot.services.results import (
-    LEVEL_OPERATIONS,
     Mistakes,
     NotFinishedError,
     compute_result_with_mistakes,
 )
-from bot.storage import GameResult
+from bot.services.stats import operations_with_misses
+from bot.storage import GameResult, PlayerGame
 from bot.storage.contract import GameEventStore
 from engine.config import TARGET_LEVELS
 
@@ -58,13 +62,14 @@ def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> Pupi
         and level < MAX_LEVEL
     ):
         direction, suggested = "up", level + 1
-    practise: str | None
-    if direction == "down" and suggested in LEVEL_OPERATIONS:
-        practise = LEVEL_OPERATIONS[suggested]
-    else:
-        tried = [o for o in player.operations if o.answers]
-        weakest = min(tried, key=lambda o: (o.best / o.answers, -o.answers, o.op), default=None)
-        practise = weakest.op if weakest is not None and weakest.best < weakest.answers else None
+    tried = [o for o in player.operations if o.answers]
+    weakest = min(tried, key=lambda o: (o.best / o.answers, -o.answers, o.op), default=None)
+    practise = weakest.op if weakest is not None and weakest.best < weakest.answers else None
+    practice = None
+    if result.game == "regnekrig":
+        practice = find_practice(operations_with_misses(PlayerGame(result, player)), level)
+    if practice is not None:
+        direction, suggested, practise = "practise", practice.level, practice.op
     return PupilSummary(
         game_id=result.game_id,
         game=result.game,
@@ -77,6 +82,7 @@ def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> Pupi
         direction=direction,
         suggested_level=suggested,
         practise=practise,
+        practice=practice,
     )
 
 

@@ -48,8 +48,11 @@ def test_the_suggestion_follows_best_moves_and_misses(
 
 
 def test_what_to_practise() -> None:
-    """Going down: the lower level's own operation; otherwise the weakest operation played."""
-    assert _summary(5, 10, 3).practise == "subtract"
+    """The weakest operation played, going down too: a pupil of subtraction (level 4) who goes
+    down to level 3 still practises subtraction, not division (the lower level's own)."""
+    down = _summary(4, 10, 3, 0, OperationTally("subtract", 10, 10, 3))
+    assert (down.direction, down.suggested_level, down.practise) == ("down", 3, "subtract")
+    assert _summary(5, 10, 3).practise is None  # nothing known about its operations
     staying = _summary(
         6, 10, 6, 0, OperationTally("target", 10, 10, 6), OperationTally("square", 4, 4, 1)
     )
