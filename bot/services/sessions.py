@@ -156,7 +156,8 @@ def session_summary(
                 user_id=user_id,
                 name=games[-1].player.display_name or str(user_id),
                 games=len(games),
-                wins=sum(g.player.outcome == "win" for g in games),
+                # a voided game's win is taken back; its answers stay the pupil's practice
+                wins=sum(g.player.outcome == "win" and g.result.voided_at is None for g in games),
                 answers=answers,
                 correct=correct,
                 best=sum(g.player.best for g in games),

@@ -88,7 +88,8 @@ def summarize(
     ratings: tuple[RatingLine, ...] = (),
 ) -> PlayerStats:
     """A player's stats from their games (pure; shared with the teacher's report)."""
-    finished = [g for g in games if g.result.finished]
+    # A voided game's result is taken back (no win, loss or rating); its answers stay practice.
+    finished = [g for g in games if g.result.finished and g.result.voided_at is None]
     outcomes = [g.player.outcome for g in finished]
     total = OperationTally("all")
     operations: dict[str, OperationTally] = {}

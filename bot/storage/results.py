@@ -112,7 +112,7 @@ class ResultStorage(Transactions):
         return await self._write(_tx)
 
     async def load_result(self, game_id: int) -> GameResult | None:
-        """The stored result with every seat (voided results come back with no players)."""
+        """The stored result with every seat (a voided one too, with its `voided_at`)."""
 
         def _tx(conn: sqlite3.Connection) -> GameResult | None:
             row = one(
@@ -129,8 +129,10 @@ class ResultStorage(Transactions):
         """Remove a result from the boards and subtract exactly the rating change it made.
 
         The results row stays, marked voided, so recording the game again is still a no-op;
-        its players, operations and rating changes are deleted. Returns the result as it was,
-        or None when the server has no such (unvoided) result.
+        its rating changes are deleted. Its players and operations stay: they are every
+        pupil's practice (answers, best moves, mistakes, assignment progress), which a void
+        does not take back. Returns the result as it was, or None when the server has no
+        such (unvoided) result.
         """
 
         def _tx(conn: sqlite3.Connection) -> GameResult | None:
@@ -143,7 +145,7 @@ class ResultStorage(Transactions):
             if row is None:
                 return None
             result = result_of(row, (players_of(conn, [game_id]))[game_id])
-            remove_result(conn, result, reverse_ratings=True)
+            remove_result(conn, result, reverse_ratings=True, keep_players=True)
             conn.execute(
                 "UPDATE results SET voided_at = ?, rated = 0, unrated = 'voided' WHERE game_id = ?",
                 (at, game_id),
@@ -169,13 +171,15 @@ class ResultStorage(Transactions):
         return await self._read(_tx)
 
     async def player_games(self, guild_id: int, user_id: int) -> list[PlayerGame]:
-        """Every unvoided result of the player in this server, oldest first."""
+        """Every result of the player in this server, oldest first. A voided one is there too
+        (its `voided_at` set): it no longer counts as a result, but its answers are practice."""
         return await self._player_games(
             "p.user_id = :user AND r.guild_id = :guild", {"user": user_id, "guild": guild_id}
         )
 
     async def guild_player_games(self, guild_id: int) -> list[PlayerGame]:
-        """Every player's unvoided results in this server (computer seats left out), in order."""
+        """Every player's results in this server (computer seats left out), in order; voided
+        ones included, as in `player_games`."""
         return await self._player_games(
             "r.guild_id = :guild AND p.user_id IS NOT NULL", {"guild": guild_id}
         )
@@ -186,15 +190,14 @@ class ResultStorage(Transactions):
                 conn,
                 f"SELECT {RESULT_FIELDS}, {PLAYER_FIELDS} FROM result_players AS p"
                 " JOIN results AS r ON r.game_id = p.game_id"
-                f" WHERE {where} AND r.voided_at IS NULL ORDER BY r.ended_at, r.game_id, p.seat",
+                f" WHERE {where} ORDER BY r.ended_at, r.game_id, p.seat",
                 params,
             )
             ops = all_rows(
                 conn,
                 "SELECT o.* FROM result_operations AS o"
                 " JOIN result_players AS p ON p.game_id = o.game_id AND p.seat = o.seat"
-                f" JOIN results AS r ON r.game_id = p.game_id WHERE {where}"
-                " AND r.voided_at IS NULL",
+                f" JOIN results AS r ON r.game_id = p.game_id WHERE {where}",
                 params,
             )
             by_seat: defaultdict[tuple[int, int], list[OperationTally]] = defaultdict(list)
@@ -310,9 +313,15 @@ def _add_totals(conn: sqlite3.Connection, result: GameResult, sign: int) -> None
         )
 
 
-def remove_result(conn: sqlite3.Connection, result: GameResult, *, reverse_ratings: bool) -> None:
+def remove_result(
+    conn: sqlite3.Connection,
+    result: GameResult,
+    *,
+    reverse_ratings: bool,
+    keep_players: bool = False,
+) -> None:
     """Take a result off the boards (and, for a void, out of the ratings): the shared half of
-    `void_result` and retention's purge."""
+    `void_result` and retention's purge. A void keeps the players' rows (`keep_players`)."""
     if reverse_ratings:
         changes = all_rows(
             conn,
@@ -331,4 +340,5 @@ def remove_result(conn: sqlite3.Connection, result: GameResult, *, reverse_ratin
         )
     _add_totals(conn, result, -1)
     conn.execute("DELETE FROM rating_changes WHERE game_id = ?", (result.game_id,))
-    conn.execute("DELETE FROM result_players WHERE game_id = ?", (result.game_id,))
+    if not keep_players:
+        conn.execute("DELETE FROM result_players WHERE game_id = ?", (result.game_id,))

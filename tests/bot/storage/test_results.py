@@ -71,7 +71,8 @@ async def test_the_rater_sees_current_ratings_and_todays_pair_counts(store: Stor
 
 
 async def test_void_subtracts_exactly_and_keeps_the_game_recorded(store: Storage) -> None:
-    """Point 6: `admin void` removes a result and its rating change."""
+    """Point 6: `admin void` removes a result and its rating change, and nothing else: the
+    players' rows (their practice: answers, best moves, mistakes) stay."""
     await record(store, duel(1, A, B, answers={A: (5, 5)}))
     await record(store, duel(2, A, B))
     voided = await store.void_result(1, 1, T0 + 5)
@@ -80,10 +81,28 @@ async def test_void_subtracts_exactly_and_keeps_the_game_recorded(store: Storage
     page = await store.board(BoardQuery(1, "all", sort="wins"), A)
     assert page.own is not None and (page.own.games, page.own.wins, page.own.answers) == (1, 1, 0)
     again = await store.load_result(1)
-    assert again is not None and again.voided_at == T0 + 5 and again.players == ()
+    assert again is not None and again.voided_at == T0 + 5
+    assert [p.user_id for p in again.players] == [A, B]
     assert await store.record_result(duel(1, A, B), at=T0, rate=FlatRater()) is None
     assert await store.void_result(1, 1, T0 + 6) is None  # already voided
     assert await store.void_result(2, 2, T0 + 6) is None  # another server's game
+
+
+async def test_a_void_keeps_both_players_practice(store: Storage) -> None:
+    """`admin void` takes back the result and rating only (docs/commands.md): both players'
+    games are still theirs, marked voided, with their answers and operations."""
+    ops = (OperationTally("subtract", 6, 4, 3, 6000, mistakes=(("sign_slip", 2),)),)
+    result = duel(1, A, B, level=4, answers={A: (6, 4), B: (5, 5)})
+    players = tuple(replace(p, operations=ops) if p.user_id == A else p for p in result.players)
+    await record(store, replace(result, players=players))
+    await store.void_result(1, 1, T0 + 5)
+    (mine,) = await store.player_games(1, A)
+    assert mine.result.voided_at == T0 + 5 and not mine.result.rated
+    assert (mine.player.answers, mine.player.correct, mine.player.operations) == (6, 4, ops)
+    (theirs,) = await store.player_games(1, B)
+    assert (theirs.player.answers, theirs.player.correct) == (5, 5)
+    assert {g.player.user_id for g in await store.guild_player_games(1)} == {A, B}
+    assert await store.rating_lines(1, A) == [] == await store.rating_lines(1, B)
 
 
 async def test_voiding_the_only_game_removes_the_rating_and_board_rows(store: Storage) -> None:
