@@ -38,6 +38,7 @@ import asyncio
 import contextlib
 import functools
 import gc
+import math
 import os
 import random
 import sys
@@ -433,7 +434,9 @@ def _ms(value: float) -> str:
 
 
 def _ratio(a: float, b: float) -> str:
-    return f"{a / b:.2f}×" if b and b == b else "-"  # b == b: not NaN (no figures)
+    """``a`` as a multiple of ``b``; "-" without two figures (none, or a press never shown)."""
+    ratio = _multiple(a, b)
+    return "-" if math.isnan(ratio) else f"{ratio:.2f}×"
 
 
 def _percentile_of(load: str, q: float) -> Callable[[Figures], float]:
@@ -512,14 +515,27 @@ def _targets(runs: list[tuple[Bot, Figures]], floor: int, mattekrig: list[int]) 
     lines = []
     for i in mattekrig:
         kind, figures = runs[i]
-        p99 = _pct(figures.pace, 0.99) / _pct(base.pace, 0.99)
-        flood = figures.flood_rate / base.flood_rate if base.flood_rate else float("nan")
+        p99 = _multiple(_pct(figures.pace, 0.99), _pct(base.pace, 0.99))
+        flood = _multiple(figures.flood_rate, base.flood_rate)
+        pace = _verdict(p99, PACE_P99_TARGET, at_most=True)
         lines.append(
-            f"{kind.label} ÷ durable floor: pace p99 {p99:.2f}× (target ≤ {PACE_P99_TARGET}×: "
-            f"{'met' if p99 <= PACE_P99_TARGET else 'missed'}), flood {flood:.2f}× "
-            f"(target ≥ {FLOOD_TARGET}×: {'met' if flood >= FLOOD_TARGET else 'missed'})"
+            f"{kind.label} ÷ durable floor: pace p99 {pace},"
+            f" flood {_verdict(flood, FLOOD_TARGET, at_most=False)}"
         )
     return lines
+
+
+def _multiple(a: float, b: float) -> float:
+    """``a / b``, NaN without two figures (none, or a press never shown)."""
+    return a / b if b and math.isfinite(a) and math.isfinite(b) else math.nan
+
+
+def _verdict(ratio: float, target: float, *, at_most: bool) -> str:
+    bound = f"target {'≤' if at_most else '≥'} {target}×"
+    if math.isnan(ratio):
+        return f"no figure ({bound}: not measured)"
+    met = ratio <= target if at_most else ratio >= target
+    return f"{ratio:.2f}× ({bound}: {'met' if met else 'missed'})"
 
 
 async def main_async(loads: Loads) -> str:
