@@ -1,10 +1,12 @@
 """The SQLite connections and their threads: group commit for writes, a reader beside them.
 
 Why our own threads instead of aiosqlite: aiosqlite sends every statement to its thread as a
-separate request (6–7 round trips per transaction, each through the event loop), and the
-transaction has to be held under an asyncio lock across them, so the bot could commit only
-a few hundred actions a second whatever SQLite could do. Here a transaction is a plain
-function taking a `sqlite3.Connection`; the thread runs the whole of it in one call.
+separate request (a press is 6–8 statements), each answer waits for the interpreter's lock
+while the event loop renders boards, and the transaction is held across all of them, so the
+transactions queue behind each other. Measured on the flood (docs/performance.md), one
+aiosqlite transaction per action gave an eighth of this writer's results a second. Here a
+transaction is a plain function taking a `sqlite3.Connection`; the thread runs the whole of
+it in one call, and the writes waiting share one commit.
 
 Group commit: one writer thread owns the writing connection. It takes every write that is
 waiting, runs them in one ``BEGIN IMMEDIATE`` … ``COMMIT``, each inside its own
