@@ -23,9 +23,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Coroutine, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
 
 import aiohttp
 import discord
@@ -38,13 +38,11 @@ from bot.render.names import side_names
 from bot.render.panel import Panel
 from bot.render.pictures import FILENAME, Picture
 from bot.render.screen import GameScreen
-from bot.replies import edit_panel, reply_lang, send_panel, show_in
+from bot.replies import answer_message, edit_panel, reply_lang, send_panel, show_in
+from bot.services.admin import GuildSettings
+from bot.services.clock import Clock
 from bot.services.live import GameUpdate, LiveGame
-from bot.ui.flow import answer_message
 from engine.view import Now, View, view
-
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
@@ -112,46 +110,90 @@ class _Rendered:
         return not passed and self.shown.same(shown)
 
 
+@dataclass(eq=False)
+class _Board:
+    """Everything kept for one game's board, let go as one a while after its game is over."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write to it at a time
+    refreshing: bool = False  # a pass is bringing it up to date
+    asked: int = 0  # refreshes asked for so far; a pass covers those asked before it writes
+    picture_known: bool = False  # whether `picture` is what this process last wrote
+    picture: discord.Attachment | None = None  # the picture file on it
+    text_only: bool = False  # its channel refuses attachments
+    retrying: asyncio.Task[None] | None = None  # an edit that failed waits to be tried again
+    healed_at: float | None = None  # when a stale press last redrew it (loop time)
+    pinged: int | None = None  # the decision window its players were last pinged for
+    rendered: _Rendered | None = None  # its text, last rendered
+
+    def wrote(self, picture: discord.Attachment | None) -> None:
+        self.picture_known, self.picture = True, picture
+
+
+class BoardGames(Protocol):
+    """What the boards ask of the game service: to record where a game's board is, and a
+    game to redraw (live, or rebuilt from storage once it has ended)."""
+
+    async def set_board(
+        self, game: LiveGame, message_id: int, thread_id: int | None = None
+    ) -> None: ...
+
+    async def shown(self, game_id: int) -> LiveGame: ...
+
+
 class BoardPublisher:
-    def __init__(self, bot: MattekrigBot) -> None:
-        self.bot = bot
-        self._locks: dict[int, asyncio.Lock] = {}  # one write to a board at a time
-        self._refreshing: set[int] = set()  # games whose board is being brought up to date
-        # game → refreshes asked for so far; a pass covers those asked before it writes
-        self._asked: dict[int, int] = {}
-        self._shown: dict[int, discord.Attachment | None] = {}  # each board's picture file
+    def __init__(
+        self,
+        games: BoardGames,
+        settings: Callable[[int], Awaitable[GuildSettings]],
+        channel: Callable[[int], discord.PartialMessageable],
+        clock: Clock,
+        *,
+        pictures: bool = True,
+    ) -> None:
+        """``settings`` reads a server's settings (pictures and pings may be turned off);
+        ``channel`` opens a channel by id, for the edits and posts nobody's press carries;
+        ``pictures`` draws the table as a picture on every board."""
+        self.games = games
+        self.settings = settings
+        self.channel = channel
+        self.clock = clock
+        self.pictures = pictures
         self.drawer = drawing.shared()
-        self._text_only: set[int] = set()  # games whose channel refuses attachments
-        self._retrying: dict[int, asyncio.Task[None]] = {}  # games whose board edit failed
-        self._healed: dict[int, float] = {}  # game → when a stale press last redrew it
+        self._boards: dict[int, _Board] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._pinged: dict[int, int] = {}  # game → the decision window last pinged for
-        self._rendered: dict[int, _Rendered] = {}  # game → its board's text, last rendered
         self._closing = False
-        self.pictures = True  # draw the table as a picture on every board
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
         self.press_waits_s = PRESS_WAITS_S
+        self.forget_after_s = FORGET_AFTER_S
+
+    def _board(self, game_id: int) -> _Board:
+        board = self._boards.get(game_id)
+        if board is None:
+            board = self._boards[game_id] = _Board()
+        return board
 
     def render(self, game: LiveGame) -> Panel:
         """The board as text (its picture is added by `_panel`). Rendered once per state:
         the press's answer and the picture edit that follows it show the same text, so the
         second asks the first (a deadline passed in between renders it again, without it)."""
-        now_ms = self.bot.clock.now_ms()
+        now_ms = self.clock.now_ms()
         shown = _Shown.of(game)
-        last = self._rendered.get(game.id)
+        board = self._board(game.id)
+        last = board.rendered
         if last is not None and last.fits(shown, now_ms):
             return last.panel
         lang = game.settings.locale
         screen = screen_of(game, lang)
         panel = render_board(screen, lang, now_ms)
-        self._rendered[game.id] = _Rendered(shown, screen.view, panel, now_ms)
+        board.rendered = _Rendered(shown, screen.view, panel, now_ms)
         return panel
 
     def _seen(self, game: LiveGame) -> View:
         """The engine's view of the game now: the one its board's text was rendered from
         when that is of this state (a press's answer, its picture and its ping share it)."""
-        last = self._rendered.get(game.id)
+        board = self._boards.get(game.id)
+        last = board.rendered if board is not None else None
         if last is not None and last.shown.state is game.state:
             return last.seen
         return view(game.state, None)
@@ -163,10 +205,10 @@ class BoardPublisher:
     async def pictured(self, game: LiveGame) -> bool:
         """Whether the game's board shows a picture: the bot draws them, the server has not
         turned them off (`/mattekrig admin settings pictures`), the channel takes files."""
-        if not self.pictures or game.id in self._text_only:
+        if not self.pictures or self._board(game.id).text_only:
             return False
         guild_id = game.record.guild_id
-        return guild_id is None or (await self.bot.admin.settings(guild_id)).pictures
+        return guild_id is None or (await self.settings(guild_id)).pictures
 
     async def _picture(self, game: LiveGame) -> Picture | None:
         """The picture of the game as it is now (None: the board is text only), drawn by the
@@ -180,18 +222,18 @@ class BoardPublisher:
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
-        if game.id in self._text_only:
+        board = self._board(game.id)
+        if board.text_only:
             return
-        self._text_only.add(game.id)
+        board.text_only = True
         log.info("no permission to attach files for game %s; the board is text only", game.id)
         starter = next((p for p in game.players if p.user_id is not None), None)
         if starter is None or starter.user_id is None:
             return
         text = t("board.pictures_off", game.settings.locale, player=f"<@{starter.user_id}>")
         mentions = discord.AllowedMentions(users=[discord.Object(starter.user_id)])
-        channel = self.bot.get_partial_messageable(game.channel_id)
         with contextlib.suppress(discord.HTTPException):
-            await channel.send(text, allowed_mentions=mentions)
+            await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
 
     async def respond(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Show what the press changed: on the board itself when it was pressed there."""
@@ -211,6 +253,8 @@ class BoardPublisher:
                 await self.ping(game, interaction.user.id)
                 if follow:
                     self._spawn(self.refresh(game))
+                elif game.is_finished:  # no refresh follows to let the board go
+                    self._forget_later(game.id)
                 return
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
@@ -230,7 +274,7 @@ class BoardPublisher:
                     describe_failure(refused),
                 )
                 await self._tell_counted(interaction, game)
-                self._retry_later(game)
+                self._retry_later(game, self._board(game.id))
                 return
         if not interaction.response.is_done():
             # NotFound: the pressed message is gone; the caller's private reply answers.
@@ -252,7 +296,8 @@ class BoardPublisher:
         if not interaction.app_permissions.attach_files:
             await self._text_from_now(game)
         pictured = await self.pictured(game)
-        lock = self._locks.setdefault(game.id, asyncio.Lock())
+        board = self._board(game.id)
+        lock = board.lock
         try:
             async with asyncio.timeout(self.press_waits_s):
                 await lock.acquire()
@@ -265,9 +310,9 @@ class BoardPublisher:
             kept = self._kept(game, pressed) if pictured else None
             await show_in(interaction, panel if kept is None else panel.keeping(kept))
             if kept is None:
-                self._shown[game.id] = None
+                board.wrote(None)
             if game.record.message_id is None:  # the pressed board is the board (issue 9)
-                await self.bot.games.set_board(game, pressed.id)
+                await self.games.set_board(game, pressed.id)
         finally:
             lock.release()
         return pictured
@@ -276,8 +321,9 @@ class BoardPublisher:
         """The picture file on the board now: as this process last wrote it, else as the
         press saw it (after a restart, or while the board's id is not known yet: what this
         process wrote may then be another message's file)."""
-        if game.id in self._shown and game.record.message_id == pressed.id:
-            return self._shown[game.id]
+        board = self._board(game.id)
+        if board.picture_known and game.record.message_id == pressed.id:
+            return board.picture
         return picture_of(pressed)
 
     async def _tell_counted(self, interaction: discord.Interaction, game: LiveGame) -> None:
@@ -296,10 +342,11 @@ class BoardPublisher:
         GET of the original response. The board's lock is held until the id is known, so a
         timer's refresh meanwhile waits instead of posting a second board. The answer is the
         text; its picture follows as an edit, like a press's."""
-        async with self._locks.setdefault(game.id, asyncio.Lock()):
+        board = self._board(game.id)
+        async with board.lock:
             message = await answer_message(interaction, **self.render(game).fields())
-            self._shown[game.id] = None
-            await self.bot.games.set_board(game, message.id)
+            board.wrote(None)
+            await self.games.set_board(game, message.id)
         if not interaction.app_permissions.attach_files:
             await self._text_from_now(game)
         if await self.pictured(game):
@@ -319,9 +366,9 @@ class BoardPublisher:
                 raise
             await self._text_from_now(game)
             message = await send_panel(channel, self.render(game))
-        self._shown[game.id] = picture_of(message)
+        self._board(game.id).wrote(picture_of(message))
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
-        await self.bot.games.set_board(game, message.id, thread_id=thread_id)
+        await self.games.set_board(game, message.id, thread_id=thread_id)
         await self.ping(game, None)
         return message
 
@@ -333,38 +380,38 @@ class BoardPublisher:
         at a time: a call meanwhile (or while a failed edit waits to be retried) is folded
         into it, the pass running once more for the latest state. Never raises for what
         Discord answers."""
-        self._asked[game.id] = self._asked.get(game.id, 0) + 1
-        if game.id in self._retrying or game.id in self._refreshing:
+        board = self._board(game.id)
+        board.asked += 1
+        if board.retrying is not None or board.refreshing:
             return
-        self._refreshing.add(game.id)
+        board.refreshing = True
         try:
             while True:
-                covered = await self._edit(game)
+                covered = await self._edit(game, board)
                 if covered is None:
-                    self._retry_later(game)
+                    self._retry_later(game, board)
                     return
-                if self._asked.get(game.id, 0) <= covered:
+                if board.asked <= covered:
                     return
         finally:
-            self._refreshing.discard(game.id)
+            board.refreshing = False
             if game.is_finished:
                 self._forget_later(game.id)
 
-    async def _edit(self, game: LiveGame) -> int | None:
+    async def _edit(self, game: LiveGame, board: _Board) -> int | None:
         """One attempt to make the board true: the refreshes it covers (those asked before it
         wrote), or None when Discord should be asked again.
 
         The picture is drawn first, without the board's lock (a press meanwhile is answered
         at once), and shown only with the text of the state it was drawn from: when the
         game changed meanwhile, the newer state is drawn instead (the latest wins)."""
-        lock = self._locks.setdefault(game.id, asyncio.Lock())
         while True:
             drawn = game.state
             picture = await self._picture(game)
-            async with lock:
+            async with board.lock:
                 if game.state is not drawn:
                     continue
-                covered = self._asked.get(game.id, 0)
+                covered = board.asked
                 if not await self._write(game, picture):
                     return None
                 break
@@ -375,7 +422,7 @@ class BoardPublisher:
     async def _write(self, game: LiveGame, picture: Picture | None) -> bool:
         if self._closing:  # no picture was drawn: an edit now would take the board's away
             return True
-        channel = self.bot.get_partial_messageable(game.channel_id)
+        channel = self.channel(game.channel_id)
         try:
             if game.record.message_id is None:
                 await self._post(channel, game, picture)
@@ -409,33 +456,30 @@ class BoardPublisher:
             log.info("board of game %s is gone; posting a new one", game.id)
             await self._post(channel, game, picture)
             return
-        self._shown[game.id] = picture_of(message)
+        self._board(game.id).wrote(picture_of(message))
 
     def _forget_later(self, game_id: int) -> None:
         """A finished game's board state is let go, but not at once: the press that
         finished it may still be answering over the board's picture."""
-        asyncio.get_running_loop().call_later(FORGET_AFTER_S, self._forget, game_id)
+        asyncio.get_running_loop().call_later(self.forget_after_s, self._forget, game_id)
 
     def _forget(self, game_id: int) -> None:
-        if game_id not in self._retrying and game_id not in self._refreshing:
-            self._locks.pop(game_id, None)
-            self._text_only.discard(game_id)
-            self._pinged.pop(game_id, None)
-            self._shown.pop(game_id, None)
-            self._asked.pop(game_id, None)
-            self._rendered.pop(game_id, None)
+        board = self._boards.get(game_id)
+        if board is not None and board.retrying is None and not board.refreshing:
+            del self._boards[game_id]
 
     def retrying(self, game_id: int) -> bool:
         """Whether the game's board is behind and an edit waits to be tried again."""
-        return game_id in self._retrying
+        board = self._boards.get(game_id)
+        return board is not None and board.retrying is not None
 
-    def _retry_later(self, game: LiveGame) -> None:
+    def _retry_later(self, game: LiveGame, board: _Board) -> None:
         """Ask Discord again with back-off until the board is true (one pending retry per
         game; changes meanwhile are drawn by it)."""
-        if game.id not in self._retrying:
-            self._retrying[game.id] = self._spawn(self._retry(game))
+        if board.retrying is None:
+            board.retrying = self._spawn(self._retry(game, board))
 
-    async def _retry(self, game: LiveGame) -> None:
+    async def _retry(self, game: LiveGame, board: _Board) -> None:
         attempt = 0
         covered = None
         try:
@@ -443,13 +487,13 @@ class BoardPublisher:
                 delays = self.retry_delays_s
                 await asyncio.sleep(delays[min(attempt, len(delays) - 1)])
                 attempt += 1
-                covered = await self._edit(game)
+                covered = await self._edit(game, board)
             log.info("board of game %s is true again (attempt %d)", game.id, attempt)
         finally:
-            self._retrying.pop(game.id, None)
+            board.retrying = None
             if game.is_finished:
                 self._forget_later(game.id)
-        if self._asked.get(game.id, 0) > covered:  # changed while the retry was written
+        if board.asked > covered:  # changed while the retry was written
             await self.refresh(game)
 
     def _spawn(self, work: Coroutine[Any, Any, None]) -> asyncio.Task[None]:
@@ -477,19 +521,25 @@ class BoardPublisher:
         """A press was refused as stale: if it was pressed on the game's board, that board
         may be behind its game; redraw it (in the background, at most every few seconds)."""
         now = asyncio.get_running_loop().time()
-        if pressed is None or now - self._healed.get(game_id, -HEAL_EVERY_S) < HEAL_EVERY_S:
+        if pressed is None:
             return
-        self._healed[game_id] = now
+        board = self._board(game_id)
+        if board.healed_at is not None and now - board.healed_at < HEAL_EVERY_S:
+            return
+        board.healed_at = now
         self._spawn(self._heal(game_id, pressed.id))
 
     async def _heal(self, game_id: int, pressed_id: int) -> None:
         try:
-            game = await self.bot.games.shown(game_id)
+            game = await self.games.shown(game_id)
         except Exception:  # gone meanwhile (forget-me, purge): nothing to draw
             log.info("game %s could not be loaded to redraw its board", game_id)
+            self._forget_later(game_id)
             return
         if game.record.message_id == pressed_id:
-            await self.refresh(game)
+            await self.refresh(game)  # lets a finished game's board go when it is done
+        elif game.is_finished:
+            self._forget_later(game_id)
 
     async def close(self) -> None:
         """Stop retrying and drawing (the next start redraws every board anyway). The
@@ -505,28 +555,28 @@ class BoardPublisher:
         players, once per decision, never the player who just pressed, and not where the
         teacher turned pings off."""
         window = game.state.window
-        if game.is_finished or self._pinged.get(game.id) == window:
+        board = self._board(game.id)
+        if game.is_finished or board.pinged == window:
             return
         seen = self._seen(game)
         humans = [s for s in seen.awaited if s not in game.computer_sides()]
-        first = game.id not in self._pinged and seen.round <= 1
+        first = board.pinged is None and seen.round <= 1
         if len(humans) != 1 or not (seen.now is Now.NAME_TARGET or first):
             return
         users = [p.user_id for p in game.players_of(humans[0]) if p.user_id is not None]
-        self._pinged[game.id] = window
+        board.pinged = window
         if not users or users == [presser]:
             return
         guild_id = game.record.guild_id
-        if guild_id is not None and not (await self.bot.admin.settings(guild_id)).pings:
+        if guild_id is not None and not (await self.settings(guild_id)).pings:
             return
         lang = game.settings.locale
         key = "board.ping.target" if seen.now is Now.NAME_TARGET else "board.ping.turn"
         players = " ".join(f"<@{uid}>" for uid in users)
         text = t(key, lang, players=players, round=seen.round)
         mentions = discord.AllowedMentions(users=[discord.Object(uid) for uid in users])
-        channel = self.bot.get_partial_messageable(game.channel_id)
         try:
-            await channel.send(text, allowed_mentions=mentions)
+            await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
         except discord.HTTPException:
             log.info("could not ping the players of game %s", game.id)
 

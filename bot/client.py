@@ -15,6 +15,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
+from bot.app import App
 from bot.boards import BoardPublisher
 from bot.config import Config
 from bot.i18n import t
@@ -31,6 +32,7 @@ from bot.services.clock import Clock, SystemClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
+from bot.services.live import GameUpdate, LiveGame
 from bot.services.privacy import PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
@@ -113,20 +115,13 @@ def intents() -> discord.Intents:
     return chosen
 
 
-class MattekrigBot(commands.Bot):
+class MattekrigBot(App):
+    """The bot: builds storage, the services and the boards in `setup_hook`, and hands the
+    Discord layer what `App` declares."""
+
     storage: Storage
-    games: GameService
-    invitations: InvitationService
-    scheduler: Scheduler
     results: ResultsService
-    summaries: SummaryService
-    leaderboards: LeaderboardService
-    stats: StatsService
-    privacy: PrivacyService
-    admin: AdminService
-    teachers: TeacherService
-    sessions: SessionService
-    assignments: AssignmentService
+    boards: BoardPublisher
 
     def __init__(
         self,
@@ -134,8 +129,10 @@ class MattekrigBot(commands.Bot):
         *,
         clock: Clock | None = None,
         sync_global: bool = False,
+        pictures: bool = True,
         **options: Any,
     ) -> None:
+        """``pictures`` False: every board is text only (the benchmark's text bot)."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -147,7 +144,7 @@ class MattekrigBot(commands.Bot):
         self.config = config
         self.clock: Clock = clock or SystemClock()
         self.sync_global = sync_global
-        self.boards = BoardPublisher(self)
+        self.pictures = pictures
         self._purging: asyncio.Future[dict[str, int]] | None = None
         watch_presses(self)  # every log line of a press names its interaction, guild, game
 
@@ -159,13 +156,21 @@ class MattekrigBot(commands.Bot):
         deadlines_changed = asyncio.Event()  # set by the services, awaited by the scheduler
         self.results = ResultsService(storage, clock)
         self.summaries = SummaryService(storage)
+        self.admin = AdminService(storage, clock, self.results)
         self.games = GameService(
             game_store(storage, self.config),
             clock,
-            listeners=[self.boards.on_update],
+            listeners=[self._on_game_update],
             timers_changed=deadlines_changed.set,
             on_finished=self.results.schedule,
-            while_committing=self.boards.render,
+            while_committing=self._render_board,
+        )
+        self.boards = BoardPublisher(
+            self.games,
+            self.admin.settings,
+            self.get_partial_messageable,
+            clock,
+            pictures=self.pictures,
         )
         self.invitations = InvitationService(
             storage, clock, self.games, timers_changed=deadlines_changed.set
@@ -185,7 +190,6 @@ class MattekrigBot(commands.Bot):
         config = self.config
         keep = Retention(config.game_log_days, config.result_days, config.left_server_days)
         self.privacy = PrivacyService(storage, clock, self.results, keep)
-        self.admin = AdminService(storage, clock, self.results)
         self.teachers = TeacherService(storage, clock)
         self.assignments = AssignmentService(storage, clock)
         await self.tree.set_translator(MattekrigTranslator())
@@ -262,6 +266,16 @@ class MattekrigBot(commands.Bot):
     async def on_interaction(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await handle_answer_submit(interaction)
 
+    # The game service tells the boards of its changes, and the boards record where each
+    # board is through the game service: the service is built first, and reaches the boards
+    # (built from it) through these two.
+
+    async def _on_game_update(self, update: GameUpdate) -> None:
+        await self.boards.on_update(update)
+
+    def _render_board(self, game: LiveGame) -> None:
+        self.boards.render(game)
+
     async def show_closed_invitation(self, invitation: Invitation) -> None:
         """An expired challenge or lobby loses its buttons and says so."""
         if invitation.message_id is None:
@@ -324,7 +338,8 @@ class MattekrigBot(commands.Bot):
                 await self.scheduler.stop()
             if hasattr(self, "results"):
                 await self.results.drain()
-            await self.boards.close()
+            if hasattr(self, "boards"):
+                await self.boards.close()
             await super().close()
         finally:
             if hasattr(self, "storage"):

@@ -5,12 +5,13 @@ gets an answer in their language and never "This interaction failed"."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import aiohttp
 import discord
 from discord import app_commands
 
+from bot.app import App
 from bot.i18n import Lang, catalogue, pick_locale, t
 from bot.render.board_text import refusal_text
 from bot.render.panel import Panel
@@ -18,9 +19,6 @@ from bot.render.records import render_done
 from bot.services.errors import UserFacingError
 from bot.storage import ConflictError, NotFoundError
 from engine.errors import EngineError
-
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
 MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user
@@ -33,7 +31,7 @@ def permission_name(attribute: str, lang: str) -> str:
     return t(key, lang) if key in catalogue("en") else attribute
 
 
-def lang_of(interaction: discord.Interaction[MattekrigBot]) -> Lang:
+def lang_of(interaction: discord.Interaction[App]) -> Lang:
     """RULES of the house: the user's Discord language, then the server's (the teacher's
     setting when it is known, else Discord's locale for the server), then English."""
     server = interaction.client.admin.known_language(interaction.guild_id)
@@ -46,7 +44,7 @@ def reply_lang(interaction: discord.Interaction[Any], board: str) -> Lang:
     return pick_locale(interaction.locale, board)
 
 
-async def send_private(interaction: discord.Interaction[MattekrigBot], text: str) -> None:
+async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
     """A short ephemeral message, whether or not the interaction was answered already."""
     try:
         if interaction.response.is_done():
@@ -81,9 +79,7 @@ def describe(error: BaseException, lang: str) -> str | None:
     return None
 
 
-async def report_error(
-    interaction: discord.Interaction[MattekrigBot], error: BaseException
-) -> None:
+async def report_error(interaction: discord.Interaction[Any], error: BaseException) -> None:
     """Tell the user what went wrong; log only what is a bug (with the interaction id)."""
     lang = lang_of(interaction)
     if isinstance(error, app_commands.TransformerError) and not isinstance(
@@ -110,6 +106,21 @@ async def report_error(
         )
         text = t("error.generic", lang)
     await send_private(interaction, text)
+
+
+async def answer_message(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
+    """``send_message`` and the message it created. discord.py asks Discord for the callback
+    response (``with_response``), which carries the message: no GET of the original
+    response, so the id is known one round trip sooner (issue 9). Falls back to the GET if
+    Discord sent no message resource. After a defer, the answer is the edit of the deferred
+    response."""
+    if interaction.response.is_done():  # deferred by `defer_if_late`: the answer is an edit
+        return await interaction.edit_original_response(**kwargs)
+    callback = await interaction.response.send_message(**kwargs)
+    resource = callback.resource
+    if isinstance(resource, discord.InteractionMessage):
+        return resource
+    return await interaction.original_response()
 
 
 async def send_panel(channel: discord.abc.Messageable, panel: Panel) -> discord.Message:
@@ -150,6 +161,6 @@ async def show(
         await reply_with(interaction, message, private=ephemeral)
 
 
-async def show_done(interaction: discord.Interaction[MattekrigBot], text: str) -> None:
+async def show_done(interaction: discord.Interaction[Any], text: str) -> None:
     """A confirmation's answer in place of its question: the sentence, no buttons."""
     await show(interaction, render_done(text), edit=True, ephemeral=True)

@@ -10,11 +10,12 @@ and refuses with ``admin.not_allowed``). Every answer is private to the teacher.
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 
+from bot.app import App
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_presets, render_season_confirm, render_settings
@@ -33,15 +34,12 @@ from engine.computer import Strength
 from engine.levels import AnswerForm
 from engine.registry import ANSWER_TIME, DECK, GAMES, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 LANGUAGE_CHOICES = ("nb", "nn", "sv", "en", "server")
 MAX_GAME_ID = 2**53 - 1  # Discord's largest integer option
 NO_PINGS = discord.AllowedMentions.none()
 
 
-def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]:
+def _manager(interaction: discord.Interaction[App]) -> tuple[int, bool]:
     """The server and True, or a refusal before anything is deferred or loaded."""
     guild_id = require_guild(interaction)
     if not is_manager(interaction):
@@ -50,7 +48,7 @@ def _manager(interaction: discord.Interaction[MattekrigBot]) -> tuple[int, bool]
 
 
 async def _named_choices(
-    interaction: discord.Interaction[MattekrigBot], current: str
+    interaction: discord.Interaction[App], current: str
 ) -> list[app_commands.Choice[str]]:
     """The server's named presets containing what the teacher typed (only for managers:
     a pupil's autocomplete lists nothing)."""
@@ -60,7 +58,7 @@ async def _named_choices(
     return [app_commands.Choice(name=n, value=n) for n in names]
 
 
-async def _private(interaction: discord.Interaction[MattekrigBot], embed: discord.Embed) -> None:
+async def _private(interaction: discord.Interaction[App], embed: discord.Embed) -> None:
     """Every teacher's screen is for the teacher's eyes only."""
     await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NO_PINGS)
 
@@ -73,7 +71,7 @@ class AdminGroup(
     default_permissions=discord.Permissions(manage_guild=True),
 ):
     @app_commands.command(name="season", description=ls("cmd.admin.season.desc"))
-    async def season(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def season(self, interaction: discord.Interaction[App]) -> None:
         """Shows the running season and asks before starting the next (see `SeasonItem`)."""
         bot = interaction.client
         guild_id, _ = _manager(interaction)
@@ -103,7 +101,7 @@ class AdminGroup(
     )
     async def settings(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         leaderboard: str | None = None,
         allow_channel: discord.TextChannel | None = None,
         remove_channel: discord.TextChannel | None = None,
@@ -155,7 +153,7 @@ class AdminGroup(
     @app_commands.describe(game=ls("cmd.admin.void.opt.game.desc"))
     async def void(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         game: app_commands.Range[int, 1, MAX_GAME_ID],
     ) -> None:
         """Takes back a result and its rating change (e.g. a game played for someone else)."""
@@ -171,7 +169,7 @@ class AdminGroup(
     @app_commands.describe(game=ls("cmd.admin.end.opt.game.desc"))
     async def end(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
     ) -> None:
         """Ends a game with no result (RULES §1.5: counted for nobody); logged by the service.
@@ -201,7 +199,7 @@ class AdminGroup(
     @app_commands.rename(start="from", end="to")
     async def report(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         start: str | None = None,
         end: str | None = None,
         pupil: discord.Member | None = None,
@@ -263,7 +261,7 @@ class AdminGroup(
     )
     async def preset(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         game: str | None = None,
         level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
         deck: str | None = None,
@@ -323,7 +321,7 @@ class AdminGroup(
     @preset.autocomplete("name")
     @preset.autocomplete("delete")
     async def _preset_names(
-        self, interaction: discord.Interaction[MattekrigBot], current: str
+        self, interaction: discord.Interaction[App], current: str
     ) -> list[app_commands.Choice[str]]:
         return await _named_choices(interaction, current)
 
@@ -335,7 +333,7 @@ class AdminGroup(
     @app_commands.choices(answer_time=[choice("accommodation", k) for k in ACCOMMODATIONS])
     async def accommodation(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         pupil: discord.Member,
         answer_time: str,
     ) -> None:
@@ -359,7 +357,7 @@ class AdminGroup(
     )
     async def session(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         minutes: app_commands.Range[int, 1, 120],
         preset: app_commands.Range[str, 1, PRESET_NAME_MAX] | None = None,
     ) -> None:
@@ -379,7 +377,7 @@ class AdminGroup(
 
     @session.autocomplete("preset")
     async def _session_presets(
-        self, interaction: discord.Interaction[MattekrigBot], current: str
+        self, interaction: discord.Interaction[App], current: str
     ) -> list[app_commands.Choice[str]]:
         return await _named_choices(interaction, current)
 
@@ -392,7 +390,7 @@ class AdminGroup(
     )
     async def assignment(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
         rounds: app_commands.Range[int, 1, 500] | None = None,
         best_percent: app_commands.Range[int, 0, 100] = 0,

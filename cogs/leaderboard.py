@@ -6,24 +6,20 @@ buttons are in `bot/ui/leaderboard.py`, its page is drawn by `bot/render/leaderb
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
+from bot.app import App
 from bot.i18n.translator import choice, ls
 from bot.render.leaderboard import LeaderboardOptions
 from bot.reports import GAMES, PERIODS, SORTS
 from bot.ui.leaderboard import show_leaderboard
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 
 class LeaderboardCommands:
     """Mixed into `cogs.mattekrig.Mattekrig` (discord.py collects the commands of every base)."""
 
-    bot: MattekrigBot
+    bot: App
 
     @app_commands.command(name="leaderboard", description=ls("cmd.leaderboard.desc"))
     @app_commands.describe(
@@ -42,7 +38,7 @@ class LeaderboardCommands:
     )
     async def leaderboard(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         game: str | None = None,
         level: int | None = None,
         period: str = "season",

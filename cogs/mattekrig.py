@@ -2,22 +2,22 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.app import App
 from bot.i18n import t
 from bot.i18n.translator import choice, ls
 from bot.render.admin import render_preset_embed
 from bot.render.invitations import render_lobby
 from bot.render.texts import help_text, rules_text
-from bot.replies import lang_of, reply_lang
+from bot.replies import answer_message, lang_of, reply_lang
 from bot.services.errors import UserFacingError
 from bot.services.teachers import start_options
 from bot.ui.flow import (
-    answer_message,
     defer_if_late,
     may_create_thread,
     post_board,
@@ -43,14 +43,11 @@ from engine.registry import (
     WAR_SIZE,
 )
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")
 
 
-def _missing_permission(interaction: discord.Interaction[MattekrigBot]) -> str | None:
+def _missing_permission(interaction: discord.Interaction[App]) -> str | None:
     perms = interaction.app_permissions
     for name in NEEDED:
         if not getattr(perms, name):
@@ -68,7 +65,7 @@ class Mattekrig(
 ):
     admin = AdminGroup()  # /mattekrig admin … (cogs/admin.py)
 
-    def __init__(self, bot: MattekrigBot) -> None:
+    def __init__(self, bot: App) -> None:
         self.bot = bot
         super().__init__()
 
@@ -101,7 +98,7 @@ class Mattekrig(
     )
     async def start(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         game: str | None = None,
         level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
         opponent: discord.Member | None = None,
@@ -192,7 +189,7 @@ class Mattekrig(
 
     async def _start_computer(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         options: dict[str, Any],
         use_thread: bool,
     ) -> None:
@@ -226,7 +223,7 @@ class Mattekrig(
 
     @app_commands.command(name="stop", description=ls("cmd.stop.desc"))
     @app_commands.guild_only()
-    async def stop(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def stop(self, interaction: discord.Interaction[App]) -> None:
         """A player gives the game up (RULES §1.5: a forfeit, or a cancel before the first
         round is finished); the board says so in its own language, the stopper is told
         privately in theirs."""
@@ -243,15 +240,13 @@ class Mattekrig(
     @app_commands.command(name="rules", description=ls("cmd.rules.desc"))
     @app_commands.describe(game=ls("cmd.rules.opt.game.desc"))
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
-    async def rules(
-        self, interaction: discord.Interaction[MattekrigBot], game: str = REGNEKRIG.key
-    ) -> None:
+    async def rules(self, interaction: discord.Interaction[App], game: str = REGNEKRIG.key) -> None:
         await interaction.response.send_message(
             embeds=rules_text(game, lang_of(interaction)), ephemeral=True
         )
 
     @app_commands.command(name="help", description=ls("cmd.help.desc"))
-    async def help(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def help(self, interaction: discord.Interaction[App]) -> None:
         """The help, and the teacher's setup for this channel when there is one."""
         lang = lang_of(interaction)
         embeds = help_text(lang)
@@ -268,5 +263,5 @@ def _names(invitation: Any) -> dict[int, str]:
     return {int(k): v for k, v in invitation.options.get("names", {}).items()}
 
 
-async def setup(bot: MattekrigBot) -> None:
+async def setup(bot: App) -> None:
     await bot.add_cog(Mattekrig(bot))

@@ -8,19 +8,16 @@ direct messages too: the data is the user's, not a server's."""
 from __future__ import annotations
 
 import io
-from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
+from bot.app import App
 from bot.i18n import t
 from bot.i18n.translator import ls
 from bot.render.privacy import render_forget_confirm
 from bot.replies import reply_with
 from bot.ui.guild import house_rules
-
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
 NO_PINGS = discord.AllowedMentions.none()
 
@@ -28,10 +25,10 @@ NO_PINGS = discord.AllowedMentions.none()
 class PrivacyCommands:
     """Mixed into `cogs.mattekrig.Mattekrig` (discord.py collects the commands of every base)."""
 
-    bot: MattekrigBot
+    bot: App
 
     @app_commands.command(name=ls("cmd.my_data.name"), description=ls("cmd.my_data.desc"))
-    async def my_data(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def my_data(self, interaction: discord.Interaction[App]) -> None:
         """Everything stored about the caller, as a JSON file only they can see (works in
         direct messages too: the data is the user's, not a server's)."""
         _, lang = await house_rules(interaction)
@@ -44,7 +41,7 @@ class PrivacyCommands:
         )
 
     @app_commands.command(name=ls("cmd.forget_me.name"), description=ls("cmd.forget_me.desc"))
-    async def forget_me(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def forget_me(self, interaction: discord.Interaction[App]) -> None:
         """Asks first: the red button (only the caller's) deletes, see `ForgetItem`."""
         _, lang = await house_rules(interaction)
         question = render_forget_confirm(interaction.user.id, lang)

@@ -5,11 +5,10 @@ unless shared (a mixin of the `Mattekrig` GroupCog; drawn by `bot/render/stats.p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
+from bot.app import App
 from bot.i18n.translator import choice, ls
 from bot.render.assignments import render_my_assignments
 from bot.render.sessions import render_my_session
@@ -17,16 +16,13 @@ from bot.render.stats import render_stats
 from bot.reports import GAMES
 from bot.ui.guild import house_rules, is_manager, require_guild
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 NO_PINGS = discord.AllowedMentions.none()
 
 
 class StatsCommands:
     """Mixed into `cogs.mattekrig.Mattekrig` (discord.py collects the commands of every base)."""
 
-    bot: MattekrigBot
+    bot: App
 
     @app_commands.command(name="stats", description=ls("cmd.stats.desc"))
     @app_commands.describe(
@@ -35,7 +31,7 @@ class StatsCommands:
     @app_commands.choices(game=[choice("game", g) for g in GAMES])
     async def stats(
         self,
-        interaction: discord.Interaction[MattekrigBot],
+        interaction: discord.Interaction[App],
         user: discord.Member | None = None,
         game: str | None = None,
         share: bool = False,

@@ -10,8 +10,8 @@ architecture true without an extra dependency.
   position without a database;
 * the Discord layer (bot/ui, cogs) imports no storage and never reaches for ``.storage``: it
   calls services only;
-* nothing below bot/client.py imports it at run time (type names under ``TYPE_CHECKING``
-  only), so the client is the one place that knows every part;
+* nothing below bot/client.py imports it, not even for a type name (the Discord layer names
+  `bot.app.App`), so the client is the one place that knows every part;
 * the client wires services through their constructors, never by patching them afterwards.
 """
 
@@ -192,23 +192,19 @@ def test_the_discord_layer_calls_services_never_storage() -> None:
     assert readers == []
 
 
-def test_nothing_below_the_client_imports_it_at_run_time() -> None:
-    """bot/client.py assembles every part; a part importing it back would be a cycle (type
-    names under ``TYPE_CHECKING`` are fine, and are how the Discord layer types
-    ``discord.Interaction[MattekrigBot]``). The command line that starts the bot (or syncs
-    its commands) stands above it."""
+def test_nothing_below_the_client_imports_it() -> None:
+    """bot/client.py assembles every part; a part importing it back would be a cycle, type
+    names included: the Discord layer types ``discord.Interaction[App]`` with `bot.app.App`,
+    what it may use of the bot. The command line that starts the bot (or syncs its
+    commands) stands above it."""
     top = {
         ROOT / p for p in ("bot/client.py", "bot/__main__.py", "bot/ops/cli.py", "bot/ops/sync.py")
     }
     paths = [p for p in _modules("bot", "cogs") if p not in top]
-    typed = [p for p in paths if "bot.client" in _imported_roots(p)]
-    assert len(typed) > 5  # the check below sees these imports, and they are type-only
-    at_run_time = {
-        str(p.relative_to(ROOT))
-        for p in paths
-        if "bot.client" in _imported_roots(p, at_run_time=True)
-    }
-    assert at_run_time == set()
+    typed = [p for p in paths if "bot.app" in _imported_roots(p)]
+    assert len(typed) > 5  # the Discord layer names the bot by what it uses
+    importers = {str(p.relative_to(ROOT)) for p in paths if "bot.client" in _imported_roots(p)}
+    assert importers == set()
 
 
 def test_the_client_wires_services_through_their_constructors() -> None:

@@ -3,10 +3,9 @@ question drawn by `bot/render/admin.py`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
+from bot.app import App
 from bot.custom_ids import Verb, template
 from bot.i18n import t
 from bot.replies import show_done
@@ -14,16 +13,13 @@ from bot.services.errors import UserFacingError
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 
 class SeasonItem(MattekrigItem, template=template(Verb.SEASON)):
     """Start season / Cancel under `/mattekrig admin season`: members with Manage Server only
     (the service refuses too). The round slot is the season that was running when the
     question was asked, so a second press cannot start two seasons."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         guild_id = require_guild(interaction)
         manager = is_manager(interaction)

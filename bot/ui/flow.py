@@ -5,17 +5,16 @@ that turn an accepted challenge or a full lobby into a game."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING, Any, Literal
+from typing import Any, Literal
 
 import discord
 
+from bot.app import App
 from bot.i18n import t
 from bot.render.invitations import render_challenge
+from bot.replies import answer_message
 from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
-
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +22,7 @@ THREAD_NAME_MAX = 100
 THREAD_ARCHIVE_MINUTES: Literal[60] = 60
 
 
-def may_create_thread(interaction: discord.Interaction[MattekrigBot]) -> bool:
+def may_create_thread(interaction: discord.Interaction[App]) -> bool:
     """Threads are the default where the bot may create them (issue 4, option `thread`)."""
     channel = interaction.channel
     perms = interaction.app_permissions
@@ -64,23 +63,8 @@ async def defer_if_late(interaction: discord.Interaction) -> bool:
     return True
 
 
-async def answer_message(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
-    """``send_message`` and the message it created. discord.py asks Discord for the callback
-    response (``with_response``), which carries the message: no GET of the original
-    response, so the id is known one round trip sooner (issue 9). Falls back to the GET if
-    Discord sent no message resource. After a defer, the answer is the edit of the deferred
-    response."""
-    if interaction.response.is_done():  # deferred by `defer_if_late`: the answer is an edit
-        return await interaction.edit_original_response(**kwargs)
-    callback = await interaction.response.send_message(**kwargs)
-    resource = callback.resource
-    if isinstance(resource, discord.InteractionMessage):
-        return resource
-    return await interaction.original_response()
-
-
 async def post_board(
-    bot: MattekrigBot, update: GameUpdate, thread: discord.Thread | None, channel_id: int
+    bot: App, update: GameUpdate, thread: discord.Thread | None, channel_id: int
 ) -> None:
     target: discord.abc.Messageable = (
         thread if thread is not None else bot.get_partial_messageable(channel_id)
@@ -95,7 +79,7 @@ async def post_board(
 
 
 async def send_challenge(
-    interaction: discord.Interaction[MattekrigBot], invitation: Invitation, lang: str
+    interaction: discord.Interaction[App], invitation: Invitation, lang: str
 ) -> None:
     """Post a challenge as the interaction's answer, mentioning only the invited players, and
     remember its message (its buttons are edited on expiry)."""

@@ -4,19 +4,15 @@ member manages the server."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
+from bot.app import App
 from bot.i18n import DEFAULT_LANG, Lang, lang_of, pick_locale
 from bot.services.admin import GuildSettings
 from bot.services.errors import UserFacingError
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
-
-async def house_rules(interaction: discord.Interaction[MattekrigBot]) -> tuple[GuildSettings, Lang]:
+async def house_rules(interaction: discord.Interaction[App]) -> tuple[GuildSettings, Lang]:
     """The server's settings and the language to answer in.
 
     The language rule: the pupil's own Discord language when it is nb, sv or en; otherwise the
@@ -32,7 +28,7 @@ async def house_rules(interaction: discord.Interaction[MattekrigBot]) -> tuple[G
     return settings, pick_locale(interaction.locale, fallback)
 
 
-def board_language(interaction: discord.Interaction[MattekrigBot], settings: GuildSettings) -> Lang:
+def board_language(interaction: discord.Interaction[App], settings: GuildSettings) -> Lang:
     """The one language of a game's public messages (its board, challenge, lobby, thread):
     the teacher's setting, else the server's Discord locale, else the starter's. A class reads
     one board together, so it speaks the class's language whoever started the game."""
@@ -44,7 +40,7 @@ def board_language(interaction: discord.Interaction[MattekrigBot], settings: Gui
     )
 
 
-def home_channel_id(interaction: discord.Interaction[MattekrigBot]) -> int:
+def home_channel_id(interaction: discord.Interaction[App]) -> int:
     """The channel a command was used in; a thread counts as its parent channel."""
     channel = interaction.channel
     if isinstance(channel, discord.Thread) and channel.parent_id is not None:
@@ -52,19 +48,19 @@ def home_channel_id(interaction: discord.Interaction[MattekrigBot]) -> int:
     return interaction.channel_id or 0
 
 
-def check_channel(interaction: discord.Interaction[MattekrigBot], settings: GuildSettings) -> None:
+def check_channel(interaction: discord.Interaction[App], settings: GuildSettings) -> None:
     """Refuse to start a game outside the channels the teacher allowed (none listed: any)."""
     if settings.channels and home_channel_id(interaction) not in settings.channels:
         channels = ", ".join(f"<#{c}>" for c in settings.channels)
         raise UserFacingError("start.channel_not_allowed", channels=channels)
 
 
-def is_manager(interaction: discord.Interaction[MattekrigBot]) -> bool:
+def is_manager(interaction: discord.Interaction[App]) -> bool:
     """Manage Server, as Discord resolved it for this member in this channel."""
     return interaction.guild_id is not None and bool(interaction.permissions.manage_guild)
 
 
-def require_guild(interaction: discord.Interaction[MattekrigBot]) -> int:
+def require_guild(interaction: discord.Interaction[App]) -> int:
     if interaction.guild_id is None:
         raise UserFacingError("error.guild_only")
     return interaction.guild_id

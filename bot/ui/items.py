@@ -1,5 +1,5 @@
 # mypy: disable-error-code="override"
-# (discord.py types item callbacks for any client; these items are only ever added to MattekrigBot)
+# (discord.py types item callbacks for any client; these items are only ever added to the App)
 """The buttons and selects of boards, challenges and lobbies as `DynamicItem`s: discord.py
 rebuilds them from the custom_id of any message, so they keep working on old messages and
 after a restart. Each one answers every press: its result, or a short private explanation
@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import re
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.app import App
 from bot.custom_ids import TEMPLATE, CustomId, Verb, parse, template
 from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
@@ -27,14 +28,11 @@ from bot.ui.modals import AnswerModal
 from engine.actions import ChoiceKind
 from engine.view import view
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 ItemT = discord.ui.Item[discord.ui.View]
 STALE_KEYS = frozenset({"error.round_over", "error.game_over"})  # what a board behind says
 
 
-def selected_values(interaction: discord.Interaction[MattekrigBot]) -> list[str]:
+def selected_values(interaction: discord.Interaction[App]) -> list[str]:
     """The values a select sent (an empty list for anything else)."""
     data: Any = interaction.data or {}
     values = data.get("values")
@@ -51,7 +49,7 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
+        cls, interaction: discord.Interaction[App], item: ItemT, match: re.Match[str], /
     ) -> MattekrigItem:
         # Never raises: discord.py would log the error and leave the press unanswered. An id
         # the template matches but `parse` refuses (a number past 2**63) is answered instead.
@@ -62,7 +60,7 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
         assert self._cid is not None  # `callback` answers a press without one
         return self._cid
 
-    async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[App]) -> None:
         if self._cid is None:
             await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
             return
@@ -77,7 +75,7 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
         except Exception as error:
             await report_error(interaction, error)
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         raise NotImplementedError
 
     @property
@@ -95,14 +93,14 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 
 
 class FlipItem(MattekrigItem, template=template(Verb.FLIP)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         update = await bot.games.flip(self.game_id, interaction.user.id, self.cid.window)
         await bot.boards.respond(interaction, update)
 
 
 class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         update = await bot.games.toggle_autoplay(self.game_id, interaction.user.id, None)
         await bot.boards.respond(interaction, update)
@@ -111,7 +109,7 @@ class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
 class TargetItem(MattekrigItem, template=template(Verb.TARGET)):
     """The two target selects (−15…0, 1…15) and the Random button (RULES §2.5)."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         value: int | None = None
         if self.cid.arg != "random":
@@ -129,7 +127,7 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
     """Opens the answer modal for the presser's side (checked first, so a spectator or a side
     that already answered is told at once instead of typing in vain)."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         games = bot.games
         side = games.check(self.game_id, interaction.user.id, self.cid.window, ChoiceKind.ANSWER)
@@ -141,7 +139,7 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
 
 
 class BetItem(MattekrigItem, template=template(Verb.BET)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         update = await bot.games.bet(
             self.game_id, interaction.user.id, self.cid.window, self.cid.int_arg()
@@ -151,14 +149,14 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
 
 
 class PassItem(MattekrigItem, template=template(Verb.PASS)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.window, None)
         await bot.boards.respond(interaction, update)
 
 
 class HintItem(MattekrigItem, template=template(Verb.HINT)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         chances = await bot.games.hint(self.game_id, interaction.user.id, self.cid.window)
         lang = reply_lang(interaction, bot.games.live(self.game_id).settings.locale)
@@ -168,13 +166,13 @@ class HintItem(MattekrigItem, template=template(Verb.HINT)):
 class SummaryItem(MattekrigItem, template=template(Verb.SUMMARY)):
     """The presser's own end-of-game summary, privately (issue 11 point 3)."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         summary = await interaction.client.summaries.summary(self.game_id, interaction.user.id)
         await send_private(interaction, render_summary(summary, lang_of(interaction)))
 
 
 class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         made = await bot.invitations.rematch(self.game_id, interaction.user.id)
         if isinstance(made, GameUpdate):  # the computer accepts at once
@@ -196,9 +194,7 @@ class RematchItem(MattekrigItem, template=template(Verb.REMATCH)):
 # -- challenges and lobbies ----------
 
 
-async def _show_invitation(
-    interaction: discord.Interaction[MattekrigBot], invitation: Invitation
-) -> None:
+async def _show_invitation(interaction: discord.Interaction[App], invitation: Invitation) -> None:
     bot = interaction.client
     names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
     lang = invitation.options.get("locale", "en")
@@ -218,7 +214,7 @@ async def _show_invitation(
 
 
 async def _begin(
-    interaction: discord.Interaction[MattekrigBot], invitation: Invitation, user_id: int | None
+    interaction: discord.Interaction[App], invitation: Invitation, user_id: int | None
 ) -> None:
     """Turn an accepted challenge or a full lobby into a game, in a thread when chosen."""
     bot = interaction.client
@@ -236,7 +232,7 @@ async def _begin(
 
 
 class AcceptItem(MattekrigItem, template=template(Verb.ACCEPT)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.answer(
             self.invitation_id, interaction.user.id, accept=True
@@ -248,7 +244,7 @@ class AcceptItem(MattekrigItem, template=template(Verb.ACCEPT)):
 
 
 class DeclineItem(MattekrigItem, template=template(Verb.DECLINE)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.answer(
             self.invitation_id, interaction.user.id, accept=False
@@ -257,14 +253,14 @@ class DeclineItem(MattekrigItem, template=template(Verb.DECLINE)):
 
 
 class WithdrawItem(MattekrigItem, template=template(Verb.WITHDRAW)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.withdraw(self.invitation_id, interaction.user.id)
         await _show_invitation(interaction, invitation)
 
 
 class JoinItem(MattekrigItem, template=template(Verb.JOIN)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.join(
             self.invitation_id, interaction.user.id, interaction.user.display_name
@@ -273,14 +269,14 @@ class JoinItem(MattekrigItem, template=template(Verb.JOIN)):
 
 
 class LeaveItem(MattekrigItem, template=template(Verb.LEAVE)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.leave(self.invitation_id, interaction.user.id)
         await _show_invitation(interaction, invitation)
 
 
 class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.invitation(self.invitation_id)
         if invitation.host_id != interaction.user.id:
@@ -291,7 +287,7 @@ class BeginItem(MattekrigItem, template=template(Verb.BEGIN)):
 class TeamsItem(MattekrigItem, template=template(Verb.TEAMS)):
     """The host picks their team-mate in a teams lobby."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         try:
             partner = int(selected_values(interaction)[0])
@@ -304,7 +300,7 @@ class TeamsItem(MattekrigItem, template=template(Verb.TEAMS)):
 
 
 class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         invitation = await bot.invitations.cancel(self.invitation_id, interaction.user.id)
         await _show_invitation(interaction, invitation)
@@ -318,15 +314,15 @@ class UnknownItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction[MattekrigBot], item: ItemT, match: re.Match[str], /
+        cls, interaction: discord.Interaction[App], item: ItemT, match: re.Match[str], /
     ) -> UnknownItem:
         return cls(item)
 
-    async def interaction_check(self, interaction: discord.Interaction[MattekrigBot]) -> bool:
+    async def interaction_check(self, interaction: discord.Interaction[App]) -> bool:
         custom_id = str(self.item.custom_id)  # type: ignore[attr-defined]
         return not any(template(verb).fullmatch(custom_id) for verb in Verb)
 
-    async def callback(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def callback(self, interaction: discord.Interaction[App]) -> None:
         await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
 
 

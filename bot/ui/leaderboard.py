@@ -17,10 +17,10 @@ import contextlib
 import time
 import weakref
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
 
 import discord
 
+from bot.app import App
 from bot.custom_ids import Verb, template
 from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
 from bot.render.locale import as_lang
@@ -29,9 +29,6 @@ from bot.reports import Leaderboard
 from bot.services.errors import UserFacingError
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
-
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
 PRESENT_TTL_S = 6 * 3600.0
 LOOKUP_TIMEOUT_S = 5.0
@@ -89,7 +86,7 @@ def member_check(client: discord.Client) -> MemberCheck:
 
 
 async def show_leaderboard(
-    interaction: discord.Interaction[MattekrigBot],
+    interaction: discord.Interaction[App],
     options: LeaderboardOptions,
     page: int,
     *,
@@ -146,7 +143,7 @@ class PageItem(MattekrigItem, template=template(Verb.PAGE)):
     """◀ ▶ on a leaderboard: anyone may page a shared leaderboard (it edits for everyone, and shows
     nobody's own place); a private one is only ever seen by its owner."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         options = LeaderboardOptions.from_arg(self.cid.arg)
         if options is None or self.cid.guild_id != interaction.guild_id:
             raise UserFacingError("error.not_allowed")

@@ -1,5 +1,5 @@
 # mypy: disable-error-code="override"
-# (discord.py types item callbacks for any client; these items are only ever added to MattekrigBot)
+# (discord.py types item callbacks for any client; these items are only ever added to the App)
 """The answer modal (regn mode). Its submissions are handled by `handle_answer_submit`, called
 from the client's `on_interaction` for every `mk:answer` modal: a modal that was open on a
 pupil's screen across a bot restart still reaches the game that way (discord.py only routes
@@ -7,18 +7,16 @@ submits to modals it holds in memory)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import discord
 
+from bot.app import App
 from bot.custom_ids import CustomId, Verb, parse
 from bot.render.board import AnswerModalText
 from bot.render.board_text import answer_explanation
 from bot.replies import reply_lang, report_error, send_private
 from engine.expressions import MAX_ANSWER_LENGTH
-
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
 
 ANSWER_FIELD = "answer_text"
 
@@ -40,7 +38,7 @@ class AnswerModal(discord.ui.Modal):
             )
         )
 
-    async def on_submit(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def on_submit(self, interaction: discord.Interaction[App]) -> None:
         """Deliberately empty: `handle_answer_submit` answers every submission (see module)."""
 
 
@@ -61,7 +59,7 @@ def submitted_text(data: Any) -> str | None:
     return None
 
 
-async def handle_answer_submit(interaction: discord.Interaction[MattekrigBot]) -> bool:
+async def handle_answer_submit(interaction: discord.Interaction[App]) -> bool:
     """Answer a submitted answer modal; False when the interaction is not one."""
     if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
         return False

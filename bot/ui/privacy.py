@@ -3,10 +3,9 @@ question drawn by `bot/render/privacy.py`)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 
+from bot.app import App
 from bot.custom_ids import Verb, template
 from bot.i18n import t
 from bot.replies import show_done
@@ -14,14 +13,11 @@ from bot.services.errors import UserFacingError
 from bot.ui.guild import house_rules
 from bot.ui.items import MattekrigItem
 
-if TYPE_CHECKING:
-    from bot.client import MattekrigBot
-
 
 class ForgetItem(MattekrigItem, template=template(Verb.FORGET)):
     """Yes / No under the forget-me question; only the pupil who asked may press."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         if interaction.user.id != self.cid.user_id:
             raise UserFacingError("privacy.forget.not_yours")

@@ -1,5 +1,5 @@
 # mypy: disable-error-code="override"
-# (discord.py types item callbacks for any client; these items are only ever added to MattekrigBot)
+# (discord.py types item callbacks for any client; these items are only ever added to the App)
 """The class session summary's button (`bot/render/sessions.py` draws it): each pupil who
 presses it is shown their own line of the session, privately. The project chose, as for the
 "📋 My summary" of a game (issue 11), a private answer to a button on the public message
@@ -9,8 +9,9 @@ restart; the line comes from the presser's own records, so nobody sees another's
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+import discord
 
+from bot.app import App
 from bot.custom_ids import Verb, template
 from bot.i18n import t
 from bot.render.sessions import render_my_session
@@ -18,17 +19,12 @@ from bot.replies import send_private
 from bot.ui.guild import house_rules, require_guild
 from bot.ui.items import MattekrigItem
 
-if TYPE_CHECKING:
-    import discord
-
-    from bot.client import MattekrigBot
-
 
 class MyLineItem(MattekrigItem, template=template(Verb.MY_LINE)):
     """The "📋 My session" button: the presser's own line of the session, or a kind word
     that they did not play in it."""
 
-    async def act(self, interaction: discord.Interaction[MattekrigBot]) -> None:
+    async def act(self, interaction: discord.Interaction[App]) -> None:
         guild_id = require_guild(interaction)
         _, lang = await house_rules(interaction)  # the pupil's own language first
         session_id = self.cid.session_id

@@ -182,7 +182,7 @@ async def test_a_press_on_a_board_held_up_by_a_picture_edit_is_acknowledged_and_
     await picture_follows(table, gid)
     boards = table.bot.boards
     boards.press_waits_s = 0.05
-    board_write = boards._locks.setdefault(gid, asyncio.Lock())  # as a write under way holds it
+    board_write = boards._board(gid).lock  # as a write under way holds it
     await board_write.acquire()
     try:
         press = await table.flip("alice", gid)

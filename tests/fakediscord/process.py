@@ -179,10 +179,9 @@ def _client(kind: str, database: Path, token: str, guild_id: int) -> discord.Cli
             shard_count=settings.shard_count,
             shard_ids=settings.shard_ids,
         )
-        bot = make_bot(config, guild_ready_timeout=0)
-        if os.environ.get(ENV_NO_PICTURES):  # the benchmark's --no-pictures: text boards
-            bot.boards.pictures = False
-        return bot
+        # the benchmark's --no-pictures: text boards
+        pictures = not os.environ.get(ENV_NO_PICTURES)
+        return make_bot(config, guild_ready_timeout=0, pictures=pictures)
     if kind == "bare":
         from tests.fakediscord.bare_bot import BareBot
 
