@@ -232,7 +232,7 @@ class BoardPublisher:
             return
         text = t("board.pictures_off", game.settings.locale, player=f"<@{starter.user_id}>")
         mentions = discord.AllowedMentions(users=[discord.Object(starter.user_id)])
-        with contextlib.suppress(discord.HTTPException):
+        with contextlib.suppress(*TRANSPORT_ERRORS):
             await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
 
     async def respond(self, interaction: discord.Interaction, update: GameUpdate) -> None:
@@ -577,7 +577,7 @@ class BoardPublisher:
         mentions = discord.AllowedMentions(users=[discord.Object(uid) for uid in users])
         try:
             await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
-        except discord.HTTPException:
+        except TRANSPORT_ERRORS:  # the game goes on without it (a stop under way, too)
             log.info("could not ping the players of game %s", game.id)
 
 

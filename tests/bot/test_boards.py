@@ -12,6 +12,7 @@ import pytest
 
 from bot.boards import BoardPublisher
 from bot.custom_ids import Verb, build
+from bot.services.admin import GuildSettings
 from tests.bot.e2e import Table, assert_refused, seed_deals
 
 
@@ -46,3 +47,21 @@ async def test_a_boards_state_is_let_go_after_its_game_ends(
     await table.fake.wait_until(
         lambda: gid not in games_held(boards), timeout=5.0, what="the board's state let go"
     )
+
+
+async def test_a_ping_as_the_bot_stops_is_dropped_without_a_traceback(
+    table: Table, no_errors: Any
+) -> None:
+    """A game started just as the bot stops: its board is posted, and the ping that follows
+    meets the closed connection ("Session is closed"). The game is in storage, and the next
+    start draws its board again; the ping is not an error for the press that started it."""
+    gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=5)
+    boards, game = table.bot.boards, table.game(gid)
+    await table.harness.stop()
+    boards._board(gid).pinged = None  # as when the ping had not been sent yet
+
+    async def settings(guild_id: int) -> GuildSettings:  # storage is closed too by now
+        return GuildSettings(guild_id)
+
+    boards.settings = settings
+    await boards.ping(game, None)
