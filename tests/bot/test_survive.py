@@ -66,6 +66,7 @@ async def test_boards_behind_their_games_are_redrawn_after_a_restart(
         "carol", game="intervallkrig", channel=table.fake.world.add_channel("matte-3")
     )
     alice, carol = table.user("alice"), table.user("carol")
+    await table.settle()  # each start's picture follows in the background: let it land first
     old_board = shown_ids(table, table.board(flipped).id)
     for _ in range(3):  # committed, never shown
         await table.bot.games.flip(flipped, alice.id, table.state(flipped).window)
