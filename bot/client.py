@@ -29,10 +29,11 @@ from bot.reports import SessionSummary
 from bot.services.admin import AdminService
 from bot.services.assignments import AssignmentService
 from bot.services.clock import Clock, SystemClock
+from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
-from bot.services.live import GameUpdate, LiveGame
+from bot.services.live import LiveGame
 from bot.services.privacy import PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.services.scheduler import Scheduler
@@ -121,6 +122,7 @@ class MattekrigBot(App):
 
     storage: Storage
     results: ResultsService
+    deadlines: GameDeadlines
     boards: BoardPublisher
 
     def __init__(
@@ -157,10 +159,10 @@ class MattekrigBot(App):
         self.results = ResultsService(storage, clock)
         self.summaries = SummaryService(storage)
         self.admin = AdminService(storage, clock, self.results)
+        store = game_store(storage, self.config)
         self.games = GameService(
-            game_store(storage, self.config),
+            store,
             clock,
-            listeners=[self._on_game_update],
             timers_changed=deadlines_changed.set,
             on_finished=self.results.schedule,
             while_committing=self._render_board,
@@ -172,12 +174,14 @@ class MattekrigBot(App):
             clock,
             pictures=self.pictures,
         )
+        self.deadlines = GameDeadlines(self.games, store, clock, listeners=[self.boards.on_update])
         self.invitations = InvitationService(
             storage, clock, self.games, timers_changed=deadlines_changed.set
         )
         self.sessions = SessionService(storage, clock)
         self.scheduler = Scheduler(
             self.games,
+            self.deadlines,
             self.invitations,
             clock,
             changed=deadlines_changed,
@@ -266,14 +270,10 @@ class MattekrigBot(App):
     async def on_interaction(self, interaction: discord.Interaction[MattekrigBot]) -> None:
         await handle_answer_submit(interaction)
 
-    # The game service tells the boards of its changes, and the boards record where each
-    # board is through the game service: the service is built first, and reaches the boards
-    # (built from it) through these two.
-
-    async def _on_game_update(self, update: GameUpdate) -> None:
-        await self.boards.on_update(update)
-
     def _render_board(self, game: LiveGame) -> None:
+        """The board's text of a game whose change is being committed. The game service hands
+        the boards its changes, and the boards record where each board is through it: the
+        service is built first and reaches the boards (built from it) through this method."""
         self.boards.render(game)
 
     async def show_closed_invitation(self, invitation: Invitation) -> None:

@@ -1,9 +1,9 @@
-"""GameService: lock the game → engine.apply → store → (computer moves, timers) → report.
+"""GameService: lock the game → engine.apply → store → (computer moves, deadlines) → report.
 
 Every accepted action is committed to storage before anyone is shown its result, and a
 refused one changes nothing (the engine's states are frozen values; the in-memory game is
-replaced only after the write succeeded). Timers (answer time, time limit, idle expiry,
-autoplay) are deadlines in storage, so they survive a restart.
+replaced only after the write succeeded). The deadlines (answer time, time limit, idle
+expiry, autoplay) are noted with each change and fired by `bot.services.deadlines`.
 """
 
 from __future__ import annotations
@@ -12,15 +12,24 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
 from bot.services.clock import Clock
+from bot.services.deadlines import (
+    AUTOPLAY_PACE_MS,
+    AUTOPLAY_TIMER,
+    TIME_LIMIT_TIMER,
+    note_deadlines,
+    restore_deadlines,
+    time_limit_due,
+    wakes_the_scheduler,
+)
 from bot.services.errors import UserFacingError
 from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
-from bot.services.settings import IDLE_MINUTES, GameSettings
+from bot.services.settings import GameSettings
 from bot.storage import (
     ActionCommit,
     ChannelBusyError,
@@ -40,10 +49,7 @@ from engine.actions import (
     Action,
     Answer,
     ChoiceKind,
-    Flip,
     Forfeit,
-    Timeout,
-    TimeUp,
     action_from_json,
     action_to_json,
     choice_action,
@@ -54,8 +60,6 @@ from engine.events import Event, event_from_json
 from engine.game import (
     apply,
     awaited,
-    choices,
-    idle_ending,
     judge_answer,
     new_game,
     restore,
@@ -67,15 +71,8 @@ from engine.view import view
 
 log = logging.getLogger(__name__)
 
-ANSWER_TIMER = "answer"
-TIME_LIMIT_TIMER = "time_limit"
-IDLE_TIMER = "idle"
-AUTOPLAY_TIMER = "autoplay"
-AUTOPLAY_PACE_MS = 3_000  # one flip every three seconds: readable, and far below edit limits
 DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
 RECENT_END_MS = 15 * 60_000  # boards of games ended this recently are redrawn at start-up
-
-Listener = Callable[[GameUpdate], Awaitable[None]]
 
 
 def _nothing(*args: object) -> None:
@@ -88,13 +85,11 @@ class GameService:
         storage: GameStore,
         clock: Clock,
         *,
-        listeners: Sequence[Listener] = (),
         timers_changed: Callable[[], None] = _nothing,
         on_finished: Callable[[int], object] = _nothing,
         while_committing: Callable[[LiveGame], object] = _nothing,
     ) -> None:
-        """``listeners`` are told of every change a timer made (nobody pressed anything, so
-        the board follows them); ``timers_changed`` wakes the scheduler when a deadline moved;
+        """``timers_changed`` wakes the scheduler when a deadline moved;
         ``on_finished`` gets a game's id once its ending is stored (its result is recorded
         in the background from there); ``while_committing`` gets the changed game while its
         write is on the database's thread (the board renders its text then, so the press's
@@ -102,7 +97,6 @@ class GameService:
         self.storage = storage
         self.clock = clock
         self.games: dict[int, LiveGame] = {}
-        self.listeners: tuple[Listener, ...] = tuple(listeners)
         self.timers_changed = timers_changed
         self.on_finished = on_finished
         self.while_committing = while_committing
@@ -153,14 +147,12 @@ class GameService:
         )
         game = LiveGame(record=record, settings=settings, state=state, next_seq=1)
         change = ActionCommit(now, [NewEvent(0, DEAL_ACTION, [e.to_json() for e in events])])
-        due = now + settings.minutes * 60_000 if settings.minutes > 0 else None
         session = await self.storage.running_session(guild_id, now) if guild_id else None
-        if session is not None and (due is None or session.ends_at < due):
-            due = session.ends_at  # a class session: every game ends with it (RULES §1.5)
+        due = time_limit_due(settings, now, session.ends_at if session is not None else None)
         if due is not None:
             game.time_limit_due_ms = due
             change.timers[TIME_LIMIT_TIMER] = Deadline(due)
-        events.extend(self._after_change(game, change))
+        events.extend(self.after_change(game, change))
         try:
             game.record = await self.storage.start_game(new, change)
         except ChannelBusyError:
@@ -216,15 +208,7 @@ class GameService:
         recorded = [event for e in stored.events for event in e.events]
         state = restore(settings.engine, stored.seed, actions, recorded)
         game = LiveGame(record=stored, settings=settings, state=state, next_seq=stored.next_seq)
-        for timer in timers:
-            if timer.kind == ANSWER_TIMER:
-                game.answer_due_ms = timer.due_at
-                game.answer_window = (timer.payload or {}).get("window")
-                game.answer_opened_ms = (timer.payload or {}).get("opened")
-            elif timer.kind == TIME_LIMIT_TIMER:
-                game.time_limit_due_ms = timer.due_at
-            elif timer.kind == AUTOPLAY_TIMER:
-                game.autoplay = True
+        restore_deadlines(game, timers)
         last = stored.events[-1].events if stored.events else []
         game.recent = [event_from_json(data) for data in last]
         return game
@@ -378,10 +362,10 @@ class GameService:
             if side is None or game.is_finished:
                 raise UserFacingError("error.stop_not_allowed")
             if rounds_finished(game.state) == 0:
-                return await self._end(game, "stopped", "stop")
-            async with self._action(game) as change:
-                events = self._apply(game, change, Forfeit(side), user_id)
-                events.extend(self._after_change(game, change))
+                return await self.end_game(game, "stopped", "stop")
+            async with self.transaction(game) as change:
+                events = self.apply_action(game, change, Forfeit(side), user_id)
+                events.extend(self.after_change(game, change))
             game.recent = events
             return GameUpdate(game, tuple(events), "stop")
 
@@ -391,12 +375,12 @@ class GameService:
         game = self.live(game_id)
         async with game.lock:
             log.info("game %s ended by manager %s with no result", game.id, user_id)
-            return await self._end(game, "ended", "stop")
+            return await self.end_game(game, "ended", "stop")
 
     # -- the one path every action takes ----------
 
     @staticmethod
-    def _humans(game: LiveGame) -> frozenset[int]:
+    def humans(game: LiveGame) -> frozenset[int]:
         return frozenset(range(game.state.config.sides)) - game.computer_sides()
 
     def _side(self, game: LiveGame, user_id: int, window: int | None) -> int:
@@ -421,9 +405,9 @@ class GameService:
             side = self._side(game, user_id, window)
             action = build(side)
             before = game.state
-            async with self._action(game) as change:
-                events = self._apply(game, change, action, user_id)
-                events.extend(self._after_change(game, change))
+            async with self.transaction(game) as change:
+                events = self.apply_action(game, change, action, user_id)
+                events.extend(self.after_change(game, change))
             game.recent = events
             verdict = None
             if isinstance(action, Answer):
@@ -432,7 +416,7 @@ class GameService:
             return GameUpdate(game, tuple(events), "action", verdict)
 
     @asynccontextmanager
-    async def _action(self, game: LiveGame) -> AsyncIterator[ActionCommit]:
+    async def transaction(self, game: LiveGame) -> AsyncIterator[ActionCommit]:
         """One accepted press (or deadline) = one transaction (issue 9). The body applies the
         actions to the in-memory game and notes what to store in the `ActionCommit`; on
         leaving, it is committed whole. If anything fails the game is put back as it was,
@@ -479,18 +463,17 @@ class GameService:
     def _committed(self, game: LiveGame, change: ActionCommit) -> None:
         """After the commit: a game that ended leaves the live set and its result is
         recorded; the scheduler is woken only when a deadline it may sleep past was set
-        (the idle deadline only ever moves later, and the scheduler looks again at least
-        once a minute, so waking it on every press was per-press work for nothing)."""
+        (waking it on every press was per-press work for nothing)."""
         if change.status is not None:
             self.games.pop(game.id, None)  # its board keeps the final state; presses get "over"
             self.on_finished(game.id)
-        elif any(d is not None and kind != IDLE_TIMER for kind, d in change.timers.items()):
+        elif wakes_the_scheduler(change):
             self.timers_changed()
 
-    def _apply(
+    def apply_action(
         self, game: LiveGame, change: ActionCommit, action: Action, user_id: int | None
     ) -> list[Event]:
-        """Apply one action and note it in ``change`` (stored by `_action` on leaving)."""
+        """Apply one action and note it in ``change`` (stored by `transaction` on leaving)."""
         try:
             state, events = apply(game.state, action)
         except EngineError as error:
@@ -504,8 +487,8 @@ class GameService:
         game.next_seq += 1
         return list(events)
 
-    def _after_change(self, game: LiveGame, change: ActionCommit) -> list[Event]:
-        """Let the computer move, then set the deadlines for what the game waits for now."""
+    def after_change(self, game: LiveGame, change: ActionCommit) -> list[Event]:
+        """Let the computer move, then note the deadlines for what the game waits for now."""
         events: list[Event] = []
         computers = {p.side: p.computer for p in game.players if p.computer is not None}
         while not game.state.is_over:
@@ -517,40 +500,11 @@ class GameService:
             action = choose(game.state, side, Strength(computers[side]), rng)
             if action is None:
                 break
-            events.extend(self._apply(game, change, action, None))
-        if game.state.is_over:
-            game.answer_due_ms = None
-            game.autoplay = False
-            return events
-        now = change.at
-        change.timers[IDLE_TIMER] = Deadline(now + IDLE_MINUTES * 60_000)
-        deciding = awaited(game.state)  # auto mode: the engine decides, nothing is timed
-        window = game.state.window
-        if deciding and game.answer_window != window:
-            game.answer_window = window
-            game.answer_opened_ms = now
-        opened = game.answer_opened_ms if game.answer_opened_ms is not None else now
-        # Each side's time runs from the window's opening (its own, with an accommodation):
-        # the timer is set for the first side still to run out.
-        deadlines = [
-            opened + seconds * 1000
-            for side in deciding
-            if (seconds := game.settings.seconds_for(side)) > 0
-        ]
-        if deadlines:
-            due = min(deadlines)
-            if game.answer_due_ms != due:
-                game.answer_due_ms = due
-                change.timers[ANSWER_TIMER] = Deadline(due, {"window": window, "opened": opened})
-        elif game.answer_due_ms is not None:
-            game.answer_due_ms = None
-            change.timers[ANSWER_TIMER] = None
-        if not deciding:
-            game.answer_window = None
-            game.answer_opened_ms = None
+            events.extend(self.apply_action(game, change, action, None))
+        note_deadlines(game, change)
         return events
 
-    async def _end(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
+    async def end_game(self, game: LiveGame, ending: Ending, cause: UpdateCause) -> GameUpdate:
         status: GameStatus = "abandoned" if ending == "abandoned" else "stopped"
         try:
             await self.storage.set_status(game.id, status, self.clock.now_ms())
@@ -563,93 +517,6 @@ class GameService:
         self.games.pop(game.id, None)
         self.on_finished(game.id)
         return GameUpdate(game, (), cause)
-
-    # -- timers ----------
-
-    async def fire_due_timers(self) -> list[GameUpdate]:
-        """Run every deadline that has passed (the scheduler calls this; so can tests)."""
-        updates = []
-        for timer in await self.storage.due_timers(self.clock.now_ms()):
-            game = self.games.get(timer.game_id)
-            if game is None:
-                await self.storage.clear_timer(timer.game_id, timer.kind)
-                continue
-            async with game.lock:
-                if timer not in await self.storage.timers_for(game.id):
-                    # Moved or fired while this pass waited for the lock (a press, or a second
-                    # pass at start-up): firing the old deadline would clear its successor.
-                    continue
-                try:
-                    update = await self._fire(game, timer.kind, timer.payload)
-                except Exception:
-                    # A deadline that cannot be applied must not fail every pass after it.
-                    log.exception("timer %s of game %s failed; dropping it", timer.kind, game.id)
-                    await self.storage.clear_timer(game.id, timer.kind)
-                    continue
-            if update is not None:
-                updates.append(update)
-                await self._notify(update)
-        return updates
-
-    async def _fire(self, game: LiveGame, kind: str, payload: Any) -> GameUpdate | None:
-        if game.is_finished:
-            return None
-        if kind == IDLE_TIMER:
-            return await self._end(game, "abandoned", "abandon")
-        async with self._action(game) as change:
-            events: list[Event] = []
-            if kind == ANSWER_TIMER:
-                change.timers[ANSWER_TIMER] = None
-                game.answer_due_ms = None
-                if (payload or {}).get("window") != game.state.window:
-                    game.answer_window = None
-                    return None  # that window was closed by the players in time
-                window = game.state.window
-                opened = (payload or {}).get("opened")
-                for side in awaited(game.state):
-                    if game.state.window != window:
-                        break
-                    seconds = game.settings.seconds_for(side)
-                    if seconds <= 0 or (opened is not None and opened + seconds * 1000 > change.at):
-                        continue  # an accommodation: this side's time runs on
-                    events.extend(self._apply(game, change, Timeout(side), None))
-                # RULES §1.5: decisions left to run out, in a row, end the game (abandoned,
-                # or the idle side forfeits while the others play on).
-                ending = idle_ending(game.state, self._humans(game))
-                if ending is not None:
-                    events.extend(self._apply(game, change, ending, None))
-            elif kind == TIME_LIMIT_TIMER:
-                change.timers[TIME_LIMIT_TIMER] = None
-                game.time_limit_due_ms = None
-                if not game.state.time_up:
-                    events.extend(self._apply(game, change, TimeUp(), None))
-            elif kind == AUTOPLAY_TIMER:
-                if not game.autoplay or not _can_flip(game):
-                    game.autoplay = False
-                    change.timers[AUTOPLAY_TIMER] = None
-                    return GameUpdate(game, (), "timer")
-                events.extend(self._apply(game, change, Flip(0), None))
-                if game.state.is_over:
-                    game.autoplay = False
-                else:
-                    due = self.clock.now_ms() + AUTOPLAY_PACE_MS
-                    change.timers[AUTOPLAY_TIMER] = Deadline(due)
-            else:
-                change.timers[kind] = None
-                return None
-            events.extend(self._after_change(game, change))
-        game.recent = events
-        return GameUpdate(game, tuple(events), "timer")
-
-    async def next_wake_ms(self) -> int | None:
-        return await self.storage.next_timer_due()
-
-    async def _notify(self, update: GameUpdate) -> None:
-        for listener in self.listeners:
-            try:
-                await listener(update)
-            except Exception:  # a failed board edit must not stop the timers
-                log.exception("update listener failed for game %s", update.game.id)
 
 
 def _status(state: GameState) -> GameStatus:
@@ -678,7 +545,3 @@ def _snapshot(game: LiveGame) -> _Snapshot:
 def _restore(game: LiveGame, snapshot: _Snapshot) -> None:
     for name, value in zip(_SNAPSHOT_FIELDS, snapshot, strict=True):
         setattr(game, name, value)
-
-
-def _can_flip(game: LiveGame) -> bool:
-    return any(c.kind is ChoiceKind.FLIP for c in choices(game.state))

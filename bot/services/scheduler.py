@@ -11,6 +11,7 @@ from collections.abc import Awaitable, Callable, Sequence
 
 from bot.reports import SessionSummary
 from bot.services.clock import Clock
+from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.sessions import SessionService
@@ -30,6 +31,7 @@ class Scheduler:
     def __init__(
         self,
         games: GameService,
+        deadlines: GameDeadlines,
         invitations: InvitationService,
         clock: Clock,
         *,
@@ -44,6 +46,7 @@ class Scheduler:
         of every class session's summary once its games are over (the Discord layer posts
         it)."""
         self.games = games
+        self.deadlines = deadlines
         self.invitations = invitations
         self.clock = clock
         self.invitation_listeners = tuple(invitation_listeners)
@@ -84,7 +87,7 @@ class Scheduler:
 
     async def run_due(self) -> None:
         """Fire everything that is due now (the loop calls this; tests may too)."""
-        await self.games.fire_due_timers()
+        await self.deadlines.fire_due()
         for invitation in await self.invitations.expire_due():
             for listener in self.invitation_listeners:
                 try:
@@ -109,7 +112,7 @@ class Scheduler:
         due = [
             d
             for d in (
-                await self.games.next_wake_ms(),
+                await self.deadlines.next_wake_ms(),
                 await self.invitations.next_expiry_ms(),
             )
             if d is not None

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.clock import FakeClock
+from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.storage import Player, Storage
@@ -28,6 +29,11 @@ async def storage(tmp_path: Path) -> AsyncIterator[Storage]:
 @pytest.fixture
 def games(storage: Storage, clock: FakeClock) -> GameService:
     return GameService(storage, clock)
+
+
+@pytest.fixture
+def deadlines(storage: Storage, clock: FakeClock, games: GameService) -> GameDeadlines:
+    return GameDeadlines(games, storage, clock)
 
 
 @pytest.fixture

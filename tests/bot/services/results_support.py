@@ -9,6 +9,7 @@ import pytest
 
 from bot.services.admin import AdminService
 from bot.services.clock import FakeClock
+from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.privacy import PrivacyService
@@ -116,13 +117,14 @@ async def regn_game(
     options = {"mode": "regn", "minutes": 1, **options}
     game_id = await start(games, players, **options)
     game = games.live(game_id)
+    deadlines = GameDeadlines(games, games.storage, clock)
     by_side = {p.side: p.user_id for p in players if p.user_id is not None}
     answered = 0
     while not game.is_finished:
         state = game.state
         if answered == rounds * len(by_side):
             clock.advance(61)
-            await games.fire_due_timers()
+            await deadlines.fire_due()
             answered += 1
             continue
         if not state.pending:

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.services.clock import FakeClock
+from bot.services.deadlines import GameDeadlines
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.settings import settings_from_options
@@ -84,22 +85,24 @@ async def test_restart_restores_the_game_exactly(
     assert restored.answer_due_ms == game.answer_due_ms
 
 
-async def test_answer_time_runs_out(games: GameService, clock: FakeClock) -> None:
+async def test_answer_time_runs_out(
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock
+) -> None:
     """RULES §2.2: no answer before the answer time runs out counts as no value."""
     game = (await start(games, answer_seconds=30)).game
     window = game.state.window
     await games.answer(game.id, ALICE, window, sum_of(game, 0))
     clock.advance(29)
-    assert await games.fire_due_timers() == []
+    assert await deadlines.fire_due() == []
     clock.advance(2)
-    [update] = await games.fire_due_timers()
+    [update] = await deadlines.fire_due()
     shown = [e for e in update.events if e.type == "value"]
     assert {e.side: e.reason for e in shown} == {0: None, 1: "timeout"}  # type: ignore[attr-defined]
     assert game.state.window > window
 
 
 async def test_two_passes_at_once_fire_a_deadline_once(
-    games: GameService, clock: FakeClock
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock
 ) -> None:
     """RULES §2.2: a side that lets the answer time run out has no value, once. Two scheduler
     passes that read the same due deadline (the loop's first pass at start-up and a second
@@ -107,22 +110,24 @@ async def test_two_passes_at_once_fire_a_deadline_once(
     game = (await start(games, answer_seconds=30)).game
     window = game.state.window
     clock.advance(31)
-    first, second = await asyncio.gather(games.fire_due_timers(), games.fire_due_timers())
+    first, second = await asyncio.gather(deadlines.fire_due(), deadlines.fire_due())
     assert len(first) + len(second) == 1
     assert game.state.window > window
     assert game.answer_due_ms == clock.now_ms() + 30_000  # the new window's answer time
     clock.advance(31)
-    [update] = await games.fire_due_timers()
+    [update] = await deadlines.fire_due()
     assert {e.type for e in update.events} >= {"value"}
 
 
-async def test_time_limit_and_idle_expiry(games: GameService, clock: FakeClock) -> None:
+async def test_time_limit_and_idle_expiry(
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock
+) -> None:
     game = (await start(games, minutes=1, answer_seconds=0)).game
     clock.advance(61)
-    [update] = await games.fire_due_timers()
+    [update] = await deadlines.fire_due()
     assert game.state.time_up and any(e.type == "time_up" for e in update.events)
     clock.advance(11 * 60)
-    [update] = await games.fire_due_timers()
+    [update] = await deadlines.fire_due()
     assert update.cause == "abandon" and game.ended == "abandoned"
     with pytest.raises(UserFacingError) as refused:
         await games.answer(game.id, ALICE, game.state.window, "1")
@@ -156,13 +161,15 @@ async def test_stop_by_a_player_and_end_by_a_manager(games: GameService) -> None
     assert games.in_channel(10) is None
 
 
-async def test_autoplay_flips_rounds_at_a_pace(games: GameService, clock: FakeClock) -> None:
+async def test_autoplay_flips_rounds_at_a_pace(
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock
+) -> None:
     game = (await start(games, game="intervallkrig")).game
     assert game.state.phase is Phase.FLIP
     await games.toggle_autoplay(game.id, ALICE, game.state.window)
     rounds = game.state.round
     clock.advance(3.1)
-    await games.fire_due_timers()
+    await deadlines.fire_due()
     assert game.state.round > rounds or game.state.step.value != "round"
     await games.toggle_autoplay(game.id, BOB, None)
     assert not game.autoplay
@@ -200,7 +207,11 @@ async def test_a_finished_game_has_its_result_recorded_in_the_background(
 
 
 async def test_a_timer_that_fails_is_dropped_not_retried_forever(
-    games: GameService, storage: Storage, clock: FakeClock, caplog: pytest.LogCaptureFixture
+    games: GameService,
+    deadlines: GameDeadlines,
+    storage: Storage,
+    clock: FakeClock,
+    caplog: pytest.LogCaptureFixture,
 ) -> None:
     """A deadline whose handling fails is logged and cleared, so the scheduler's next pass does
     not fail on it again."""
@@ -210,8 +221,8 @@ async def test_a_timer_that_fails_is_dropped_not_retried_forever(
     async def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    games._fire = broken  # type: ignore[method-assign]
-    assert await games.fire_due_timers() == []
+    deadlines._fire = broken  # type: ignore[method-assign]
+    assert await deadlines.fire_due() == []
     assert "answer" not in {t.kind for t in await storage.timers_for(game.id)}
     assert "dropping it" in caplog.text
 

@@ -9,6 +9,7 @@ from fractions import Fraction
 from math import isqrt
 
 from bot.services.clock import FakeClock
+from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.results import ResultsService, compute_result
 from bot.services.settings import GameSettings, settings_from_options
@@ -80,10 +81,12 @@ async def test_all_cards(games: GameService, clock: FakeClock, results: ResultsS
     assert all(p.answers == 0 for p in result.players)  # auto mode: the engine answered
 
 
-async def test_time_up(games: GameService, clock: FakeClock, results: ResultsService) -> None:
+async def test_time_up(
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock, results: ResultsService
+) -> None:
     game_id = await start(games, people(ALICE, BOB), minutes=1)
     clock.advance(61)
-    await games.fire_due_timers()
+    await deadlines.fire_due()
     await games.flip(game_id, ALICE, None)  # the round in progress is finished first
     result = await _recorded(results, game_id)
     _check_two_player_result(result, "time_up")
@@ -168,19 +171,27 @@ async def test_a_stop_before_the_first_round_is_finished_cancels(
 
 
 async def test_abandoned_is_no_result(
-    games: GameService, clock: FakeClock, results: ResultsService, storage: Storage
+    games: GameService,
+    deadlines: GameDeadlines,
+    clock: FakeClock,
+    results: ResultsService,
+    storage: Storage,
 ) -> None:
     """The idle end (nobody touched the game for ten minutes) counts for nobody."""
     game_id = await start(games, people(ALICE, BOB), mode="regn", answer_seconds=0)
     clock.advance(11 * 60)
-    [update] = await games.fire_due_timers()
+    [update] = await deadlines.fire_due()
     assert update.cause == "abandon"
     assert await results.record(game_id) is None
     assert await storage.load_result(game_id) is None
 
 
 async def test_missed_decisions_abandon_the_game_with_no_result(
-    games: GameService, clock: FakeClock, results: ResultsService, storage: Storage
+    games: GameService,
+    deadlines: GameDeadlines,
+    clock: FakeClock,
+    results: ResultsService,
+    storage: Storage,
 ) -> None:
     """RULES §1.5: "the bot ends a game as `abandoned` (no winner, counted for nobody) when
     every human side has let its last three decisions run out of time" — not a draw."""
@@ -190,7 +201,7 @@ async def test_missed_decisions_abandon_the_game_with_no_result(
         if game.is_finished:
             break
         clock.advance(31)
-        await games.fire_due_timers()
+        await deadlines.fire_due()
         if not game.is_finished and not awaited(game.state):
             await games.flip(game_id, ALICE, None)  # the war's flip: pressing Flip is no answer
     assert game.state.outcome is not None
@@ -200,7 +211,7 @@ async def test_missed_decisions_abandon_the_game_with_no_result(
 
 
 async def test_a_side_that_misses_while_the_other_plays_forfeits(
-    games: GameService, clock: FakeClock, results: ResultsService
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock, results: ResultsService
 ) -> None:
     """RULES §1.5: "a side that lets three in a row run out while another side keeps playing
     forfeits" — a loss for it, a win for the side that played."""
@@ -216,7 +227,7 @@ async def test_a_side_that_misses_while_the_other_plays_forfeits(
             await games.flip(game_id, ALICE, None)
             continue
         clock.advance(31)
-        await games.fire_due_timers()  # Bob lets it run out
+        await deadlines.fire_due()  # Bob lets it run out
     assert game.state.outcome is not None
     assert (game.state.outcome.reason, game.state.outcome.side) == (Termination.FORFEIT, 1)
     result = await _recorded(results, game_id)
@@ -254,7 +265,7 @@ async def test_teams_are_recorded_per_member(
 
 
 async def test_answers_per_player_with_times_and_misses(
-    games: GameService, clock: FakeClock, results: ResultsService
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock, results: ResultsService
 ) -> None:
     """Answer time runs from the cards being turned, not from the other side's answer; a
     timeout is a miss, not an answer."""
@@ -272,7 +283,7 @@ async def test_answers_per_player_with_times_and_misses(
     clock.advance(3)
     await games.answer(game_id, BOB, game.state.window, total(1))
     clock.advance(31)
-    await games.fire_due_timers()  # Alice times out
+    await deadlines.fire_due()  # Alice times out
     await games.stop(game_id, ALICE)
     result = await _recorded(results, game_id)
     alice, bob = result.players
