@@ -196,9 +196,6 @@ class Table:
             writable(self.pot, side).extend(laid)
         return laid
 
-    def pot_size(self) -> int:
-        return sum(len(p) for p in self.pot)
-
     def take_pot(self, winner: int) -> None:
         """The winner takes every card on the table, from every side (RULES §1.4)."""
         won = [card for laid in self.pot for card in laid]

@@ -36,11 +36,6 @@ def _value_text(value: Fraction | None, lang: Lang) -> str:
     return number_text(value)
 
 
-def parse_value(text: str | None) -> Fraction | None:
-    """An engine value string (``"-7/2"``, ``None``) back to a `Fraction`."""
-    return None if text is None else Fraction(text)
-
-
 def _letter(card: Card) -> str | None:
     """The picture letter, only where the value is the rank (fortegn and vanlig decks)."""
     if card.rank is None or abs(card.value) != card.rank:
@@ -62,11 +57,6 @@ def card_face(card: Card) -> str:
 def cards_text(cards: Iterable[Card]) -> str:
     """Several faces side by side."""
     return " ".join(card_face(card) for card in cards)
-
-
-def hidden_card() -> str:
-    """One card face down."""
-    return HIDDEN
 
 
 def face_down(count: int) -> str:

@@ -239,13 +239,6 @@ def _render_lobby(inv: Invitation, lang: Lang, names: Mapping[int, str]) -> Boar
     return Board(content=None, embed=_embed(inv, title, lines), view=_view(items))
 
 
-def render_invitation(inv: Invitation, lang: str, names: Mapping[int, str]) -> Board:
-    """Either kind, by `Invitation.kind`."""
-    if inv.kind == "lobby":
-        return _render_lobby(inv, as_lang(lang), names)
-    return _render_challenge(inv, as_lang(lang), names)
-
-
 def render_challenge(inv: Invitation, lang: str, names: Mapping[int, str]) -> Board:
     """A challenge: the host, the invited players and their answers, the rules, the expiry."""
     return _render_challenge(inv, as_lang(lang), names)

@@ -182,11 +182,6 @@ class AdminService:
             await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
         )
 
-    async def channel_allowed(self, guild_id: int, channel_id: int) -> bool:
-        """Whether games may start in this channel (a thread counts as its parent channel)."""
-        allowed = (await self.storage.guild_settings(guild_id)).channels
-        return not allowed or channel_id in allowed
-
     async def new_season(self, guild_id: int, *, manager: bool) -> SeasonChange:
         """`/mattekrig admin season new` (after the Discord layer's confirmation): archive the
         running season's leaderboard and ratings, start a fresh one."""
@@ -306,11 +301,6 @@ def _percent(value: float | None) -> str:
 
 def _seconds(ms: int | None) -> str:
     return "" if ms is None else str(round(ms / 1000))
-
-
-def _cell(text: str) -> str:
-    """A name a spreadsheet will not run as a formula (CSV injection: =, +, -, @)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 def _require(manager: bool) -> None:

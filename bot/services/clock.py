@@ -1,4 +1,5 @@
-"""Time, injected: services ask a `Clock`, so tests can move time instead of sleeping."""
+"""Time, injected: services ask a `Clock`, so tests can move time instead of sleeping
+(`tests.bot.clock.FakeClock`)."""
 
 from __future__ import annotations
 
@@ -15,16 +16,3 @@ class Clock(Protocol):
 class SystemClock:
     def now_ms(self) -> int:
         return time.time_ns() // 1_000_000
-
-
-class FakeClock:
-    """A clock that moves only when told to (tests)."""
-
-    def __init__(self, start_ms: int = 1_767_225_600_000) -> None:
-        self.ms = start_ms
-
-    def now_ms(self) -> int:
-        return self.ms
-
-    def advance(self, seconds: float) -> None:
-        self.ms += int(seconds * 1000)

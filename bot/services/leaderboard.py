@@ -168,10 +168,6 @@ class LeaderboardService:
         """The Discord layer found these members gone: keep them off this server's boards."""
         await self.storage.mark_departed(guild_id, user_ids, self.clock.now_ms())
 
-    async def members_seen(self, guild_id: int, user_ids: list[int]) -> None:
-        """These members are (back) in the server: show them again."""
-        await self.storage.mark_present(guild_id, user_ids)
-
 
 def gentle_limit(total: int) -> int:
     """The last rank a member may see by name among ``total`` ranked players: the top half

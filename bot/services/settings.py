@@ -4,7 +4,7 @@ agrees on (answer time, time limit), who plays which side, and the board's langu
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.computer import Strength
@@ -57,9 +57,6 @@ class GameSettings:
             preset=bool(data.get("preset", False)),
             side_seconds={int(k): int(v) for k, v in data.get("side_seconds", {}).items()},
         )
-
-    def with_sides(self, sides: int) -> GameSettings:
-        return replace(self, engine=replace(self.engine, sides=sides))
 
 
 def settings_from_options(

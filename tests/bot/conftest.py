@@ -9,7 +9,7 @@ import pytest
 
 from bot.client import MattekrigBot
 from bot.config import Config
-from bot.services.clock import FakeClock
+from tests.bot.clock import FakeClock
 from tests.bot.e2e import no_errors_fixture, table_fixture  # noqa: F401 (fixtures)
 from tests.fakediscord.harness import ClientFactory
 from tests.fakediscord.server import FakeDiscord

@@ -23,12 +23,12 @@ from bot.client import MattekrigBot
 from bot.custom_ids import Verb, build, parse
 from bot.i18n import t
 from bot.render.leaderboard import LeaderboardOptions
-from bot.services.clock import FakeClock
 from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
 from bot.services.settings import settings_from_options
 from bot.storage import GameResult, Player
 from bot.ui.leaderboard import MemberCheck
+from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan
 from tests.bot.e2e import settle_bot
 from tests.bot.storage.results_helpers import duel

@@ -189,6 +189,3 @@ class Invitation:
     def all_accepted(self) -> bool:
         """A challenge whose every invited player has accepted (never true for an empty one)."""
         return bool(self.members) and all(m.state == "accepted" for m in self.members)
-
-    def involves(self, user_id: int) -> bool:
-        return user_id == self.host_id or any(m.user_id == user_id for m in self.members)

@@ -108,10 +108,6 @@ class OperationTally:
         not "legal": a miss counts against it); None before the first round asked."""
         return self.best / self.asked if self.asked else None
 
-    @property
-    def mean_ms(self) -> int | None:
-        return self.answer_ms // self.answers if self.answers else None
-
 
 @dataclass(frozen=True, slots=True)
 class PlayerResult:

@@ -11,7 +11,6 @@ from bot.render.cards import (
     cards_text,
     count_text,
     face_down,
-    hidden_card,
     number_text,
     value_text,
 )
@@ -46,7 +45,7 @@ def test_stacked_cards_have_no_suit() -> None:
 
 
 def test_face_down_cards() -> None:
-    assert hidden_card() == "[ ▒ ]"
+    assert face_down(1) == "[ ▒ ]"
     assert face_down(0) == ""
     assert face_down(2) == "[ ▒ ] [ ▒ ]"
     assert face_down(5) == "[ ▒ ]×5"

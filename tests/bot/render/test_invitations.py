@@ -9,7 +9,7 @@ import pytest
 
 from bot.custom_ids import Space, Verb, parse
 from bot.render.board import Board
-from bot.render.invitations import render_challenge, render_invitation, render_lobby
+from bot.render.invitations import render_challenge, render_lobby
 from bot.storage import Invitation, Member
 from tests.bot.render.support import LANGS, LONG, T0, custom_ids, limit_problems
 
@@ -121,7 +121,7 @@ def test_an_open_lobby(lang: str) -> None:
 @pytest.mark.parametrize("status", ["started", "cancelled", "expired"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_closed_lobbies_have_no_buttons(status: str, lang: str) -> None:
-    board = render_invitation(invitation("lobby", status=status), lang, NAMES)  # type: ignore[arg-type]
+    board = render_lobby(invitation("lobby", status=status), lang, NAMES)  # type: ignore[arg-type]
     assert custom_ids(board.view) == []
     assert limit_problems(board) == {}
 

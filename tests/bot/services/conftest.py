@@ -7,11 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.clock import FakeClock
 from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.storage import Player, Storage
+from tests.bot.clock import FakeClock
 
 
 @pytest.fixture

@@ -8,7 +8,6 @@ from typing import Any
 import pytest
 
 from bot.services.admin import AdminService
-from bot.services.clock import FakeClock
 from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.leaderboard import LeaderboardService
@@ -17,6 +16,7 @@ from bot.services.results import ResultsService
 from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import Player, Storage
 from engine.game import awaited, rounds_finished
+from tests.bot.clock import FakeClock
 
 GUILD = 1
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from bot.services.clock import FakeClock
 from bot.services.deadlines import GameDeadlines
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
@@ -16,6 +15,7 @@ from bot.services.settings import settings_from_options
 from bot.storage import ActionCommit, Player, Storage
 from bot.storage.errors import EventConflictError
 from engine.state import Phase
+from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
 
 

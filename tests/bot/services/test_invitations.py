@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.clock import FakeClock
 from bot.services.errors import UserFacingError
 from bot.services.invitations import InvitationService
+from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA, EVE
 
 OPTIONS = {"game": "regnekrig", "level": 3, "mode": "regn", "locale": "nb"}

@@ -11,12 +11,12 @@ from dataclasses import replace
 import pytest
 
 from bot.services.admin import AdminService
-from bot.services.clock import FakeClock
 from bot.services.errors import UserFacingError
 from bot.services.leaderboard import PAGE_SIZE, LeaderboardService
 from bot.services.periods import DAY_MS, day_key, week_key
 from bot.services.ratings import plan
 from bot.storage import GameResult, Storage
+from tests.bot.clock import FakeClock
 from tests.bot.services.results_support import GUILD, admin_fixture, boards_fixture, results_fixture  # noqa: F401
 from tests.bot.storage.results_helpers import duel
 
@@ -175,9 +175,6 @@ async def test_departed_members_are_kept_off_until_they_play_again(
     await play(A, C)
     board = await leaderboards.leaderboard(GUILD, B, sort="wins")
     assert A in {r.user_id for r in board.rows}
-    await leaderboards.members_left(GUILD, [C])
-    await leaderboards.members_seen(GUILD, [C])
-    assert C in {r.user_id for r in (await leaderboards.leaderboard(GUILD, B, sort="wins")).rows}
 
 
 async def test_computer_and_capped_games_do_not_count_as_board_games(

@@ -10,7 +10,6 @@ import sqlite3
 
 import pytest
 
-from bot.services.clock import FakeClock
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
@@ -19,6 +18,7 @@ from bot.services.periods import DAY_MS
 from bot.services.privacy import WITHHELD, PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
+from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan as _scan
 from tests.bot.services.conftest import ALICE
 from tests.bot.services.privacy_support import NAME, ZELDA, a_full_history

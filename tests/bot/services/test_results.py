@@ -8,7 +8,6 @@ import asyncio
 from fractions import Fraction
 from math import isqrt
 
-from bot.services.clock import FakeClock
 from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.results import ResultsService, compute_result
@@ -40,6 +39,7 @@ from engine.events import (
 from engine.game import apply, awaited, new_game
 from engine.judge import judge
 from engine.state import Termination
+from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
 from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     GUILD,
