@@ -80,7 +80,7 @@ class _Shown:
             game.settings,
             game.autoplay,
             game.ended,
-            game.table_due_ms,
+            game.board_due_ms,
             game.time_limit_due_ms,
         )
 
@@ -602,7 +602,7 @@ def screen_of(game: LiveGame, lang: str) -> GameScreen:
         humans=frozenset(range(game.state.config.sides)) - game.computer_sides(),
         autoplay=game.autoplay,
         ended=game.ended,
-        answer_due_ms=game.table_due_ms,
+        answer_due_ms=game.board_due_ms,
         time_limit_due_ms=game.time_limit_due_ms,
         preset=game.settings.preset,
     )

@@ -28,6 +28,7 @@ from engine.actions import (
 )
 from engine.cards import Card, new_deck, stacked_cards
 from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
+from engine.dealer import Dealer
 from engine.errors import ConfigurationError, IllegalActionError, Reason, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
 from engine.judge import Verdict, judge
@@ -35,7 +36,6 @@ from engine.registry import descriptor
 from engine.rng import GameRng
 from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination
-from engine.table import Table
 
 TIMEOUT_REASON = Reason.TIMEOUT.value
 
@@ -54,8 +54,8 @@ class Decision:
 _DECISION_KIND = {Phase.TARGET: "target", Phase.ANSWER: "answer", Phase.BET: "bet"}
 
 
-def _table(state: GameState) -> Table:
-    return descriptor(state.config.game).table(state)
+def _dealer(state: GameState) -> Dealer:
+    return descriptor(state.config.game).dealer(state)
 
 
 def new_game(
@@ -95,15 +95,15 @@ def new_game(
         bets=(None,) * sides,
         misses=(0,) * sides,
     )
-    table = _table(state)
-    table.emit(
+    dealer = _dealer(state)
+    dealer.emit(
         Dealt,
         piles=tuple(tuple(c.id for c in pile) for pile in dealt),
         set_aside=tuple(c.id for c in set_aside),
         stacked=piles is not None,
     )
-    table.between_rounds()
-    return table.freeze(), table.events
+    dealer.between_rounds()
+    return dealer.freeze(), dealer.events
 
 
 def _check_side(state: GameState, side: int) -> None:
@@ -155,22 +155,22 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """
     if state.outcome is not None:
         raise IllegalActionError("the game is over", code=Refusal.GAME_OVER)
-    table = _table(state)
+    dealer = _dealer(state)
     if not isinstance(action, Flip):  # the common case (auto mode, intervallkrig) skips it
-        _count_misses(state, action, table)
+        _count_misses(state, action, dealer)
     if isinstance(action, Forfeit):
         _check_side(state, action.side)
-        table.forfeit(action.side)
+        dealer.forfeit(action.side)
     elif isinstance(action, Abandon):
-        table.end(Termination.ABANDONED, None)
+        dealer.end(Termination.ABANDONED, None)
     elif isinstance(action, TimeUp):
         if state.time_up:
             raise IllegalActionError("time is already up", code=Refusal.TIME_ALREADY_UP)
-        table.time_up = True
-        table.emit(TimeUpNoted)
+        dealer.time_up = True
+        dealer.emit(TimeUpNoted)
         # RULES §1.5: between rounds the game ends now; a round in progress is finished first.
         if state.phase is Phase.TARGET or (state.phase is Phase.FLIP and state.step is Step.ROUND):
-            table.finish(Termination.TIME_UP)
+            dealer.finish(Termination.TIME_UP)
     elif isinstance(action, Flip):
         _check_side(state, action.side)
         if state.phase is not Phase.FLIP and state.config.mode is not Mode.AUTO:
@@ -179,7 +179,7 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
                 code=Refusal.WRONG_PHASE,
                 phase=state.phase.value,
             )
-        table.flip()
+        dealer.flip()
     elif isinstance(action, NameTarget):
         _check_pending(state, action.side, Phase.TARGET)
         if not TARGET_MIN <= action.value <= TARGET_MAX:
@@ -188,10 +188,10 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
                 code=Refusal.TARGET_OUT_OF_RANGE,
                 value=action.value,
             )
-        table.name_target(action.side, action.value)
+        dealer.name_target(action.side, action.value)
     elif isinstance(action, Answer):
         _check_pending(state, action.side, Phase.ANSWER)
-        table.answer(action.side, judge_answer(state, action.side, action.text))
+        dealer.answer(action.side, judge_answer(state, action.side, action.text))
     elif isinstance(action, Bet):
         _check_pending(state, action.side, Phase.BET)
         if action.swap not in (0, 1):
@@ -200,43 +200,43 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
                 code=Refusal.BAD_SWAP,
                 swap=action.swap,
             )
-        table.decide_bet(action.side, action.swap)
+        dealer.decide_bet(action.side, action.swap)
     elif isinstance(action, Pass):
         _check_pending(state, action.side, Phase.BET)
-        table.decide_bet(action.side, PASS)
+        dealer.decide_bet(action.side, PASS)
     elif isinstance(action, Timeout):
         _check_side(state, action.side)
         if state.phase is Phase.TARGET:
             _check_pending(state, action.side, Phase.TARGET)
-            table.name_target(action.side, None)
+            dealer.name_target(action.side, None)
         elif state.phase is Phase.ANSWER:
             _check_pending(state, action.side, Phase.ANSWER)
-            table.answer(action.side, Verdict(None, "", TIMEOUT_REASON, {}))
+            dealer.answer(action.side, Verdict(None, "", TIMEOUT_REASON, {}))
         elif state.phase is Phase.BET:
             _check_pending(state, action.side, Phase.BET)
-            table.decide_bet(action.side, PASS)
+            dealer.decide_bet(action.side, PASS)
         else:
             raise IllegalActionError("nothing is timed now", code=Refusal.WRONG_PHASE)
     else:  # pragma: no cover - the Action union is closed
         raise IllegalActionError(f"unknown action {action!r}", code=Refusal.MALFORMED_ACTION)
-    return table.freeze(), table.events
+    return dealer.freeze(), dealer.events
 
 
 MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run out of time
 
 
-def _count_misses(state: GameState, action: Action, table: Table) -> None:
+def _count_misses(state: GameState, action: Action, dealer: Dealer) -> None:
     """RULES §1.5: an answer or a bet that runs out of time is a miss; any decision the side
     makes itself (naming a target, or letting the engine draw it, counts) starts over."""
     if not isinstance(action, Timeout | NameTarget | Answer | Bet | Pass):
         return
     side = action.side
-    if not 0 <= side < len(table.misses):
+    if not 0 <= side < len(dealer.misses):
         return  # refused below: there is no such side
     missed = isinstance(action, Timeout) and state.phase in (Phase.ANSWER, Phase.BET)
-    counts = list(table.misses)
+    counts = list(dealer.misses)
     counts[side] = counts[side] + 1 if missed else 0
-    table.misses = tuple(counts)
+    dealer.misses = tuple(counts)
 
 
 def idle_ending(

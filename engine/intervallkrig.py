@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.cards import Card
 from engine.config import WarRule
+from engine.dealer import Dealer, ranked, writable
 from engine.events import (
     BetPlaced,
     CardsLaid,
@@ -16,7 +17,6 @@ from engine.events import (
     WarDeclared,
 )
 from engine.state import PASS, GameState, Phase, Step
-from engine.table import Table, ranked, writable
 
 BET_CARDS = 2  # §3.3: a bet lays two cards face down into the pot
 MIN_CARDS_TO_BET = 4  # §3.3 [decision]: two to bet, one replacement, one third card
@@ -32,11 +32,11 @@ def inside(interval: tuple[Card, ...], card: Card) -> bool:
     return low <= card.value <= high
 
 
-class IntervalTable(Table):
+class IntervalDealer(Dealer):
     __slots__ = ()
 
     ONE_CARD_ROUNDS = True
-    BETTING = False  # §3.3: satsing's swap bets (`SatsingTable`)
+    BETTING = False  # §3.3: satsing's swap bets (`SatsingDealer`)
 
     @staticmethod
     def endgame(state: GameState) -> str | None:
@@ -242,7 +242,7 @@ class IntervalTable(Table):
             self.declare_war(tuple(winners), Step.THREE_CARD_WAR)
 
 
-class SatsingTable(IntervalTable):
+class SatsingDealer(IntervalDealer):
     """Satsing (RULES §3.3): intervallkrig with swap bets."""
 
     __slots__ = ()

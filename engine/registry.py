@@ -4,7 +4,7 @@ game registry).
 A descriptor says everything a screen needs to offer a game without knowing its rules: its
 key and name, the options it is started with (defaults and allowed values), the table class
 that plays it, and what it asks of a screen (a target picker, an answer box, bet buttons, a
-flip). Adding a game is one new module with its `Table` subclass plus one entry in `GAMES`;
+flip). Adding a game is one new module with its `Dealer` subclass plus one entry in `GAMES`;
 no screen branches on the game's name.
 """
 
@@ -16,11 +16,11 @@ from enum import StrEnum
 
 from engine.cards import DeckProfile
 from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
+from engine.dealer import Dealer
 from engine.errors import ConfigurationError
-from engine.intervallkrig import IntervalTable, SatsingTable
+from engine.intervallkrig import IntervalDealer, SatsingDealer
 from engine.levels import AnswerForm
-from engine.regnekrig import RegnekrigTable
-from engine.table import Table
+from engine.regnekrig import RegnekrigDealer
 
 TARGETS = range(TARGET_MIN, TARGET_MAX + 1)  # RULES §2.5
 SIDES = range(2, 5)  # RULES §1.2: two to four sides
@@ -90,7 +90,7 @@ ANSWER_FORM = Option(
 @dataclass(frozen=True, slots=True)
 class GameDescriptor:
     key: str  # the SCENARIOS.md `game` value, also the catalogue prefix `game.<key>.*`
-    table: type[Table]  # the working table that plays its rules
+    dealer: type[Dealer]  # runs its rules on one `apply`'s working copy of a game
     emoji: str
     colour: int  # 0xRRGGBB: the game's colour on every screen
     options: tuple[Option, ...]
@@ -125,7 +125,7 @@ class GameDescriptor:
 
 REGNEKRIG = GameDescriptor(
     key="regnekrig",
-    table=RegnekrigTable,
+    dealer=RegnekrigDealer,
     emoji="🧮",
     colour=0x3B82F6,  # blue
     options=(
@@ -162,7 +162,7 @@ _INTERVAL_RULES_END = (
 )
 INTERVALLKRIG = GameDescriptor(
     key="intervallkrig",
-    table=IntervalTable,
+    dealer=IntervalDealer,
     emoji="↔️",
     colour=0x22C55E,  # green
     options=_INTERVAL_OPTIONS,
@@ -177,7 +177,7 @@ INTERVALLKRIG = GameDescriptor(
 )
 SATSING = GameDescriptor(
     key="satsing",
-    table=SatsingTable,  # RULES §3.3: the swap bets
+    dealer=SatsingDealer,  # RULES §3.3: the swap bets
     emoji="🎲",
     colour=0xF59E0B,  # amber
     options=(*_INTERVAL_OPTIONS, ANSWER_TIME),  # the bets are timed

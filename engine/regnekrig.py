@@ -5,6 +5,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from engine.config import TARGET_LEVELS, TARGET_MAX, TARGET_MIN
+from engine.dealer import Dealer, ranked
 from engine.events import (
     Answered,
     BonusPaid,
@@ -16,7 +17,6 @@ from engine.events import (
 from engine.judge import Verdict
 from engine.solver import Play, best
 from engine.state import Phase
-from engine.table import Table, ranked
 
 EXACT_HIT_BONUS = 3  # RULES §2.5: the other sides give three extra cards
 
@@ -37,7 +37,7 @@ def closeness(value: Fraction, target: int) -> Fraction | int:
     return Fraction(-abs(numerator - target * denominator), denominator)
 
 
-class RegnekrigTable(Table):
+class RegnekrigDealer(Dealer):
     __slots__ = ()
 
     @property

@@ -212,7 +212,7 @@ def view(state: GameState, side: int | None) -> View:
         target=state.target if now is Now.ANSWER else None,
         namer=state.namer if game.has_targets(state.config.level) else None,
         war=_war(state, now),
-        endgame=game.table.endgame(state) if now is Now.FLIP else None,
+        endgame=game.dealer.endgame(state) if now is Now.FLIP else None,
         window=state.window,
         awaited=state.pending,
         battle=state.battle,
@@ -415,7 +415,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     if start is None:
         return None
     target = start.target
-    one_card_rounds = descriptor(config.game).table.ONE_CARD_ROUNDS
+    one_card_rounds = descriptor(config.game).dealer.ONE_CARD_ROUNDS
     comparisons: list[Comparison] = []
     drafts: dict[int, _PlayDraft] = {}
     kind = "round"

@@ -48,8 +48,8 @@ class LiveGame:
         return self.record.home_channel_id
 
     @property
-    def table_due_ms(self) -> int | None:
-        """The deadline the board shows: the table's own answer time from the window's
+    def board_due_ms(self) -> int | None:
+        """The deadline the board shows: the game's own answer time from the window's
         opening. A pupil's accommodation (a longer time, or none) is never shown."""
         seconds = self.settings.answer_seconds
         if self.answer_due_ms is None and self.answer_window is None:

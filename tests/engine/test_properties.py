@@ -259,7 +259,7 @@ def drive(
         action = random_action(state, rnd)
         before = repr(state) if check else ""
         previous, (state, new_events) = state, apply(state, action)
-        # An accepted action leaves its input alone too (`Table` shares the frozen piles).
+        # An accepted action leaves its input alone too (`Dealer` shares the frozen piles).
         assert not check or repr(previous) == before
         played.actions.append(action)
         played.events.extend(new_events)

@@ -23,10 +23,10 @@ from engine.actions import (
     TimeUp,
 )
 from engine.config import GameConfig, Mode
+from engine.dealer import Dealer
 from engine.game import apply, legal_actions, new_game
 from engine.registry import GAMES
 from engine.state import GameState, Phase
-from engine.table import Table
 from engine.view import Now, Status, Why, view
 from tests.engine.strategies import game_configs, seeds
 
@@ -189,14 +189,14 @@ def test_the_one_card_endgame_is_announced_before_its_round() -> None:
     assert facts is not None and facts.comparisons[0].kind == "one_card"
 
 
-def test_the_table_copies_every_field_of_the_state_in_and_out() -> None:
-    """`Table` derives its slots from the state's fields; freezing an untouched table gives
+def test_the_dealer_copies_every_field_of_the_state_in_and_out() -> None:
+    """`Dealer` derives its slots from the state's fields; freezing an untouched dealer gives
     the same state back (no field is forgotten on the way)."""
     for game in GAMES:
         for state in _play(GameConfig(game, mode=Mode.REGN, level=5), 5, 40):
-            assert Table(state).freeze() == state
+            assert Dealer(state).freeze() == state
     names = {f.name for f in dataclasses.fields(GameState)}
-    assert names <= set(Table.__slots__)
+    assert names <= set(Dealer.__slots__)
 
 
 def test_distances_are_exact_fractions() -> None:

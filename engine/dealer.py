@@ -1,6 +1,7 @@
-"""The mutable working copy of one game used inside a single `apply`.
+"""The dealer: the mutable working copy of one game that a single `apply` plays on, dealing,
+laying cards on the table, settling rounds and wars and ending the game.
 
-`apply` copies the frozen `GameState` into a `Table`, lets the game's rules move cards and
+`apply` copies the frozen `GameState` into a `Dealer`, lets the game's rules move cards and
 emit events on it, and freezes the result into a new state; the old state is never touched,
 so a refused action changes nothing. This module holds what every game shares: piles,
 reshuffles (RULES §1.3), the pot, taking and returning it, sides going out and the end of
@@ -32,7 +33,7 @@ from engine.state import PASS, GameState, Outcome, Phase, SideState, Step, Termi
 E = TypeVar("E", bound=Event)
 
 
-class Table:
+class Dealer:
     """One `apply`'s working copy. Piles are copied on write: they start as the frozen state's
     own tuples and become lists only when a rule changes them (`writable`), and `freeze`
     reuses every tuple and `SideState` that did not change. An `apply` touches a few piles of
@@ -329,7 +330,7 @@ class Table:
 
 def writable(piles: list[Sequence[Card]], side: int) -> list[Card]:
     """The side's pile in `piles` as a list the caller may change: a frozen tuple is copied
-    into a list of its own on the first change (copy on write, see `Table`)."""
+    into a list of its own on the first change (copy on write, see `Dealer`)."""
     pile = piles[side]
     if isinstance(pile, list):
         return pile
