@@ -33,8 +33,8 @@ import discord
 from bot import drawing
 from bot.i18n import pick_locale, t
 from bot.render.board import render_board
+from bot.render.display_names import side_names
 from bot.render.locale import as_lang
-from bot.render.names import side_names
 from bot.render.panel import Panel
 from bot.render.pictures import FILENAME, Picture
 from bot.render.screen import GameScreen

@@ -25,11 +25,11 @@ from bot.ops.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.sessions import render_session_summary
 from bot.replies import edit_panel, lang_of, report_error, send_panel, send_private
-from bot.reports import SessionSummary
 from bot.services.admin import AdminService
 from bot.services.assignments import AssignmentService
 from bot.services.clock import Clock, SystemClock
 from bot.services.deadlines import GameDeadlines
+from bot.services.figures import SessionSummary
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService

@@ -23,9 +23,9 @@ from bot.render.assignments import render_assignments
 from bot.render.report import mistake_name, op_names, render_report
 from bot.render.sessions import render_session_started
 from bot.replies import reply_with
-from bot.reports import SORTS as BOARD_SORTS
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES
 from bot.services.errors import UserFacingError
+from bot.services.figures import SORTS as BOARD_SORTS
 from bot.services.periods import local_time
 from bot.services.report import report_rows_csv
 from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX

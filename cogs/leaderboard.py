@@ -12,7 +12,7 @@ from discord import app_commands
 from bot.app import App
 from bot.i18n.translator import choice, ls
 from bot.render.leaderboard import LeaderboardOptions
-from bot.reports import GAMES, PERIODS, SORTS
+from bot.services.figures import GAMES, PERIODS, SORTS
 from bot.ui.leaderboard import show_leaderboard
 
 

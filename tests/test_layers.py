@@ -5,7 +5,7 @@ architecture true without an extra dependency.
 * the engine never imports the bot or the cogs (its own purity test covers the rest);
 * nothing imports a cog (cogs are loaded as extensions by name);
 * i18n catalogue lookup (`bot.i18n.messages`) stays free of discord too;
-* render imports no service and no storage: it draws values (the engine's, `bot.reports`,
+* render imports no service and no storage: it draws values (the engine's, `bot.services.figures`,
   storage's row types and the live game a service hands over), so any screen can draw any
   position without a database;
 * the Discord layer (bot/ui, cogs) imports no storage and never reaches for ``.storage``: it
@@ -27,11 +27,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # and the value modules below.
 RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.custom_ids")
 # Plain values shared across the layers: no I/O, no service, no discord. `bot.services.live`
-# is the game a service holds (render/names.py reads the sides' names from it; the board draws
-# a `GameScreen`) and `bot.services.settings` the table rules it carries; `bot.storage.records`
-# the rows storage returns (frozen dataclasses); `bot.reports` what the record services report.
+# is the game a service holds (render/display_names.py reads the sides' names from it; the
+# board draws a `GameScreen`) and `bot.services.settings` the rules it was started with;
+# `bot.storage.records` the rows storage returns (frozen dataclasses); `bot.services.figures`
+# what the record services report.
 VALUE_MODULES = (
-    "bot.reports",
+    "bot.services.figures",
     "bot.storage.records",
     "bot.storage.records.games",
     "bot.storage.records.results",

@@ -11,7 +11,7 @@ from bot.i18n import Lang, t
 from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.records import ADMIN_COLOUR, FIELD_VALUE_MAX, STATS_COLOUR, date, display, percent
-from bot.reports import AssignmentProgress
+from bot.services.figures import AssignmentProgress
 from bot.storage.records import Assignment
 
 MAX_FIELDS = 25  # Discord's limit per embed

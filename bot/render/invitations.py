@@ -15,8 +15,8 @@ import discord
 from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
 from bot.render.board import ENDED_COLOUR, Board, clip, game_title, when
+from bot.render.display_names import user_name
 from bot.render.locale import as_lang
-from bot.render.names import user_name
 from bot.render.naming import computer_name, join_names
 from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
 from bot.storage.records import Invitation

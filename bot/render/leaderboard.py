@@ -28,7 +28,7 @@ from bot.render.records import (
     page_turner,
     percent,
 )
-from bot.reports import GAMES, PERIODS, SORTS, Leaderboard, Period
+from bot.services.figures import GAMES, PERIODS, SORTS, Leaderboard, Period
 from bot.storage.records import BoardRow, BoardSort
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}

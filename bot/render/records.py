@@ -11,7 +11,7 @@ import discord
 
 from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
-from bot.render.names import clean_name
+from bot.render.display_names import clean_name
 from bot.render.panel import Panel
 
 LEADERBOARD_COLOUR = discord.Colour(0xEAB308)  # gold

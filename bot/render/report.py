@@ -23,7 +23,7 @@ from bot.render.records import (
     percent,
 )
 from bot.render.stats import op_name
-from bot.reports import ClassReport, SkillLine
+from bot.services.figures import ClassReport, SkillLine
 
 MAX_EMBEDS = 10  # Discord's limit per message: the overview and nine pupils
 PUPILS_PER_PAGE = MAX_EMBEDS - 1

@@ -22,7 +22,7 @@ from bot.render.records import (
 )
 from bot.render.report import mistake_in
 from bot.render.stats import op_name
-from bot.reports import PupilLine, SessionSummary
+from bot.services.figures import PupilLine, SessionSummary
 from bot.storage.records import ClassSession
 
 

@@ -13,7 +13,7 @@ from bot.render.board import clip
 from bot.render.locale import as_lang
 from bot.render.notation import seconds_text
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
-from bot.reports import PlayerStats, Practice
+from bot.services.figures import PlayerStats, Practice
 from bot.storage.records import OperationTally, RatingLine
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels

@@ -6,7 +6,7 @@ from bot.i18n import Lang, t
 from bot.render.locale import as_lang
 from bot.render.records import percent
 from bot.render.stats import practice_text
-from bot.reports import PupilSummary
+from bot.services.figures import PupilSummary
 from engine.registry import descriptor
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1–4, named like the levels

@@ -14,9 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from bot.reports import ClassReport
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.figures import ClassReport
 from bot.services.report import class_report, day_bounds, parse_day, spreadsheet_cell
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize

@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from bot.reports import AssignmentProgress
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.figures import AssignmentProgress
 from bot.storage import PlayerGame
 from bot.storage.contract import Store
 from bot.storage.records import Assignment

@@ -18,9 +18,9 @@ every leaderboard from then on, until they play in the server again (`record` cl
 
 from __future__ import annotations
 
-from bot.reports import GAMES, PERIODS, Leaderboard, Period
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.figures import GAMES, PERIODS, Leaderboard, Period
 from bot.services.periods import SCHOOL_TZ, week_key, week_start_ms
 from bot.storage import (
     ALL_GAMES,

@@ -17,8 +17,8 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 
-from bot.reports import ClassReport, SkillLine
 from bot.services.errors import UserFacingError
+from bot.services.figures import ClassReport, SkillLine
 from bot.services.periods import SCHOOL_TZ, week_key
 from bot.services.results import LEVEL_OPERATIONS
 from bot.storage import OperationTally, PlayerGame

@@ -9,9 +9,9 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.reports import SessionSummary
 from bot.services.clock import Clock
 from bot.services.deadlines import GameDeadlines
+from bot.services.figures import SessionSummary
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.sessions import SessionService

@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from bot.reports import ClassMistake, PupilLine, SessionSummary
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.figures import ClassMistake, PupilLine, SessionSummary
 from bot.services.results import OPERATIONS
 from bot.storage import OperationTally, PlayerGame
 from bot.storage.contract import Store

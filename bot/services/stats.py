@@ -25,10 +25,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.reports import LevelSuggestion, PlayerStats
 from bot.services.advice import find_practice
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.figures import LevelSuggestion, PlayerStats
 from bot.services.results import LEVEL_OPERATIONS, OPERATIONS
 from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
 from bot.storage.contract import Store

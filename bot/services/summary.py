@@ -20,9 +20,9 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.reports import Direction, PupilSummary
 from bot.services.advice import find_practice
 from bot.services.errors import UserFacingError
+from bot.services.figures import Direction, PupilSummary
 from bot.services.results import (
     Mistakes,
     NotFinishedError,

@@ -25,8 +25,8 @@ from bot.custom_ids import Verb, template
 from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
 from bot.render.locale import as_lang
 from bot.replies import show
-from bot.reports import Leaderboard
 from bot.services.errors import UserFacingError
+from bot.services.figures import Leaderboard
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
 

@@ -454,7 +454,7 @@ def final_controls(table: Table, gid: int) -> list[str]:
 async def assert_game_over(table: Table, gid: int, lang: str, reason: str) -> GameState:
     """The board says who won and why and offers only Rematch (and a summary); the game is
     stored as over, and replaying its stored actions gives the very state the players saw."""
-    from bot.render.names import side_names
+    from bot.render.display_names import side_names
     from bot.services.settings import GameSettings
     from engine.actions import action_from_json
     from engine.game import restore

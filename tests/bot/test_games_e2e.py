@@ -15,7 +15,7 @@ import pytest
 
 from bot.custom_ids import Verb, build
 from bot.i18n import t
-from bot.render.names import side_names
+from bot.render.display_names import side_names
 from engine.state import Phase
 from tests.bot.e2e import (
     Table,

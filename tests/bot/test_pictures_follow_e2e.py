@@ -12,8 +12,8 @@ import pytest
 
 import bot.boards
 from bot import drawing
+from bot.render.display_names import side_names
 from bot.render.locale import as_lang
-from bot.render.names import side_names
 from bot.render.pictures import Picture, draw_table
 from engine.view import View, view
 from tests.bot.e2e import Table, seed_deals

@@ -20,7 +20,7 @@ from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
 from bot.render.privacy import render_forget_confirm
 from bot.render.records import render_done
 from bot.render.stats import render_stats, trend_text
-from bot.reports import GAMES, PERIODS, Leaderboard, LevelSuggestion, PlayerStats
+from bot.services.figures import GAMES, PERIODS, Leaderboard, LevelSuggestion, PlayerStats
 from bot.storage import (
     BOARD_SORTS,
     BOARD_VISIBILITIES,

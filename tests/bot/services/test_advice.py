@@ -14,7 +14,7 @@ import pytest
 from bot.i18n import t
 from bot.render.stats import practice_text, render_stats
 from bot.render.summary import render_summary
-from bot.reports import Practice
+from bot.services.figures import Practice
 from bot.services.results import LEVEL_OPERATIONS
 from bot.services.stats import suggest_level, summarize
 from bot.services.summary import summarise

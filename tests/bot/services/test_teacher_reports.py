@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.reports import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES
+from bot.services.figures import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES
 from bot.services.report import class_report, report_rows_csv
 from bot.services.sessions import session_summary
 from bot.storage import OperationTally, PlayerGame

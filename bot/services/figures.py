@@ -1,6 +1,7 @@
-"""What the record services report and the screens show: one page of a leaderboard and a
-pupil's statistics. Plain frozen values with no behaviour beyond arithmetic, kept out of the
-services so that render draws them while importing no service (tests/test_layers.py)."""
+"""The figures the record services compute and the screens show: a page of a leaderboard, a
+pupil's statistics, a class session's summary, an assignment's progress, the teacher's class
+report. Plain frozen values with no behaviour beyond arithmetic, in a module of their own so
+that render draws them while importing no service (tests/test_layers.py)."""
 
 from __future__ import annotations
 
