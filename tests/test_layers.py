@@ -12,14 +12,22 @@ architecture true without an extra dependency.
   calls services only;
 * nothing below bot/client.py imports it, not even for a type name (the Discord layer names
   `bot.app.App`), so the client is the one place that knows every part;
-* the client wires services through their constructors, never by patching them afterwards.
+* the client wires services through their constructors, never by patching them afterwards;
+* no module imports itself back through others (no import cycle, type-only and function-level
+  imports included), and every import runs down the layers of `LAYERS`; both checks are
+  shown to catch a cycle and an upward import planted in a copy of the project.
 """
 
 from __future__ import annotations
 
 import ast
-from collections.abc import Iterable
+import contextlib
+import functools
+import shutil
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+
+import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -281,3 +289,198 @@ def test_services_depend_on_the_storage_contract_not_a_backend() -> None:
     assert found == {}
     named = {str(p.relative_to(ROOT)) for p in services if "Storage" in _names_from_storage(p)}
     assert named == set()
+
+
+# -- no cycles, one way down ------------------------------------------------------------------
+
+PACKAGES = ("engine", "bot", "cogs", "table", "benchmarks", "tests")
+# The layers from the bottom up: a module may import its own layer's modules and any layer's
+# below it, never one above (the longest prefix names a module's layer).
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("engine",),  # the pure rules
+    # what everything reads: the catalogues, the settings, the data folders, the custom ids
+    ("bot", "bot.i18n", "bot.config", "bot.paths", "bot.token_shape", "bot.custom_ids"),
+    ("bot.storage",),
+    ("bot.services", "bot.shards"),
+    ("bot.render", "bot.drawing"),  # pure screens, and the pictures' worker
+    # Discord's side of the services: answers, boards, what the Discord layer may use of the
+    # bot, and the log lines and invite link the client writes
+    ("bot.replies", "bot.boards", "bot.app", "bot.ops.logs", "bot.ops.invite"),
+    ("bot.ui",),
+    ("cogs",),
+    ("bot.client",),  # builds every part
+    ("table",),  # the browser, started by the command line too
+    ("bot.ops", "bot.__main__"),  # the operator's command line
+    ("tests.fakediscord", "tests.postgres"),  # what the tests and the benchmarks run against
+    ("benchmarks",),
+    ("tests",),
+)
+
+
+def _module_names(root: Path, packages: Sequence[str]) -> dict[str, Path]:
+    """Every module under ``root``'s packages by dotted name (a package by its own name)."""
+    found: dict[str, Path] = {}
+    for package in packages:
+        for path in sorted((root / package).rglob("*.py")):
+            parts = path.relative_to(root).with_suffix("").parts
+            found[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return found
+
+
+def import_graph(root: Path, packages: Sequence[str] = PACKAGES) -> dict[str, set[str]]:
+    """Which of the project's modules each module imports: at the top, under ``if
+    TYPE_CHECKING:`` and inside functions alike (a type-only import ties two modules as much
+    as any). ``from a import b`` names the module ``a.b`` when there is one, else ``a``."""
+    modules = _module_names(root, packages)
+
+    def module_of(name: str) -> str | None:
+        while name and name not in modules:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        imported: set[str | None] = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                imported.update(module_of(alias.name) for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                imported.update(module_of(f"{node.module}.{a.name}") for a in node.names)
+        graph[name] = {m for m in imported if m is not None and m != name}
+    return graph
+
+
+def import_cycles(graph: Mapping[str, set[str]]) -> list[list[str]]:
+    """The groups of modules that import each other, round and round (Tarjan's strongly
+    connected components, without recursion)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, targets = work[-1]
+            for target in targets:
+                if target not in index:
+                    index[target] = low[target] = len(index)
+                    stack.append(target)
+                    on_stack.add(target)
+                    work.append((target, iter(sorted(graph.get(target, ())))))
+                    break
+                if target in on_stack:
+                    low[node] = min(low[node], index[target])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = []
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.append(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        cycles.append(sorted(group))
+    return sorted(cycles)
+
+
+def layer_of(module: str, layers: Sequence[Sequence[str]] = LAYERS) -> int | None:
+    """The index of the layer a module is in (the longest prefix that names it)."""
+    best: tuple[int, int] | None = None
+    for number, prefixes in enumerate(layers):
+        for prefix in prefixes:
+            if _under(module, (prefix,)) and (best is None or len(prefix) > best[1]):
+                best = (number, len(prefix))
+    return None if best is None else best[0]
+
+
+def upward_imports(
+    graph: Mapping[str, set[str]], layers: Sequence[Sequence[str]] = LAYERS
+) -> list[str]:
+    """Every import from a module to one in a higher layer, as ``importer -> imported``."""
+    return sorted(
+        f"{importer} -> {imported}"
+        for importer, targets in graph.items()
+        for imported in targets
+        if (layer_of(importer, layers) or 0) < (layer_of(imported, layers) or 0)
+    )
+
+
+@functools.cache
+def _project_graph() -> dict[str, set[str]]:
+    return import_graph(ROOT)
+
+
+def test_no_import_cycles() -> None:
+    graph = _project_graph()
+    assert len(graph) > 300  # the whole project, tests included
+    assert import_cycles(graph) == []
+
+
+def test_every_import_runs_down_the_layers() -> None:
+    graph = _project_graph()
+    assert [m for m in graph if layer_of(m) is None] == []  # a new package takes its place
+    assert upward_imports(graph) == []
+
+
+# What the planted faults need: the product's packages (the tests' and benchmarks' modules only
+# add imports from above).
+PRODUCT = ("engine", "bot", "cogs", "table")
+
+
+@pytest.fixture(scope="module")
+def project_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the product's packages, for the checks to be shown a planted fault."""
+    root = tmp_path_factory.mktemp("project")
+    skip = shutil.ignore_patterns("__pycache__", "*.json", "*.png", "*.css", "*.js")
+    for package in PRODUCT:
+        shutil.copytree(ROOT / package, root / package, ignore=skip)
+    return root
+
+
+@contextlib.contextmanager
+def _planted(root: Path, module: str, line: str) -> Iterator[None]:
+    """``line`` added at the end of ``module`` in the copy, and taken out again after."""
+    path = root / (module.replace(".", "/") + ".py")
+    before = path.read_text(encoding="utf-8")
+    path.write_text(before + "\n" + line + "\n", encoding="utf-8")
+    try:
+        yield
+    finally:
+        path.write_text(before, encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    "planted",
+    [
+        "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from bot.app import App",
+        "def later() -> None:\n    from bot.app import App",
+    ],
+    ids=["type-only", "in-a-function"],
+)
+def test_the_cycle_check_finds_a_planted_cycle(project_copy: Path, planted: str) -> None:
+    """bot/app.py imports the game service; a service that names the app back, even only for
+    a type or only inside a function, closes a circle."""
+    assert import_cycles(import_graph(project_copy, PRODUCT)) == []
+    with _planted(project_copy, "bot.services.games", planted):
+        cycles = import_cycles(import_graph(project_copy, PRODUCT))
+    assert len(cycles) == 1 and {"bot.app", "bot.services.games"} <= set(cycles[0])
+
+
+def test_the_layer_check_finds_a_planted_upward_import(project_copy: Path) -> None:
+    """Render drawing with a button of bot/ui is no cycle (ui does not import that renderer),
+    but it runs up the layers."""
+    planted = "def later() -> None:\n    from bot.ui.items import FlipItem"
+    with _planted(project_copy, "bot.render.stats", planted):
+        graph = import_graph(project_copy, PRODUCT)
+    assert import_cycles(graph) == []
+    assert upward_imports(graph) == ["bot.render.stats -> bot.ui.items"]
