@@ -24,20 +24,19 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Coroutine, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import aiohttp
 import discord
 
 from bot import drawing
+from bot.board_state import BoardState, Rendered, Shown, picture_of, screen_of
 from bot.i18n import pick_locale, t
 from bot.render.board import render_board
 from bot.render.display_names import side_names
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
-from bot.render.pictures import FILENAME, Picture
-from bot.render.screen import GameScreen
+from bot.render.pictures import Picture
 from bot.replies import answer_message, edit_panel, reply_lang, send_panel, show_in
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
@@ -56,77 +55,6 @@ FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
 # answer to a request: never a bug here.
 TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
-
-
-@dataclass(frozen=True, slots=True)
-class _Shown:
-    """Everything of a live game its board's text is rendered from. Objects the services
-    replace on every change (the state, the record, the settings) are compared by identity:
-    a new one is a change, whatever it holds."""
-
-    state: object
-    record: object
-    settings: object
-    autoplay: bool
-    ended: object
-    answer_due_ms: int | None
-    time_limit_due_ms: int | None
-
-    @classmethod
-    def of(cls, game: LiveGame) -> _Shown:
-        return cls(
-            game.state,
-            game.record,
-            game.settings,
-            game.autoplay,
-            game.ended,
-            game.board_due_ms,
-            game.time_limit_due_ms,
-        )
-
-    def same(self, other: _Shown) -> bool:
-        return (
-            self.state is other.state
-            and self.record is other.record
-            and self.settings is other.settings
-            and self.ended is other.ended
-            and (self.autoplay, self.answer_due_ms, self.time_limit_due_ms)
-            == (other.autoplay, other.answer_due_ms, other.time_limit_due_ms)
-        )
-
-
-@dataclass(frozen=True, slots=True)
-class _Rendered:
-    shown: _Shown
-    seen: View
-    panel: Panel
-    at_ms: int
-
-    def fits(self, shown: _Shown, now_ms: int) -> bool:
-        """Still the board's text: nothing it shows changed, and no deadline it shows has
-        passed since (a passed deadline leaves the board)."""
-        dues = (shown.answer_due_ms, shown.time_limit_due_ms)
-        passed = any(due is not None and self.at_ms < due <= now_ms for due in dues)
-        return not passed and self.shown.same(shown)
-
-
-@dataclass(eq=False)
-class _Board:
-    """Everything kept for one game's board, let go as one a while after its game is over."""
-
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write to it at a time
-    refreshing: bool = False  # a pass is bringing it up to date
-    asked: int = 0  # refreshes asked for so far; a pass covers those asked before it writes
-    picture_known: bool = False  # whether `picture` is what this process last wrote
-    picture: discord.Attachment | None = None  # the picture file on it
-    text_only: bool = False  # its channel refuses attachments
-    retrying: asyncio.Task[None] | None = None  # an edit that failed waits to be tried again
-    healed_at: float | None = None  # when a stale press last redrew it (loop time)
-    pinged: int | None = None  # the decision window its players were last pinged for
-    rendered: _Rendered | None = None  # its text, last rendered
-
-    def wrote(self, picture: discord.Attachment | None) -> None:
-        self.picture_known, self.picture = True, picture
 
 
 class BoardGames(Protocol):
@@ -159,7 +87,7 @@ class BoardPublisher:
         self.clock = clock
         self.pictures = pictures
         self.drawer = drawing.shared()
-        self._boards: dict[int, _Board] = {}
+        self._boards: dict[int, BoardState] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._closing = False
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
@@ -167,10 +95,10 @@ class BoardPublisher:
         self.press_waits_s = PRESS_WAITS_S
         self.forget_after_s = FORGET_AFTER_S
 
-    def _board(self, game_id: int) -> _Board:
+    def _board(self, game_id: int) -> BoardState:
         board = self._boards.get(game_id)
         if board is None:
-            board = self._boards[game_id] = _Board()
+            board = self._boards[game_id] = BoardState()
         return board
 
     def render(self, game: LiveGame) -> Panel:
@@ -178,7 +106,7 @@ class BoardPublisher:
         the press's answer and the picture edit that follows it show the same text, so the
         second asks the first (a deadline passed in between renders it again, without it)."""
         now_ms = self.clock.now_ms()
-        shown = _Shown.of(game)
+        shown = Shown.of(game)
         board = self._board(game.id)
         last = board.rendered
         if last is not None and last.fits(shown, now_ms):
@@ -186,7 +114,7 @@ class BoardPublisher:
         lang = game.settings.locale
         screen = screen_of(game, lang)
         panel = render_board(screen, lang, now_ms)
-        board.rendered = _Rendered(shown, screen.view, panel, now_ms)
+        board.rendered = Rendered(shown, screen.view, panel, now_ms)
         return panel
 
     def _seen(self, game: LiveGame) -> View:
@@ -398,7 +326,7 @@ class BoardPublisher:
             if game.is_finished:
                 self._forget_later(game.id)
 
-    async def _edit(self, game: LiveGame, board: _Board) -> int | None:
+    async def _edit(self, game: LiveGame, board: BoardState) -> int | None:
         """One attempt to make the board true: the refreshes it covers (those asked before it
         wrote), or None when Discord should be asked again.
 
@@ -473,13 +401,13 @@ class BoardPublisher:
         board = self._boards.get(game_id)
         return board is not None and board.retrying is not None
 
-    def _retry_later(self, game: LiveGame, board: _Board) -> None:
+    def _retry_later(self, game: LiveGame, board: BoardState) -> None:
         """Ask Discord again with back-off until the board is true (one pending retry per
         game; changes meanwhile are drawn by it)."""
         if board.retrying is None:
             board.retrying = self._spawn(self._retry(game, board))
 
-    async def _retry(self, game: LiveGame, board: _Board) -> None:
+    async def _retry(self, game: LiveGame, board: BoardState) -> None:
         attempt = 0
         covered = None
         try:
@@ -581,28 +509,7 @@ class BoardPublisher:
             log.info("could not ping the players of game %s", game.id)
 
 
-def picture_of(message: discord.Message) -> discord.Attachment | None:
-    """The board's picture file among a message's attachments."""
-    return next((a for a in message.attachments if a.filename == FILENAME), None)
-
-
 def describe_failure(error: BaseException) -> str:
     if isinstance(error, discord.HTTPException):
         return f"{error.status} {error.code}"
     return type(error).__name__
-
-
-def screen_of(game: LiveGame, lang: str) -> GameScreen:
-    """What the board shows of a live game: the engine's view of the table and what the bot
-    keeps beside it (names in the board's language, deadlines, autoplay, a stop)."""
-    return GameScreen(
-        game_id=game.id,
-        view=view(game.state, None),
-        names=side_names(game, as_lang(lang)),
-        humans=frozenset(range(game.state.config.sides)) - game.computer_sides(),
-        autoplay=game.autoplay,
-        ended=game.ended,
-        answer_due_ms=game.board_due_ms,
-        time_limit_due_ms=game.time_limit_due_ms,
-        preset=game.settings.preset,
-    )

@@ -10,7 +10,7 @@ from typing import Any
 import discord
 
 from bot import render
-from bot.boards import screen_of
+from bot.board_state import screen_of
 from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
@@ -238,7 +238,7 @@ def _positions() -> dict[str, Callable[[], LiveGame]]:
 POSITIONS = _positions()
 
 
-# -- the renderers, fed the way the bot feeds them (`bot.boards.screen_of`) ---------------------
+# -- the renderers, fed the way the bot feeds them (`bot.board_state.screen_of`) -----------------
 
 
 def render_board(game: LiveGame, lang: str, now_ms: int) -> Board:

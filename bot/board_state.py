@@ -1,0 +1,110 @@
+"""What the board publisher (`bot.boards`) keeps of each game's board, and what a board shows
+of a live game: one `BoardState` per board, holding everything the publisher remembers for
+it, so that all of it is let go together once the game is over."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+import discord
+
+from bot.render.display_names import side_names
+from bot.render.locale import as_lang
+from bot.render.panel import Panel
+from bot.render.pictures import FILENAME
+from bot.render.screen import GameScreen
+from bot.services.live import LiveGame
+from engine.view import View, view
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """Everything of a live game its board's text is rendered from. Objects the services
+    replace on every change (the state, the record, the settings) are compared by identity:
+    a new one is a change, whatever it holds."""
+
+    state: object
+    record: object
+    settings: object
+    autoplay: bool
+    ended: object
+    answer_due_ms: int | None
+    time_limit_due_ms: int | None
+
+    @classmethod
+    def of(cls, game: LiveGame) -> Shown:
+        return cls(
+            game.state,
+            game.record,
+            game.settings,
+            game.autoplay,
+            game.ended,
+            game.board_due_ms,
+            game.time_limit_due_ms,
+        )
+
+    def same(self, other: Shown) -> bool:
+        return (
+            self.state is other.state
+            and self.record is other.record
+            and self.settings is other.settings
+            and self.ended is other.ended
+            and (self.autoplay, self.answer_due_ms, self.time_limit_due_ms)
+            == (other.autoplay, other.answer_due_ms, other.time_limit_due_ms)
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Rendered:
+    shown: Shown
+    seen: View
+    panel: Panel
+    at_ms: int
+
+    def fits(self, shown: Shown, now_ms: int) -> bool:
+        """Still the board's text: nothing it shows changed, and no deadline it shows has
+        passed since (a passed deadline leaves the board)."""
+        dues = (shown.answer_due_ms, shown.time_limit_due_ms)
+        passed = any(due is not None and self.at_ms < due <= now_ms for due in dues)
+        return not passed and self.shown.same(shown)
+
+
+@dataclass(eq=False)
+class BoardState:
+    """Everything kept for one game's board, let go as one a while after its game is over."""
+
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)  # one write to it at a time
+    refreshing: bool = False  # a pass is bringing it up to date
+    asked: int = 0  # refreshes asked for so far; a pass covers those asked before it writes
+    picture_known: bool = False  # whether `picture` is what this process last wrote
+    picture: discord.Attachment | None = None  # the picture file on it
+    text_only: bool = False  # its channel refuses attachments
+    retrying: asyncio.Task[None] | None = None  # an edit that failed waits to be tried again
+    healed_at: float | None = None  # when a stale press last redrew it (loop time)
+    pinged: int | None = None  # the decision window its players were last pinged for
+    rendered: Rendered | None = None  # its text, last rendered
+
+    def wrote(self, picture: discord.Attachment | None) -> None:
+        self.picture_known, self.picture = True, picture
+
+
+def screen_of(game: LiveGame, lang: str) -> GameScreen:
+    """What the board shows of a live game: the engine's view of the table and what the bot
+    keeps beside it (names in the board's language, deadlines, autoplay, a stop)."""
+    return GameScreen(
+        game_id=game.id,
+        view=view(game.state, None),
+        names=side_names(game, as_lang(lang)),
+        humans=frozenset(range(game.state.config.sides)) - game.computer_sides(),
+        autoplay=game.autoplay,
+        ended=game.ended,
+        answer_due_ms=game.board_due_ms,
+        time_limit_due_ms=game.time_limit_due_ms,
+        preset=game.settings.preset,
+    )
+
+
+def picture_of(message: discord.Message) -> discord.Attachment | None:
+    """The board's picture file among a message's attachments."""
+    return next((a for a in message.attachments if a.filename == FILENAME), None)
