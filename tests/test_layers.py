@@ -172,6 +172,18 @@ def test_render_imports_no_service_and_no_storage() -> None:
     assert _offenders(paths, {"aiosqlite"}) == {}
 
 
+def test_render_never_awaits() -> None:
+    """DESIGN: render "never awaits": it builds values (a `Panel` is the fields of a message);
+    sending, editing and answering with them is the Discord layer's (`bot.replies`)."""
+    awaiting = sorted(
+        f"{p.relative_to(ROOT)}:{node.lineno}"
+        for p in _modules("bot/render")
+        for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
+        if isinstance(node, ast.AsyncFunctionDef | ast.Await | ast.AsyncWith | ast.AsyncFor)
+    )
+    assert awaiting == []
+
+
 def test_the_value_modules_are_plain_values() -> None:
     """What render may import from services and storage really is neutral: each value module
     imports nothing of the bot but other value modules, and no discord or database."""
