@@ -287,13 +287,7 @@ class BoardPublisher:
     async def _post(
         self, channel: discord.abc.Messageable, game: LiveGame, picture: Picture | None
     ) -> discord.Message:
-        try:
-            message = await send_panel(channel, self._panel(game, picture))
-        except discord.Forbidden as refused:
-            if picture is None or refused.code != MISSING_PERMISSIONS:
-                raise
-            await self._text_from_now(game)
-            message = await send_panel(channel, self.render(game))
+        message = await self._written(game, picture, lambda panel: send_panel(channel, panel))
         self._board(game.id).wrote(picture_of(message))
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.games.set_board(game, message.id, thread_id=thread_id)
@@ -367,19 +361,29 @@ class BoardPublisher:
             return False
         return True
 
+    async def _written(
+        self,
+        game: LiveGame,
+        picture: Picture | None,
+        write: Callable[[Panel], Awaitable[discord.Message]],
+    ) -> discord.Message:
+        """The board written with its picture; where the channel refuses files (Attach Files
+        is missing), the text alone, and text from now on."""
+        try:
+            return await write(self._panel(game, picture))
+        except discord.Forbidden as refused:
+            if picture is None or refused.code != MISSING_PERMISSIONS:
+                raise
+        await self._text_from_now(game)
+        return await write(self.render(game))
+
     async def _edit_board(
         self, channel: discord.PartialMessageable, game: LiveGame, picture: Picture | None
     ) -> None:
         assert game.record.message_id is not None
         board = channel.get_partial_message(game.record.message_id)
         try:
-            try:
-                message = await edit_panel(board, self._panel(game, picture))
-            except discord.Forbidden as refused:
-                if picture is None or refused.code != MISSING_PERMISSIONS:
-                    raise
-                await self._text_from_now(game)
-                message = await edit_panel(board, self.render(game))
+            message = await self._written(game, picture, lambda panel: edit_panel(board, panel))
         except discord.NotFound:
             log.info("board of game %s is gone; posting a new one", game.id)
             await self._post(channel, game, picture)

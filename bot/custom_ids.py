@@ -192,12 +192,15 @@ class CustomId:
     @property
     def page(self) -> int:
         """A page's button: the page it shows (the first when none is written)."""
-        return (self.number or 0) if self.verb in (Verb.PAGE, Verb.REPORT) else 0
+        return self._number_of(Verb.PAGE, Verb.REPORT)
 
     @property
     def season(self) -> int:
         """A new season's confirmation: the season running when it was asked (0: none)."""
-        return (self.number or 0) if self.verb is Verb.SEASON else 0
+        return self._number_of(Verb.SEASON)
+
+    def _number_of(self, *verbs: Verb) -> int:
+        return (self.number or 0) if self.verb in verbs else 0
 
     def int_arg(self) -> int | None:
         """``arg`` as an integer, or None when absent or not a whole number."""
