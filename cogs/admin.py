@@ -259,6 +259,7 @@ class AdminGroup(
         answer_form=[choice("answer_form", f.value) for f in AnswerForm],
         computer=[choice("computer", s.value) for s in Strength],
     )
+    @app_commands.autocomplete(name=_named_choices, delete=_named_choices)
     async def preset(
         self,
         interaction: discord.Interaction[App],
@@ -318,13 +319,6 @@ class AdminGroup(
         named = await bot.teachers.named_presets(guild_id)
         await _private(interaction, render_presets(presets, lang, note=note, named=named))
 
-    @preset.autocomplete("name")
-    @preset.autocomplete("delete")
-    async def _preset_names(
-        self, interaction: discord.Interaction[App], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await _named_choices(interaction, current)
-
     @app_commands.command(name="accommodation", description=ls("cmd.admin.accommodation.desc"))
     @app_commands.describe(
         pupil=ls("cmd.admin.accommodation.opt.pupil.desc"),
@@ -355,6 +349,7 @@ class AdminGroup(
         minutes=ls("cmd.admin.session.opt.minutes.desc"),
         preset=ls("cmd.admin.session.opt.preset.desc"),
     )
+    @app_commands.autocomplete(preset=_named_choices)
     async def session(
         self,
         interaction: discord.Interaction[App],
@@ -374,12 +369,6 @@ class AdminGroup(
         await interaction.response.send_message(
             render_session_started(started, lang), allowed_mentions=NO_PINGS
         )
-
-    @session.autocomplete("preset")
-    async def _session_presets(
-        self, interaction: discord.Interaction[App], current: str
-    ) -> list[app_commands.Choice[str]]:
-        return await _named_choices(interaction, current)
 
     @app_commands.command(name="assignment", description=ls("cmd.admin.assignment.desc"))
     @app_commands.describe(
