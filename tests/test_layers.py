@@ -316,8 +316,16 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.services", "bot.shards"),
     ("bot.render", "bot.drawing"),  # pure screens, and the pictures' worker
     # Discord's side of the services: answers, boards, what the Discord layer may use of the
-    # bot, and the log lines and invite link the client writes
-    ("bot.replies", "bot.boards", "bot.board_state", "bot.app", "bot.ops.logs", "bot.ops.invite"),
+    # bot, and the log lines (secrets redacted) and invite link the client writes
+    (
+        "bot.replies",
+        "bot.boards",
+        "bot.board_state",
+        "bot.app",
+        "bot.ops.logs",
+        "bot.ops.redact",
+        "bot.ops.invite",
+    ),
     ("bot.ui",),
     ("cogs",),
     ("bot.client",),  # builds every part
