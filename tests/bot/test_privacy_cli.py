@@ -17,7 +17,6 @@ from typing import Any
 import pytest
 
 from bot.ops.cli import main
-from bot.services.clock import FakeClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
@@ -25,6 +24,7 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.storage import Player, Storage
 from bot.storage.select import open_storage
+from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan, scan_postgres
 from tests.bot.e2e import Table
 from tests.bot.services.conftest import ALICE, BOB

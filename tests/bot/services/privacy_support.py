@@ -3,12 +3,12 @@ operator's command line, every backend)."""
 
 from __future__ import annotations
 
-from bot.services.clock import FakeClock
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.results import ResultsService
 from bot.storage import Player
+from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB
 from tests.bot.services.results_support import (
     GUILD,
