@@ -469,14 +469,18 @@ def project_copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @contextlib.contextmanager
 def _planted(root: Path, module: str, line: str) -> Iterator[None]:
-    """``line`` added at the end of ``module`` in the copy, and taken out again after."""
+    """``line`` added at the end of ``module`` in the copy (a new module when there is none),
+    and taken out again after."""
     path = root / (module.replace(".", "/") + ".py")
-    before = path.read_text(encoding="utf-8")
-    path.write_text(before + "\n" + line + "\n", encoding="utf-8")
+    before = path.read_text(encoding="utf-8") if path.exists() else None
+    path.write_text((before or "") + "\n" + line + "\n", encoding="utf-8")
     try:
         yield
     finally:
-        path.write_text(before, encoding="utf-8")
+        if before is None:
+            path.unlink()
+        else:
+            path.write_text(before, encoding="utf-8")
 
 
 @pytest.mark.parametrize(
@@ -497,10 +501,10 @@ def test_the_cycle_check_finds_a_planted_cycle(project_copy: Path, planted: str)
 
 
 def test_the_layer_check_finds_a_planted_upward_import(project_copy: Path) -> None:
-    """Render drawing with a button of bot/ui is no cycle (ui does not import that renderer),
-    but it runs up the layers."""
+    """A new renderer that reaches for a button of bot/ui is no cycle (nothing imports it
+    yet), but it runs up the layers."""
     planted = "def later() -> None:\n    from bot.ui.items import FlipItem"
-    with _planted(project_copy, "bot.render.stats", planted):
+    with _planted(project_copy, "bot.render.planted", planted):
         graph = import_graph(project_copy, PRODUCT)
     assert import_cycles(graph) == []
-    assert upward_imports(graph) == ["bot.render.stats -> bot.ui.items"]
+    assert upward_imports(graph) == ["bot.render.planted -> bot.ui.items"]
