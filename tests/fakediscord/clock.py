@@ -29,6 +29,12 @@ class FakeClock:
         elapsed = 0.0 if self._frozen else time.monotonic() - self._real_start
         return self._start + elapsed + self._offset
 
+    def freeze(self) -> None:
+        """Stop following real time here: from now on only :meth:`advance` moves the clock
+        (a test of rate-limit windows must not see them pass while the machine is busy)."""
+        self._start, self._offset = self.now(), 0.0
+        self._frozen = True
+
     def advance(self, seconds: float) -> None:
         """Jump forward, e.g. ``advance(15 * 60)`` to expire every interaction token."""
         if seconds < 0:

@@ -16,8 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import payloads
-from .limits import SELECT_TYPES, TEXT_INPUT
-from .rest import ANSWER_WINDOW
+from .limits import ANSWER_WINDOW, SELECT_TYPES, TEXT_INPUT
 from .server import FakeDiscord
 from .state import (
     APPLICATION_COMMAND,
@@ -374,7 +373,7 @@ class Driver:
             resolved.setdefault("roles", {})[str(value.id)] = payloads.role(value)
         elif isinstance(value, FakeChannel):
             channel = payloads.channel(value)
-            channel["permissions"] = str(world.permissions(world.bot_user, guild))
+            channel["permissions"] = str(world.channel_permissions(world.bot_user, value))
             resolved.setdefault("channels", {})[str(value.id)] = channel
         else:
             raise TypeError(f"cannot resolve {value!r}")
@@ -484,7 +483,7 @@ class Driver:
         token = world.new_interaction_token(interaction_id)
         guild = world.guilds[channel.guild_id]
         member = payloads.member(world, user, guild)
-        member["permissions"] = str(world.permissions(user, guild))
+        member["permissions"] = str(world.channel_permissions(user, channel))
         payload: dict[str, Any] = {
             "id": str(interaction_id),
             "application_id": str(world.application_id),
@@ -499,7 +498,7 @@ class Driver:
             "member": member,
             "locale": locale or user.locale,
             "guild_locale": guild.preferred_locale,
-            "app_permissions": str(world.permissions(world.bot_user, guild)),
+            "app_permissions": str(world.channel_permissions(world.bot_user, channel)),
             "entitlements": [],
             "authorizing_integration_owners": {"0": str(guild.id)},
             "context": 0,

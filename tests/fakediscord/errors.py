@@ -13,6 +13,7 @@ UNAUTHORIZED = 40001
 REQUEST_ENTITY_TOO_LARGE = 40005
 ALREADY_ACKNOWLEDGED = 40060
 CANNOT_EDIT_OTHERS_MESSAGE = 50005
+MISSING_ACCESS = 50001
 EMPTY_MESSAGE = 50006
 MISSING_PERMISSIONS = 50013
 INVALID_WEBHOOK_TOKEN = 50027
@@ -34,6 +35,7 @@ class ApiError(Exception):
         self.code = code
         self.message = message
         self.errors = errors
+        self.headers: dict[str, str] = {}  # e.g. the rate-limit headers of the refused request
 
     def body(self) -> dict[str, Any]:
         """The JSON body Discord would send."""

@@ -20,13 +20,25 @@ from .driver import Driver
 from .harness import BotHarness, ClientFactory
 from .server import FakeDiscord
 
+REFUSALS_MARKER = "discord_refuses"
+
 
 @pytest.fixture
-async def fake_discord() -> AsyncIterator[FakeDiscord]:
-    """A fake Discord on 127.0.0.1; ``Route.BASE``/``DEFAULT_GATEWAY`` restored afterwards."""
+async def fake_discord(request: pytest.FixtureRequest) -> AsyncIterator[FakeDiscord]:
+    """A fake Discord on 127.0.0.1; ``Route.BASE``/``DEFAULT_GATEWAY`` restored afterwards.
+
+    A request the fake refused for its body (400 50035/50006, 413) fails the test at teardown,
+    whether or not the bot noticed: that is a request Discord would refuse. A test that sends
+    such a body on purpose says so with ``@pytest.mark.discord_refuses``.
+    """
     async with FakeDiscord() as fake:
         with fake.patch_discord():
             yield fake
+    if request.node.get_closest_marker(REFUSALS_MARKER) is None:
+        refused = fake.refusals()
+        assert not refused, "Discord would refuse these requests:\n" + "\n".join(
+            f"  {r.method} {r.path} -> {r.status} {r.error}" for r in refused
+        )
 
 
 @pytest.fixture

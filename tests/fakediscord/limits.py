@@ -1,55 +1,322 @@
-"""Discord's size and shape limits, refused the way Discord refuses them: 400, code 50035.
+"""Discord's documented limits that its OpenAPI description does not encode, in one table.
 
-Each ``check_*`` function walks one kind of request body and records every broken limit in a
-:class:`Problems`, whose nested error map mirrors Discord's
-(``{"embeds": {"0": {"title": {"_errors": [{"code": ..., "message": ...}]}}}}``), so a bot that
-would be refused by Discord is refused here too, with the same field path to debug from.
+Each :class:`Limit` names the rule, its number and the line of Discord's developer
+documentation that states it, so a disagreement with Discord is settled by reading one line.
+The constants below are read from the table (never written twice); the checks that apply
+them live in :mod:`.message_checks`, :mod:`.component_checks` and :mod:`.command_checks`.
+Where the published OpenAPI schema states a limit too (embed title, 10 embeds …), the schema
+check (:mod:`.spec`) and this table agree; where it is looser (content: the schema says
+4,000 characters, the documentation 2,000 for a bot), the table is what Discord enforces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from dataclasses import dataclass
 
-from .errors import invalid_form_body
+DOCS = "https://discord.com/developers/docs"
 
-Path = tuple[str | int, ...]
 
-MESSAGE_CONTENT_MAX = 2000
-EMBEDS_MAX = 10
-EMBED_TITLE_MAX = 256
-EMBED_DESCRIPTION_MAX = 4096
-EMBED_FIELDS_MAX = 25
-EMBED_FIELD_NAME_MAX = 256
-EMBED_FIELD_VALUE_MAX = 1024
-EMBED_FOOTER_MAX = 2048
-EMBED_AUTHOR_MAX = 256
-EMBED_TOTAL_MAX = 6000
-ACTION_ROWS_MAX = 5
-ROW_BUTTONS_MAX = 5
-CUSTOM_ID_MAX = 100
-BUTTON_LABEL_MAX = 80
-SELECT_OPTIONS_MAX = 25
-SELECT_PLACEHOLDER_MAX = 150
-SELECT_OPTION_TEXT_MAX = 100
-V2_COMPONENTS_MAX = 40
-MODAL_TITLE_MAX = 45
-MODAL_COMPONENTS_MAX = 5
-TEXT_INPUT_LABEL_MAX = 45
-TEXT_INPUT_VALUE_MAX = 4000
-TEXT_INPUT_PLACEHOLDER_MAX = 100
-LABEL_DESCRIPTION_MAX = 100
-TEXT_DISPLAY_MAX = 4000
-COMMAND_NAME_MAX = 32
-COMMAND_DESCRIPTION_MAX = 100
-COMMAND_OPTIONS_MAX = 25
-COMMAND_CHOICES_MAX = 25
-COMMANDS_MAX = 100
-AUTOCOMPLETE_CHOICES_MAX = 25
-ATTACHMENTS_MAX = 10  # files on one message
-# Bytes per file for a bot in a server without boosts (discord.py's DEFAULT_FILE_SIZE_LIMIT_BYTES);
-# an interaction tells its own limit as `attachment_size_limit`.
-ATTACHMENT_SIZE_LIMIT = 10 * 1024 * 1024
+@dataclass(frozen=True)
+class Limit:
+    """One documented limit: ``value`` and the documentation line (``source``) stating it."""
+
+    name: str
+    value: int
+    source: str
+
+
+LIMITS: tuple[Limit, ...] = (
+    # -- messages -------------------------------------------------------------------------------
+    Limit(
+        "message content characters",
+        2000,
+        f"{DOCS}/resources/message#create-message: content, 'Message contents (up to 2000 "
+        "characters)'",
+    ),
+    Limit(
+        "embeds on a message",
+        10,
+        f"{DOCS}/resources/message#create-message: embeds, 'Up to 10 rich embeds (up to 6000 "
+        "characters)'",
+    ),
+    Limit(
+        "characters across a message's embeds",
+        6000,
+        f"{DOCS}/resources/message#embed-object-embed-limits: 'the combined sum of characters "
+        "in all title, description, field.name, field.value, footer.text, and author.name "
+        "fields across all embeds ... must not exceed 6000 characters'",
+    ),
+    Limit("embed title", 256, f"{DOCS}/resources/message#embed-object-embed-limits: title"),
+    Limit(
+        "embed description",
+        4096,
+        f"{DOCS}/resources/message#embed-object-embed-limits: description",
+    ),
+    Limit("embed fields", 25, f"{DOCS}/resources/message#embed-object-embed-limits: fields"),
+    Limit(
+        "embed field name", 256, f"{DOCS}/resources/message#embed-object-embed-limits: field.name"
+    ),
+    Limit(
+        "embed field value",
+        1024,
+        f"{DOCS}/resources/message#embed-object-embed-limits: field.value",
+    ),
+    Limit(
+        "embed footer text",
+        2048,
+        f"{DOCS}/resources/message#embed-object-embed-limits: footer.text",
+    ),
+    Limit(
+        "embed author name",
+        256,
+        f"{DOCS}/resources/message#embed-object-embed-limits: author.name",
+    ),
+    # -- files ----------------------------------------------------------------------------------
+    Limit(
+        "files on a message",
+        10,
+        f"{DOCS}/resources/message#create-message: attachments (the published OpenAPI schema: "
+        "at most 10 on a message)",
+    ),
+    Limit(
+        "bytes per file, a bot in a server without boosts",
+        10 * 1024 * 1024,
+        f"{DOCS}/reference#uploading-files: 'The file upload size limit applies to each file in a "
+        "request. The default limit is 10 MiB'; an interaction states its own as "
+        "attachment_size_limit",
+    ),
+    Limit(
+        "bytes in one message request",
+        25 * 1024 * 1024,
+        f"{DOCS}/resources/message#create-message-limitations: 'The maximum request size when "
+        "sending a message is 25 MiB'",
+    ),
+    Limit(
+        "attachment description",
+        1024,
+        f"{DOCS}/resources/message#attachment-object-attachment-structure: description, 'max "
+        "1024 characters'",
+    ),
+    # -- components -----------------------------------------------------------------------------
+    Limit(
+        "action rows on a message",
+        5,
+        f"{DOCS}/components/reference#legacy-message-component-behavior: 'Legacy messages allow "
+        "up to 5 action rows as top-level components'",
+    ),
+    Limit(
+        "buttons in one action row",
+        5,
+        f"{DOCS}/components/reference#action-row: 'An Action Row can contain up to 5 Buttons' "
+        "or a single select",
+    ),
+    Limit(
+        "components in a message with IS_COMPONENTS_V2",
+        40,
+        f"{DOCS}/components/reference#component-object: 'Messages allow up to 40 total components'",
+    ),
+    Limit(
+        "custom_id characters",
+        100,
+        f"{DOCS}/components/reference#button-button-structure: custom_id, 'Developer-defined "
+        "identifier for the button; 1-100 characters', unique in the message",
+    ),
+    Limit(
+        "button label",
+        80,
+        f"{DOCS}/components/reference#button-button-structure: label, 'max 80 characters'",
+    ),
+    Limit(
+        "select options",
+        25,
+        f"{DOCS}/components/reference#string-select-string-select-structure: options, max 25",
+    ),
+    Limit(
+        "select placeholder",
+        150,
+        f"{DOCS}/components/reference#string-select-string-select-structure: placeholder",
+    ),
+    Limit(
+        "select option label, value and description",
+        100,
+        f"{DOCS}/components/reference#string-select-select-option-structure: label, value, "
+        "description",
+    ),
+    Limit(
+        "text display content",
+        4000,
+        f"{DOCS}/components/reference#text-display-text-display-structure: content",
+    ),
+    # -- modals ---------------------------------------------------------------------------------
+    Limit(
+        "modal title",
+        45,
+        f"{DOCS}/interactions/receiving-and-responding#interaction-response-object-modal: title, "
+        "'max 45 characters'",
+    ),
+    Limit(
+        "components in a modal",
+        5,
+        f"{DOCS}/interactions/receiving-and-responding#interaction-response-object-modal: "
+        "'Between 1 and 5 (inclusive) components'",
+    ),
+    Limit(
+        "text input or label component's label",
+        45,
+        f"{DOCS}/components/reference#label-label-structure: label, 'max 45 characters'",
+    ),
+    Limit(
+        "label description",
+        100,
+        f"{DOCS}/components/reference#label-label-structure: description",
+    ),
+    Limit(
+        "text input value",
+        4000,
+        f"{DOCS}/components/reference#text-input-text-input-structure: min_length, max_length, "
+        "value",
+    ),
+    Limit(
+        "text input placeholder",
+        100,
+        f"{DOCS}/components/reference#text-input-text-input-structure: placeholder",
+    ),
+    # -- application commands -------------------------------------------------------------------
+    Limit(
+        "command and option name characters",
+        32,
+        f"{DOCS}/interactions/application-commands#application-command-object-application-command-"
+        "naming: '^[-_'\\p{L}\\p{N}\\p{sc=Deva}\\p{sc=Thai}]{1,32}$', lower case where it exists",
+    ),
+    Limit(
+        "command and option description characters",
+        100,
+        f"{DOCS}/interactions/application-commands#application-command-object: description, "
+        "'1-100 characters'",
+    ),
+    Limit(
+        "options of a command or subcommand",
+        25,
+        f"{DOCS}/interactions/application-commands#application-command-object: options, 'max of "
+        "25'",
+    ),
+    Limit(
+        "choices of an option",
+        25,
+        f"{DOCS}/interactions/application-commands#application-command-object-application-command-"
+        "option-structure: choices, 'max 25'",
+    ),
+    Limit(
+        "choice name and string value characters",
+        100,
+        f"{DOCS}/interactions/application-commands#application-command-object-application-command-"
+        "option-choice-structure: name, '1-100 character'; a string value up to 100",
+    ),
+    Limit(
+        "characters of one slash command",
+        8000,
+        f"{DOCS}/interactions/application-commands#registering-a-command: 'a maximum of 8000 "
+        "characters for combined name, description, and value properties' (the longest "
+        "localisation of each field counted)",
+    ),
+    Limit(
+        "commands of one type in one scope",
+        100,
+        f"{DOCS}/interactions/application-commands#registering-a-command: 100 global and 100 "
+        "per guild slash commands",
+    ),
+    Limit(
+        "autocomplete choices",
+        25,
+        f"{DOCS}/interactions/receiving-and-responding#interaction-response-object-autocomplete: "
+        "choices, 'max of 25'",
+    ),
+    # -- interactions ---------------------------------------------------------------------------
+    Limit(
+        "seconds to send the first answer",
+        3,
+        f"{DOCS}/interactions/receiving-and-responding#responding-to-an-interaction: 'you must "
+        "send an initial response within 3 seconds'",
+    ),
+    Limit(
+        "seconds an interaction token lives",
+        15 * 60,
+        f"{DOCS}/interactions/receiving-and-responding#followup-messages: 'Interaction tokens "
+        "are valid for 15 minutes'",
+    ),
+    # -- rate limits ----------------------------------------------------------------------------
+    Limit(
+        "requests per second, all routes of a bot (global)",
+        50,
+        f"{DOCS}/topics/rate-limits#global-rate-limit: 'All bots can make up to 50 requests per "
+        "second to our API'; interaction endpoints are not bound to it",
+    ),
+    Limit(
+        "messages sent per channel in 5 s",
+        5,
+        f"{DOCS}/topics/rate-limits#header-format: per-route buckets, shown to bots as "
+        "X-RateLimit-Limit 5 / Reset-After 5 on a channel's message routes",
+    ),
+    Limit(
+        "message edits per channel in 5 s",
+        5,
+        f"{DOCS}/topics/rate-limits#header-format: per-route buckets, shown to bots as "
+        "X-RateLimit-Limit 5 / Reset-After 5 on a channel's message routes",
+    ),
+)
+
+_BY_NAME = {limit.name: limit for limit in LIMITS}
+
+
+def limit(name: str) -> int:
+    """The value of the limit called ``name`` in :data:`LIMITS` (KeyError for a typo)."""
+    return _BY_NAME[name].value
+
+
+MESSAGE_CONTENT_MAX = limit("message content characters")
+EMBEDS_MAX = limit("embeds on a message")
+EMBED_TOTAL_MAX = limit("characters across a message's embeds")
+EMBED_TITLE_MAX = limit("embed title")
+EMBED_DESCRIPTION_MAX = limit("embed description")
+EMBED_FIELDS_MAX = limit("embed fields")
+EMBED_FIELD_NAME_MAX = limit("embed field name")
+EMBED_FIELD_VALUE_MAX = limit("embed field value")
+EMBED_FOOTER_MAX = limit("embed footer text")
+EMBED_AUTHOR_MAX = limit("embed author name")
+ATTACHMENTS_MAX = limit("files on a message")
+# discord.py's DEFAULT_FILE_SIZE_LIMIT_BYTES agrees.
+ATTACHMENT_SIZE_LIMIT = limit("bytes per file, a bot in a server without boosts")
+REQUEST_SIZE_MAX = limit("bytes in one message request")
+ATTACHMENT_DESCRIPTION_MAX = limit("attachment description")
+ACTION_ROWS_MAX = limit("action rows on a message")
+ROW_BUTTONS_MAX = limit("buttons in one action row")
+V2_COMPONENTS_MAX = limit("components in a message with IS_COMPONENTS_V2")
+CUSTOM_ID_MAX = limit("custom_id characters")
+BUTTON_LABEL_MAX = limit("button label")
+SELECT_OPTIONS_MAX = limit("select options")
+SELECT_PLACEHOLDER_MAX = limit("select placeholder")
+SELECT_OPTION_TEXT_MAX = limit("select option label, value and description")
+TEXT_DISPLAY_MAX = limit("text display content")
+MODAL_TITLE_MAX = limit("modal title")
+MODAL_COMPONENTS_MAX = limit("components in a modal")
+TEXT_INPUT_LABEL_MAX = limit("text input or label component's label")
+LABEL_DESCRIPTION_MAX = limit("label description")
+TEXT_INPUT_VALUE_MAX = limit("text input value")
+TEXT_INPUT_PLACEHOLDER_MAX = limit("text input placeholder")
+COMMAND_NAME_MAX = limit("command and option name characters")
+COMMAND_DESCRIPTION_MAX = limit("command and option description characters")
+COMMAND_OPTIONS_MAX = limit("options of a command or subcommand")
+COMMAND_CHOICES_MAX = limit("choices of an option")
+CHOICE_TEXT_MAX = limit("choice name and string value characters")
+COMMAND_CHARACTERS_MAX = limit("characters of one slash command")
+COMMANDS_MAX = limit("commands of one type in one scope")
+AUTOCOMPLETE_CHOICES_MAX = limit("autocomplete choices")
+ANSWER_WINDOW = float(limit("seconds to send the first answer"))
+TOKEN_LIFETIME = float(limit("seconds an interaction token lives"))
+GLOBAL_REQUESTS_PER_SECOND = limit("requests per second, all routes of a bot (global)")
+CHANNEL_SENDS_PER_5S = limit("messages sent per channel in 5 s")
+CHANNEL_EDITS_PER_5S = limit("message edits per channel in 5 s")
+
 ATTACHMENT_SCHEME = "attachment://"
 # The embed fields that may point at a file of the message.
 EMBED_URL_FIELDS = (
@@ -59,492 +326,134 @@ EMBED_URL_FIELDS = (
     ("footer", "icon_url"),
 )
 
+# -- message flags ----------------------------------------------------------------------------
+
+FLAG_SUPPRESS_EMBEDS = 1 << 2
 FLAG_EPHEMERAL = 1 << 6
 FLAG_LOADING = 1 << 7
+FLAG_SUPPRESS_NOTIFICATIONS = 1 << 12
+FLAG_VOICE_MESSAGE = 1 << 13
 FLAG_COMPONENTS_V2 = 1 << 15
 
+
+@dataclass(frozen=True)
+class FlagRule:
+    """The message flags one endpoint lets a bot set, and where Discord says so. ``edit``:
+    the body may repeat the message's other flags unchanged, only these may change."""
+
+    allowed: int
+    source: str
+    edit: bool = False
+
+
+FLAGS_CREATE = FlagRule(
+    FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_VOICE_MESSAGE | FLAG_COMPONENTS_V2,
+    f"{DOCS}/resources/message#create-message: flags, 'only SUPPRESS_EMBEDS, "
+    "SUPPRESS_NOTIFICATIONS, IS_VOICE_MESSAGE, and IS_COMPONENTS_V2 can be set'",
+)
+FLAGS_EDIT = FlagRule(
+    FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2,
+    f"{DOCS}/resources/message#edit-message: flags, 'SUPPRESS_EMBEDS and IS_COMPONENTS_V2 only'",
+    edit=True,
+)
+FLAGS_RESPONSE = FlagRule(
+    FLAG_SUPPRESS_EMBEDS
+    | FLAG_EPHEMERAL
+    | FLAG_COMPONENTS_V2
+    | FLAG_VOICE_MESSAGE
+    | FLAG_SUPPRESS_NOTIFICATIONS,
+    f"{DOCS}/interactions/receiving-and-responding#interaction-response-object-messages: flags, "
+    "'only SUPPRESS_EMBEDS, EPHEMERAL, IS_COMPONENTS_V2, IS_VOICE_MESSAGE, and "
+    "SUPPRESS_NOTIFICATIONS can be set'",
+)
+FLAGS_DEFERRED = FlagRule(
+    FLAG_EPHEMERAL,
+    f"{DOCS}/interactions/receiving-and-responding#interaction-response-object-messages: 'with "
+    "DEFERRED_CHANNEL_MESSAGE_WITH_SOURCE the only valid message flag you may use is EPHEMERAL'",
+)
+FLAGS_FOLLOWUP = FlagRule(
+    FLAG_SUPPRESS_EMBEDS | FLAG_SUPPRESS_NOTIFICATIONS | FLAG_COMPONENTS_V2 | FLAG_EPHEMERAL,
+    f"{DOCS}/resources/webhook#execute-webhook: flags, 'only SUPPRESS_EMBEDS, "
+    "SUPPRESS_NOTIFICATIONS and IS_COMPONENTS_V2 can be set'; EPHEMERAL too for an interaction's "
+    "followup (interactions/receiving-and-responding#create-followup-message)",
+)
+FLAGS_WEBHOOK_EDIT = FlagRule(
+    FLAG_SUPPRESS_EMBEDS | FLAG_COMPONENTS_V2,
+    f"{DOCS}/resources/webhook#edit-webhook-message: flags, 'SUPPRESS_EMBEDS and "
+    "IS_COMPONENTS_V2 only'",
+    edit=True,
+)
+
+# -- interactions -----------------------------------------------------------------------------
+
+PING = 1
+APPLICATION_COMMAND = 2
+MESSAGE_COMPONENT = 3
+AUTOCOMPLETE = 4
+MODAL_SUBMIT = 5
+
+# Callback types each interaction type may be answered with (interactions/receiving-and-
+# responding#interaction-response-object-interaction-callback-type in the documentation:
+# 6 and 7 'only valid for component-based interactions', 9 'not available for MODAL_SUBMIT and
+# PING interactions'). A modal submitted from a component's modal may update that message.
+CALLBACK_TYPES: dict[int, frozenset[int]] = {
+    PING: frozenset({1}),
+    APPLICATION_COMMAND: frozenset({4, 5, 9}),
+    MESSAGE_COMPONENT: frozenset({4, 5, 6, 7, 9}),
+    AUTOCOMPLETE: frozenset({8}),
+    MODAL_SUBMIT: frozenset({4, 5, 6, 7}),
+}
+CALLBACK_TYPES_MODAL_WITHOUT_MESSAGE = frozenset({4, 5})
+
+# -- components -------------------------------------------------------------------------------
+
+ACTION_ROW = 1
 BUTTON = 2
-SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+STRING_SELECT = 3
 TEXT_INPUT = 4
+SELECT_TYPES = frozenset({3, 5, 6, 7, 8})
+TEXT_DISPLAY = 10
+LABEL = 18
 LINK_STYLE = 5
 PREMIUM_STYLE = 6
 
-# Locales Discord accepts as keys of name_localizations / description_localizations.
-_LOCALES = "id da de en-GB en-US es-ES es-419 fr hr it lt hu nl no pl pt-BR ro fi sv-SE vi tr"
-DISCORD_LOCALES = frozenset([*_LOCALES.split(), "cs", "el", "bg", "ru", "uk", "hi", "th"])
-DISCORD_LOCALES |= {"zh-CN", "ja", "zh-TW", "ko"}
+# -- locales ----------------------------------------------------------------------------------
 
-
-class Problems:
-    """Collects broken limits as Discord's nested ``errors`` map, then raises them all at once."""
-
-    def __init__(self) -> None:
-        self.errors: dict[str, Any] = {}
-
-    def add(self, path: Path, code: str, message: str) -> None:
-        """Record one broken rule at ``path`` (e.g. ``("embeds", 0, "title")``)."""
-        node = self.errors
-        for part in path:
-            node = node.setdefault(str(part), {})
-        node.setdefault("_errors", []).append({"code": code, "message": message})
-
-    def __bool__(self) -> bool:
-        return bool(self.errors)
-
-    def raise_if_any(self) -> None:
-        """Raise 400 50035 Invalid Form Body when anything was recorded."""
-        if self.errors:
-            raise invalid_form_body(self.errors)
-
-    def length(self, path: Path, value: Any, low: int, high: int) -> None:
-        """Check an optional string's length is in ``low..high`` (missing: error if low > 0)."""
-        if value is None:
-            if low > 0:
-                self.add(path, "BASE_TYPE_REQUIRED", "This field is required")
-            return
-        if not isinstance(value, str):
-            self.add(path, "BASE_TYPE_STRING", "Must be a string.")
-        elif len(value) > high and low == 0:
-            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {high} or fewer in length.")
-        elif not low <= len(value) <= high:
-            self.add(path, "BASE_TYPE_BAD_LENGTH", f"Must be between {low} and {high} in length.")
-
-    def count(self, path: Path, items: Sequence[Any], low: int, high: int) -> None:
-        """Check a list's length is in ``low..high``."""
-        if len(items) > high:
-            self.add(path, "BASE_TYPE_MAX_LENGTH", f"Must be {high} or fewer in length.")
-        elif len(items) < low:
-            self.add(path, "BASE_TYPE_MIN_LENGTH", f"Must be {low} or more in length.")
-
-    def number(self, path: Path, value: Any, low: int, high: int) -> None:
-        """Check an optional integer is in ``low..high``."""
-        if value is None:
-            return
-        if not isinstance(value, int) or isinstance(value, bool):
-            self.add(path, "NUMBER_TYPE_COERCE", f"Value {value!r} is not int.")
-        elif value < low:
-            self.add(
-                path, "NUMBER_TYPE_MIN", f"int value should be greater than or equal to {low}."
-            )
-        elif value > high:
-            self.add(path, "NUMBER_TYPE_MAX", f"int value should be less than or equal to {high}.")
-
-
-def _list(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
-
-
-def _dict(value: Any) -> Mapping[str, Any]:
-    return value if isinstance(value, Mapping) else {}
-
-
-# --- messages ----------------------------------------------------------------------------------
-
-
-def check_message(payload: Mapping[str, Any], problems: Problems, prefix: Path = ()) -> None:
-    """Content, embeds and components of a message create/edit body (only fields present)."""
-    content = payload.get("content")
-    if content is not None:
-        problems.length((*prefix, "content"), content, 0, MESSAGE_CONTENT_MAX)
-    embeds = payload.get("embeds")
-    if embeds is not None:
-        check_embeds(_list(embeds), problems, (*prefix, "embeds"))
-    flags = payload.get("flags") or 0
-    v2 = bool(flags & FLAG_COMPONENTS_V2)
-    components = payload.get("components")
-    if components is not None:
-        check_components(_list(components), problems, (*prefix, "components"), v2=v2)
-    if v2 and (content or embeds):
-        problems.add(
-            (*prefix, "content") if content else (*prefix, "embeds"),
-            "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
-            "The 'content' and 'embeds' fields cannot be used with MessageFlags.IS_COMPONENTS_V2",
-        )
-
-
-def check_embeds(embeds: list[Any], problems: Problems, path: Path) -> None:
-    """At most 10 embeds, each field within its limit and 6000 characters across all of them."""
-    problems.count(path, embeds, 0, EMBEDS_MAX)
-    total = 0
-    for index, raw in enumerate(embeds):
-        embed = _dict(raw)
-        here = (*path, index)
-        title = embed.get("title")
-        description = embed.get("description")
-        footer = _dict(embed.get("footer")).get("text")
-        author = _dict(embed.get("author")).get("name")
-        if title is not None:
-            problems.length((*here, "title"), title, 0, EMBED_TITLE_MAX)
-        if description is not None:
-            problems.length((*here, "description"), description, 0, EMBED_DESCRIPTION_MAX)
-        if footer is not None:
-            problems.length((*here, "footer", "text"), footer, 0, EMBED_FOOTER_MAX)
-        if author is not None:
-            problems.length((*here, "author", "name"), author, 0, EMBED_AUTHOR_MAX)
-        fields = _list(embed.get("fields"))
-        problems.count((*here, "fields"), fields, 0, EMBED_FIELDS_MAX)
-        for field_index, raw_field in enumerate(fields):
-            field = _dict(raw_field)
-            at = (*here, "fields", field_index)
-            problems.length((*at, "name"), field.get("name"), 1, EMBED_FIELD_NAME_MAX)
-            problems.length((*at, "value"), field.get("value"), 1, EMBED_FIELD_VALUE_MAX)
-            total += len(str(field.get("name") or "")) + len(str(field.get("value") or ""))
-        for text in (title, description, footer, author):
-            total += len(text) if isinstance(text, str) else 0
-    if total > EMBED_TOTAL_MAX:
-        problems.add(
-            path, "MAX_EMBED_SIZE_EXCEEDED", f"Embed size exceeds maximum size of {EMBED_TOTAL_MAX}"
-        )
-
-
-def check_components(
-    components: list[Any], problems: Problems, path: Path, *, v2: bool = False
-) -> None:
-    """Message components: rows, buttons, selects and unique custom ids of 1–100 characters."""
-    seen: set[str] = set()
-    if v2:
-        total = sum(1 for _ in walk_components(components))
-        if total > V2_COMPONENTS_MAX:
-            problems.add(
-                path,
-                "BASE_TYPE_MAX_LENGTH",
-                f"Must be {V2_COMPONENTS_MAX} or fewer in length.",
-            )
-        for index, component in enumerate(components):
-            _check_v2_component(_dict(component), problems, (*path, index), seen)
-        return
-    problems.count(path, components, 0, ACTION_ROWS_MAX)
-    for index, row in enumerate(components):
-        row_dict = _dict(row)
-        if row_dict.get("type") != 1:
-            problems.add(
-                (*path, index, "type"),
-                "UNION_TYPE_CHOICES",
-                'Value of field "type" must be one of (1,).',
-            )
-            continue
-        _check_action_row(row_dict, problems, (*path, index), seen)
-
-
-def _check_v2_component(
-    component: Mapping[str, Any], problems: Problems, path: Path, seen: set[str]
-) -> None:
-    kind = component.get("type")
-    if kind == 1:
-        _check_action_row(component, problems, path, seen)
-        return
-    if kind == BUTTON:
-        _check_button(component, problems, path, seen)
-    elif kind in SELECT_TYPES:
-        _check_select(component, problems, path, seen)
-    elif kind == 10:
-        problems.length((*path, "content"), component.get("content"), 1, TEXT_DISPLAY_MAX)
-    for index, child in enumerate(_list(component.get("components"))):
-        _check_v2_component(_dict(child), problems, (*path, "components", index), seen)
-    accessory = component.get("accessory")
-    if isinstance(accessory, Mapping):
-        _check_v2_component(accessory, problems, (*path, "accessory"), seen)
-
-
-def _check_action_row(
-    row: Mapping[str, Any], problems: Problems, path: Path, seen: set[str]
-) -> None:
-    children = _list(row.get("components"))
-    problems.count((*path, "components"), children, 1, ROW_BUTTONS_MAX)
-    kinds = [_dict(child).get("type") for child in children]
-    if any(kind in SELECT_TYPES for kind in kinds) and len(children) > 1:
-        problems.add(
-            (*path, "components"),
-            "COMPONENT_LAYOUT_WIDTH_EXCEEDED",
-            "The specified component exceeds the maximum width",
-        )
-    for index, child in enumerate(children):
-        child_dict = _dict(child)
-        here = (*path, "components", index)
-        if child_dict.get("type") == BUTTON:
-            _check_button(child_dict, problems, here, seen)
-        elif child_dict.get("type") in SELECT_TYPES:
-            _check_select(child_dict, problems, here, seen)
-        else:
-            problems.add(
-                (*here, "type"),
-                "UNION_TYPE_CHOICES",
-                'Value of field "type" must be one of (2, 3, 5, 6, 7, 8).',
-            )
-
-
-def _check_custom_id(
-    component: Mapping[str, Any], problems: Problems, path: Path, seen: set[str]
-) -> None:
-    custom_id = component.get("custom_id")
-    problems.length((*path, "custom_id"), custom_id, 1, CUSTOM_ID_MAX)
-    if isinstance(custom_id, str):
-        if custom_id in seen:
-            problems.add(
-                (*path, "custom_id"),
-                "COMPONENT_CUSTOM_ID_DUPLICATED",
-                "Component custom id cannot be duplicated",
-            )
-        seen.add(custom_id)
-
-
-def _check_button(
-    button: Mapping[str, Any], problems: Problems, path: Path, seen: set[str]
-) -> None:
-    label = button.get("label")
-    if label is not None:
-        problems.length((*path, "label"), label, 0, BUTTON_LABEL_MAX)
-    style = button.get("style")
-    if style == LINK_STYLE:
-        if not button.get("url"):
-            problems.add((*path, "url"), "BASE_TYPE_REQUIRED", "This field is required")
-        if button.get("custom_id") is not None:
-            problems.add(
-                (*path, "custom_id"),
-                "BUTTON_COMPONENT_CUSTOM_ID_NOT_ALLOWED",
-                "A custom id cannot be specified for this button style",
-            )
-    elif style != PREMIUM_STYLE:
-        _check_custom_id(button, problems, path, seen)
-
-
-def _check_select(
-    select: Mapping[str, Any], problems: Problems, path: Path, seen: set[str]
-) -> None:
-    _check_custom_id(select, problems, path, seen)
-    placeholder = select.get("placeholder")
-    if placeholder is not None:
-        problems.length((*path, "placeholder"), placeholder, 0, SELECT_PLACEHOLDER_MAX)
-    problems.number((*path, "min_values"), select.get("min_values"), 0, SELECT_OPTIONS_MAX)
-    problems.number((*path, "max_values"), select.get("max_values"), 1, SELECT_OPTIONS_MAX)
-    if select.get("type") != 3:
-        return
-    options = _list(select.get("options"))
-    problems.count((*path, "options"), options, 1, SELECT_OPTIONS_MAX)
-    values: set[str] = set()
-    for index, raw in enumerate(options):
-        option = _dict(raw)
-        here = (*path, "options", index)
-        problems.length((*here, "label"), option.get("label"), 1, SELECT_OPTION_TEXT_MAX)
-        problems.length((*here, "value"), option.get("value"), 1, SELECT_OPTION_TEXT_MAX)
-        description = option.get("description")
-        if description is not None:
-            problems.length((*here, "description"), description, 0, SELECT_OPTION_TEXT_MAX)
-        value = option.get("value")
-        if isinstance(value, str):
-            if value in values:
-                problems.add(
-                    (*here, "value"),
-                    "SELECT_COMPONENT_OPTION_VALUE_DUPLICATED",
-                    "Select component option values must be unique",
-                )
-            values.add(value)
-    max_values = select.get("max_values")
-    if isinstance(max_values, int) and options and max_values > len(options):
-        problems.add(
-            (*path, "max_values"),
-            "NUMBER_TYPE_MAX",
-            f"int value should be less than or equal to {len(options)}.",
-        )
-
-
-def walk_components(components: Sequence[Any]) -> list[Mapping[str, Any]]:
-    """Every component in a tree (rows, containers, sections, labels and their children)."""
-    found: list[Mapping[str, Any]] = []
-    stack = [_dict(c) for c in reversed(components)]
-    while stack:
-        component = stack.pop()
-        found.append(component)
-        children = [_dict(c) for c in _list(component.get("components"))]
-        for key in ("accessory", "component"):
-            if isinstance(component.get(key), Mapping):
-                children.append(component[key])
-        stack.extend(reversed(children))
-    return found
-
-
-# --- attachments -------------------------------------------------------------------------------
-
-
-def embed_attachment_urls(embeds: Sequence[Any]) -> list[tuple[Path, str]]:
-    """Every ``attachment://NAME`` an embed points at, with its field path and the NAME."""
-    found: list[tuple[Path, str]] = []
-    for index, raw in enumerate(embeds):
-        embed = _dict(raw)
-        for part, key in EMBED_URL_FIELDS:
-            url = _dict(embed.get(part)).get(key)
-            if isinstance(url, str) and url.startswith(ATTACHMENT_SCHEME):
-                found.append(((index, part, key), url.removeprefix(ATTACHMENT_SCHEME)))
-    return found
-
-
-def check_attachments(
-    payload: Mapping[str, Any],
-    files: Sequence[str],
-    total: int,
-    problems: Problems,
-    prefix: Path = (),
-) -> None:
-    """At most 10 files on the message (``total``: those it will have), and every
-    ``attachment://NAME`` in an embed naming a file of the same request (``files``: uploaded
-    now or kept by this request's ``attachments`` list).
-
-    Discord itself shows an embed without its image when the name matches nothing; the fake
-    refuses it, since a picture that silently vanishes is exactly the bug a test should see.
-    """
-    if total > ATTACHMENTS_MAX:
-        problems.add(
-            (*prefix, "attachments"),
-            "BASE_TYPE_MAX_LENGTH",
-            f"Must be {ATTACHMENTS_MAX} or fewer in length.",
-        )
-    names = set(files)
-    for path, name in embed_attachment_urls(_list(payload.get("embeds"))):
-        if name not in names:
-            problems.add(
-                (*prefix, "embeds", *path),
-                "ATTACHMENT_NOT_FOUND",
-                f"No file named {name!r} in this request.",
-            )
-
-
-# --- modals ------------------------------------------------------------------------------------
-
-
-def check_modal(data: Mapping[str, Any], problems: Problems, path: Path) -> None:
-    """A modal: title 1–45, custom id 1–100, 1–5 top-level components, valid text inputs."""
-    problems.length((*path, "title"), data.get("title"), 1, MODAL_TITLE_MAX)
-    problems.length((*path, "custom_id"), data.get("custom_id"), 1, CUSTOM_ID_MAX)
-    components = _list(data.get("components"))
-    problems.count((*path, "components"), components, 1, MODAL_COMPONENTS_MAX)
-    seen: set[str] = set()
-    for index, raw in enumerate(components):
-        component = _dict(raw)
-        here = (*path, "components", index)
-        kind = component.get("type")
-        if kind == 1:
-            children = _list(component.get("components"))
-            problems.count((*here, "components"), children, 1, 1)
-            for child_index, child in enumerate(children):
-                child_path = (*here, "components", child_index)
-                _check_modal_input(_dict(child), problems, child_path, seen, in_label=False)
-        elif kind == 18:
-            problems.length((*here, "label"), component.get("label"), 1, TEXT_INPUT_LABEL_MAX)
-            description = component.get("description")
-            if description is not None:
-                problems.length((*here, "description"), description, 0, LABEL_DESCRIPTION_MAX)
-            child = _dict(component.get("component"))
-            _check_modal_input(child, problems, (*here, "component"), seen, in_label=True)
-        elif kind == 10:
-            problems.length((*here, "content"), component.get("content"), 1, TEXT_DISPLAY_MAX)
-        else:
-            problems.add(
-                (*here, "type"),
-                "UNION_TYPE_CHOICES",
-                'Value of field "type" must be one of (1, 10, 18).',
-            )
-
-
-def _check_modal_input(
-    component: Mapping[str, Any], problems: Problems, path: Path, seen: set[str], *, in_label: bool
-) -> None:
-    kind = component.get("type")
-    if kind in SELECT_TYPES and in_label:
-        _check_select(component, problems, path, seen)
-        return
-    if kind != TEXT_INPUT:
-        if kind not in {19, 21, 22, 23}:  # file upload, radio group, checkbox group, checkbox
-            problems.add((*path, "type"), "UNION_TYPE_CHOICES", "Invalid component type.")
-        else:
-            _check_custom_id(component, problems, path, seen)
-        return
-    _check_custom_id(component, problems, path, seen)
-    if component.get("style") not in (1, 2):
-        problems.add((*path, "style"), "UNION_TYPE_CHOICES", "Value must be one of (1, 2).")
-    if not in_label or component.get("label") is not None:
-        problems.length((*path, "label"), component.get("label"), 1, TEXT_INPUT_LABEL_MAX)
-    problems.number((*path, "min_length"), component.get("min_length"), 0, TEXT_INPUT_VALUE_MAX)
-    problems.number((*path, "max_length"), component.get("max_length"), 1, TEXT_INPUT_VALUE_MAX)
-    value = component.get("value")
-    if value is not None:
-        problems.length((*path, "value"), value, 0, TEXT_INPUT_VALUE_MAX)
-    placeholder = component.get("placeholder")
-    if placeholder is not None:
-        problems.length((*path, "placeholder"), placeholder, 0, TEXT_INPUT_PLACEHOLDER_MAX)
-
-
-# --- application commands ----------------------------------------------------------------------
-
-
-def _valid_command_name(name: Any, *, chat_input: bool) -> bool:
-    if not isinstance(name, str) or not 1 <= len(name) <= COMMAND_NAME_MAX:
-        return False
-    if not chat_input:
-        return True
-    return name == name.lower() and all(ch.isalnum() or ch in "-_'" for ch in name)
-
-
-def _check_localisations(value: Any, problems: Problems, path: Path, *, name: bool) -> None:
-    for locale, text in _dict(value).items():
-        if locale not in DISCORD_LOCALES:
-            problems.add((*path, locale), "LOCALE_INVALID", f"Invalid locale {locale!r}.")
-        elif name and not _valid_command_name(text, chat_input=True):
-            problems.add(
-                (*path, locale), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid"
-            )
-        elif not name:
-            problems.length((*path, locale), text, 1, COMMAND_DESCRIPTION_MAX)
-
-
-def check_commands(commands: Sequence[Any], problems: Problems) -> None:
-    """A bulk overwrite: at most 100 commands, unique names per type, valid names/options."""
-    problems.count((), commands, 0, COMMANDS_MAX)
-    seen: set[tuple[Any, Any]] = set()
-    for index, raw in enumerate(commands):
-        command = _dict(raw)
-        key = (command.get("type", 1), command.get("name"))
-        if key in seen:
-            problems.add(
-                (index, "name"),
-                "APPLICATION_COMMANDS_DUPLICATE_NAME",
-                f"Application command names must be unique ({command.get('name')!r})",
-            )
-        seen.add(key)
-        check_command(command, problems, (index,))
-
-
-def check_command(
-    command: Mapping[str, Any], problems: Problems, path: Path, *, top: bool = True
-) -> None:
-    """One command (``top``) or option: name, description, localisations, options, choices.
-
-    Context-menu commands (types 2 and 3) may use spaces and capitals and have no description;
-    slash commands and every option need a lowercase name of 1–32 and a description of 1–100.
-    """
-    chat_input = not top or command.get("type", 1) == 1
-    if not _valid_command_name(command.get("name"), chat_input=chat_input):
-        problems.add((*path, "name"), "APPLICATION_COMMAND_INVALID_NAME", "Command name is invalid")
-    _check_localisations(
-        command.get("name_localizations"), problems, (*path, "name_localizations"), name=True
-    )
-    if chat_input:
-        problems.length(
-            (*path, "description"), command.get("description"), 1, COMMAND_DESCRIPTION_MAX
-        )
-        _check_localisations(
-            command.get("description_localizations"),
-            problems,
-            (*path, "description_localizations"),
-            name=False,
-        )
-    options = _list(command.get("options"))
-    problems.count((*path, "options"), options, 0, COMMAND_OPTIONS_MAX)
-    for index, option in enumerate(options):
-        check_command(_dict(option), problems, (*path, "options", index), top=False)
-    choices = _list(command.get("choices"))
-    problems.count((*path, "choices"), choices, 0, COMMAND_CHOICES_MAX)
-
-
-def check_autocomplete(data: Mapping[str, Any], problems: Problems, path: Path) -> None:
-    """Autocomplete results: at most 25 choices."""
-    problems.count((*path, "choices"), _list(data.get("choices")), 0, AUTOCOMPLETE_CHOICES_MAX)
+# The keys Discord accepts in name_localizations / description_localizations
+# ({DOCS}/reference#locales). Norwegian is "no": "nb" and "nn" are refused.
+DISCORD_LOCALES = frozenset(
+    [
+        "id",
+        "da",
+        "de",
+        "en-GB",
+        "en-US",
+        "es-ES",
+        "es-419",
+        "fr",
+        "hr",
+        "it",
+        "lt",
+        "hu",
+        "nl",
+        "no",
+        "pl",
+        "pt-BR",
+        "ro",
+        "fi",
+        "sv-SE",
+        "vi",
+        "tr",
+        "cs",
+        "el",
+        "bg",
+        "ru",
+        "uk",
+        "hi",
+        "th",
+        "zh-CN",
+        "ja",
+        "zh-TW",
+        "ko",
+    ]
+)

@@ -71,7 +71,10 @@ def channel(c: FakeChannel) -> dict[str, Any]:
         "guild_id": str(c.guild_id),
         "name": c.name,
         "position": c.position,
-        "permission_overwrites": [],
+        "permission_overwrites": [
+            {"id": str(target), "type": o.kind, "allow": str(o.allow), "deny": str(o.deny)}
+            for target, o in c.overwrites.items()
+        ],
         "nsfw": False,
         "parent_id": None if c.parent_id is None else str(c.parent_id),
         "rate_limit_per_user": 0,

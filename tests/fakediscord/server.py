@@ -22,12 +22,22 @@ import discord.http
 import yarl
 from aiohttp import web
 
+from . import payloads, spec
 from .bodies import BODY, INTERACTION, ROUTE, UPLOADS, Upload, read_body
 from .clock import FakeClock
-from .errors import ApiError
+from .errors import (
+    EMPTY_MESSAGE,
+    INVALID_FORM_BODY,
+    REQUEST_ENTITY_TOO_LARGE,
+    ApiError,
+    invalid_form_body,
+)
 from .faults import Faults
 from .gateway import Gateway
-from .rest import RestApi, json_response
+from .messaging import json_response
+from .problems import Problems
+from .ratelimits import RateLimits
+from .rest import RestApi
 from .snowflake import SnowflakeFactory
 from .state import (
     FakeChannel,
@@ -35,11 +45,15 @@ from .state import (
     FakeGuild,
     FakeInteraction,
     FakeMessage,
+    FakeRole,
     FakeUser,
+    RejectedCall,
     World,
 )
 
 API_PREFIX = "/api/v10"
+# Error codes that mean "Discord refuses this body" (see RecordedRequest.refused).
+REFUSAL_CODES = frozenset({INVALID_FORM_BODY, EMPTY_MESSAGE, REQUEST_ENTITY_TOO_LARGE})
 # Routes authenticated by the interaction token in the path, not the bot token.
 TOKEN_ROUTES = ("/interactions/", "/webhooks/")
 
@@ -58,6 +72,13 @@ class RecordedRequest:
     status: int | None = None
     error_code: int | None = None
     interaction_id: int | None = None
+    error: dict[str, Any] | None = None  # Discord's error body, when refused
+
+    @property
+    def refused(self) -> bool:
+        """Refused for what the body says (400 50035/50006, 413 40005): what Discord would
+        refuse from this bot, as opposed to a state answer such as 404 or 401."""
+        return self.error_code in REFUSAL_CODES
 
     @property
     def json(self) -> dict[str, Any]:
@@ -76,6 +97,7 @@ class FakeDiscord:
         *,
         clock: FakeClock | None = None,
         world: Callable[[FakeClock, SnowflakeFactory], World] = World.default,
+        check_schemas: bool = True,
     ) -> None:
         self.clock = clock or FakeClock()
         self.ids = SnowflakeFactory(self.clock)
@@ -87,6 +109,12 @@ class FakeDiscord:
         self.gateway = Gateway(self.world, self.token, self._changed)
         self.rest = RestApi(self.world, self.gateway, lambda: str(self.gateway_url))
         self.faults = Faults(self.gateway, [template for _, template, _ in self.rest.routes])
+        self.rate_limits = RateLimits(self.clock)
+        # Every body against Discord's published schema (spec.py); loaded before the first
+        # request, so a missing install fails the test at once with what to run.
+        self.check_schemas = check_schemas
+        if check_schemas:
+            spec.package()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
@@ -176,7 +204,9 @@ class FakeDiscord:
             response = await self._respond(request, handler, route)
         except ApiError as error:
             record.error_code = error.code
+            record.error = error.body()
             response = json_response(error.body(), status=error.status)
+            response.headers.update(error.headers)
         finally:
             interaction = request.get(INTERACTION)
             if isinstance(interaction, FakeInteraction):
@@ -204,12 +234,43 @@ class FakeDiscord:
             response = json_response(rule.body, status=rule.status)
             response.headers.update(rule.headers)
             return response
-        if not route.startswith(TOKEN_ROUTES):
+        bot_token = not route.startswith(TOKEN_ROUTES)
+        if bot_token:
             auth = request.headers.get("Authorization", "")
             if not secrets.compare_digest(auth, f"Bot {self.token}"):
                 raise ApiError(401, 0, "401: Unauthorized")
-        result: web.StreamResponse = await handler(request)
+        verdict = self.rate_limits.check(
+            request.method, route, request.match_info, bot_token=bot_token
+        )
+        if verdict.limited:
+            limited = json_response(verdict.body(), status=429)
+            limited.headers.update(verdict.headers)
+            return limited
+        try:
+            if self.check_schemas:
+                self._check_schema(request, route)
+            result: web.StreamResponse = await handler(request)
+        except ApiError as error:
+            # Discord's buckets count a refused request too, and say so in its headers.
+            error.headers.update(verdict.headers)
+            raise
+        result.headers.update(verdict.headers)
         return result
+
+    def _check_schema(self, request: web.Request, route: str) -> None:
+        """400 50035 for a body its operation's schema refuses (see :mod:`.spec`); an
+        interaction refused so is told, as the handlers tell it."""
+        problems = Problems()
+        spec.check_body(request.method, route, request.get(BODY), problems)
+        if not problems:
+            return
+        error = invalid_form_body(problems.errors)
+        token = request.match_info.get("webhook_token")
+        interaction = self.world.find_interaction(token) if token is not None else None
+        if interaction is not None:
+            request[INTERACTION] = interaction
+            interaction.rejected.append(RejectedCall(request.method, route, 400, error.code))
+        raise error
 
     def _interaction_id(self, token: str) -> int | None:
         interaction = self.world.find_interaction(token)
@@ -306,6 +367,10 @@ class FakeDiscord:
                 return command
         raise KeyError(name)
 
+    def refusals(self) -> list[RecordedRequest]:
+        """Every request refused for its body (400 50035/50006, 413), oldest first."""
+        return [r for r in self.requests if r.refused]
+
     def requests_to(self, route: str, method: str | None = None) -> list[RecordedRequest]:
         """Recorded calls to one discord.py route template, e.g.
         ``requests_to("/channels/{channel_id}/messages", "POST")``."""
@@ -334,6 +399,21 @@ class FakeDiscord:
         return await self.rest.inject_message(
             channel or self.channel, author or self.bot_user, body, uploads
         )
+
+    async def set_permissions(
+        self,
+        channel: FakeChannel,
+        target: FakeUser | FakeRole | None = None,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """A teacher changes a channel's permissions for a member or role (the bot when
+        ``target`` is None): the overwrite is replaced and the bot is told (CHANNEL_UPDATE), so
+        its own view of its rights changes as it would on Discord. Bits from
+        :mod:`.permissions`, e.g. ``deny=SEND_MESSAGES``."""
+        self.world.set_overwrite(channel, target or self.bot_user, allow=allow, deny=deny)
+        await self.gateway.dispatch("CHANNEL_UPDATE", payloads.channel(channel))
 
     async def delete_message(self, message: FakeMessage) -> None:
         """Someone (a teacher) deletes the message: later calls to it get 404 10008."""

@@ -15,48 +15,33 @@ from typing import Any
 import orjson
 
 from .clock import FakeClock
+from .component_checks import walk_components
 from .errors import UNKNOWN_CHANNEL, UNKNOWN_INTERACTION, UNKNOWN_MESSAGE, not_found
-from .limits import ATTACHMENT_SIZE_LIMIT, FLAG_EPHEMERAL, FLAG_LOADING, walk_components
-from .snowflake import SnowflakeFactory
-
-# Permission bits used by the default world (Discord's values).
-ADMINISTRATOR = 1 << 3
-ADD_REACTIONS = 1 << 6
-VIEW_CHANNEL = 1 << 10
-SEND_MESSAGES = 1 << 11
-MANAGE_MESSAGES = 1 << 13
-EMBED_LINKS = 1 << 14
-ATTACH_FILES = 1 << 15
-READ_MESSAGE_HISTORY = 1 << 16
-USE_APPLICATION_COMMANDS = 1 << 31
-MANAGE_THREADS = 1 << 34
-CREATE_PUBLIC_THREADS = 1 << 35
-SEND_MESSAGES_IN_THREADS = 1 << 38
-ALL_PERMISSIONS = (1 << 51) - 1
-
-EVERYONE_PERMISSIONS = (
-    ADD_REACTIONS
-    | VIEW_CHANNEL
-    | SEND_MESSAGES
-    | EMBED_LINKS
-    | ATTACH_FILES
-    | READ_MESSAGE_HISTORY
-    | USE_APPLICATION_COMMANDS
-    | CREATE_PUBLIC_THREADS
-    | SEND_MESSAGES_IN_THREADS
+from .limits import APPLICATION_COMMAND as APPLICATION_COMMAND  # interaction types, re-exported
+from .limits import ATTACHMENT_SIZE_LIMIT, FLAG_EPHEMERAL, FLAG_LOADING
+from .limits import AUTOCOMPLETE as AUTOCOMPLETE
+from .limits import MESSAGE_COMPONENT as MESSAGE_COMPONENT
+from .limits import MODAL_SUBMIT as MODAL_SUBMIT
+from .limits import PING as PING
+from .permissions import (  # the bits, re-exported for tests that change a world's rights
+    ADMINISTRATOR as ADMINISTRATOR,
 )
-BOT_PERMISSIONS = EVERYONE_PERMISSIONS | MANAGE_MESSAGES | MANAGE_THREADS
+from .permissions import ATTACH_FILES as ATTACH_FILES
+from .permissions import (
+    BOT_PERMISSIONS,
+    EVERYONE_PERMISSIONS,
+    Overwrite,
+    channel_permissions,
+    guild_permissions,
+)
+from .permissions import CREATE_PUBLIC_THREADS as CREATE_PUBLIC_THREADS
+from .permissions import EMBED_LINKS as EMBED_LINKS
+from .permissions import SEND_MESSAGES as SEND_MESSAGES
+from .snowflake import SnowflakeFactory
 
 TEXT_CHANNEL = 0
 PUBLIC_THREAD = 11
 PRIVATE_THREAD = 12
-
-# Interaction types.
-PING = 1
-APPLICATION_COMMAND = 2
-MESSAGE_COMPONENT = 3
-AUTOCOMPLETE = 4
-MODAL_SUBMIT = 5
 
 
 @dataclass
@@ -97,6 +82,8 @@ class FakeChannel:
     position: int = 0
     owner_id: int | None = None
     auto_archive_duration: int = 1440
+    # Permission overwrites by role or member id (a thread uses its parent's).
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
 
     @property
     def is_thread(self) -> bool:
@@ -448,12 +435,35 @@ class World:
 
     def permissions(self, user: FakeUser, guild: FakeGuild) -> int:
         """A member's guild permissions (administrator means all)."""
-        value = guild.roles[guild.id].permissions
-        for role_id in user.role_ids:
-            role = guild.roles.get(role_id)
-            if role is not None:
-                value |= role.permissions
-        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+        roles = [guild.roles[r].permissions for r in user.role_ids if r in guild.roles]
+        return guild_permissions(guild.roles[guild.id].permissions, roles)
+
+    def channel_permissions(self, user: FakeUser, channel: FakeChannel) -> int:
+        """A member's permissions in one channel: the guild's, then the channel's overwrites
+        (a thread's parent's), as Discord computes them."""
+        guild = self.guilds[channel.guild_id]
+        parent = self.channels.get(channel.parent_id) if channel.parent_id is not None else None
+        source = parent if channel.is_thread and parent is not None else channel
+        return channel_permissions(
+            self.permissions(user, guild),
+            source.overwrites,
+            guild_id=guild.id,
+            role_ids=user.role_ids,
+            member_id=user.id,
+            thread=channel.is_thread,
+        )
+
+    def set_overwrite(
+        self,
+        channel: FakeChannel,
+        target: FakeUser | FakeRole,
+        *,
+        allow: int = 0,
+        deny: int = 0,
+    ) -> None:
+        """Set (replace) the channel's overwrite for a member or a role."""
+        kind = 1 if isinstance(target, FakeUser) else 0
+        channel.overwrites[target.id] = Overwrite(kind, allow, deny)
 
     def commands_for(self, guild_id: int | None) -> list[FakeCommand]:
         """Guild commands first, then global ones: what a user in that guild can invoke."""

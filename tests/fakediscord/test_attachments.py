@@ -57,6 +57,7 @@ async def test_an_embed_picture_of_the_same_request_is_resolved_to_the_file(
     assert sent.embeds[0].image.url == attachment.url
 
 
+@pytest.mark.discord_refuses
 async def test_an_embed_picture_naming_no_file_of_the_request_is_refused(
     fake_discord: FakeDiscord, bot: SampleBot
 ) -> None:
@@ -71,6 +72,7 @@ async def test_an_embed_picture_naming_no_file_of_the_request_is_refused(
     assert fake_discord.messages_in() == []
 
 
+@pytest.mark.discord_refuses
 async def test_an_edit_may_name_a_file_it_keeps_or_sends_but_not_one_it_drops(
     fake_discord: FakeDiscord, bot: SampleBot
 ) -> None:
@@ -87,6 +89,7 @@ async def test_an_edit_may_name_a_file_it_keeps_or_sends_but_not_one_it_drops(
     assert refused.value.code == 50035
 
 
+@pytest.mark.discord_refuses
 async def test_at_most_ten_files(fake_discord: FakeDiscord, bot: SampleBot) -> None:
     status, _ = await _raw_post(fake_discord, ATTACHMENTS_MAX, {"content": "ti"})
     assert status == 200
@@ -102,6 +105,7 @@ async def test_at_most_ten_files(fake_discord: FakeDiscord, bot: SampleBot) -> N
     assert len(fake_discord.message(sent.id).attachments) == ATTACHMENTS_MAX
 
 
+@pytest.mark.discord_refuses
 async def test_a_channel_message_file_at_the_limit_is_taken_and_one_byte_over_refused(
     fake_discord: FakeDiscord, bot: SampleBot
 ) -> None:
@@ -116,6 +120,7 @@ async def test_a_channel_message_file_at_the_limit_is_taken_and_one_byte_over_re
     assert [m.attachments[0].filename for m in fake_discord.messages_in()] == ["at.png"]
 
 
+@pytest.mark.discord_refuses
 async def test_the_interaction_tells_its_limit_and_its_responses_keep_to_it(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:
@@ -142,6 +147,7 @@ async def test_the_interaction_tells_its_limit_and_its_responses_keep_to_it(
     assert [(r.status, r.code) for r in over.rejected] == [(413, 40005)]
 
 
+@pytest.mark.discord_refuses
 async def test_an_interaction_edit_must_send_the_picture_it_names(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:
@@ -194,6 +200,7 @@ async def test_an_interaction_update_keeps_the_files_it_names_by_id_and_drops_th
     assert all(not r.files for r in fake_discord.requests if r.interaction_id == press.id)
 
 
+@pytest.mark.discord_refuses
 async def test_an_interaction_update_may_not_keep_a_file_the_message_no_longer_has(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:

@@ -13,6 +13,9 @@ from .helpers import button, raw_callback, raw_send, row
 from .sample_bot import SampleBot
 from .server import FakeDiscord
 
+# Every test here sends what Discord refuses, on purpose.
+pytestmark = pytest.mark.discord_refuses
+
 
 def select(options: int) -> dict[str, Any]:
     return {

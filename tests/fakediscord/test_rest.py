@@ -81,6 +81,7 @@ async def test_global_sync_keeps_localisations(fake_discord: FakeDiscord, bot: S
     assert stored.data["description_localizations"]["no"] == "Sjekk boten"
 
 
+@pytest.mark.discord_refuses
 async def test_invalid_command_localisation_is_refused(
     fake_discord: FakeDiscord, bot: SampleBot
 ) -> None:

@@ -6,6 +6,7 @@ import asyncio
 from collections.abc import Callable
 
 import discord
+import pytest
 
 from .driver import Driver
 from .harness import BotHarness
@@ -122,6 +123,7 @@ async def test_followup_before_the_response_is_unknown_webhook(
     assert not interaction.answered
 
 
+@pytest.mark.discord_refuses
 async def test_callback_type_must_fit_the_interaction(
     fake_discord: FakeDiscord, driver: Driver, bot: SampleBot
 ) -> None:

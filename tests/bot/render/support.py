@@ -32,7 +32,8 @@ from engine.events import Event
 from engine.game import apply, new_game
 from engine.state import GameState
 from engine.view import view
-from tests.fakediscord.limits import Problems, check_message
+from tests.fakediscord.message_checks import check_message
+from tests.fakediscord.problems import Problems
 
 T0 = 1_700_000_000_000
 GAME_ID = 4321

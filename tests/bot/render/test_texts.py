@@ -7,7 +7,8 @@ import pytest
 
 from bot.render.texts import help_text, rules_text
 from tests.bot.render.support import LANGS
-from tests.fakediscord.limits import Problems, check_embeds
+from tests.fakediscord.message_checks import check_embeds
+from tests.fakediscord.problems import Problems
 
 GAMES = ("regnekrig", "intervallkrig", "satsing", None)
 
