@@ -110,11 +110,12 @@ class FakeDiscord:
         self.rest = RestApi(self.world, self.gateway, lambda: str(self.gateway_url))
         self.faults = Faults(self.gateway, [template for _, template, _ in self.rest.routes])
         self.rate_limits = RateLimits(self.clock)
-        # Every body against Discord's published schema (spec.py); loaded before the first
-        # request, so a missing install fails the test at once with what to run.
+        # Every body against Discord's published schema (spec.py); installed and compiled
+        # before the first request, so a missing install fails at once with what to run, and
+        # no test's bot waits for a compile.
         self.check_schemas = check_schemas
         if check_schemas:
-            spec.package()
+            spec.prepare()
         self._runner: web.AppRunner | None = None
         self.port = 0
 
