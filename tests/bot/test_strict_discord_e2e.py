@@ -18,9 +18,12 @@ async def test_a_board_discord_refuses_is_refused_and_the_pupil_still_answered(
 ) -> None:
     """A broken render (a button label one character over Discord's 80) is refused as
     Discord refuses it, 400 50035 naming the label; the press still counts and the pupil is
-    told so privately, in time, instead of being left with "This interaction failed"."""
+    told so privately, in time, instead of being left with "This interaction failed". The bot
+    keeps asking; once the render is mended, the next state's board goes through (a state's
+    text is rendered once: here the game stopped by its player) and the asking stops."""
     gid, _ = await table.start_computer("alice", game="intervallkrig")
     await table.settle()
+    table.bot.boards.retry_delays_s = (0.05,)
     flips = len(await table.events(gid))
     draw = buttons._button
 
@@ -29,17 +32,24 @@ async def test_a_board_discord_refuses_is_refused_and_the_pupil_still_answered(
 
     monkeypatch.setattr(buttons, "_button", too_long)
     press = await table.flip("alice", gid)
-    await table.settle()
 
+    assert await private_reply(table.fake, press) == t("reply.counted", "nb")
+    assert press.answered and press.answer_latency is not None and press.answer_latency < 3.0
     refused = table.fake.refusals()
     assert refused and {(r.status, r.error_code) for r in refused} == {(400, 50035)}
     errors = refused[0].error
     assert errors is not None
     label = errors["errors"]["data"]["components"]["0"]["components"]["0"]["label"]
     assert label["_errors"][0]["code"] == "BASE_TYPE_MAX_LENGTH"
-    assert press.answered and press.answer_latency is not None and press.answer_latency < 3.0
-    assert await private_reply(table.fake, press) == t("reply.counted", "nb")
     assert len(await table.events(gid)) > flips  # the flip counted
+
+    monkeypatch.setattr(buttons, "_button", draw)
+    stop = await table.driver.slash("alice", "mattekrig stop")
+    assert stop.answered and not stop.rejected
+    await table.settle()
+    board = table.board(gid)
+    assert board.buttons() and all(len(b.get("label", "")) <= 80 for b in board.buttons())
+    assert table.fake.requests[-1].status == 200
 
 
 async def test_a_twenty_minute_game_is_still_shown_after_every_token_expired(
