@@ -1,16 +1,19 @@
-"""The table as HTML: drawn from the engine's view of the table (`engine.view.view(state,
-None)`), in the Discord board's words (`bot.render.board_text`, `bot.render.results`), with
-controls built from the view's choices and nothing else.
+"""A table as HTML for one device: drawn from the engine's view for the device's side
+(`engine.view.view(state, side)`; the one-screen table, which holds every side, draws the
+table's view), in the Discord board's words (`bot.render.board_text`, `bot.render.results`),
+with controls built from the view's choices and nothing else.
 
-One screen is shared by everyone (hot-seat), so a decision is asked of one side at a time:
-the first awaited side that people play gets the answer box or the bet buttons; what it
-chose stays in the engine until every side has decided (the view never shows it).
+The page is made of parts with stable ids, so a live update replaces only what changed and
+the answer box keeps what is being typed. Cards are page elements with an accessible name
+("minus 6 of diamonds"). The answer box and whose turn it is come first, so they are in
+sight without scrolling; the round's news is the polite live region, and the clock sits
+outside it (a screen reader is not read the seconds).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from bot.i18n import Lang, t
 from bot.render.board_text import (
@@ -24,24 +27,42 @@ from bot.render.board_text import (
     status_text,
     waiting_line,
 )
-from bot.render.cards import card_face, count_text, number_text
+from bot.render.cards import MINUS, count_text, number_text
 from bot.render.naming import computer_name
-from bot.render.results import result_line
+from bot.render.results import round_block
 from engine.actions import Choice, ChoiceKind
 from engine.cards import Card
 from engine.hints import swap_chances
 from engine.registry import descriptor
-from engine.view import SideView, View, view
-from table.games import COMPUTER_SIDE, TableGame
-from table.page import button, document, esc, hidden, lang_switch, md, message
+from engine.view import Now, SideView, View, view
+from table.games import COMPUTER_SIDE, Note, TableGame
+from table.page import button, esc, hidden, md
+
+_LETTERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
 
 
 @dataclass(frozen=True, slots=True)
-class Picture:
-    """The table drawn as a picture (`bot.render.pictures.draw_table`): PNG and alt text."""
+class Paths:
+    """Where this page's forms go (the one-screen table and a pupil's device differ)."""
 
-    url: str
-    alt: str
+    act: str
+    page: str
+    replay: str
+    more_time: str
+    stop: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Seen:
+    """Who looks: the sides this device plays, their seats, and what only it is told."""
+
+    held: tuple[int, ...]
+    seats: Mapping[int, str] = field(default_factory=dict)  # side -> seat id
+    error: str | None = None
+    typed: str = ""
+    hint: bool = False
+    paused: bool = False
+    pupil: bool = False  # a pupil's own device (a class lesson)
 
 
 def side_names(game: TableGame, lang: Lang) -> dict[int, str]:
@@ -52,37 +73,72 @@ def side_names(game: TableGame, lang: Lang) -> dict[int, str]:
     return names
 
 
-def _face(card: Card) -> str:
+# -- cards ----------------------------------------------------------------------------------
+
+
+def card_name(card: Card, lang: Lang) -> str:
+    """A card as a screen reader says it: "minus 6 of diamonds", "12 of spades (queen)"."""
+    number = str(abs(card.value))
+    value = t("table.card.minus", lang, number=number) if card.value < 0 else number
+    if card.suit is None:
+        return value
+    name = t(
+        "table.card.name", lang, value=value, suit=t(f"table.suit.{card.suit.value.lower()}", lang)
+    )
+    if card.rank in _LETTERS and card.rank is not None and abs(card.value) == card.rank:
+        name += f" ({t(f'table.rank.{card.rank}', lang)})"
+    return name
+
+
+def card_html(card: Card, lang: Lang) -> str:
+    """One card face up as a page element with its name; the face is drawn, not read."""
     red = card.suit is not None and card.suit.is_red
-    return f'<span class="card{" red" if red else ""}">{esc(card_face(card))}</span>'
+    face = number_text(card.value).replace("-", MINUS)
+    suit = f'<span class="suit">{card.suit.symbol}</span>' if card.suit is not None else ""
+    letter = ""
+    if card.rank in _LETTERS and card.rank is not None and abs(card.value) == card.rank:
+        letter = f'<span class="rank">{_LETTERS[card.rank]}</span>'
+    return (
+        f'<span class="card{" red" if red else ""}" role="img" '
+        f'aria-label="{esc(card_name(card, lang))}">'
+        f'<span class="value">{esc(face)}</span>{suit}{letter}</span>'
+    )
 
 
-def _side(game: TableGame, table: View, side: SideView, name: str, lang: Lang) -> str:
+def _cards(cards: tuple[Card, ...], lang: Lang) -> str:
+    return " ".join(card_html(c, lang) for c in cards)
+
+
+# -- the parts ------------------------------------------------------------------------------
+
+
+def _side(table: View, side: SideView, name: str, lang: Lang, own: bool) -> str:
     marks = side_mark(table, side)
     count = t("board.side.out", lang) if side.out else f"🃏 {count_text(side.count, lang)}"
     lines = [f'<p class="count">{esc(count)}</p>']
     if not table.is_over:
-        faces = " ".join(_face(c) for c in side.face_up)
+        faces = _cards(side.face_up, lang)
         if side.third is not None and side.third not in side.face_up:
-            faces += f" → {_face(side.third)}"
+            faces += f' <span aria-hidden="true">→</span> {card_html(side.third, lang)}'
         if side.face_up and side.face_down:
             faces += " " + esc(t("board.side.in_pot", lang, count=side.face_down))
         if faces:
             label = esc(t("table.cards.face_up", lang))
-            lines.append(f'<p class="cards" aria-label="{label}">{faces}</p>')
+            lines.append(f'<p class="cards" role="group" aria-label="{label}">{faces}</p>')
         status = status_text(side, table.now, lang)
         if status is not None:
             lines.append(f'<p class="status">{esc(status)}</p>')
     awaited = ' data-awaited="true"' if side.side in table.awaited else ""
+    mine = f' <span class="you">{esc(t("lesson.you", lang))}</span>' if own else ""
     return (
         f'<article class="side" data-side="{side.side}"{awaited}>'
-        f"<h2>{esc(marks + name)}</h2>{''.join(lines)}</article>"
+        f"<h2>{esc(marks + name)}{mine}</h2>{''.join(lines)}</article>"
     )
 
 
-def _act_form(game: TableGame, table: View, side: int, lang: Lang, inner: str) -> str:
+def _act_form(paths: Paths, table: View, side: int, lang: Lang, inner: str) -> str:
     return (
-        f'<form method="post" action="/game/{esc(game.id)}/act" class="act">'
+        f'<form method="post" action="{esc(paths.act)}" class="act" data-live="act">'
         f"{hidden('window', table.window)}{hidden('side', side)}{hidden('lang', lang)}"
         f"{inner}</form>"
     )
@@ -90,7 +146,7 @@ def _act_form(game: TableGame, table: View, side: int, lang: Lang, inner: str) -
 
 def _secret(game: TableGame, key: str, lang: Lang) -> str:
     """Hot-seat: the others look away (said only when others play at this screen)."""
-    if len(game.humans) < 2:
+    if not game.hot_seat:
         return ""
     return f'<p class="secret">{esc(t(key, lang))}</p>'
 
@@ -99,64 +155,78 @@ def _choice_value(choice: Choice) -> str:
     return f"{choice.kind.value}:{choice.value}" if choice.value is not None else choice.kind.value
 
 
-def _target_controls(game: TableGame, table: View, offered: list[Choice], lang: Lang) -> str:
+def _target_controls(paths: Paths, table: View, offered: list[Choice], lang: Lang) -> str:
+    """The targets as one group the arrow keys move through (one Tab stop, Enter names it)."""
     buttons = []
     for c in offered:
         if c.kind is ChoiceKind.TARGET and c.value is not None:
-            buttons.append(button(number_text(c.value), name="choice", value=_choice_value(c)))
-    random = [c for c in offered if c.kind is ChoiceKind.RANDOM_TARGET]
+            current = ' tabindex="0"' if c.value == 0 else ' tabindex="-1"'
+            buttons.append(
+                f'<button type="submit" name="choice" value="{esc(_choice_value(c))}"{current}>'
+                f"{esc(number_text(c.value))}</button>"
+            )
     extra = "".join(
         button(t("button.random_target", lang), name="choice", value=_choice_value(c))
-        for c in random
+        for c in offered
+        if c.kind is ChoiceKind.RANDOM_TARGET
     )
-    side = offered[0].side
-    return _act_form(
-        game, table, side, lang, f'<div class="targets">{"".join(buttons)}</div>{extra}'
+    label = esc(t("table.targets", lang))
+    inner = (
+        f'<p class="about" id="targets-help">{esc(t("table.targets_help", lang))}</p>'
+        f'<div class="targets" role="group" aria-label="{label}" '
+        f'aria-describedby="targets-help" data-roving="true">{"".join(buttons)}</div>{extra}'
     )
+    return _act_form(paths, table, offered[0].side, lang, inner)
 
 
-def _answer_controls(game: TableGame, table: View, choice: Choice, lang: Lang, typed: str) -> str:
+def _answer_controls(
+    game: TableGame, paths: Paths, table: View, choice: Choice, lang: Lang, typed: str
+) -> str:
     side = table.sides[choice.side]
-    cards = " ".join(card_face(c) for c in side.face_up)
+    cards = _cards(side.face_up, lang)
     if table.target is not None:
-        about = t("modal.answer.cards_target", lang, cards=cards, target=number_text(table.target))
+        about = t("modal.answer.cards_target", lang, cards="\0", target=number_text(table.target))
     else:
-        about = t("modal.answer.cards", lang, cards=cards)
+        about = t("modal.answer.cards", lang, cards="\0")
     level = table.config.level
     inner = (
         _secret(game, "table.answer.secret", lang)
         + f'<label for="answer">{esc(t("modal.answer.label", lang))}</label>'
-        f'<p class="about" id="about">{esc(about)}</p>'
-        f'<input id="answer" name="answer" autocomplete="off" autocapitalize="off" '
-        f'spellcheck="false" maxlength="100" aria-describedby="about" '
+        f'<p class="about" id="about">{esc(about).replace(chr(0), cards)}</p>'
+        f'<div class="answer-row"><input id="answer" name="answer" autocomplete="off" '
+        f'autocapitalize="off" spellcheck="false" maxlength="100" aria-describedby="about" '
         f'placeholder="{esc(t(f"modal.answer.placeholder.{level}", lang))}" '
         f'value="{esc(typed)}">'
         + button(t("button.answer", lang), name="choice", value="answer", cls="primary")
+        + "</div>"
     )
-    return _act_form(game, table, choice.side, lang, inner)
+    return _act_form(paths, table, choice.side, lang, inner)
 
 
 _BET_LABELS = {0: "button.bet_left", 1: "button.bet_right"}
 
 
 def _bet_controls(
-    game: TableGame, table: View, offered: list[Choice], lang: Lang, hint: bool
+    game: TableGame, paths: Paths, table: View, offered: list[Choice], lang: Lang, hint: bool
 ) -> str:
     side = offered[0].side
     buttons = []
     for c in offered:
         key = _BET_LABELS[c.value or 0] if c.kind is ChoiceKind.BET else "button.no_bet"
         buttons.append(button(t(key, lang), name="choice", value=_choice_value(c)))
-    inner = _secret(game, "table.bet.secret", lang) + "".join(buttons)
-    out = _act_form(game, table, side, lang, inner)
+    cards = _cards(table.sides[side].face_up, lang)
+    yours = esc(t("modal.answer.cards", lang, cards=chr(0))).replace(chr(0), cards)
+    about = f'<p class="about">{yours}</p>'
+    inner = _secret(game, "table.bet.secret", lang) + about + "".join(buttons)
+    out = _act_form(paths, table, side, lang, inner)
     if side in table.hints:
         if hint:
             text = render_hint(swap_chances(game.state, side), lang)
             lines = "".join(f"<p>{md(line)}</p>" for line in text.splitlines())
-            out += f'<section class="hint" aria-live="polite">{lines}</section>'
+            out += f'<section class="hint">{lines}</section>'
         else:
             out += (
-                f'<form method="get" action="/game/{esc(game.id)}" class="hint-form">'
+                f'<form method="get" action="{esc(paths.page)}" class="hint-form">'
                 f"{hidden('lang', lang)}{hidden('hint', side)}"
                 f"{button(t('button.hint', lang))}</form>"
             )
@@ -164,41 +234,100 @@ def _bet_controls(
 
 
 def _controls(
-    game: TableGame, table: View, names: Mapping[int, str], lang: Lang, typed: str, hint: bool
-) -> str:
-    """The controls for now: a flip, the target, one side's answer box or its bet."""
-    choices = table.choices
+    game: TableGame,
+    paths: Paths,
+    table: View,
+    names: Mapping[int, str],
+    lang: Lang,
+    seen: Seen,
+) -> tuple[str, str]:
+    """Whose turn it is, and the controls for now: a flip, the target, the device's answer
+    box or its bet (at one screen: the first awaited side's)."""
+    if seen.paused:
+        return f'<p class="turn">{esc(t("lesson.paused", lang))}</p>', ""
+    held = [s for s in seen.held if s in game.humans]
+    choices = [c for c in table.choices if c.side in held]
     flips = [c for c in choices if c.kind is ChoiceKind.FLIP]
     if flips:
-        first = next((c for c in flips if c.side in game.humans), flips[0])
         label = button(t("button.flip", lang), name="choice", value="flip", cls="primary")
-        return _act_form(game, table, first.side, lang, label)
-    humans = [c for c in choices if c.side in game.humans]
-    if not humans:
-        return ""  # only the computer decides now, and it already has
-    side = humans[0].side
-    offered = [c for c in humans if c.side == side]
-    turn = f'<h2 class="turn">{esc(t("table.turn", lang, name=names[side]))}</h2>'
+        return "", _act_form(paths, table, flips[0].side, lang, label)
+    if not choices:
+        if table.awaited and not table.is_over:
+            waiting = [names[s] for s in table.awaited if s in names]
+            text = t("lesson.wait_for", lang, names=", ".join(waiting))
+            return f'<p class="turn wait">{esc(text)}</p>', ""
+        return "", ""
+    side = choices[0].side
+    offered = [c for c in choices if c.side == side]
+    key = "lesson.your_turn" if seen.pupil else "table.turn"
+    turn = f'<h2 class="turn">{esc(t(key, lang, name=names[side]))}</h2>'
     kinds = {c.kind for c in offered}
     if kinds & {ChoiceKind.TARGET, ChoiceKind.RANDOM_TARGET}:
-        return turn + _target_controls(game, table, offered, lang)
+        return turn, _target_controls(paths, table, offered, lang)
     if ChoiceKind.ANSWER in kinds:
-        return turn + _answer_controls(game, table, offered[0], lang, typed)
-    return turn + _bet_controls(game, table, offered, lang, hint)
+        return turn, _answer_controls(game, paths, table, offered[0], lang, seen.typed)
+    return turn, _bet_controls(game, paths, table, offered, lang, seen.hint)
 
 
-def _time(game: TableGame, table: View, now: float, lang: Lang) -> str:
+def _clock(game: TableGame, paths: Paths, table: View, now: float, lang: Lang, seen: Seen) -> str:
+    """The time left (a count the script moves on, outside the live region) and the button
+    that gives more time (WCAG 2.2.1)."""
+    parts: list[str] = []
     if table.time_up:
-        return f'<p class="time">{esc(t("board.time_up", lang))}</p>'
-    if game.deadline is None or table.is_over:
-        return ""
-    left = max(0, int(game.deadline - now + 0.999))
+        parts.append(f'<p class="time">{esc(t("board.time_up", lang))}</p>')
+    elif game.deadline is not None and not table.is_over:
+        parts.append(_time_line("table.time_left", game.deadline - now, lang))
+        if not seen.pupil and not seen.paused:
+            parts.append(
+                f'<form method="post" action="{esc(paths.more_time)}" class="inline">'
+                f"{hidden('lang', lang)}{button(t('table.more_minutes', lang))}</form>"
+            )
+    mine = [s for s in seen.held if s in game.answer_deadlines]
+    if mine and not table.is_over:
+        parts.append(
+            _time_line("lesson.answer_time_left", game.answer_deadlines[mine[0]] - now, lang)
+        )
+        if not seen.paused and game.extensions.get(mine[0], 0) < 10:
+            parts.append(
+                f'<form method="post" action="{esc(paths.more_time)}" class="inline" '
+                'data-live="act">'
+                f"{hidden('lang', lang)}{hidden('side', mine[0])}"
+                f"{button(t('lesson.more_time', lang))}</form>"
+            )
+    return "".join(parts)
+
+
+def _time_line(key: str, seconds: float, lang: Lang) -> str:
+    left = max(0, int(seconds + 0.999))
     clock = f'<time data-seconds="{left}">{left // 60}:{left % 60:02d}</time>'
-    text = esc(t("table.time_left", lang, time="\0")).replace("\0", clock)
-    return f'<p class="time">{text}</p>'
+    return f'<p class="time">{esc(t(key, lang, time=chr(0))).replace(chr(0), clock)}</p>'
 
 
-def _summary(game: TableGame, table: View, names: Mapping[int, str], lang: Lang) -> str:
+def round_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """The round shown, told in full, with its war rule named (RULES §3.2)."""
+    war_rule = t(f"war_rule.{table.config.war_rule.value}.name", lang)
+    block = round_block(table.result, names, lang, war=table.war, war_rule=war_rule)
+    if block is None:
+        return []
+    lines = list(block.head)
+    for side in sorted(block.plays):
+        lines.append(f"{names[side]}: " + " ".join(block.plays[side]))
+    return lines
+
+
+def status_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    lines: list[str] = [] if table.is_over else [header_line(table, lang)]
+    lines += round_lines(table, names, lang)
+    if not table.is_over:
+        lines += prompt_lines(table, names, lang)
+        waiting = waiting_line(table, names, lang)
+        if waiting:
+            lines.append(waiting)
+    return lines
+
+
+def _summary(game: TableGame, paths: Paths, table: View, names: Mapping[int, str], lang: Lang,
+             seen: Seen) -> str:  # fmt: skip
     lines = [t("over.title", lang)]
     if table.outcome is not None:
         lines += outcome_lines(table.outcome, names, lang)
@@ -206,70 +335,116 @@ def _summary(game: TableGame, table: View, names: Mapping[int, str], lang: Lang)
         f"<li>{esc(names[s.side])}: {esc(count_text(s.count, lang))}</li>" for s in table.sides
     )
     rounds = t("table.summary.rounds", lang, rounds=game.state.round)
+    after = (
+        f'<p class="next">{esc(t("lesson.after_game", lang))}</p>'
+        if seen.pupil
+        else f'<form method="get" action="/">{hidden("lang", lang)}'
+        f"{button(t('table.new_game', lang), cls='primary')}</form>"
+    )
     return (
         f'<section class="summary" aria-labelledby="summary">'
         f'<h2 id="summary">{esc(t("table.summary.heading", lang))}</h2>'
         + "".join(f"<p>{md(line)}</p>" for line in lines)
         + f"<ul>{counts}</ul><p>{esc(rounds)}</p>"
-        f'<form method="get" action="/game/{esc(game.id)}/replay.json">'
-        f"{button(t('table.download', lang))}</form>"
-        f'<form method="get" action="/">{hidden("lang", lang)}'
-        f"{button(t('table.new_game', lang), cls='primary')}</form></section>"
+        f'<form method="get" action="{esc(paths.replay)}">'
+        f"{button(t('table.download', lang))}</form>{after}</section>"
     )
 
 
-def _footer(table: View, lang: Lang) -> str:
-    return f"<footer><p>{esc(' · '.join(settings_parts(table.config, lang)))}</p></footer>"
+def notes_of(game: TableGame, seen: Seen, names: Mapping[int, str], lang: Lang) -> list[Note]:
+    """The notes for this device's seats that are still current (named at a shared screen)."""
+    out: list[Note] = []
+    for side, seat in sorted(seen.seats.items()):
+        note = game.notes.get(seat)
+        if note is None or note.until < game.state.window:
+            continue
+        if len(seen.seats) > 1:
+            text = note.text
+
+            def named(lang: str, text: object = text, name: str = names[side]) -> str:
+                assert callable(text)
+                return t("table.note.side", lang, name=name, text=text(lang))
+
+            out.append(Note(named, note.correction, note.until))
+        else:
+            out.append(note)
+    return out
 
 
-def table_page(
-    game: TableGame,
-    lang: Lang,
-    now: float,
-    *,
-    note: str | None = None,
-    error: str | None = None,
-    typed: str = "",
-    hint: bool = False,
-    picture: Picture | None = None,
-) -> str:
-    """The whole page of a game in play or over."""
-    table = view(game.state, None)
+def messages(error: str | None, notes: list[Note], lang: Lang) -> str:
+    """The message area: an error (an alert), news and corrections (a status; a correction is
+    never drawn as a success)."""
+    parts = []
+    if error:
+        parts.append(f'<p class="message error" id="message" role="alert">{md(error)}</p>')
+    plain = " ".join(n.text(lang) for n in notes if not n.correction)
+    fixes = " ".join(n.text(lang) for n in notes if n.correction)
+    if fixes:
+        parts.append(f'<p class="message correction" id="correction" role="status">{md(fixes)}</p>')
+    if plain:
+        parts.append(f'<p class="message note" id="note" role="status">{md(plain)}</p>')
+    return "".join(parts)
+
+
+def table_parts(
+    game: TableGame, lang: Lang, now: float, paths: Paths, seen: Seen
+) -> dict[str, str]:
+    """The page's parts by id, for this device."""
+    viewer = seen.held[0] if len(seen.held) == 1 else None
+    table = view(game.state, viewer)
     names = side_names(game, lang)
-    title = game_title(descriptor(table.config.game), table.config.level, lang)
     over = table.is_over
-    status: list[str] = [] if over else [header_line(table, lang)]
-    result = result_line(table.result, names, lang)
-    if result:
-        status.append(result)
-    if not over:
-        status += prompt_lines(table, names, lang)
-        waiting = waiting_line(table, names, lang)
-        if waiting:
-            status.append(waiting)
-    body = [
-        f"<header><h1>{esc(title)}</h1>" + lang_switch(lang, f"/game/{game.id}", {}) + "</header>",
-        message(error, error=True),
-        message(note, error=False),
-    ]
-    if picture is not None:
-        body.append(f'<img class="picture" src="{esc(picture.url)}" alt="{esc(picture.alt)}">')
-    body.append(
-        '<section class="now" aria-live="polite">'
-        + "".join(f"<p>{md(line)}</p>" for line in status)
-        + _time(game, table, now, lang)
-        + "</section>"
+    turn, actions = ("", "") if over else _controls(game, paths, table, names, lang, seen)
+    sides = "".join(
+        _side(table, s, names[s.side], lang, seen.pupil and s.side in seen.held)
+        for s in table.sides
     )
-    sides = "".join(_side(game, table, s, names[s.side], lang) for s in table.sides)
-    # With the picture, the text sides stay for screen readers and scripts, out of sight.
-    shown = "sides" if picture is None else "sides visually-hidden"
-    body.append(f'<section class="{shown}">{sides}</section>')
-    if over:
-        body.append(_summary(game, table, names, lang))
-    else:
-        body.append(
-            f'<section class="actions">{_controls(game, table, names, lang, typed, hint)}</section>'
+    notes = notes_of(game, seen, names, lang)
+    parts = {
+        "messages": messages(seen.error, notes, lang),
+        "turn": turn,
+        "actions": actions,
+        "now": "".join(f"<p>{md(line)}</p>" for line in status_lines(table, names, lang)),
+        "clock": _clock(game, paths, table, now, lang, seen),
+        "sides": sides,
+        "end": _summary(game, paths, table, names, lang, seen) if over else "",
+        "footer": f"<p>{esc(' · '.join(settings_parts(table.config, lang)))}</p>",
+    }
+    if seen.paused and not over:
+        parts["messages"] += (
+            f'<p class="message note" role="status">{esc(t("lesson.paused", lang))}</p>'
         )
-    body.append(_footer(table, lang))
-    data = f' data-window="{table.window}" data-game="{esc(game.id)}"'
-    return document(lang, "over" if over else "playing", title, "".join(body), data=data)
+    return parts
+
+
+def table_state(game: TableGame) -> str:
+    """The page root's data-state: playing, war or over."""
+    now = view(game.state, None).now
+    if now is Now.OVER:
+        return "over"
+    if now is Now.WAR or view(game.state, None).war is not None:
+        return "war"
+    return "playing"
+
+
+def table_title(game: TableGame, lang: Lang) -> str:
+    config = game.state.config
+    return game_title(descriptor(config.game), config.level, lang)
+
+
+PART_ORDER = ("messages", "turn", "actions", "now", "clock", "sides", "end", "footer")
+_WRAP = {
+    "messages": '<div id="messages">{}</div>',
+    "turn": '<div id="turn">{}</div>',
+    "actions": '<section id="actions" class="actions">{}</section>',
+    "now": '<section id="now" class="now" aria-live="polite">{}</section>',
+    "clock": '<div id="clock" class="clock">{}</div>',
+    "sides": '<section id="sides" class="sides">{}</section>',
+    "end": '<div id="end">{}</div>',
+    "footer": '<footer id="footer">{}</footer>',
+}
+
+
+def wrap(parts: Mapping[str, str]) -> str:
+    """The parts in page order, each in its element with a stable id."""
+    return "".join(_WRAP[k].format(parts.get(k, "")) for k in PART_ORDER)

@@ -1,22 +1,30 @@
-"""`python -m table` / `mattekrig play`: serve the classroom table on this computer and open
-it in the browser. No token, no account; nothing leaves this computer unless `--host` says
-another address may reach it (then a warning says so)."""
+"""`mattekrig play` (and `python -m table`): the one-screen table on this computer.
+`mattekrig class` (and `python -m table class`): a class lesson the pupils join on their own
+devices, served on this computer's school-network address.
+
+No token, no account, nothing written to disk. The one-screen table listens on 127.0.0.1
+unless `--host` says another address may reach it (then a warning says so); a lesson
+listens on every address of this computer and names the one its pupils open (or
+`--base-url`, the address of a school server's HTTPS proxy).
+"""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import ipaddress
 import sys
 import webbrowser
 from importlib import metadata
+from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from table.pictures import installed_drawer
-from table.web import make_app
+from table.app import make_app
+from table.lesson import Kind, Lesson
+from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
+from table.web import Served
 
-LOOPBACK = "127.0.0.1"
+__all__ = ["is_loopback", "main", "url_of", "version"]
 
 
 def version() -> str:
@@ -26,65 +34,105 @@ def version() -> str:
         return "unknown"
 
 
-def parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
-        prog="mattekrig play",
-        description="Play Mattekrig in the browser, on this computer (no Discord needed).",
-    )
-    p.add_argument("--host", default=LOOPBACK, help=f"address to listen on (default {LOOPBACK})")
-    p.add_argument("--port", type=int, default=0, help="port (default: a free one)")
+def parser(kind: Kind) -> argparse.ArgumentParser:
+    if kind == "play":
+        p = argparse.ArgumentParser(
+            prog="mattekrig play",
+            description="Play Mattekrig in the browser, on this computer (no Discord needed).",
+        )
+        default = LOOPBACK
+    else:
+        p = argparse.ArgumentParser(
+            prog="mattekrig class",
+            description="A class lesson: pupils join on their own devices with a code "
+            "(no Discord, no accounts). Open the teacher's page on the projector.",
+        )
+        default = "0.0.0.0"
+        p.add_argument(
+            "--base-url",
+            help="the address pupils open, when a proxy serves the lesson "
+            "(e.g. https://mattekrig.school.example/)",
+        )
+    p.add_argument("--host", default=default, help=f"address to listen on (default {default})")
+    port = 0 if kind == "play" else 8080
+    shown = "a free one" if kind == "play" else str(port)
+    p.add_argument("--port", type=int, default=port, help=f"port (default: {shown})")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.add_argument("--version", action="version", version=f"mattekrig {version()}")
     return p
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
-def url_of(host: str, port: int) -> str:
-    shown = LOOPBACK if host in ("0.0.0.0", "") else host
-    if ":" in shown:
-        shown = f"[{shown}]"
-    return f"http://{shown}:{port}/"
-
-
-async def serve(host: str, port: int, open_browser: bool) -> None:
-    runner = web.AppRunner(make_app(drawer=installed_drawer()), access_log=None)
+async def serve(kind: Kind, args: argparse.Namespace) -> None:
+    base_url: str | None = getattr(args, "base_url", None)
+    lesson = Lesson(kind, asyncio.get_running_loop().time)
+    found = network_address() if args.host in ANY else None
+    served = Served(base_url=base_url)
+    app = make_app(kind, lesson=lesson, served=served)
+    runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
+    site = web.TCPSite(runner, args.host, args.port)
     await site.start()
-    url = url_of(host, runner.addresses[0][1])
-    print(f"Mattekrig: {url}  (Ctrl+C stops)", flush=True)
-    if open_browser:
-        webbrowser.open(url)
+    port = runner.addresses[0][1]
+    url = url_of(args.host, port, found)
+    if kind == "play":
+        print(f"Mattekrig: {url}  (Ctrl+C stops)", flush=True)
+        opened = url
+    else:
+        served.join_url = base_url or url
+        host = shown_host(args.host, found)
+        if base_url:
+            served.address_note = f"{urlsplit(base_url).netloc}"
+        elif is_loopback(host):
+            served.address_note = "127.0.0.1"
+        else:
+            served.address_note = host
+        local = url_of(LOOPBACK if args.host in ANY else args.host, port)
+        opened = f"{local}teacher?key={lesson.teacher_secret}"
+        print(
+            f"Mattekrig lesson: pupils open {served.join_url} with the code {lesson.code}",
+            flush=True,
+        )
+        print(f"Teacher's page (keep this link to yourself): {opened}  (Ctrl+C stops)", flush=True)
+        if is_loopback(host) and not base_url:
+            print(
+                "Warning: no network address found: only this computer can join. "
+                "Connect to the school network, or use --base-url.",
+                file=sys.stderr,
+                flush=True,
+            )
+    if not args.no_browser:
+        webbrowser.open(opened)
     try:
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
 
 
-def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
+    given = list(sys.argv[1:] if argv is None else argv)
+    if kind == "play" and given[:1] == ["class"]:
+        kind, given = "class", given[1:]
+    args = parser(kind).parse_args(given)
+    command = f"mattekrig {kind}"
     if not 0 <= args.port <= 65535:
-        print("mattekrig play: --port must be 0 to 65535", file=sys.stderr)
+        print(f"{command}: --port must be 0 to 65535", file=sys.stderr)
         return 2
-    if not is_loopback(args.host):
+    base_url = getattr(args, "base_url", None)
+    if base_url is not None and urlsplit(base_url).scheme not in ("http", "https"):
+        print(f"{command}: --base-url must start with http:// or https://", file=sys.stderr)
+        return 2
+    if kind == "play" and not is_loopback(args.host):
+        shown = shown_host(args.host)
         print(
             f"Warning: listening on {args.host}: other computers on this network can open "
-            "the table and play. Use the default address to keep it on this computer.",
+            f"the table at {shown} and play. Use the default address to keep it on this computer.",
             file=sys.stderr,
         )
     try:
-        asyncio.run(serve(args.host, args.port, not args.no_browser))
+        asyncio.run(serve(kind, args))
     except KeyboardInterrupt:
         return 0
     except OSError as error:
-        print(f"mattekrig play: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        print(f"{command}: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
     return 0

@@ -1,9 +1,10 @@
-"""The games this server is playing, in memory: each one configuration + seed + action list
+"""The games a lesson is playing, in memory: each one configuration + seed + action list
 (RULES §1.6), so "download this game" is the replay file `python -m engine.replay` plays back.
 
-A table knows only what the page needs to show a game: the names typed at the start, which
-side the computer plays, the time limit's deadline. Nothing about the players outlives the
-game: a game nobody touches for `EXPIRY_SECONDS` is dropped, and at most `CAP` are kept.
+A game knows which seats play each side (a seat is one pupil's place, held by one device),
+which side the computer plays, the time limit's deadline and each side's answer time. What
+it remembers of the pupils is only what the lesson's summary counts (`Record`), and nothing
+outlives the lesson: the server keeps it in memory only.
 """
 
 from __future__ import annotations
@@ -12,37 +13,80 @@ import random
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from bot.services.settings import GameSettings
-from engine.actions import Action, TimeUp, action_to_json
+from engine.actions import Action, Answer, Timeout, TimeUp, action_to_json
 from engine.computer import Strength, choose
 from engine.config import Mode
-from engine.game import apply, new_game
-from engine.state import GameState
+from engine.events import Event, RoundStarted, ValueShown
+from engine.game import TIMEOUT_REASON, apply, new_game
+from engine.registry import descriptor
+from engine.state import GameState, Phase
 
-CAP = 64  # games kept at once; the least recently played one goes first
+CAP = 64  # games kept at once; a new one is refused while they all still run
 EXPIRY_SECONDS = 6 * 3600  # a game untouched this long is forgotten
 COMPUTER_SIDE = 1  # one player against the computer: the player is side 0
+# WCAG 2.2.1: a pupil may ask for more answer time, at least ten times in a game.
+EXTENSIONS = 10
+LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
 
 Clock = Callable[[], float]
 # A sentence to put into words in the page's language: (lang) -> text.
 Text = Callable[[str], str]
 
 
-Told = tuple[int, Text]  # a sentence for one side (its name comes first)
+class FullError(Exception):
+    """Every game kept is still running: a new one would push one out, so it is refused."""
 
 
 @dataclass(frozen=True, slots=True)
 class Note:
-    number: int
-    told: tuple[Told, ...]
+    """A sentence for one seat's page, shown up to the decision window `until` (so "wait for
+    the others" is gone once the round is revealed): plain news, or a correction."""
+
+    text: Text
+    correction: bool = False
+    until: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Record:
+    """One decision of one seat, as the lesson's summary counts it (RULES §2.6): an answer
+    with the operations it practised, whether it counted, whether it was the best move, the
+    mistake's kind (the engine's reason code) and whether it hit the target exactly."""
+
+    seat: str
+    game: str
+    operations: tuple[str, ...]
+    correct: bool
+    best: bool
+    mistake: str | None
+    exact: bool
+
+
+def _fraction(text: str | None) -> Fraction | None:
+    return None if text is None else Fraction(text)
+
+
+def operations(level: int, targets: bool, expr: str) -> tuple[str, ...]:
+    """What an answer practised: levels 1–4 their operation, 5–7 the target (and a square
+    or a root when the expression used one)."""
+    if not targets:
+        return (LEVEL_OPERATIONS.get(level, "add"),)
+    ops = ["target"]
+    if "²" in expr:
+        ops.append("square")
+    if "√" in expr:
+        ops.append("root")
+    return tuple(ops)
 
 
 @dataclass
 class TableGame:
-    """One game at the table. `names` are the sides' names as typed (a team's two names
-    joined); the computer's side has no typed name and is named in the page's language."""
+    """One game. `names` are the sides' names (a team's two names joined); `seats` the
+    seats that play each side (none for the computer's)."""
 
     id: str
     settings: GameSettings
@@ -51,14 +95,25 @@ class TableGame:
     state: GameState
     deadline: float | None  # the time limit runs out (clock seconds), None: no limit
     touched: float
+    seats: tuple[tuple[str, ...], ...] = ()
     actions: list[Action] = field(default_factory=list)
     # The computer's own randomness (engine.computer), seeded from the game's seed so a game
     # is reproducible; never the engine's RNG, which deals the cards.
     rng: random.Random = field(default_factory=random.Random)
-    note: Note | None = None  # the message for the next page, with its number
+    # The computer plays at this best-move rate when set (an adaptive opponent: the pupil's
+    # own rate in this lesson), else at the settings' strength.
+    best_rate: Callable[[], Fraction] | None = None
+    notes: dict[str, Note] = field(default_factory=dict)  # by seat
     # Hot-seat: what an answer counted as is told when the comparison is revealed, not
     # while the others still answer at the same screen (RULES §2.2: revealed together).
-    held: list[Told] = field(default_factory=list)
+    held: list[tuple[str, Note]] = field(default_factory=list)
+    answer_deadlines: dict[int, float] = field(default_factory=dict)  # by side
+    extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
+    records: list[Record] = field(default_factory=list)
+    answered_by: dict[int, str] = field(default_factory=dict)  # side -> seat, until shown
+    target: int | None = None  # the target of the round in play (for the records)
+    shared: bool = False  # one screen holds every seat (the one-screen table)
+    version: int = 0  # counts the changes: a device's page is drawn again when it moves
 
     @property
     def computer(self) -> Strength | None:
@@ -70,12 +125,75 @@ class TableGame:
         sides = range(self.state.config.sides)
         return frozenset(s for s in sides if self.computer is None or s != COMPUTER_SIDE)
 
-    def play(self, action: Action) -> None:
-        """Apply a player's action (an illegal one raises the engine's error and changes
-        nothing), then let the computer make every decision that is now its own."""
-        self.state, _ = apply(self.state, action)
-        self.actions.append(action)
+    @property
+    def over(self) -> bool:
+        return self.state.outcome is not None
+
+    def sides_of(self, seats: frozenset[str] | set[str]) -> tuple[int, ...]:
+        """The sides these seats play in this game, in side order."""
+        return tuple(s for s, held in enumerate(self.seats) if set(held) & seats)
+
+    @property
+    def all_seats(self) -> tuple[str, ...]:
+        return tuple(seat for held in self.seats for seat in held)
+
+    def play(self, action: Action, seat: str | None = None, now: float | None = None) -> None:
+        """Apply an action (an illegal one raises the engine's error and changes nothing),
+        then let the computer make every decision that is now its own."""
+        self._apply(action, seat)
         self.computer_moves()
+        if now is not None:
+            self.time_answers(now)
+
+    def _apply(self, action: Action, seat: str | None) -> None:
+        before = self.state.phase
+        state, events = apply(self.state, action)
+        self.state = state
+        self.actions.append(action)
+        self.version += 1
+        if isinstance(action, Answer) and seat is not None:
+            self.answered_by[action.side] = seat
+        if isinstance(action, Timeout) and before is Phase.ANSWER:
+            self.answered_by.pop(action.side, None)
+            self._missed(action.side)
+        self._count(events)
+
+    def _missed(self, side: int) -> None:
+        """RULES §1.5: an answer that ran out of time is a miss for every seat of the side."""
+        if side < len(self.seats):
+            for seat in self.seats[side]:
+                self.records.append(Record(seat, self.id, (), False, False, TIMEOUT_REASON, False))
+
+    def _count(self, events: list[Event]) -> None:
+        config = self.state.config
+        targets = descriptor(config.game).has_targets(config.level)
+        for event in events:
+            if isinstance(event, RoundStarted):
+                self.target = event.target
+            elif isinstance(event, ValueShown):
+                seat = self.answered_by.pop(event.side, None)
+                if seat is None or event.reason == TIMEOUT_REASON:
+                    continue
+                value = _fraction(event.value)
+                best_value = _fraction(event.best_value)
+                target = self.target if targets else None
+                if value is None or best_value is None:
+                    best = False
+                elif target is not None:
+                    best = abs(value - target) == abs(best_value - target)
+                else:
+                    best = value == best_value
+                self.records.append(
+                    Record(
+                        seat,
+                        self.id,
+                        operations(config.level, targets, event.expr),
+                        event.reason is None and value is not None,
+                        best,
+                        event.reason,
+                        target is not None and value == target,
+                    )
+                )
 
     def computer_moves(self) -> None:
         """The computer decides as soon as the game waits for it (regn mode; in auto mode
@@ -83,38 +201,76 @@ class TableGame:
         strength = self.computer
         if strength is None or self.state.config.mode is Mode.AUTO:
             return
-        while (move := choose(self.state, COMPUTER_SIDE, strength, self.rng)) is not None:
-            self.state, _ = apply(self.state, move)
-            self.actions.append(move)
+        while True:
+            rate = self.best_rate() if self.best_rate is not None else None
+            move = choose(self.state, COMPUTER_SIDE, strength, self.rng, rate)
+            if move is None:
+                return
+            self._apply(move, None)
 
-    def tick(self, now: float) -> None:
+    # -- time ------------------------------------------------------------------------------
+
+    @property
+    def answer_seconds(self) -> int:
+        return self.settings.answer_seconds
+
+    def time_answers(self, now: float) -> None:
+        """Each awaited human side gets the answer time from when its decision was asked;
+        sides no longer awaited lose theirs."""
+        if self.answer_seconds <= 0 or self.over:
+            self.answer_deadlines.clear()
+            return
+        timed = self.state.phase in (Phase.TARGET, Phase.ANSWER, Phase.BET)
+        awaited = {s for s in self.state.pending if s in self.humans} if timed else set()
+        for side in list(self.answer_deadlines):
+            if side not in awaited:
+                del self.answer_deadlines[side]
+        for side in awaited:
+            self.answer_deadlines.setdefault(side, now + self.answer_seconds)
+
+    def extend(self, side: int) -> bool:
+        """More answer time for a side (WCAG 2.2.1), at most `EXTENSIONS` times a game."""
+        if side not in self.answer_deadlines or self.extensions.get(side, 0) >= EXTENSIONS:
+            return False
+        self.extensions[side] = self.extensions.get(side, 0) + 1
+        self.answer_deadlines[side] += self.answer_seconds
+        self.version += 1
+        return True
+
+    def shift(self, seconds: float) -> None:
+        """A pause: every deadline moves on by the time the games stood still."""
+        if self.deadline is not None:
+            self.deadline += seconds
+        for side in self.answer_deadlines:
+            self.answer_deadlines[side] += seconds
+
+    def tick(self, now: float) -> bool:
         """RULES §1.5: when the time limit has run out, the game is told so (it ends between
-        rounds, or after the round in play)."""
-        self.touched = now
+        rounds, or after the round in play); an answer whose time ran out counts as none
+        (RULES §2.2). Returns whether anything changed."""
+        changed = False
         due = self.deadline is not None and now >= self.deadline
-        if due and not self.state.time_up and self.state.outcome is None:
-            self.play(TimeUp())
+        if due and not self.state.time_up and not self.over:
+            self.play(TimeUp(), now=now)
+            changed = True
+        for side, at in sorted(self.answer_deadlines.items()):
+            if now >= at and side in self.state.pending and not self.over:
+                self.play(Timeout(side), now=now)
+                changed = True
+        if changed:
+            self.time_answers(now)
+        return changed
+
+    def end_as_time_up(self, now: float) -> None:
+        """RULES §1.5: the round in play is finished, then the most cards win."""
+        if not self.over and not self.state.time_up:
+            self.play(TimeUp(), now=now)
 
     @property
     def hot_seat(self) -> bool:
-        """More than one side is played at this screen, so decisions are made in view of
+        """More than one side is played at one screen, so decisions are made in view of
         the others."""
-        return len(self.humans) > 1
-
-    def add_note(self, *told: Told) -> int:
-        """Keep a message for the next page (an answer's feedback), by the side it is for;
-        returns its number, which the redirect names (a later page does not show it)."""
-        number = (self.note.number if self.note is not None else 0) + 1
-        self.note = Note(number, told)
-        return number
-
-    def take_note(self, number: int | None) -> Note | None:
-        """The note the redirect names, once."""
-        note = self.note
-        if note is None or number != note.number:
-            return None
-        self.note = None
-        return note
+        return self.shared and len(self.humans) > 1
 
     def replay(self) -> dict[str, Any]:
         """The game as a SCENARIOS.md replay file: configuration, seed and every action."""
@@ -137,12 +293,26 @@ class Games:
     def __len__(self) -> int:
         return len(self._games)
 
-    def start(self, settings: GameSettings, names: tuple[str, ...]) -> TableGame:
+    def __iter__(self) -> Any:
+        return iter(list(self._games.values()))
+
+    def start(
+        self,
+        settings: GameSettings,
+        names: tuple[str, ...],
+        seats: tuple[tuple[str, ...], ...],
+        best_rate: Callable[[], Fraction] | None = None,
+        shared: bool = False,
+    ) -> TableGame:
+        """A new game; raises `FullError` when `CAP` games run (a finished or forgotten one
+        makes room, a running one never)."""
         now = self.clock()
         self._forget(now)
         while len(self._games) >= CAP:
-            oldest = min(self._games.values(), key=lambda g: g.touched)
-            del self._games[oldest.id]
+            over = [g for g in self._games.values() if g.over]
+            if not over:
+                raise FullError
+            del self._games[min(over, key=lambda g: g.touched).id]
         seed = self._seeds()
         state, _ = new_game(settings.engine, seed)
         deadline = now + settings.minutes * 60 if settings.minutes else None
@@ -154,9 +324,13 @@ class Games:
             state=state,
             deadline=deadline,
             touched=now,
+            seats=seats,
             rng=random.Random(seed),
+            best_rate=best_rate,
+            shared=shared,
         )
         game.computer_moves()
+        game.time_answers(now)
         self._games[game.id] = game
         return game
 
@@ -165,7 +339,7 @@ class Games:
         self._forget(now)
         game = self._games.get(game_id)
         if game is not None:
-            game.tick(now)
+            game.touched = now
         return game
 
     def _forget(self, now: float) -> None:

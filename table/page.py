@@ -103,10 +103,11 @@ def _select(name: str, label: str, options: Iterable[tuple[str, str]], chosen: s
 def _option_field(option: Option, lang: Lang, form: Mapping[str, str]) -> str:
     chosen = form.get(option.key) or str(option.default)
     label = t(f"table.setup.{option.key}", lang)
-    if option.key == "minutes":
+    if option.key in ("minutes", "answer_seconds"):
+        key = esc(option.key)
         return (
-            f'<label for="minutes">{esc(label)}</label>'
-            f'<input id="minutes" name="minutes" type="number" inputmode="numeric" '
+            f'<label for="{key}">{esc(label)}</label>'
+            f'<input id="{key}" name="{key}" type="number" inputmode="numeric" '
             f'min="{option.low}" max="{option.high}" value="{esc(chosen)}">'
         )
     if option.values is not None:
@@ -181,12 +182,13 @@ def setup_page(
     return document(lang, "setup", t("table.title", lang), "".join(parts))
 
 
-def not_found_page(lang: Lang, key: str) -> str:
+def not_found_page(lang: Lang, key: str, values: Mapping[str, object] | None = None) -> str:
+    """A refusal as a page of its own: the sentence, and the way back."""
     body = (
         f"<header><h1>{esc(t('table.title', lang))}</h1></header>"
-        + message(t(key, lang), error=True)
+        + message(t(key, lang, **(values or {})), error=True)
         + f'<form method="get" action="/">{hidden("lang", lang)}'
-        + button(t("table.new_game", lang), cls="primary")
+        + button(t("table.back", lang), cls="primary")
         + "</form>"
     )
-    return document(lang, "setup", t("table.title", lang), body)
+    return document(lang, "error", t("table.title", lang), body)

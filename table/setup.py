@@ -11,6 +11,8 @@ from typing import Any
 from bot.services.settings import GameSettings, settings_from_options
 from engine.computer import Strength
 from engine.registry import (
+    ANSWER_FORM,
+    ANSWER_TIME,
     DECK,
     GAMES,
     LEVEL,
@@ -30,6 +32,11 @@ EACH_OTHER = "players"  # the opponent field: the players play each other
 # The options the form asks for (sides and teams follow from the names; the answer time is
 # a chat's rule: at one screen the players see each other think).
 FORM_OPTIONS = {o.key: o for o in (LEVEL, DECK, MODE, WAR_SIZE, WAR_RULE, TIME_LIMIT)}
+# A class lesson: every pupil has a device of their own, so the answer time and the answer
+# form are asked too (no answer time: 0, WCAG 2.2.1).
+LESSON_OPTIONS = {
+    o.key: o for o in (LEVEL, DECK, MODE, ANSWER_FORM, ANSWER_TIME, WAR_SIZE, WAR_RULE, TIME_LIMIT)
+}
 
 
 class SetupError(Exception):
@@ -47,12 +54,17 @@ class NewTable:
     names: tuple[str, ...]  # one per side; "" for the computer's side
 
 
-def form_options(game: GameDescriptor) -> tuple[Option, ...]:
-    """The registry's options of this game that the form shows, in the registry's order."""
+def form_options(game: GameDescriptor, lesson: bool = False) -> tuple[Option, ...]:
+    """The registry's options of this game that the form shows, in the registry's order
+    (a lesson's form also asks for the answer time, whichever game it is)."""
+    asked = LESSON_OPTIONS if lesson else FORM_OPTIONS
+    options = list(game.options)
+    if lesson and ANSWER_TIME not in options:
+        options.append(ANSWER_TIME)
     return tuple(
         o
-        for o in game.options
-        if o.key in FORM_OPTIONS
+        for o in options
+        if o.key in asked
         and not (o.key == "mode" and len(game.modes) < 2)
         and not (o.key == "level" and not game.has_levels)
     )
@@ -128,8 +140,57 @@ def read_setup(form: Mapping[str, str]) -> NewTable:
         war_size=int(value["war_size"]),
         war_rule=str(value["war_rule"]),
         minutes=int(value["minutes"]),
+        answer_seconds=0,  # at one screen the players see each other think: no answer time
         teams=teams,
         computer=computer,
         sides=len(sides),
     )
     return NewTable(settings, sides)
+
+
+@dataclass(frozen=True, slots=True)
+class LessonSetup:
+    """What the teacher chose for the whole class: the game's settings and two against two."""
+
+    settings: GameSettings
+    teams: bool = False
+
+    def for_match(self, sides: int, teams: bool, computer: str | None) -> GameSettings:
+        """The settings of one game of the lesson (a team is one side, RULES §1.2)."""
+        return settings_from_options(
+            game=self.settings.engine.game,
+            level=self.settings.engine.level,
+            deck=self.settings.engine.deck.value,
+            mode=self.settings.engine.mode.value,
+            war_size=self.settings.engine.war_size,
+            war_rule=self.settings.engine.war_rule.value,
+            answer_form=self.settings.engine.answer_form.value,
+            answer_seconds=self.settings.answer_seconds,
+            minutes=self.settings.minutes,
+            teams=teams,
+            computer=computer,
+            sides=sides,
+        )
+
+
+DEFAULT_LESSON = LessonSetup(settings_from_options(game="regnekrig", level=1, minutes=10))
+
+
+def read_lesson_setup(form: Mapping[str, str]) -> LessonSetup:
+    """The teacher's choice for the class; raises `SetupError` for a value the registry does
+    not allow."""
+    game = read_game(form.get("game"))
+    options = {o.key: _option(o, form.get(o.key)) for o in form_options(game, lesson=True)}
+    value = {key: options.get(key, o.default) for key, o in LESSON_OPTIONS.items()}
+    settings = settings_from_options(
+        game=game.key,
+        level=int(value["level"]),
+        deck=str(value["deck"]),
+        mode=str(value["mode"]),
+        war_size=int(value["war_size"]),
+        war_rule=str(value["war_rule"]),
+        answer_form=str(value["answer_form"]),
+        answer_seconds=int(value["answer_seconds"]),
+        minutes=int(value["minutes"]),
+    )
+    return LessonSetup(settings, teams=form.get("teams") == "on")

@@ -1,86 +1,81 @@
-"""The web server: aiohttp routes from a form or a button to the engine and back to a page.
+"""The lesson's web server: what every page shares — the security headers, the check that a
+POST or a live connection comes from the lesson's own pages (its Origin), localised pages
+for every refusal (400, 403, 404, 405, 409, 413, 429: never a 500), the device cookie, the
+page's CSS and script — and the app for either kind of lesson.
 
-A press names the decision window it was drawn in; a press from an earlier window (a second
-tab, a double click) is refused as stale and changes nothing. Anything else the engine refuses
-is told in the page's language, and the game is unchanged (states are frozen values). After
-an accepted action the browser is redirected to the table (post/redirect/get), so a reload
-never plays a move twice.
-
-Routes: ``GET /`` setup (``?game=`` its options), ``POST /games`` start, ``GET /game/{id}``
-the table (``?hint=side`` the betting hint), ``POST /game/{id}/act`` a choice,
-``GET /game/{id}/replay.json`` the replay file, ``GET /game/{id}/table.png`` the table as a
-picture (when pictures are switched on), ``GET /static/{name}`` the page's CSS and script.
+`table.app` puts the routes of either kind of lesson on it: the one-screen table
+(`table.play_web`) or a class lesson (`table.class_web`); both draw tables with `table.board`.
 """
 
 from __future__ import annotations
 
-import json
 import logging
-import re
-import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any
+from urllib.parse import urlsplit
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n import Lang, t
-from bot.render.board_text import answer_reply, refusal_text
-from bot.render.cards import number_text
-from bot.services.errors import UserFacingError
-from engine.actions import ChoiceKind, choice_action
-from engine.errors import EngineError
-from engine.game import judge_answer
-from engine.state import Phase
-from engine.view import view
-from table.board import Picture, side_names, table_page
-from table.games import Clock, Games, TableGame, Text
 from table.lang import page_lang
-from table.page import not_found_page, setup_page
-from table.pictures import Drawer
-from table.setup import SetupError, read_game, read_setup
+from table.lesson import Lesson
+from table.page import document, not_found_page
+from table.press import Refused
 
 log = logging.getLogger(__name__)
 
-
-@dataclass(frozen=True, slots=True)
-class Tables:
-    """What the handlers share: the games in memory and the picture drawer (None: text)."""
-
-    games: Games
-    drawer: Drawer | None
-
-
-TABLES = web.AppKey("tables", Tables)
+LESSON = web.AppKey("lesson", Lesson)
+DEVICE_COOKIE = "mk_device"
+TEACHER_COOKIE = "mk_teacher"
 STATIC = {"table.css": "text/css", "table.js": "text/javascript"}
-# The page loads nothing from anywhere else (no CDN, no fonts, no trackers).
+# The page loads nothing from anywhere else (no CDN, no fonts, no trackers); the live
+# connection goes back to the page's own server.
 SECURITY_HEADERS = {
     "Content-Security-Policy": (
         "default-src 'none'; style-src 'self'; script-src 'self'; img-src 'self'; "
-        "form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+        "connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
     ),
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",  # no-referrer would make a POST's Origin "null"
     "Cache-Control": "no-store",
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
-_WHOLE = re.compile(r"-?[0-9]{1,6}")
 MAX_FIELD = 200  # longer form values are malformed (an answer is at most 100 characters)
+MAX_BODY = 64 * 1024
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
-def _lang(request: web.Request, form: dict[str, str] | None = None) -> Lang:
+@dataclass(slots=True)
+class Served:
+    """Where the lesson is reached: the join URL shown (set once the port is known; else the
+    address the teacher's own page was opened at), and what the teacher is told about it."""
+
+    base_url: str | None = None  # the public address behind a proxy (its origin is allowed)
+    address_note: str = ""
+    join_url: str = ""
+
+    @property
+    def secure(self) -> bool:
+        return (self.base_url or "").startswith("https://")
+
+
+SERVED = web.AppKey("served", Served)
+
+
+def lang_of(request: web.Request, form: dict[str, str] | None = None) -> Lang:
     chosen = (form or {}).get("lang") or request.query.get("lang")
     return page_lang(chosen, request.headers.get("Accept-Language"))
 
 
-def _html(text: str, status: int = 200) -> web.Response:
+def html(text: str, status: int = 200) -> web.Response:
     return web.Response(text=text, status=status, content_type="text/html", charset="utf-8")
 
 
-async def _form(request: web.Request) -> dict[str, str]:
+async def read_form(request: web.Request) -> dict[str, str]:
     """The form's text fields (files are ignored); a body that cannot be read is an empty
     form, which every handler refuses in words."""
     try:
@@ -90,252 +85,107 @@ async def _form(request: web.Request) -> dict[str, str]:
     return {k: v[:MAX_FIELD] for k, v in data.items() if isinstance(v, str)}
 
 
-def whole(text: str | None) -> int | None:
-    """A whole number as a form or a query writes it ("-3", "12"), else None."""
-    if text is None or not _WHOLE.fullmatch(text):
-        return None
-    return int(text)
+def wants_json(request: web.Request) -> bool:
+    """The page's script sends its presses with fetch and reads the answer as JSON (the
+    live connection brings the new table); a plain form gets a page."""
+    return request.headers.get("Accept", "").startswith("application/json")
 
 
-def _picture(request: web.Request, game: TableGame, lang: Lang) -> Picture | None:
-    drawer = request.app[TABLES].drawer
-    if drawer is None:
-        return None
-    drawn = drawer(view(game.state, None), side_names(game, lang), lang)
-    url = f"/game/{game.id}/table.png?w={game.state.window}&lang={lang}"
-    return Picture(url, drawn.alt)
+def refused_json(refused: Refused, lang: Lang) -> web.Response:
+    text = t(refused.key, lang, **refused.values)
+    return web.json_response({"error": text}, status=refused.status)
 
 
-def _game(request: web.Request) -> TableGame | None:
-    return request.app[TABLES].games.get(request.match_info["id"])
+def error_page(request: web.Request, key: str, status: int, **values: object) -> web.Response:
+    return html(not_found_page(lang_of(request), key, values), status)
 
 
-def _page(
-    request: web.Request, game: TableGame, lang: Lang, status: int = 200, **extra: Any
-) -> web.Response:
-    now = request.app[TABLES].games.clock()
-    picture = _picture(request, game, lang)
-    return _html(table_page(game, lang, now, picture=picture, **extra), status)
-
-
-def _no_game(lang: Lang) -> web.Response:
-    return _html(not_found_page(lang, "table.error.no_game"), 404)
-
-
-# -- setup --------------------------------------------------------------------------------------
-
-
-async def setup(request: web.Request) -> web.Response:
-    lang = _lang(request)
-    chosen = request.query.get("game")
-    if chosen is None:
-        return _html(setup_page(lang, None, {}))
-    try:
-        game = read_game(chosen)
-    except SetupError as error:
-        return _html(setup_page(lang, None, {}, t(error.key, lang, **error.values)), 400)
-    return _html(setup_page(lang, game, {}))
-
-
-async def start(request: web.Request) -> web.Response:
-    form = await _form(request)
-    lang = _lang(request, form)
-    try:
-        new = read_setup(form)
-    except SetupError as error:
-        values = dict(error.values)
-        if error.key == "error.bad_option":
-            values["option"] = t(f"table.setup.{values['option']}", lang)
-        message = t(error.key, lang, **values)
-        known = form.get("game", "") if error.key != "table.error.unknown_game" else None
-        kind = read_game(known) if known else None
-        return _html(setup_page(lang, kind, form, message), 400)
-    game = request.app[TABLES].games.start(new.settings, new.names)
-    raise web.HTTPSeeOther(f"/game/{game.id}?lang={lang}")
-
-
-# -- the table ----------------------------------------------------------------------------------
-
-
-async def table(request: web.Request) -> web.Response:
-    lang = _lang(request)
-    game = _game(request)
-    if game is None:
-        return _no_game(lang)
-    note = game.take_note(whole(request.query.get("note")))
-    note_text = None
-    if note is not None:
-        names = side_names(game, lang)
-        note_text = " ".join(
-            t("table.note.side", lang, name=names[side], text=text(lang))
-            for side, text in note.told
-        )
-    show_hint = whole(request.query.get("hint")) in view(game.state, None).hints
-    return _page(request, game, lang, note=note_text, hint=show_hint)
-
-
-class Refused(Exception):
-    """A press the page refuses: a catalogue key, its values and the HTTP status."""
-
-    def __init__(self, key: str, status: int = 400, side: int | None = None, **values: Any):
-        super().__init__(key)
-        self.key, self.status, self.side, self.values = key, status, side, values
-
-
-def _whole(text: str | None) -> int:
-    number = whole(text)
-    if number is None:
-        raise Refused("engine.malformed_action")
-    return number
-
-
-def _press(game: TableGame, form: dict[str, str]) -> int | None:
-    """Play one press; returns the number of the note it leaves, if any."""
-    if _whole(form.get("window")) != game.state.window:
-        raise Refused("reply.stale", 409)
-    side = _whole(form.get("side"))
-    kind_text, _, value_text = form.get("choice", "").partition(":")
-    try:
-        kind = ChoiceKind(kind_text)
-    except ValueError:
-        raise Refused("engine.malformed_action") from None
-    value = _whole(value_text) if value_text else None
-    if kind is not ChoiceKind.FLIP and side not in game.humans:
-        raise Refused("error.not_your_side")
-    text = form.get("answer", "").strip()
-    try:
-        if kind is ChoiceKind.ANSWER:
-            return _answer(game, side, text)
-        game.play(choice_action(kind, side, value, text))
-    except EngineError as error:
-        refusal = UserFacingError.from_engine(error)
-        raise Refused(refusal.key, 400, side, **refusal.values) from None
-    reply = _reply(game, kind, value)
-    return game.add_note((side, reply)) if reply is not None else None
-
-
-def _answer(game: TableGame, side: int, text: str) -> int:
-    """RULES §2.2: an answer that breaks a rule is accepted as no value, and the side is told
-    which rule (the verdict is asked of the unchanged state first). At a shared screen that
-    is told once the comparison is revealed; until then only that the answer is in."""
-    verdict = None
-    if game.state.phase is Phase.ANSWER and side in game.state.pending:
-        verdict = judge_answer(game.state, side, text)
-    window = game.state.window
-    game.play(choice_action(ChoiceKind.ANSWER, side, None, text))
-
-    def told(lang: str) -> str:
-        return answer_reply(verdict, lang)
-
-    if game.hot_seat and game.state.window == window:
-        if verdict is not None and verdict.value is None:
-            game.held.append((side, told))
-        return game.add_note((side, lambda lang: answer_reply(None, lang)))
-    held, game.held = game.held, []
-    return game.add_note(*held, (side, told))
-
-
-def _reply(game: TableGame, kind: ChoiceKind, value: int | None) -> Text | None:
-    """The Discord reply to a target or a bet; at a shared screen a bet is only "in" (what
-    it was stays secret until every side has decided, RULES §3.3)."""
-    if kind in (ChoiceKind.BET, ChoiceKind.PASS) and game.hot_seat:
-        return lambda lang: t("table.note.decided", lang)
-    if kind is ChoiceKind.BET:
-        card_key = "reply.bet_left" if value == 0 else "reply.bet_right"
-        return lambda lang: t("reply.bet_received", lang, card=t(card_key, lang))
-    if kind is ChoiceKind.PASS:
-        return lambda lang: t("reply.pass_received", lang)
-    if kind is ChoiceKind.TARGET and value is not None:
-        target = number_text(value)
-        return lambda lang: t("reply.target_named", lang, target=target)
-    return None
-
-
-async def act(request: web.Request) -> web.Response:
-    form = await _form(request)
-    lang = _lang(request, form)
-    game = _game(request)
-    if game is None:
-        return _no_game(lang)
-    try:
-        note = _press(game, form)
-    except Refused as refused:
-        text = refusal_text(refused.key, refused.values, lang)
-        if refused.side is not None and 0 <= refused.side < len(game.names):
-            name = side_names(game, lang)[refused.side]
-            text = t("table.note.side", lang, name=name, text=text)
-        typed = form.get("answer", "") if refused.status != 409 else ""
-        return _page(request, game, lang, refused.status, error=text, typed=typed)
-    suffix = f"&note={note}" if note is not None else ""
-    raise web.HTTPSeeOther(f"/game/{game.id}?lang={lang}{suffix}")
-
-
-async def replay(request: web.Request) -> web.Response:
-    game = _game(request)
-    if game is None:
-        return _no_game(_lang(request))
-    body = json.dumps(game.replay(), ensure_ascii=False, indent=1)
-    name = f"mattekrig-{game.state.config.game}-{game.id}.json"
-    return web.Response(
-        text=body + "\n",
-        content_type="application/json",
-        charset="utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+def set_cookie(response: web.StreamResponse, request: web.Request, name: str, value: str) -> None:
+    """A device's secret: never readable by a script, never sent by another site."""
+    response.set_cookie(
+        name,
+        value,
+        httponly=True,
+        samesite="Strict",
+        secure=request.app[SERVED].secure,
+        path="/",
+        max_age=12 * 3600,
     )
 
 
-async def picture(request: web.Request) -> web.Response:
-    lang = _lang(request)
-    game = _game(request)
-    drawer = request.app[TABLES].drawer
-    if game is None or drawer is None:
-        return _html(not_found_page(lang, "table.error.not_found"), 404)
-    drawn = drawer(view(game.state, None), side_names(game, lang), lang)
-    return web.Response(body=drawn.png, content_type="image/png")
+def device_of(request: web.Request) -> str | None:
+    return request.app[LESSON].device(request.cookies.get(DEVICE_COOKIE))
+
+
+def _origins(request: web.Request) -> set[str]:
+    allowed = {f"{request.scheme}://{request.host}"}
+    base = request.app[SERVED].base_url
+    if base:
+        parts = urlsplit(base)
+        allowed.add(f"{parts.scheme}://{parts.netloc}")
+    return allowed
+
+
+def same_origin(request: web.Request) -> bool:
+    """The request comes from this lesson's own pages: its Origin is the server's own (or
+    the public address behind the proxy). A browser sends Origin with every POST and every
+    WebSocket; a request without it is refused too."""
+    origin = request.headers.get("Origin")
+    return origin is not None and origin in _origins(request)
+
+
+def _upgrading(request: web.Request) -> bool:
+    return request.headers.get("Upgrade", "").lower() == "websocket"
+
+
+@web.middleware
+async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every response carries the security headers; a cross-site POST or live connection is
+    refused; an unknown page or method, a body too large or a bad one is a localised page,
+    never aiohttp's English text and never a traceback."""
+    try:
+        if (request.method not in ("GET", "HEAD") or _upgrading(request)) and not same_origin(
+            request
+        ):
+            response: web.StreamResponse = error_page(request, "table.error.cross_site", 403)
+        else:
+            response = await handler(request)
+    except web.HTTPException as error:
+        if error.status in (404, 405):
+            key = "table.error.not_found"
+        elif error.status == 413:
+            key = "table.error.too_large"
+        elif 400 <= error.status < 500:
+            key = "table.error.bad_request"
+        elif 300 <= error.status < 400:
+            for name, value in SECURITY_HEADERS.items():
+                error.headers.setdefault(name, value)
+            raise
+        else:
+            raise
+        response = error_page(request, key, error.status)
+    except Refused as refused:
+        response = error_page(request, refused.key, refused.status, **refused.values)
+    except (ConnectionResetError, ConnectionError):
+        raise
+    except Exception:
+        log.exception("the lesson could not answer %s %s", request.method, request.path)
+        response = error_page(request, "table.error.server", 500)
+    if not response.prepared:
+        for name, value in SECURITY_HEADERS.items():
+            response.headers.setdefault(name, value)
+    return response
 
 
 async def static(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     if name not in STATIC:
-        return _html(not_found_page(_lang(request), "table.error.not_found"), 404)
+        return error_page(request, "table.error.not_found", 404)
     data = resources.files("table").joinpath("static", name).read_bytes()
     response = web.Response(body=data, content_type=STATIC[name], charset="utf-8")
     response.headers["Cache-Control"] = "max-age=3600"  # the pages themselves are no-store
     return response
 
 
-@web.middleware
-async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
-    """Every response carries the security headers; an unknown page or method is a localised
-    page, not aiohttp's English text."""
-    try:
-        response = await handler(request)
-    except web.HTTPException as error:
-        if error.status in (404, 405):
-            key = "table.error.not_found"
-        elif 400 <= error.status < 500:
-            key = "table.error.bad_request"  # e.g. a body larger than any form
-        else:
-            raise
-        response = _html(not_found_page(_lang(request), key), error.status)
-    for name, value in SECURITY_HEADERS.items():
-        response.headers.setdefault(name, value)
-    return response
-
-
-def make_app(
-    clock: Clock = time.monotonic,
-    seeds: Callable[[], int] | None = None,
-    drawer: Drawer | None = None,
-) -> web.Application:
-    """The table's web application (tests inject the clock, the seeds and the drawer)."""
-    app = web.Application(middlewares=[guard], client_max_size=64 * 1024)
-    app[TABLES] = Tables(Games(clock, seeds), drawer)
-    app.router.add_get("/", setup)
-    app.router.add_post("/games", start)
-    app.router.add_get("/game/{id}", table)
-    app.router.add_post("/game/{id}/act", act)
-    app.router.add_get("/game/{id}/replay.json", replay)
-    app.router.add_get("/game/{id}/table.png", picture)
-    app.router.add_get("/static/{name}", static)
-    return app
+def page(lang: Lang, state: str, title: str, body: str, data: str = "") -> str:
+    return document(lang, state, title, body, data=data)

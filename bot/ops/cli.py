@@ -29,7 +29,7 @@ from bot.paths import old_default_database
 
 log = logging.getLogger("bot")
 
-COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play")
+COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play", "class")
 UNREACHABLE = 1
 PROBLEM = 2
 REJECTED = (
@@ -114,10 +114,16 @@ def parser() -> argparse.ArgumentParser:
         help="the PostgreSQL database to fill (default: DATABASE_URL)",
     )
     privacy_commands(command("privacy", "export or delete a pupil's or a server's data"))
-    # Listed here for --help; `main` hands `play …` to the table's own command line.
+    # Listed here for --help; `main` hands `play …` and `class …` to the table's own
+    # command line.
     commands.add_parser(
         "play",
         help="play in the browser on this computer: no Discord, no token (mattekrig play --help)",
+        add_help=False,
+    )
+    commands.add_parser(
+        "class",
+        help="a class lesson: pupils join on their own devices (mattekrig class --help)",
         add_help=False,
     )
     return top
@@ -312,10 +318,10 @@ HANDLERS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 def main(argv: list[str] | None = None) -> int:
     given = sys.argv[1:] if argv is None else argv
-    if given and given[0] == "play":
+    if given and given[0] in ("play", "class"):
         from table.cli import main as play  # the browser table needs no Discord
 
-        return play(given[1:])
+        return play(given[1:], kind="class" if given[0] == "class" else "play")
     args = parser().parse_args(arguments(given))
     try:
         return HANDLERS[args.command](args)

@@ -1,7 +1,13 @@
-// The classroom table's only script: the next box or button takes the focus (so a class can
-// play with the keyboard alone, and in hot-seat the next player types straight away), and the
-// time limit counts down, reloading the table when it runs out. The page works without it.
+// The table's only script. The pages work without it (plain forms); with it:
+// - the next box or button takes the focus (keyboard-only play; at one screen the next
+//   player types straight away), and the arrow keys move through the targets;
+// - the clocks count down (outside the live region: a screen reader is not read seconds);
+// - a lesson's page stays live: the server pushes the page's new parts over a WebSocket
+//   (no polling), a press is sent with fetch, and a dropped connection comes back by itself.
 "use strict";
+
+const main = () => document.getElementById("table");
+let socket = null;
 
 function focusNext() {
   const answer = document.querySelector('input[name="answer"]');
@@ -10,30 +16,178 @@ function focusNext() {
     answer.select();
     return;
   }
-  const next = document.querySelector(".actions button, .summary button, .setup select, .games button");
+  const next = document.querySelector(
+    '.targets button[tabindex="0"], .actions button, .summary button, .setup select, ' +
+    ".games button, .join input, .challenge button"
+  );
   if (next) next.focus();
 }
 
-function countDown() {
-  const clock = document.querySelector("time[data-seconds]");
-  if (!clock) return;
-  let left = Number(clock.dataset.seconds);
-  const show = () => {
-    const minutes = Math.floor(left / 60);
-    const seconds = String(left % 60).padStart(2, "0");
-    clock.textContent = minutes + ":" + seconds;
-  };
-  const timer = setInterval(() => {
-    left = Math.max(0, left - 1);
-    show();
-    if (left === 0) {
-      clearInterval(timer);
-      window.location.reload();
+// -- clocks ---------------------------------------------------------------------------------
+
+function show(clock, left) {
+  clock.textContent = Math.floor(left / 60) + ":" + String(left % 60).padStart(2, "0");
+}
+
+setInterval(() => {
+  for (const clock of document.querySelectorAll("time[data-seconds]")) {
+    const left = Math.max(0, Number(clock.dataset.left ?? clock.dataset.seconds) - 1);
+    clock.dataset.left = String(left);
+    show(clock, left);
+    if (left === 0 && !clock.dataset.done) {
+      clock.dataset.done = "1";
+      if (!main().dataset.live) window.location.reload(); // the one-screen table
     }
-  }, 1000);
+  }
+}, 1000);
+
+// -- the targets: one Tab stop, the arrow keys move, Enter names it ---------------------------
+
+function roving() {
+  for (const group of document.querySelectorAll("[data-roving]")) {
+    if (group.dataset.bound) continue;
+    group.dataset.bound = "1";
+    group.addEventListener("keydown", (event) => {
+      const buttons = Array.from(group.querySelectorAll("button"));
+      const at = buttons.indexOf(document.activeElement);
+      if (at < 0) return;
+      const columns = Math.max(1, Math.round(group.clientWidth / buttons[0].offsetWidth));
+      const step = { ArrowRight: 1, ArrowDown: columns, ArrowLeft: -1, ArrowUp: -columns,
+                     Home: -at, End: buttons.length - 1 - at }[event.key];
+      if (step === undefined) return;
+      event.preventDefault();
+      const next = buttons[Math.min(buttons.length - 1, Math.max(0, at + step))];
+      buttons[at].tabIndex = -1;
+      next.tabIndex = 0;
+      next.focus();
+    });
+  }
+}
+
+// -- a lesson's live page ---------------------------------------------------------------------
+
+function say(text) {
+  const box = document.getElementById("messages");
+  if (!box) return;
+  const line = document.createElement("p");
+  line.className = "message error";
+  line.id = "message";
+  line.setAttribute("role", "alert");
+  line.textContent = text;
+  box.replaceChildren(line);
+}
+
+function apply(message) {
+  const root = main();
+  const template = document.createElement("template");
+  template.innerHTML = message.html;
+  const fresh = Array.from(template.content.children);
+  const old = Array.from(root.children);
+  const focused = root.contains(document.activeElement) ? document.activeElement : null;
+  const same = fresh.length === old.length && fresh.every((el, i) => el.id && el.id === old[i].id);
+  let moved = false;
+  if (!same) {
+    root.replaceChildren(...fresh);
+    moved = true;
+  } else {
+    fresh.forEach((el, i) => {
+      const before = old[i];
+      if (before.outerHTML === el.outerHTML) return;
+      if (before.id === "actions" || before.id === "turn") moved = true;
+      before.innerHTML = el.innerHTML;
+    });
+  }
+  root.dataset.state = message.state;
+  for (const [key, value] of Object.entries(message.data || {})) root.dataset[key] = value;
+  document.title = message.title;
+  bind();
+  if (moved && (!focused || !document.contains(focused))) focusNext();
+}
+
+function connect(tries) {
+  const root = main();
+  const teacher = root.dataset.live === "teacher";
+  const lang = document.documentElement.lang;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const url = `${scheme}//${location.host}/live?lang=${lang}${teacher ? "&as=teacher" : ""}`;
+  socket = new WebSocket(url);
+  socket.addEventListener("open", () => { tries = 0; });
+  socket.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.check) return;
+    if (message.html !== undefined) apply(message);
+  });
+  socket.addEventListener("close", () => {
+    socket = null;
+    // A device that slept or lost the Wi-Fi comes back to the same seat: the first message
+    // after reconnecting is the whole page as it is now.
+    setTimeout(() => connect(tries + 1), Math.min(8000, 500 * 2 ** tries));
+  });
+}
+
+async function send(form, submitter) {
+  const body = new FormData(form);
+  if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+  let answer;
+  try {
+    answer = await fetch(form.action, {
+      method: "POST", body: new URLSearchParams(body), headers: { Accept: "application/json" },
+    });
+  } catch (error) {
+    setTimeout(() => send(form, submitter), 1000);
+    return;
+  }
+  if (!answer.ok) {
+    const refused = await answer.json().catch(() => ({ error: "" }));
+    say(refused.error);
+    return;
+  }
+  if (!socket || socket.readyState !== WebSocket.OPEN) window.location.reload();
+}
+
+function bind() {
+  roving();
+  if (!main().dataset.live) return;
+  for (const form of document.querySelectorAll('form[data-live="act"]')) {
+    if (form.dataset.bound) continue;
+    form.dataset.bound = "1";
+    form.addEventListener("submit", (event) => {
+      event.preventDefault();
+      send(form, event.submitter);
+    });
+  }
+}
+
+// The join page: does this device already hold a seat (a pupil back by the QR code, whose
+// cookie a cross-site link does not carry), and does the live connection get through?
+function checkJoin() {
+  const line = document.getElementById("connection");
+  if (!line) return;
+  fetch("/seat", { headers: { Accept: "application/json" } })
+    .then((answer) => answer.json())
+    .then((seat) => { if (seat.seat) window.location.replace("/table"); })
+    .catch(() => {});
+  line.textContent = line.dataset.checking;
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const probe = new WebSocket(`${scheme}//${location.host}/live`);
+  const blocked = setTimeout(() => { line.textContent = line.dataset.blocked; probe.close(); }, 5000);
+  probe.addEventListener("message", () => {
+    clearTimeout(blocked);
+    line.textContent = line.dataset.ok;
+  });
+  probe.addEventListener("error", () => {
+    clearTimeout(blocked);
+    line.textContent = line.dataset.blocked;
+  });
 }
 
 document.addEventListener("DOMContentLoaded", () => {
   focusNext();
-  countDown();
+  bind();
+  for (const button of document.querySelectorAll("button[data-print]")) {
+    button.addEventListener("click", () => window.print());
+  }
+  const root = main();
+  if (root && root.dataset.live && root.dataset.state !== "join") connect(0);
+  checkJoin();
 });

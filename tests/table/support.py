@@ -13,9 +13,10 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from engine.actions import Answer
 from engine.game import choices
+from table.app import make_app
 from table.games import Games, TableGame
-from table.pictures import Drawer
-from table.web import TABLES, make_app
+from table.lesson import Kind, Lesson
+from table.web import LESSON
 
 
 @dataclass
@@ -48,8 +49,16 @@ class Table:
     app: web.Application
 
     @property
+    def lesson(self) -> Lesson:
+        return self.app[LESSON]
+
+    @property
     def games(self) -> Games:
-        return self.app[TABLES].games
+        return self.lesson.games
+
+    @property
+    def origin(self) -> str:
+        return str(self.client.make_url("/")).rstrip("/")
 
     def game(self, game_id: str) -> TableGame:
         game = self.games.get(game_id)
@@ -57,13 +66,14 @@ class Table:
         return game
 
 
-async def serve(
-    seeds: list[int] | None = None, drawer: Drawer | None = None
-) -> AsyncIterator[Table]:
+async def serve(seeds: list[int] | None = None, kind: Kind = "play") -> AsyncIterator[Table]:
+    """The lesson's app on 127.0.0.1; the client sends the page's own Origin, as a browser
+    does with every POST from the page (a test of a cross-site request overrides it)."""
     clock = FakeClock()
-    app = make_app(clock=clock, seeds=Seeds(seeds or [7]), drawer=drawer)
+    app = make_app(kind, clock=clock, seeds=Seeds(seeds or [7]))
     client = TestClient(TestServer(app, host="127.0.0.1"))
     await client.start_server()
+    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
     try:
         yield Table(client, clock, app)
     finally:
@@ -85,8 +95,13 @@ def data_state(page: str) -> str:
 
 
 def message_of(page: str) -> str | None:
-    found = re.search(r'<p class="message [a-z]+" id="message"[^>]*>(.*?)</p>', page)
-    return text_of(found.group(1)) if found else None
+    """The page's messages as read in order: an error, a correction, then news."""
+    found = re.findall(r'<p class="message [a-z]+"[^>]*>(.*?)</p>', page)
+    return " ".join(text_of(f) for f in found) if found else None
+
+
+def message_kinds(page: str) -> list[str]:
+    return re.findall(r'<p class="message ([a-z]+)"', page)
 
 
 def buttons_of(page: str) -> list[str]:

@@ -17,12 +17,11 @@ import pytest_asyncio
 
 from bot.i18n import t
 from bot.render.board_text import answer_reply
-from bot.render.results import result_line
 from engine.game import judge_answer
 from engine.replay import run
 from engine.state import Phase
 from engine.view import view
-from table.board import side_names
+from table.board import round_lines, side_names
 from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, in_ci, missing
 from tests.table.support import Table, best_answer, serve
 
@@ -100,7 +99,7 @@ async def words(page: Page) -> str:
 
 
 async def message(page: Page) -> str:
-    return " ".join((await page.inner_text("#message")).split())
+    return " ".join((await page.inner_text("#messages")).split())
 
 
 async def focused(page: Page) -> dict[str, Any]:
@@ -219,7 +218,8 @@ async def test_one_player_against_the_computer_bets_with_a_hint_in_sv(
                 hinted = True
             label = t("button.bet_left", "sv")
             await press(page, label)
-            assert "Ada: " in await message(page)
+            bet = t("reply.bet_received", "sv", card=t("reply.bet_left", "sv"))
+            assert bet in await message(page)  # one player at this screen: no name in front
         else:
             await press(page, t("button.flip", "sv"))
     strength = t("computer.hard.name", "sv")
@@ -246,8 +246,8 @@ async def test_four_players_play_as_two_teams_in_en(context: BrowserContext, ser
     sides = await page.locator(".side h2").all_inner_texts()
     assert [s.strip("🏆💤🎯 ") for s in sides] == ["Ada & Bo", "Cy & Di"]
     game = served.game(game_id(page))
-    line = result_line(view(game.state, None).result, side_names(game, "en"), "en")
-    assert line is not None and plain(line) in await words(page)
+    lines = round_lines(view(game.state, None), side_names(game, "en"), "en")
+    assert lines and plain(" ".join(lines)) in await words(page)
     await end_by_time(page, served, "en")
     assert t("over.winner", "en", name="x").split("x")[0].replace("*", "") in await words(page)
     await page.close()

@@ -9,6 +9,7 @@ import urllib.request
 
 import pytest
 
+from table import net
 from table.cli import is_loopback, main, url_of, version
 from tests.table import browser
 
@@ -30,9 +31,21 @@ def test_only_this_computers_own_addresses_are_loopback(host: str, loopback: boo
 
 
 def test_the_printed_address_is_one_a_browser_can_open() -> None:
+    """Listening on every address (0.0.0.0) prints this computer's network address, which
+    the other computers can open (it printed 127.0.0.1, which only this one can)."""
     assert url_of("127.0.0.1", 8123) == "http://127.0.0.1:8123/"
-    assert url_of("0.0.0.0", 8123) == "http://127.0.0.1:8123/"
+    assert url_of("0.0.0.0", 8123, found="192.168.1.20") == "http://192.168.1.20:8123/"
     assert url_of("::1", 8123) == "http://[::1]:8123/"
+
+
+def test_the_network_address_is_found_or_is_this_computers_own(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    found = net.network_address()
+    assert found == net.LOOPBACK or not net.is_loopback(found)
+    monkeypatch.setattr(net, "network_address", lambda: "10.1.2.3")
+    assert net.shown_host("0.0.0.0") == "10.1.2.3"
+    assert net.shown_host("192.168.0.5") == "192.168.0.5"
 
 
 def test_another_address_is_warned_about_and_a_bad_one_is_a_clear_error(
@@ -75,7 +88,8 @@ def test_the_table_imports_nothing_from_discord() -> None:
     """The table runs where Discord's library is not wanted: importing every table module
     (and the bot's words it uses) loads no discord module."""
     code = (
-        "import sys, table.cli, table.web, table.board, table.page, table.games, table.setup; "
+        "import sys, table.cli, table.app, table.web, table.board, table.page, table.games, "
+        "table.setup, table.lesson, table.class_web, table.play_web, table.summary; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'discord'))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

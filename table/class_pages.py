@@ -1,0 +1,348 @@
+"""The class lesson's pages that are not a table: the join page, a pupil's waiting room, the
+teacher's projector view and the lesson summary. Every page is parts with stable ids (see
+`table.board`), so a live update replaces only what changed."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.i18n import Lang, t
+from bot.render.board_text import settings_parts
+from engine.registry import GAMES, descriptor
+from engine.view import view
+from table.board import round_lines, side_names, status_lines, table_state, table_title
+from table.games import TableGame
+from table.lesson import Lesson, Seat
+from table.page import _option_field, _select, button, esc, hidden, md
+from table.setup import MAX_NAME, form_options
+from table.summary import ClassLine, mistakes_text, operation_name, percent, summarise
+
+# -- joining --------------------------------------------------------------------------------
+
+
+def join_parts(
+    lang: Lang, code: str = "", name: str = "", error: str | None = None
+) -> dict[str, str]:
+    """The join page: the code and a first name or nickname, checked alike here and on the
+    server (1–32 characters), and the connection check's line."""
+    message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
+    form = (
+        f'<form method="post" action="/join" class="join">{hidden("lang", lang)}'
+        f'<label for="code">{esc(t("lesson.join.code", lang))}</label>'
+        f'<input id="code" name="code" inputmode="numeric" autocomplete="off" required '
+        f'pattern="[0-9 ]{{6,7}}" maxlength="7" value="{esc(code)}">'
+        f'<label for="name">{esc(t("lesson.join.name", lang))}</label>'
+        f'<p class="about" id="name-help">{esc(t("lesson.join.name_help", lang, max=MAX_NAME))}</p>'
+        f'<input id="name" name="name" autocomplete="nickname" required minlength="1" '
+        f'maxlength="{MAX_NAME}" aria-describedby="name-help" value="{esc(name)}">'
+        + button(t("lesson.join.button", lang), cls="primary")
+        + "</form>"
+    )
+    check = (
+        f'<p class="connection" id="connection" role="status" data-checking="'
+        f'{esc(t("lesson.connection.checking", lang))}" data-ok="'
+        f'{esc(t("lesson.connection.ok", lang))}" data-blocked="'
+        f'{esc(t("lesson.connection.blocked", lang))}"></p>'
+    )
+    intro = f'<p class="intro">{esc(t("lesson.join.intro", lang))}</p>'
+    return {"messages": message, "lobby": intro + form + check}
+
+
+# -- waiting ----------------------------------------------------------------------------------
+
+
+def waiting_parts(
+    lesson: Lesson, seat: Seat, lang: Lang, error: str | None = None
+) -> dict[str, str]:
+    """A pupil waits to be paired: who else waits, and (when the teacher allows them) the
+    challenges to send and to answer."""
+    message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
+    key = "lesson.paused" if lesson.paused else "lesson.waiting"
+    if lesson.ended:
+        key = "lesson.ended"
+    lines = [f'<h2 class="turn wait">{esc(t(key, lang, name=seat.name))}</h2>']
+    incoming = [a for a, b in lesson.challenges.items() if b == seat.id and a in lesson.seats]
+    for challenger in incoming:
+        name = lesson.seats[challenger].name
+        lines.append(
+            f'<form method="post" action="/challenge/answer" class="challenge">'
+            f"{hidden('lang', lang)}{hidden('seat', challenger)}"
+            f"<p>{esc(t('lesson.challenged_by', lang, name=name))}</p>"
+            + button(t("button.accept", lang), name="answer", value="accept", cls="primary")
+            + button(t("button.decline", lang), name="answer", value="decline")
+            + "</form>"
+        )
+    others = [s for s in lesson.waiting() if s.id != seat.id]
+    sent = lesson.challenges.get(seat.id)
+    if lesson.challenges_open and not lesson.ended and others:
+        items = "".join(
+            f"<li>{esc(s.name)} "
+            + (
+                f'<span class="sent">{esc(t("lesson.challenge_sent", lang))}</span>'
+                if s.id == sent
+                else f'<form method="post" action="/challenge" class="inline">'
+                f"{hidden('lang', lang)}"
+                f"{hidden('seat', s.id)}"
+                + button(t("lesson.challenge", lang, name=s.name))
+                + "</form>"
+            )
+            + "</li>"
+            for s in others
+        )
+        lines.append(
+            f'<h2>{esc(t("lesson.waiting_list", lang))}</h2><ul class="waiting">{items}</ul>'
+        )
+    elif others:
+        names = ", ".join(s.name for s in others)
+        lines.append(f"<p>{esc(t('lesson.also_waiting', lang, names=names))}</p>")
+    return {"messages": message, "lobby": "".join(lines)}
+
+
+# -- the teacher ----------------------------------------------------------------------------
+
+
+def _join_box(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang) -> str:
+    code = f"{lesson.code[:3]} {lesson.code[3:]}"
+    return (
+        f'<section id="join" class="join-box" data-join-code="{esc(lesson.code)}" '
+        f'data-join-url="{esc(url)}" aria-labelledby="join-title">'
+        f'<h2 id="join-title">{esc(t("lesson.teacher.join", lang))}</h2>'
+        f'<div class="join-grid"><div>'
+        f'<p class="join-url">{esc(url)}</p>'
+        f'<p class="join-code"><span>{esc(t("lesson.teacher.code", lang))}</span> '
+        f"<strong>{esc(code)}</strong></p>"
+        f'<p class="about">{esc(address_note)}</p></div>'
+        f'<div class="qr-box">{qr}</div></div></section>'
+    )
+
+
+def _settings_form(lesson: Lesson, lang: Lang) -> str:
+    engine = lesson.setup.settings.engine
+    game = descriptor(engine.game)
+    current = {
+        "level": str(engine.level),
+        "deck": engine.deck.value,
+        "mode": engine.mode.value,
+        "answer_form": engine.answer_form.value,
+        "answer_seconds": str(lesson.setup.settings.answer_seconds),
+        "war_size": str(engine.war_size),
+        "war_rule": engine.war_rule.value,
+        "minutes": str(lesson.setup.settings.minutes),
+    }
+    games = [(g.key, f"{g.emoji} {t(g.name_key, lang)}") for g in GAMES.values()]
+    fields = _select("game", t("lesson.teacher.game", lang), games, game.key)
+    fields += "".join(_option_field(o, lang, current) for o in form_options(game, lesson=True))
+    teams = " checked" if lesson.setup.teams else ""
+    fields += (
+        f'<label class="check"><input type="checkbox" name="teams" value="on"{teams}> '
+        f"{esc(t('lesson.teacher.teams', lang))}</label>"
+    )
+    return (
+        f'<form method="post" action="/teacher/settings" class="setup settings">'
+        f"{hidden('lang', lang)}<fieldset><legend>{esc(t('lesson.teacher.settings', lang))}"
+        f"</legend>{fields}</fieldset>" + button(t("lesson.teacher.save", lang)) + "</form>"
+    )
+
+
+def _control(action: str, label: str, lang: Lang, cls: str = "", **fields: str) -> str:
+    extra = "".join(hidden(k, v) for k, v in fields.items())
+    return (
+        f'<form method="post" action="/teacher/{action}" class="inline">{hidden("lang", lang)}'
+        f"{extra}{button(label, cls=cls)}</form>"
+    )
+
+
+def _controls(lesson: Lesson, lang: Lang) -> str:
+    if lesson.ended:
+        return f"<p>{esc(t('lesson.ended', lang))}</p>"
+    pause = (
+        _control("resume", t("lesson.teacher.resume", lang), lang, "primary")
+        if lesson.paused
+        else _control("pause", t("lesson.teacher.pause", lang), lang)
+    )
+    challenges = "close" if lesson.challenges_open else "open"
+    return (
+        f"<h2>{esc(t('lesson.teacher.pairing', lang))}</h2>"
+        + _control("pair", t("lesson.teacher.pair_random", lang), lang, "primary", how="random")
+        + _control("pair", t("lesson.teacher.pair_results", lang), lang, how="results")
+        + _control("challenges", t(f"lesson.teacher.challenges_{challenges}", lang), lang)
+        + _control("new-partners", t("lesson.teacher.new_partners", lang), lang)
+        + f"<h2>{esc(t('lesson.teacher.everyone', lang))}</h2>"
+        + pause
+        + _control("more-time", t("table.more_minutes", lang), lang)
+        + _control("end", t("lesson.teacher.end", lang), lang)
+        + f'<a class="button-link" href="/teacher/summary?lang={lang}">'
+        f"{esc(t('lesson.teacher.summary', lang))}</a>"
+    )
+
+
+def _goal(lesson: Lesson, summary: ClassLine, lang: Lang) -> str:
+    """What the class achieves together (never who did it)."""
+    done = summary.best + summary.exact
+    text = t("lesson.goal.progress", lang, best=summary.best, exact=summary.exact)
+    bar = ""
+    if lesson.goal:
+        shown = min(done, lesson.goal)
+        text += " " + t("lesson.goal.of", lang, done=done, goal=lesson.goal)
+        bar = (
+            f'<progress max="{lesson.goal}" value="{shown}" aria-label="'
+            f'{esc(t("lesson.goal.title", lang))}">{shown}</progress>'
+        )
+    form = (
+        f'<form method="post" action="/teacher/goal" class="inline goal-form">'
+        f"{hidden('lang', lang)}"
+        f'<label for="goal">{esc(t("lesson.goal.set", lang))}</label>'
+        f'<input id="goal" name="goal" type="number" min="0" max="9999" inputmode="numeric" '
+        f'value="{lesson.goal or ""}">{button(t("lesson.teacher.save", lang))}</form>'
+    )
+    return f"<h2>{esc(t('lesson.goal.title', lang))}</h2><p>{esc(text)}</p>{bar}{form}"
+
+
+def _seats(lesson: Lesson, lang: Lang) -> str:
+    rows = []
+    for seat in sorted(lesson.seats.values(), key=lambda s: s.joined):
+        game = lesson.game_of(seat)
+        where = t(
+            "lesson.teacher.playing" if game and not game.over else "lesson.teacher.waits", lang
+        )
+        rows.append(
+            f'<li data-seat="{esc(seat.id)}">{esc(seat.name)} '
+            f'<span class="where">{esc(where)}</span> '
+            + _control(
+                "remove", t("lesson.teacher.remove", lang, name=seat.name), lang, seat=seat.id
+            )
+            + "</li>"
+        )
+    count = t("lesson.teacher.seats", lang, count=len(lesson.seats))
+    return f'<h2>{esc(count)}</h2><ul class="seats">{"".join(rows)}</ul>'
+
+
+def _table_card(game: TableGame, lang: Lang) -> str:
+    table = view(game.state, None)
+    names = side_names(game, lang)
+    state = table_state(game)
+    players = " – ".join(names[s] for s in range(len(game.names)))
+    counts = " · ".join(f"{names[s.side]}: {s.count}" for s in table.sides)
+    waiting = [names[s] for s in table.awaited if s in names]
+    now = t("lesson.teacher.waiting_for", lang, names=", ".join(waiting)) if waiting else ""
+    if table.is_over:
+        now = t("lesson.teacher.over", lang)
+    every = ",".join(names[s] for s in range(len(game.names)))
+    return (
+        f'<article class="table-card" data-table="{esc(game.id)}" data-state="{state}" '
+        f'data-players="{esc(every)}"><h3>{esc(players)}</h3>'
+        f"<p>{esc(t('board.round', lang, round=table.round))} · {esc(counts)}</p>"
+        f"<p>{esc(now)}</p>"
+        + _control("show", t("lesson.teacher.show", lang), lang, table=game.id)
+        + "</article>"
+    )
+
+
+def _shown(lesson: Lesson, lang: Lang) -> str:
+    """One table's last round on the projector, with the best move (names hidden or not)."""
+    if lesson.shown is None:
+        return ""
+    game = lesson.games.get(lesson.shown.game)
+    if game is None:
+        return ""
+    table = view(game.state, None)
+    names = side_names(game, lang)
+    if lesson.shown.hide_names:
+        names = {s: t("lesson.side_letter", lang, letter="ABCD"[s]) for s in names}
+    lines = round_lines(table, names, lang) or [t("lesson.teacher.no_round_yet", lang)]
+    hide = "false" if lesson.shown.hide_names else "true"
+    toggle = t(
+        "lesson.teacher.show_names" if lesson.shown.hide_names else "lesson.teacher.hide_names",
+        lang,
+    )
+    return (
+        f"<h2>{esc(t('lesson.teacher.on_projector', lang, title=table_title(game, lang)))}</h2>"
+        + "".join(f"<p>{md(line)}</p>" for line in lines)
+        + _control("show", toggle, lang, table=game.id, hide=hide)
+        + _control("show", t("lesson.teacher.hide_table", lang), lang, table="")
+    )
+
+
+def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
+                  error: str | None = None) -> dict[str, str]:  # fmt: skip
+    summary = summarise(lesson)
+    games = lesson.live_games()
+    tables = "".join(_table_card(g, lang) for g in games) or (
+        f"<p>{esc(t('lesson.teacher.no_tables', lang))}</p>"
+    )
+    message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
+    if lesson.paused:
+        message += f'<p class="message note" role="status">{esc(t("lesson.paused", lang))}</p>'
+    return {
+        "messages": message,
+        "join": _join_box(lesson, url, address_note, qr, lang),
+        "controls": _controls(lesson, lang),
+        "goal": _goal(lesson, summary, lang),
+        "shown": _shown(lesson, lang),
+        "tables": f"<h2>{esc(t('lesson.teacher.tables', lang))}</h2>"
+        f'<div class="tables">{tables}</div>',
+        "seats": _seats(lesson, lang),
+        "settings": _settings_form(lesson, lang),
+    }
+
+
+TEACHER_ORDER = ("messages", "join", "controls", "goal", "shown", "tables", "seats", "settings")
+LOBBY_ORDER = ("messages", "lobby")
+
+
+def wrap_parts(parts: Mapping[str, str], order: tuple[str, ...]) -> str:
+    return "".join(
+        f'<section id="{k}" class="part part-{k}">{parts.get(k, "")}</section>'
+        if k not in ("messages",)
+        else f'<div id="{k}">{parts.get(k, "")}</div>'
+        for k in order
+    )
+
+
+# -- the summary ----------------------------------------------------------------------------
+
+
+def summary_body(lesson: Lesson, lang: Lang) -> str:
+    summary = summarise(lesson)
+    head = "".join(
+        f'<th scope="col">{esc(t(f"lesson.summary.column.{c}", lang))}</th>'
+        for c in ("name", "games", "rounds", "answers", "rate", "exact", "mistakes")
+    )
+    rows = "".join(
+        f'<tr><th scope="row">{esc(p.name)}</th><td>{p.games}</td><td>{p.rounds}</td>'
+        f"<td>{p.answers}</td><td>{esc(percent(p.rate, lang))}</td><td>{p.exact}</td>"
+        f"<td>{esc(mistakes_text(p.mistakes, lang) or '–')}</td></tr>"
+        for p in summary.pupils
+    )
+    weak = ", ".join(
+        f"{operation_name(op, lang)} ({percent(rate, lang)})"
+        for op, rate in summary.weak_operations
+    )
+    kinds = mistakes_text(summary.mistakes, lang)
+    cls = [
+        t("lesson.goal.progress", lang, best=summary.best, exact=summary.exact),
+        t("lesson.summary.weak", lang, operations=weak or "–"),
+        t("lesson.summary.kinds", lang, kinds=kinds or "–"),
+    ]
+    settings = " · ".join(settings_parts(lesson.setup.settings.engine, lang))
+    return (
+        f"<header><h1>{esc(t('lesson.summary.title', lang))}</h1></header>"
+        f'<p class="about">{esc(settings)}</p>'
+        f'<section aria-labelledby="class-h">'
+        f'<h2 id="class-h">{esc(t("lesson.summary.class", lang))}</h2>'
+        + "".join(f"<p>{esc(line)}</p>" for line in cls)
+        + f'</section><section aria-labelledby="pupils-h"><h2 id="pupils-h">'
+        f"{esc(t('lesson.summary.pupils', lang))}</h2>"
+        f'<div class="scroll"><table class="summary-table">'
+        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div></section>"
+        f'<p class="no-print">'
+        f'<a class="button-link" href="/teacher/summary.csv?lang={lang}" download>'
+        f"{esc(t('lesson.summary.csv', lang))}</a> "
+        f'<button type="button" data-print="true">{esc(t("lesson.summary.print", lang))}</button> '
+        f'<a class="button-link" href="/teacher?lang={lang}">'
+        f"{esc(t('lesson.summary.back', lang))}</a></p>"
+    )
+
+
+def status_of(game: TableGame, lang: Lang) -> list[str]:
+    return status_lines(view(game.state, None), side_names(game, lang), lang)

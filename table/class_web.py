@@ -1,0 +1,477 @@
+"""A class lesson (`mattekrig class`): pupils join on their own devices with the lesson's code
+and a name, the teacher pairs them from the projector view, every device plays its own seat
+and is kept up to date over the live connection (`table.live`).
+
+Pupils: ``GET /`` join, ``POST /join``, ``GET /table`` the pupil's page (waiting, playing,
+over), ``POST /table/act``, ``POST /table/more-time``, ``GET /table/replay.json`` (once the
+game is over), ``POST /challenge``, ``POST /challenge/answer``, ``GET /seat`` (whether this
+device holds a seat: the join page asks, for a pupil who came back by the QR code),
+``GET /live`` the WebSocket. The teacher: ``GET /teacher`` (``?key=`` once, from the
+terminal, gives the teacher's cookie), ``POST /teacher/<control>``, ``GET /teacher/summary``
+and ``/teacher/summary.csv``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from aiohttp import WSMsgType, web
+
+from bot.i18n import Lang, t
+from engine.view import view
+from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
+from table.class_pages import (
+    LOBBY_ORDER,
+    TEACHER_ORDER,
+    join_parts,
+    summary_body,
+    teacher_parts,
+    waiting_parts,
+    wrap_parts,
+)
+from table.games import TableGame
+from table.lang import page_lang
+from table.lesson import Lesson, Shown
+from table.live import Hub
+from table.net import qr_svg
+from table.page import document, esc, lang_switch
+from table.press import Refused, press, whole
+from table.setup import SetupError, read_lesson_setup
+from table.summary import csv_bytes, summarise
+from table.web import (
+    DEVICE_COOKIE,
+    LESSON,
+    SERVED,
+    TEACHER_COOKIE,
+    html,
+    lang_of,
+    read_form,
+    refused_json,
+    set_cookie,
+    wants_json,
+)
+
+HUB = web.AppKey("hub", Hub)
+TICK_SECONDS = 0.25
+MORE_MINUTES = 5
+PUPIL_PATHS = Paths("/table/act", "/table", "/table/replay.json", "/table/more-time")
+
+
+# -- drawing a device's page ------------------------------------------------------------------
+
+
+def _head(title: str, lang: Lang, action: str, who: str = "") -> str:
+    name = f'<p class="who">{esc(who)}</p>' if who else ""
+    return (
+        f'<header id="top"><h1>{esc(title)}</h1>{name}'
+        + lang_switch(lang, action, {})
+        + "</header>"
+    )
+
+
+def pupil_page(
+    lesson: Lesson,
+    device: str | None,
+    lang: Lang,
+    *,
+    error: str | None = None,
+    typed: str = "",
+    hint: bool = False,
+) -> dict[str, Any]:
+    """What a device shows now: the join page, its seat's waiting room, or its seat's table."""
+    seat = lesson.seat_of(device)
+    if seat is None:
+        body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
+            join_parts(lang, error=error), LOBBY_ORDER
+        )
+        return {"state": "join", "title": t("lesson.join.title", lang), "html": body, "data": {}}
+    game = lesson.game_of(seat)
+    if game is None:
+        parts = waiting_parts(lesson, seat, lang, error)
+        title = t("table.title", lang)
+        body = _head(title, lang, "/table", seat.name) + wrap_parts(parts, LOBBY_ORDER)
+        return {"state": "waiting", "title": title, "html": body, "data": {}}
+    held = game.sides_of({seat.id})
+    seats = {side: seat.id for side in held}
+    seen = Seen(held, seats, error=error, typed=typed, hint=hint, paused=lesson.paused, pupil=True)
+    parts = table_parts(game, lang, lesson.clock(), PUPIL_PATHS, seen)
+    title = table_title(game, lang)
+    body = _head(title, lang, "/table", seat.name) + wrap(parts)
+    if game.over:
+        lobby = waiting_parts(lesson, seat, lang)["lobby"]
+        body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
+    data = {"window": str(game.state.window), "now": view(game.state, None).now.value}
+    return {"state": table_state(game), "title": title, "html": body, "data": data}
+
+
+def teacher_page(
+    request_or_app: web.Application, lang: Lang, error: str | None = None
+) -> dict[str, Any]:
+    app = request_or_app
+    lesson = app[LESSON]
+    url = app[SERVED].join_url or app[SERVED].base_url or "http://127.0.0.1/"
+    qr = qr_svg(url, t("lesson.teacher.qr", lang, url=url))
+    parts = teacher_parts(lesson, url, app[SERVED].address_note, qr, lang, error)
+    title = t("lesson.teacher.title", lang)
+    body = _head(title, lang, "/teacher") + wrap_parts(parts, TEACHER_ORDER)
+    return {"state": "teacher", "title": title, "html": body, "data": {}}
+
+
+def _document(message: dict[str, Any], lang: Lang, status: int = 200) -> web.Response:
+    data = ' data-live="true"' + "".join(
+        f' data-{k}="{esc(v)}"' for k, v in message["data"].items()
+    )
+    return html(
+        document(lang, message["state"], message["title"], message["html"], data=data), status
+    )
+
+
+def _device(request: web.Request) -> str | None:
+    return request.app[LESSON].device(request.cookies.get(DEVICE_COOKIE))
+
+
+# -- pupils -----------------------------------------------------------------------------------
+
+
+async def join_page(request: web.Request) -> web.StreamResponse:
+    lang = lang_of(request)
+    if request.app[LESSON].seat_of(_device(request)) is not None:
+        raise web.HTTPSeeOther(f"/table?lang={lang}")
+    return _document(pupil_page(request.app[LESSON], None, lang), lang)
+
+
+async def seat_state(request: web.Request) -> web.Response:
+    return web.json_response({"seat": request.app[LESSON].seat_of(_device(request)) is not None})
+
+
+async def join(request: web.Request) -> web.StreamResponse:
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    lesson = request.app[LESSON]
+    try:
+        secret, _ = lesson.join(_device(request), form.get("code", ""), form.get("name", ""))
+    except Refused as refused:
+        text = t(refused.key, lang, **refused.values)
+        body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
+            join_parts(lang, form.get("code", ""), form.get("name", ""), text), LOBBY_ORDER
+        )
+        page = document(lang, "join", t("lesson.join.title", lang), body, data=' data-live="true"')
+        return html(page, refused.status)
+    await request.app[HUB].lobby_changed()
+    response = web.HTTPSeeOther(f"/table?lang={lang}")
+    if secret is not None:
+        set_cookie(response, request, DEVICE_COOKIE, secret)
+    raise response
+
+
+async def pupil(request: web.Request) -> web.StreamResponse:
+    lang = lang_of(request)
+    lesson = request.app[LESSON]
+    device = _device(request)
+    if lesson.seat_of(device) is None:
+        raise web.HTTPSeeOther(f"/?lang={lang}")
+    game = lesson.game_of(lesson.seat_of(device))
+    hint = game is not None and whole(request.query.get("hint")) in view(game.state, None).hints
+    return _document(pupil_page(lesson, device, lang, hint=hint), lang)
+
+
+def _seat_game(request: web.Request) -> tuple[TableGame, tuple[int, ...], dict[int, str]]:
+    lesson = request.app[LESSON]
+    seat = lesson.seat_of(_device(request))
+    if seat is None:
+        raise Refused("lesson.error.no_seat", 403)
+    game = lesson.game_of(seat)
+    if game is None:
+        raise Refused("lesson.error.not_playing", 409)
+    held = game.sides_of({seat.id})
+    return game, held, {side: seat.id for side in held}
+
+
+async def _answer(
+    request: web.Request, form: dict[str, str], refused: Refused | None
+) -> web.StreamResponse:
+    """After a press: the script's JSON, or the page again (an error) or a redirect."""
+    lang = lang_of(request, form)
+    if refused is None:
+        if wants_json(request):
+            return web.json_response({"ok": True})
+        raise web.HTTPSeeOther(f"/table?lang={lang}")
+    if wants_json(request):
+        return refused_json(refused, lang)
+    text = t(refused.key, lang, **refused.values)
+    typed = form.get("answer", "") if refused.status != 409 else ""
+    message = pupil_page(request.app[LESSON], _device(request), lang, error=text, typed=typed)
+    return _document(message, lang, refused.status)
+
+
+async def act(request: web.Request) -> web.StreamResponse:
+    form = await read_form(request)
+    lesson = request.app[LESSON]
+    try:
+        if lesson.paused:
+            raise Refused("lesson.paused", 409)
+        game, held, seats = _seat_game(request)
+        press(game, held, seats, form, lesson.clock())
+    except Refused as refused:
+        return await _answer(request, form, refused)
+    await request.app[HUB].game_changed(game)
+    for started in lesson.after_press():
+        await request.app[HUB].game_changed(started)
+    return await _answer(request, form, None)
+
+
+async def more_time(request: web.Request) -> web.StreamResponse:
+    """WCAG 2.2.1: a pupil asks for more answer time (the answer time again, ten times)."""
+    form = await read_form(request)
+    try:
+        game, held, _ = _seat_game(request)
+        if not held or not game.extend(held[0]):
+            raise Refused("lesson.error.no_more_time", 409)
+    except Refused as refused:
+        return await _answer(request, form, refused)
+    await request.app[HUB].game_changed(game)
+    return await _answer(request, form, None)
+
+
+async def replay(request: web.Request) -> web.Response:
+    """RULES §1.6: the replay file, once the game is over (it holds the seed and every
+    answer, which must stay secret while the game runs)."""
+    game, _, _ = _seat_game(request)
+    if not game.over:
+        raise Refused("table.error.replay_after", 409)
+    body = json.dumps(game.replay(), ensure_ascii=False, indent=1)
+    name = f"mattekrig-{game.state.config.game}-{game.id}.json"
+    return web.Response(
+        text=body + "\n",
+        content_type="application/json",
+        charset="utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
+
+
+async def challenge(request: web.Request) -> web.StreamResponse:
+    form = await read_form(request)
+    lesson = request.app[LESSON]
+    seat = lesson.seat_of(_device(request))
+    try:
+        if seat is None:
+            raise Refused("lesson.error.no_seat", 403)
+        lesson.challenge(seat, form.get("seat", ""))
+    except Refused as refused:
+        return await _answer(request, form, refused)
+    await request.app[HUB].lobby_changed()
+    return await _answer(request, form, None)
+
+
+async def answer_challenge(request: web.Request) -> web.StreamResponse:
+    form = await read_form(request)
+    lesson = request.app[LESSON]
+    seat = lesson.seat_of(_device(request))
+    try:
+        if seat is None:
+            raise Refused("lesson.error.no_seat", 403)
+        lesson.answer_challenge(seat, form.get("seat", ""), form.get("answer") == "accept")
+    except Refused as refused:
+        return await _answer(request, form, refused)
+    await request.app[HUB].lobby_changed()
+    return await _answer(request, form, None)
+
+
+async def live(request: web.Request) -> web.StreamResponse:
+    """The WebSocket: the page's new parts whenever they change. A device without a seat is
+    told only that the connection works (the join page's check)."""
+    lesson = request.app[LESSON]
+    lang = page_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
+    teacher = request.query.get("as") == "teacher"
+    if teacher and not lesson.is_teacher(request.cookies.get(TEACHER_COOKIE)):
+        raise Refused("lesson.error.not_teacher", 403)
+    device = None if teacher else _device(request)
+    ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
+    await ws.prepare(request)
+    hub = request.app[HUB]
+    if not teacher and device is None:
+        await ws.send_str(json.dumps({"check": "ok"}))
+        await ws.close()
+        return ws
+    hub.add(device, ws, lang)
+    try:
+        first = teacher_page(request.app, lang) if teacher else pupil_page(lesson, device, lang)
+        await ws.send_str(json.dumps(first, ensure_ascii=False))
+        async for message in ws:
+            if message.type is not WSMsgType.TEXT:
+                break  # the page never sends anything but pings; anything else ends it
+    finally:
+        hub.drop(device, ws)
+    return ws
+
+
+# -- the teacher ------------------------------------------------------------------------------
+
+
+def _teacher(request: web.Request) -> None:
+    if not request.app[LESSON].is_teacher(request.cookies.get(TEACHER_COOKIE)):
+        raise Refused("lesson.error.not_teacher", 403)
+
+
+async def teacher(request: web.Request) -> web.StreamResponse:
+    lang = lang_of(request)
+    lesson = request.app[LESSON]
+    key = request.query.get("key")
+    if key is not None:
+        if not lesson.is_teacher(key):
+            raise Refused("lesson.error.not_teacher", 403)
+        response = web.HTTPSeeOther(f"/teacher?lang={lang}")
+        set_cookie(response, request, TEACHER_COOKIE, key)
+        raise response
+    _teacher(request)
+    served = request.app[SERVED]
+    if not served.join_url:
+        served.join_url = served.base_url or f"{request.scheme}://{request.host}/"
+    return _teacher_document(request, lang)
+
+
+def _teacher_document(request: web.Request, lang: Lang, error: str | None = None,
+                      status: int = 200) -> web.Response:  # fmt: skip
+    message = teacher_page(request.app, lang, error)
+    page = document(lang, "teacher", message["title"], message["html"],
+                    data=' data-live="teacher"')  # fmt: skip
+    return html(page, status)
+
+
+async def control(request: web.Request) -> web.StreamResponse:
+    """One of the teacher's buttons; every device hears of it at once."""
+    _teacher(request)
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    lesson = request.app[LESSON]
+    hub = request.app[HUB]
+    what = request.match_info["control"]
+    try:
+        games = _control(lesson, what, form)
+    except SetupError as error:
+        values = dict(error.values)
+        if error.key == "error.bad_option":
+            values["option"] = t(f"table.setup.{values['option']}", lang)
+        return _teacher_document(request, lang, t(error.key, lang, **values), 400)
+    except Refused as refused:
+        text = t(refused.key, lang, **refused.values)
+        return _teacher_document(request, lang, text, refused.status)
+    for game in games:
+        await hub.game_changed(game)
+    await hub.lobby_changed()
+    raise web.HTTPSeeOther(f"/teacher?lang={lang}")
+
+
+def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]:
+    if what == "settings":
+        lesson.setup = read_lesson_setup(form)
+        lesson.version += 1
+        return []
+    if what == "pair":
+        return lesson.pair(form.get("how", ""))
+    if what == "new-partners":
+        return lesson.new_partners() + lesson.live_games()
+    if what == "challenges":
+        lesson.challenges_open = not lesson.challenges_open
+        lesson.challenges.clear()
+        return []
+    if what == "pause":
+        lesson.pause()
+        return lesson.live_games()
+    if what == "resume":
+        lesson.resume()
+        return lesson.live_games()
+    if what == "end":
+        lesson.end()
+        return lesson.live_games()
+    if what == "more-time":
+        for game in lesson.live_games():
+            if game.deadline is not None and not game.over and not game.state.time_up:
+                game.deadline += MORE_MINUTES * 60
+                game.version += 1
+        return lesson.live_games()
+    if what == "remove":
+        left = lesson.remove(form.get("seat", ""))
+        return [left] if left is not None else []
+    if what == "show":
+        chosen = form.get("table", "")
+        lesson.shown = Shown(chosen, form.get("hide") == "true") if chosen else None
+        if chosen and lesson.games.get(chosen) is None:
+            lesson.shown = None
+            raise Refused("table.error.no_game", 404)
+        return []
+    if what == "goal":
+        goal = whole(form.get("goal"))
+        if goal is None or not 0 <= goal <= 9999:
+            raise Refused("lesson.error.goal")
+        lesson.goal = goal or None
+        return []
+    raise Refused("table.error.not_found", 404)
+
+
+async def summary(request: web.Request) -> web.Response:
+    _teacher(request)
+    lang = lang_of(request)
+    body = summary_body(request.app[LESSON], lang)
+    return html(document(lang, "summary", t("lesson.summary.title", lang), body))
+
+
+async def summary_csv(request: web.Request) -> web.Response:
+    _teacher(request)
+    lang = lang_of(request)
+    data = csv_bytes(summarise(request.app[LESSON]), lang)
+    return web.Response(
+        body=data,
+        content_type="text/csv",
+        charset="utf-8",
+        headers={"Content-Disposition": 'attachment; filename="mattekrig-lesson.csv"'},
+    )
+
+
+# -- the clock ------------------------------------------------------------------------------
+
+
+async def _ticker(app: web.Application) -> Any:
+    """Deadlines pass without anybody pressing: time limits and answer times (unless the
+    lesson is paused), told to every device of the game."""
+    lesson, hub = app[LESSON], app[HUB]
+
+    async def run() -> None:
+        while True:
+            await asyncio.sleep(TICK_SECONDS)
+            for game in lesson.tick():
+                await hub.game_changed(game)
+
+    task = asyncio.create_task(run())
+    yield
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+    await hub.close()
+
+
+def add_routes(app: web.Application) -> None:
+    lesson = app[LESSON]
+
+    def render(device: str | None, lang: Lang) -> dict[str, Any]:
+        return teacher_page(app, lang) if device is None else pupil_page(lesson, device, lang)
+
+    app[HUB] = Hub(lesson, render)
+    app.cleanup_ctx.append(_ticker)
+    app.router.add_get("/", join_page)
+    app.router.add_get("/seat", seat_state)
+    app.router.add_post("/join", join)
+    app.router.add_get("/table", pupil)
+    app.router.add_post("/table/act", act)
+    app.router.add_post("/table/more-time", more_time)
+    app.router.add_get("/table/replay.json", replay)
+    app.router.add_post("/challenge", challenge)
+    app.router.add_post("/challenge/answer", answer_challenge)
+    app.router.add_get("/live", live)
+    app.router.add_get("/teacher", teacher)
+    app.router.add_post("/teacher/{control}", control)
+    app.router.add_get("/teacher/summary", summary)
+    app.router.add_get("/teacher/summary.csv", summary_csv)

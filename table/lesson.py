@@ -1,0 +1,360 @@
+"""A lesson: the seats, the devices that hold them and the games they play, in memory.
+
+A **seat** is one pupil's place (a name, the game it plays now). A **device** is a browser,
+known by a secret in an HttpOnly, SameSite=Strict cookie; the lesson keeps only the secret's
+hash. The server takes the acting side from the device's seats, never from a form.
+
+* The one-screen table (`mattekrig play`) is a lesson whose single device holds every seat
+  of its games.
+* A class lesson (`mattekrig class`): each pupil's device joins with the lesson's code and a
+  name and holds one seat; the teacher (a device holding the teacher's secret) chooses the
+  game for the class, pairs the seats, pauses, ends the lesson and removes seats.
+
+Limits keep a stranger from pushing anybody out: at most `MAX_SEATS` seats and `CAP` games.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Literal
+
+from engine.actions import Forfeit
+from table.games import CAP, Clock, FullError, Games, Record, TableGame
+from table.pairing import Match, pair
+from table.press import Refused
+from table.setup import DEFAULT_LESSON, MAX_NAME, LessonSetup, NewTable
+
+Kind = Literal["play", "class"]
+MAX_SEATS = 60  # a class and then some; more joins are refused, nobody is pushed out
+CODE_DIGITS = 6
+PAIRINGS = ("random", "results")
+
+
+def digest(secret: str) -> str:
+    """What the lesson keeps of a device's secret."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def clean_name(text: str) -> str:
+    """A name as typed, with its spaces folded (checked alike on the page: 1–32 characters)."""
+    return " ".join(text.split())
+
+
+@dataclass
+class Seat:
+    id: str
+    name: str
+    device: str  # the digest of the device's secret
+    joined: float
+    game: str | None = None  # the game it plays now (or last played, until it is paired)
+    met: set[str] = field(default_factory=set)  # seats it has played with or against
+
+
+@dataclass(frozen=True, slots=True)
+class Shown:
+    """The table the teacher puts on the projector: its last round, names hidden or not."""
+
+    game: str
+    hide_names: bool
+
+
+class Lesson:
+    def __init__(
+        self,
+        kind: Kind,
+        clock: Clock,
+        seeds: Callable[[], int] | None = None,
+        *,
+        code: str | None = None,
+        rng: random.Random | None = None,
+    ) -> None:
+        self.kind = kind
+        self.clock = clock
+        self.games = Games(clock, seeds)
+        self.code = code or "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
+        self.teacher_secret = secrets.token_urlsafe(24)
+        self.seats: dict[str, Seat] = {}
+        self.devices: dict[str, set[str]] = {}  # digest -> seat ids
+        self.setup: LessonSetup = DEFAULT_LESSON
+        self.challenges_open = False
+        self.challenges: dict[str, str] = {}  # challenger seat -> challenged seat
+        self.paused_at: float | None = None
+        self.ended = False
+        self.goal: int | None = None
+        self.shown: Shown | None = None
+        self.renew = False  # "new partners": pair again once every game is over
+        self.rng = rng or random.Random(secrets.randbits(64))
+        self.version = 0  # counts changes of the lobby (joins, pairings, pauses …)
+
+    # -- devices ---------------------------------------------------------------------------
+
+    def new_device(self) -> str:
+        secret = secrets.token_urlsafe(24)
+        self.devices[digest(secret)] = set()
+        return secret
+
+    def device(self, secret: str | None) -> str | None:
+        """The device a cookie names, or None (no cookie, or a secret this lesson never gave)."""
+        if not secret:
+            return None
+        key = digest(secret)
+        return key if key in self.devices else None
+
+    def is_teacher(self, secret: str | None) -> bool:
+        return bool(secret) and secrets.compare_digest(
+            digest(secret or ""), digest(self.teacher_secret)
+        )
+
+    def seats_of(self, device: str | None) -> set[str]:
+        return set(self.devices.get(device or "", ()))
+
+    def seat_of(self, device: str | None) -> Seat | None:
+        """A pupil's seat (a class device holds one)."""
+        held = self.seats_of(device)
+        return self.seats[min(held)] if held else None
+
+    def held(self, device: str | None, game: TableGame) -> tuple[int, ...]:
+        """The sides of `game` this device plays."""
+        return game.sides_of(self.seats_of(device))
+
+    def seat_by_side(self, device: str | None, game: TableGame) -> dict[int, str]:
+        mine = self.seats_of(device)
+        return {
+            side: next(s for s in held if s in mine)
+            for side, held in enumerate(game.seats)
+            if set(held) & mine
+        }
+
+    def _new_seat(self, device: str, name: str) -> Seat:
+        seat = Seat(secrets.token_urlsafe(6), name, device, self.clock())
+        self.seats[seat.id] = seat
+        self.devices.setdefault(device, set()).add(seat.id)
+        return seat
+
+    # -- the one-screen table --------------------------------------------------------------
+
+    def start_at_one_screen(self, device: str, new: NewTable) -> TableGame:
+        """A game whose every seat this device holds (the names typed at the setup form)."""
+        seats = tuple((self._new_seat(device, name).id,) if name else () for name in new.names)
+        try:
+            return self.games.start(new.settings, new.names, seats, shared=True)
+        except FullError:
+            for held in seats:
+                for seat in held:
+                    self._drop(seat)
+            raise Refused("table.error.full", 429) from None
+
+    # -- joining ---------------------------------------------------------------------------
+
+    def join(self, device: str | None, code: str, name: str) -> tuple[str | None, Seat]:
+        """A pupil joins with the code and a name; returns a new device secret (None when the
+        device already had one) and the seat. Joining again from a device with a seat
+        renames nothing: it gives back the same seat."""
+        if self.kind != "class" or self.ended:
+            raise Refused("lesson.error.over", 403)
+        if code.strip().replace(" ", "") != self.code:
+            raise Refused("lesson.error.code")
+        seat = self.seat_of(device)
+        if seat is not None:
+            return None, seat
+        name = clean_name(name)
+        if not 1 <= len(name) <= MAX_NAME:
+            raise Refused("lesson.error.name", max=MAX_NAME)
+        if any(s.name.casefold() == name.casefold() for s in self.seats.values()):
+            raise Refused("lesson.error.name_taken", name=name)
+        if len(self.seats) >= MAX_SEATS:
+            raise Refused("lesson.error.full", 429, max=MAX_SEATS)
+        secret = None
+        if device is None:
+            secret = self.new_device()
+            device = digest(secret)
+        seat = self._new_seat(device, name)
+        self.version += 1
+        return secret, seat
+
+    def _drop(self, seat_id: str) -> None:
+        seat = self.seats.pop(seat_id, None)
+        if seat is not None:
+            self.devices.get(seat.device, set()).discard(seat_id)
+        self.challenges = {a: b for a, b in self.challenges.items() if seat_id not in (a, b)}
+
+    def remove(self, seat_id: str) -> TableGame | None:
+        """The teacher removes a seat (a pupil who left, a rude name). A side it played alone
+        gives its game up (RULES §1.5, forfeit); its device must join again."""
+        seat = self.seats.get(seat_id)
+        if seat is None:
+            raise Refused("lesson.error.no_seat", 404)
+        game = self.game_of(seat)
+        if game is not None and not game.over:
+            for side, held in enumerate(game.seats):
+                if seat_id in held and len(held) == 1:
+                    game.play(Forfeit(side), now=self.clock())
+                    break
+        self._drop(seat_id)
+        self.version += 1
+        return game
+
+    # -- games -----------------------------------------------------------------------------
+
+    def game_of(self, seat: Seat | None) -> TableGame | None:
+        if seat is None or seat.game is None:
+            return None
+        return self.games.get(seat.game)
+
+    def waiting(self) -> list[Seat]:
+        """The seats not in a running game, in the order they joined."""
+        out = []
+        for seat in self.seats.values():
+            game = self.game_of(seat)
+            if game is None or game.over:
+                out.append(seat)
+        return sorted(out, key=lambda s: s.joined)
+
+    def live_games(self) -> list[TableGame]:
+        """The lesson's games, running or over, in the order they started."""
+        return [g for g in self.games if g.all_seats and not g.shared]
+
+    def records(self) -> list[Record]:
+        return [r for g in self.games for r in g.records]
+
+    def rate(self, seat_id: str) -> Fraction | None:
+        """The seat's best-move rate in this lesson (None before its first answer)."""
+        mine = [r for r in self.records() if r.seat == seat_id and r.operations]
+        if not mine:
+            return None
+        return Fraction(sum(r.best for r in mine), len(mine))
+
+    def _start(self, match: Match) -> TableGame:
+        sides = tuple(match.sides)
+        names = tuple(" & ".join(self.seats[s].name for s in held) for held in sides)
+        teams = any(len(held) > 1 for held in sides)
+        computer = "medium" if match.computer else None
+        settings = self.setup.for_match(len(sides), teams, computer)
+        pupil = sides[0][0]
+
+        def adaptive() -> Fraction:
+            return self.rate(pupil) or Fraction(1, 2)
+
+        try:
+            game = self.games.start(settings, names, sides, adaptive if match.computer else None)
+        except FullError:
+            raise Refused("table.error.full", 429) from None
+        everyone = [s for held in sides for s in held]
+        for seat in everyone:
+            self.seats[seat].game = game.id
+            self.seats[seat].met.update(s for s in everyone if s != seat)
+        self.challenges = {
+            a: b for a, b in self.challenges.items() if a not in everyone and b not in everyone
+        }
+        return game
+
+    def pair(self, how: str, fresh: bool = False) -> list[TableGame]:
+        """Pair every waiting seat (`how`: random or results); `fresh` avoids partners met."""
+        if how not in PAIRINGS:
+            raise Refused("engine.malformed_action")
+        if self.ended:
+            raise Refused("lesson.error.over", 403)
+        waiting = [s.id for s in self.waiting()]
+        if not waiting:
+            raise Refused("lesson.error.nobody_waiting", 409)
+        met = {s: frozenset(self.seats[s].met) for s in waiting} if fresh else None
+        matches = pair(
+            waiting, how=how, teams=self.setup.teams, rng=self.rng, rate=self.rate, met=met
+        )
+        if len(self.games) + len(matches) > CAP:
+            raise Refused("table.error.full", 429)
+        started = [self._start(m) for m in matches]
+        self.version += 1
+        return started
+
+    def new_partners(self) -> list[TableGame]:
+        """Running games end as when time runs out (RULES §1.5); once every game is over,
+        everyone is paired again with someone new."""
+        now = self.clock()
+        for game in self.live_games():
+            game.end_as_time_up(now)
+        self.renew = True
+        self.version += 1
+        return self._renew()
+
+    def _renew(self) -> list[TableGame]:
+        if not self.renew or any(not g.over for g in self.live_games()):
+            return []
+        self.renew = False
+        if not self.waiting():
+            return []
+        return self.pair("results", fresh=True)
+
+    # -- challenges ------------------------------------------------------------------------
+
+    def challenge(self, seat: Seat, other_id: str) -> None:
+        if not self.challenges_open:
+            raise Refused("lesson.error.no_challenges", 403)
+        waiting = {s.id for s in self.waiting()}
+        if other_id == seat.id or other_id not in waiting or seat.id not in waiting:
+            raise Refused("lesson.error.not_waiting", 409)
+        self.challenges[seat.id] = other_id
+        self.version += 1
+
+    def answer_challenge(self, seat: Seat, challenger: str, accept: bool) -> TableGame | None:
+        """RULES of the class: nobody is drawn into a game without accepting."""
+        if self.challenges.get(challenger) != seat.id:
+            raise Refused("lesson.error.no_challenge", 409)
+        del self.challenges[challenger]
+        self.version += 1
+        if not accept:
+            return None
+        waiting = {s.id for s in self.waiting()}
+        if challenger not in waiting or seat.id not in waiting:
+            raise Refused("lesson.error.not_waiting", 409)
+        return self._start(Match(((challenger,), (seat.id,))))
+
+    # -- the teacher's controls ------------------------------------------------------------
+
+    @property
+    def paused(self) -> bool:
+        return self.paused_at is not None
+
+    def pause(self) -> None:
+        if self.paused_at is None:
+            self.paused_at = self.clock()
+            self.version += 1
+
+    def resume(self) -> None:
+        if self.paused_at is not None:
+            stood = self.clock() - self.paused_at
+            for game in self.live_games():
+                game.shift(stood)
+                game.version += 1
+            self.paused_at = None
+            self.version += 1
+
+    def end(self) -> None:
+        """The lesson ends: every game ends as when its time runs out (RULES §1.5)."""
+        self.resume()
+        now = self.clock()
+        for game in self.live_games():
+            game.end_as_time_up(now)
+        self.ended = True
+        self.renew = False
+        self.version += 1
+
+    def tick(self) -> list[TableGame]:
+        """Deadlines that have passed (time limits, answer times), unless paused; returns
+        the games that changed (and those a renewal started)."""
+        if self.paused_at is not None:
+            return []
+        now = self.clock()
+        changed = [g for g in list(self.games) if not g.over and g.tick(now)]
+        if changed:
+            changed += self._renew()
+        return changed
+
+    def after_press(self) -> list[TableGame]:
+        """A press may have ended the last game of a "new partners" round."""
+        return self._renew()

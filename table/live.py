@@ -1,0 +1,97 @@
+"""The live connection: every device of a game gets its own new page the moment the game
+changes, over a WebSocket (no polling). Each message is drawn for that device alone, from
+the view of the side its seat plays, so no device is ever sent what its side may not see;
+the teacher's devices get the overview. A message is JSON: the page root's state, the
+title and the page's parts (`{"state", "title", "data", "html"}`)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+
+from bot.i18n import Lang
+from table.games import TableGame
+from table.lesson import Lesson
+
+log = logging.getLogger(__name__)
+
+# (device digest or None for the teacher, lang) -> the message to send
+Render = Callable[[str | None, Lang], dict[str, Any]]
+TEACHER_DELAY = 0.15  # the overview is drawn at most this often while many tables move
+
+
+@dataclass
+class Hub:
+    lesson: Lesson
+    render: Render
+    pupils: dict[str, dict[web.WebSocketResponse, Lang]] = field(default_factory=dict)
+    teachers: dict[web.WebSocketResponse, Lang] = field(default_factory=dict)
+    _teacher_due: asyncio.TimerHandle | None = None
+    _task: asyncio.Task[None] | None = None
+    sent: int = 0  # messages sent (the benchmark reads it)
+
+    def add(self, device: str | None, ws: web.WebSocketResponse, lang: Lang) -> None:
+        if device is None:
+            self.teachers[ws] = lang
+        else:
+            self.pupils.setdefault(device, {})[ws] = lang
+
+    def drop(self, device: str | None, ws: web.WebSocketResponse) -> None:
+        if device is None:
+            self.teachers.pop(ws, None)
+        else:
+            self.pupils.get(device, {}).pop(ws, None)
+
+    async def _send(self, ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
+        if ws.closed:
+            return
+        with contextlib.suppress(ConnectionError, RuntimeError):
+            await ws.send_str(json.dumps(message, ensure_ascii=False))
+            self.sent += 1
+
+    async def to_device(self, device: str) -> None:
+        for ws, lang in list(self.pupils.get(device, {}).items()):
+            await self._send(ws, self.render(device, lang))
+
+    async def game_changed(self, game: TableGame) -> None:
+        """Every device of the game, at once; the teacher's overview soon after."""
+        devices = {self.lesson.seats[s].device for s in game.all_seats if s in self.lesson.seats}
+        for device in devices:
+            await self.to_device(device)
+        self.teacher_soon()
+
+    async def lobby_changed(self) -> None:
+        """Joins, pairings, pauses: every pupil's page (each drawn for its own seat)."""
+        for device in list(self.pupils):
+            await self.to_device(device)
+        await self.to_teachers()
+
+    async def to_teachers(self) -> None:
+        if self._teacher_due is not None:
+            self._teacher_due.cancel()
+            self._teacher_due = None
+        for ws, lang in list(self.teachers.items()):
+            await self._send(ws, self.render(None, lang))
+
+    def teacher_soon(self) -> None:
+        if self._teacher_due is not None or not self.teachers:
+            return
+        loop = asyncio.get_running_loop()
+
+        def due() -> None:
+            self._teacher_due = None
+            self._task = loop.create_task(self.to_teachers())
+
+        self._teacher_due = loop.call_later(TEACHER_DELAY, due)
+
+    async def close(self) -> None:
+        for sockets in [*self.pupils.values(), self.teachers]:
+            for ws in list(sockets):
+                await ws.close()

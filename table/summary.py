@@ -1,0 +1,140 @@
+"""The lesson's summary: for each pupil, the rounds played, the best-move rate, the exact hits
+and the mistakes by kind (RULES §2.6, the engine's codes, named in the reader's language);
+for the class, the operations and the mistake kinds that need work, and the class goal.
+
+Pupils are listed in the order they joined, never ranked. The CSV file is what a
+spreadsheet in the teacher's language opens as it is: in nb, nn and sv a semicolon between
+fields, a decimal comma and a byte-order mark; in en a comma and a decimal point.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+from dataclasses import dataclass
+from fractions import Fraction
+
+from bot.i18n import Lang, t
+from table.games import Record
+from table.lesson import Lesson
+
+TOP = 3  # the class's operations and mistake kinds that need work most
+
+
+@dataclass(frozen=True, slots=True)
+class PupilLine:
+    seat: str
+    name: str
+    games: int
+    rounds: int
+    answers: int
+    best: int
+    exact: int
+    mistakes: tuple[tuple[str, int], ...]  # kind, count: most frequent first
+
+    @property
+    def rate(self) -> Fraction | None:
+        return Fraction(self.best, self.answers) if self.answers else None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassLine:
+    pupils: tuple[PupilLine, ...]
+    weak_operations: tuple[tuple[str, Fraction], ...]  # operation, best-move rate
+    mistakes: tuple[tuple[str, int], ...]
+    best: int
+    exact: int
+
+
+def _ranked(counter: Counter[str]) -> tuple[tuple[str, int], ...]:
+    return tuple(sorted(counter.items(), key=lambda kv: (-kv[1], kv[0])))
+
+
+def summarise(lesson: Lesson) -> ClassLine:
+    records = lesson.records()
+    games = lesson.live_games()
+    pupils = []
+    for seat in sorted(lesson.seats.values(), key=lambda s: s.joined):
+        mine = [r for r in records if r.seat == seat.id]
+        answers = [r for r in mine if r.operations]
+        played = [g for g in games if seat.id in g.all_seats]
+        pupils.append(
+            PupilLine(
+                seat=seat.id,
+                name=seat.name,
+                games=len(played),
+                rounds=sum(g.state.round for g in played),
+                answers=len(answers),
+                best=sum(r.best for r in answers),
+                exact=sum(r.exact for r in answers),
+                mistakes=_ranked(Counter(r.mistake for r in mine if r.mistake)),
+            )
+        )
+    return ClassLine(
+        pupils=tuple(pupils),
+        weak_operations=_weak(records),
+        mistakes=_ranked(Counter(r.mistake for r in records if r.mistake))[:TOP],
+        best=sum(r.best for r in records),
+        exact=sum(r.exact for r in records),
+    )
+
+
+def _weak(records: list[Record]) -> tuple[tuple[str, Fraction], ...]:
+    """The operations with the lowest best-move rate (each answered at least once)."""
+    tried: Counter[str] = Counter()
+    best: Counter[str] = Counter()
+    for record in records:
+        for op in record.operations:
+            tried[op] += 1
+            best[op] += int(record.best)
+    rates = [(op, Fraction(best[op], n)) for op, n in tried.items()]
+    return tuple(sorted((r for r in rates if r[1] < 1), key=lambda r: (r[1], r[0]))[:TOP])
+
+
+def mistake_name(kind: str, lang: Lang) -> str:
+    return t(f"mistake.{kind}", lang)
+
+
+def operation_name(op: str, lang: Lang) -> str:
+    return t(f"lesson.operation.{op}", lang)
+
+
+def mistakes_text(mistakes: tuple[tuple[str, int], ...], lang: Lang) -> str:
+    return ", ".join(f"{mistake_name(kind, lang)} ({n})" for kind, n in mistakes)
+
+
+def decimal(value: Fraction | None, lang: Lang) -> str:
+    """A share with two decimals in the language's decimal mark ("0,75"); empty for none."""
+    if value is None:
+        return ""
+    text = f"{float(value):.2f}"
+    return text if lang == "en" else text.replace(".", ",")
+
+
+def percent(value: Fraction | None, lang: Lang) -> str:
+    if value is None:
+        return "–"
+    return t("lesson.percent", lang, percent=round(float(value) * 100))
+
+
+def _cell(text: str) -> str:
+    """A name as a cell, never as a formula (a name typed as "=1+1" stays text)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
+
+
+def csv_bytes(summary: ClassLine, lang: Lang) -> bytes:
+    """The summary as a CSV file for a spreadsheet in `lang`."""
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter="," if lang == "en" else ";", lineterminator="\r\n")
+    writer.writerow(
+        [t(f"lesson.summary.column.{c}", lang) for c in
+         ("name", "games", "rounds", "answers", "best", "rate", "exact", "mistakes")]
+    )  # fmt: skip
+    for p in summary.pupils:
+        writer.writerow(
+            [_cell(p.name), p.games, p.rounds, p.answers, p.best, decimal(p.rate, lang), p.exact,
+             mistakes_text(p.mistakes, lang)]
+        )  # fmt: skip
+    text = out.getvalue()
+    return (text if lang == "en" else "\ufeff" + text).encode("utf-8")
