@@ -188,7 +188,7 @@ async def _one_round(lesson: Table, choice: str, ada_answer: str = "", game_key:
     boss = await teacher(lesson)
     await settings(lesson, boss, game=game_key, level="1", answer_seconds="0")
     ada, ada_seat = await join(lesson, "Ada")
-    bo, bo_seat = await join(lesson, "Bo")
+    bo, _ = await join(lesson, "Bo")
     await boss.post("/teacher/pair", how="random", lang="en")
     (game,) = lesson.lesson.live_games()
     await bo.listen()
