@@ -10,7 +10,7 @@ from aiohttp import web
 
 from table import class_web, play_web
 from table.lesson import Kind, Lesson
-from table.web import LESSON, MAX_BODY, SERVED, Served, guard, static
+from table.web import LESSON, MAX_BODY, SERVED, Served, guard, no_icon, static
 
 
 def make_app(
@@ -26,6 +26,7 @@ def make_app(
     app[LESSON] = lesson or Lesson(kind, clock, seeds)
     app[SERVED] = served or Served()
     app.router.add_get("/static/{name}", static)
+    app.router.add_get("/favicon.ico", no_icon)
     if app[LESSON].kind == "play":
         play_web.add_routes(app)
     else:

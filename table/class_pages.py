@@ -152,9 +152,16 @@ def _control(action: str, label: str, lang: Lang, cls: str = "", **fields: str) 
     )
 
 
+def _summary_link(lang: Lang) -> str:
+    return (
+        f'<a class="button-link" href="/teacher/summary?lang={lang}">'
+        f"{esc(t('lesson.teacher.summary', lang))}</a>"
+    )
+
+
 def _controls(lesson: Lesson, lang: Lang) -> str:
     if lesson.ended:
-        return f"<p>{esc(t('lesson.ended', lang))}</p>"
+        return f"<p>{esc(t('lesson.ended', lang))}</p>" + _summary_link(lang)
     pause = (
         _control("resume", t("lesson.teacher.resume", lang), lang, "primary")
         if lesson.paused
@@ -171,8 +178,7 @@ def _controls(lesson: Lesson, lang: Lang) -> str:
         + pause
         + _control("more-time", t("table.more_minutes", lang), lang)
         + _control("end", t("lesson.teacher.end", lang), lang)
-        + f'<a class="button-link" href="/teacher/summary?lang={lang}">'
-        f"{esc(t('lesson.teacher.summary', lang))}</a>"
+        + _summary_link(lang)
     )
 
 
@@ -193,7 +199,7 @@ def _goal(lesson: Lesson, summary: ClassLine, lang: Lang) -> str:
         f"{hidden('lang', lang)}"
         f'<label for="goal">{esc(t("lesson.goal.set", lang))}</label>'
         f'<input id="goal" name="goal" type="number" min="0" max="9999" inputmode="numeric" '
-        f'value="{lesson.goal or ""}">{button(t("lesson.teacher.save", lang))}</form>'
+        f'value="{lesson.goal or ""}">{button(t("lesson.goal.save", lang))}</form>'
     )
     return f"<h2>{esc(t('lesson.goal.title', lang))}</h2><p>{esc(text)}</p>{bar}{form}"
 
@@ -231,7 +237,7 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     return (
         f'<article class="table-card" data-table="{esc(game.id)}" data-state="{state}" '
         f'data-players="{esc(every)}"><h3>{esc(players)}</h3>'
-        f"<p>{esc(t('board.round', lang, round=table.round))} · {esc(counts)}</p>"
+        f"<p>{md(t('board.round', lang, round=table.round))} · {esc(counts)}</p>"
         f"<p>{esc(now)}</p>"
         + _control("show", t("lesson.teacher.show", lang), lang, table=game.id)
         + "</article>"

@@ -177,6 +177,11 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     return response
 
 
+async def no_icon(request: web.Request) -> web.Response:
+    """The browser asks for an icon; there is none (an answer, not a 404 in its console)."""
+    return web.Response(status=204)
+
+
 async def static(request: web.Request) -> web.Response:
     name = request.match_info["name"]
     if name not in STATIC:

@@ -16,11 +16,16 @@ function focusNext() {
     answer.select();
     return;
   }
-  const next = document.querySelector(
-    '.targets button[tabindex="0"], .actions button, .summary button, .setup select, ' +
-    ".games button, .join input, .challenge button"
-  );
-  if (next) next.focus();
+  // The first of these that the page has, in this order (not the first in the page).
+  const order = ['.targets button[tabindex="0"]', ".actions button", ".summary button",
+    ".challenge button", ".setup select", ".games button", ".join input"];
+  for (const selector of order) {
+    const next = document.querySelector(selector);
+    if (next) {
+      next.focus();
+      return;
+    }
+  }
 }
 
 // -- clocks ---------------------------------------------------------------------------------

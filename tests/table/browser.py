@@ -8,6 +8,7 @@ import importlib.util
 import os
 import shutil
 from pathlib import Path
+from typing import Any
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # No network beyond this computer, no first-run work, no GPU: a quiet, quick browser.
@@ -35,3 +36,25 @@ def missing() -> str | None:
 
 def in_ci() -> bool:
     return bool(os.environ.get("CI"))
+
+
+# axe-core's rules for WCAG 2.1 A and AA, and its best practices (landmarks, headings).
+AXE_RULES = {
+    "runOnly": {
+        "type": "tag",
+        "values": ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"],
+    },
+    "resultTypes": ["violations"],
+}
+
+
+async def axe_violations(page: Any) -> list[str]:
+    """axe-core (bundled with axe-playwright-python, so it runs offline) on the page as it is:
+    each violation as its rule and the first elements it names."""
+    from axe_playwright_python.async_playwright import Axe
+
+    results = await Axe().run(page, options=AXE_RULES)
+    return [
+        f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
+        for v in results.response["violations"]
+    ]

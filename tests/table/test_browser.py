@@ -22,7 +22,7 @@ from engine.replay import run
 from engine.state import Phase
 from engine.view import view
 from table.board import round_lines, side_names
-from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, in_ci, missing
+from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, axe_violations, in_ci, missing
 from tests.table.support import Table, best_answer, serve
 
 if TYPE_CHECKING:
@@ -157,12 +157,14 @@ async def test_hot_seat_two_players_type_their_answers_in_nb(
     page = await new_page(context, "nb-NO")
     await page.goto(base(served))
     assert await state_of(page) == "setup"
+    assert await axe_violations(page) == []
     await press(page, f"🧮 {t('game.regnekrig.name', 'nb')}")
     await page.fill("#player1", "Ada")
     await page.fill("#player2", "Bo")
     await page.fill("#minutes", "1")
     await press(page, t("button.begin", "nb"))
     assert await state_of(page) == "playing"
+    assert await axe_violations(page) == []
     game = served.game(game_id(page))
     assert (await focused(page))["name"] == "answer"  # Ada types straight away
 
@@ -191,7 +193,10 @@ async def test_hot_seat_two_players_type_their_answers_in_nb(
     assert f"→ 99 → {t('value.none', 'nb')}" in shown  # Bo's typed number, no value
 
     await end_by_time(page, served, "nb")
+    assert await axe_violations(page) == []
     await download_plays_back(page, served, "nb", tmp_path)
+    await page.goto(base(served) + "game/nothing")  # the page of a refusal
+    assert await state_of(page) == "error" and await axe_violations(page) == []
     await page.close()
 
 

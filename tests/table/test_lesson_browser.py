@@ -1,0 +1,378 @@
+"""A class lesson in real headless Chromium (Debian's, through Playwright): the teacher's page
+and four pupils, each in a browser context of their own (their own cookies), at the screen
+sizes of a classroom (1280×800 and 1024×768 Chromebooks, a 1366×768 laptop, a phone).
+
+They join by code, are paired, play Regnekrig level 5 with typed answers (a target chosen with
+the arrow keys, one sign slip) and then Satsing with bets, to the end of the lesson. One pupil
+closes their browser and comes back with its cookie to the same seat; a fifth browser without
+it acts for nobody; the summary names the mistake typed. axe-core checks every page state.
+
+The tests run in order and share one lesson (one browser for the module: a new one per test
+costs more than the test)."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pytest
+import pytest_asyncio
+
+from bot.i18n import t
+from engine.game import judge_answer
+from engine.solver import reachable
+from engine.state import Phase
+from table.games import TableGame
+from table.lesson import Seat
+from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, axe_violations, in_ci, missing
+from tests.table.lessons import best_text
+from tests.table.support import Table, serve
+
+if TYPE_CHECKING:
+    from playwright.async_api import Browser, BrowserContext, Page
+
+pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+SCREENS = {
+    "Ada": {"width": 1280, "height": 800},
+    "Bo": {"width": 1366, "height": 768},
+    "Cy": {"width": 1024, "height": 768},
+    "Di": {"width": 390, "height": 844},
+}
+LAPTOPS = ("Ada", "Bo", "Cy")
+
+
+@dataclass
+class Room:
+    """The lesson as the tests leave it for the next."""
+
+    table: Table
+    browser: Browser
+    teacher: Page | None = None
+    contexts: dict[str, BrowserContext] = field(default_factory=dict)
+    pages: dict[str, Page] = field(default_factory=dict)
+    checked: set[str] = field(default_factory=set)  # the page states axe has checked
+    slip: tuple[str, str] | None = None  # (pupil, mistake kind) typed on purpose
+
+    def seat(self, name: str) -> Seat:
+        return next(s for s in self.table.lesson.seats.values() if s.name == name)
+
+    def game_of(self, name: str) -> TableGame:
+        game = self.table.lesson.game_of(self.seat(name))
+        assert game is not None
+        return game
+
+    def side(self, name: str) -> int:
+        game = self.game_of(name)
+        return next(i for i, held in enumerate(game.seats) if self.seat(name).id in held)
+
+    @property
+    def base(self) -> str:
+        return str(self.table.client.make_url("/"))
+
+    async def axe(self, page: Page, state: str) -> None:
+        """axe-core finds nothing on this page state (checked once per state)."""
+        assert await page.get_attribute("#table", "data-state") == state
+        found = await axe_violations(page)
+        assert found == [], f"{state}: {found}"
+        self.checked.add(state)
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="module")
+async def room() -> AsyncIterator[Room]:
+    reason = missing()
+    if reason is not None:
+        if in_ci():
+            pytest.fail(f"the browser tests must run in CI: {reason}")
+        pytest.skip(reason)
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        async for table in serve(seeds=[21, 22, 23, 24, 25, 26], kind="class"):
+            table.lesson.rng = random.Random(5)
+            yield Room(table, browser)
+        await browser.close()
+
+
+async def until(check: Callable[[], bool], what: str) -> None:
+    for _ in range(200):
+        if check():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"never: {what}")
+
+
+async def state_is(page: Page, state: str) -> None:
+    """The live connection brings the page to `state` (no reload, no polling)."""
+    await page.wait_for_function(
+        f"document.getElementById('table').dataset.state === '{state}'", timeout=5000
+    )
+
+
+async def click(page: Page, name: str) -> None:
+    """A button named by its action; a plain form (the teacher's) loads the next page."""
+    await page.get_by_role("button", name=name, exact=True).first.click()
+
+
+async def teacher_press(room: Room, name: str) -> None:
+    assert room.teacher is not None
+    async with room.teacher.expect_navigation():
+        await click(room.teacher, name)
+
+
+async def inside_viewport(page: Page, selector: str) -> bool:
+    box = await page.evaluate(
+        f"(() => {{ const r = document.querySelector('{selector}').getBoundingClientRect();"
+        " return [r.top, r.bottom, window.innerHeight]; })()"
+    )
+    top, bottom, height = box
+    return bool(top >= 0 and bottom <= height)
+
+
+async def test_pupils_join_by_code_on_their_own_devices(room: Room) -> None:
+    context = await room.browser.new_context(viewport={"width": 1366, "height": 768})
+    room.teacher = await context.new_page()
+    room.teacher.set_default_timeout(5000)
+    key = room.table.lesson.teacher_secret
+    await room.teacher.goto(f"{room.base}teacher?key={key}&lang=en")
+    await room.axe(room.teacher, "teacher")
+    code = await room.teacher.get_attribute("[data-join-code]", "data-join-code")
+    url = await room.teacher.get_attribute("[data-join-url]", "data-join-url")
+    assert code == room.table.lesson.code and url == room.base
+    for name, screen in SCREENS.items():
+        pupil = await room.browser.new_context(viewport=screen, locale="en-GB")
+        page = await pupil.new_page()
+        page.set_default_timeout(5000)
+        await page.goto(url)
+        if name == "Ada":
+            await room.axe(page, "join")
+            line = page.locator("#connection")
+            await line.filter(has_text=t("lesson.connection.ok", "en")).wait_for()
+        await page.fill('input[name="code"]', code)
+        await page.fill('input[name="name"]', name)
+        async with page.expect_navigation():
+            await click(page, t("lesson.join.button", "en"))
+        assert await page.get_attribute("#table", "data-state") == "waiting"
+        room.contexts[name], room.pages[name] = pupil, page
+    await state_is(room.pages["Ada"], "waiting")
+    await room.axe(room.pages["Ada"], "waiting")
+    assert len(room.table.lesson.seats) == 4
+
+
+async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room: Room) -> None:
+    """RULES §2.5: the namer names a target (here with the arrow keys and Enter); §2.2: each
+    side types its value; §2.6: a sign slip is named. The answer box and whose turn it is are
+    in sight without scrolling on every laptop screen."""
+    assert room.teacher is not None
+    await room.teacher.select_option("#game", "regnekrig")
+    await room.teacher.select_option("#level", "5")
+    await room.teacher.fill("#answer_seconds", "0")
+    await room.teacher.fill("#minutes", "20")
+    await teacher_press(room, t("lesson.teacher.save", "en"))
+    await teacher_press(room, t("lesson.teacher.pair_random", "en"))
+    games = room.table.lesson.live_games()
+    assert len(games) == 2
+    for page in room.pages.values():
+        await state_is(page, "playing")
+    # RULES §2.5: the namer chooses the target: Tab lands on 0, → three times is 3, Enter.
+    namers = {}
+    for name in SCREENS:
+        game = room.game_of(name)
+        if game.state.phase is Phase.TARGET and room.side(name) == game.state.namer:
+            namers[name] = game
+    assert len(namers) == 2
+    first = next(iter(namers))
+    await room.axe(room.pages[first], "playing")
+    for name, game in namers.items():
+        page = room.pages[name]
+        await page.locator('.targets button[tabindex="0"]').wait_for()
+        focused = await page.evaluate("document.activeElement.textContent")
+        assert focused == "0"
+        for _ in range(3):
+            await page.keyboard.press("ArrowRight")
+        await page.keyboard.press("Enter")
+        await until(lambda game=game: game.state.phase is Phase.ANSWER, "the target named")
+        assert game.state.target == 3
+    # §2.2: every pupil types; Ada types a sign slip on purpose.
+    for name in SCREENS:
+        page = room.pages[name]
+        box = page.locator('input[name="answer"]')
+        await box.wait_for()
+        if name in LAPTOPS:
+            assert await inside_viewport(page, 'input[name="answer"]'), name
+            assert await inside_viewport(page, "#turn"), name
+        game, side = room.game_of(name), room.side(name)
+        if name == "Ada":
+            a, b = (c.value for c in game.state.up[side])
+            values = reachable(a, b, 5)
+            wrong = next(-v for v in values if v and -v not in values)
+            typed = str(wrong).replace("-", "−") if wrong.denominator == 1 else str(wrong)
+            verdict = judge_answer(game.state, side, typed)
+            assert verdict.value is None and verdict.reason is not None
+            room.slip = ("Ada", verdict.reason)
+            await room.axe(page, "playing")
+        else:
+            typed = best_text(game, side)
+        assert await page.evaluate("document.activeElement.name") == "answer"  # it has the focus
+        await page.keyboard.type(typed)
+        await page.keyboard.press("Enter")
+    for game in games:
+        await until(lambda game=game: game.state.phase is not Phase.ANSWER, "the round revealed")
+    for page in room.pages.values():
+        round_one = t("result.round", "en", round=1).replace("**", "")
+        await page.locator("#now").filter(has_text=round_one).wait_for()
+    assert room.slip is not None
+
+
+async def test_the_live_region_is_told_changes_not_seconds(room: Room) -> None:
+    """The clock counts down outside the live region: two seconds of ticking change nothing
+    a screen reader announces; no layout shift on the page; the focus ring is dark on light."""
+    page = room.pages["Bo"]
+    changes = await page.evaluate(
+        """() => new Promise(done => {
+             let n = 0;
+             const live = document.querySelector('[aria-live]');
+             const seen = new MutationObserver(list => { n += list.length; });
+             seen.observe(live, {subtree: true, childList: true, characterData: true});
+             const before = document.querySelector('#clock time').textContent;
+             setTimeout(() => { seen.disconnect();
+               done([n, before, document.querySelector('#clock time').textContent]); }, 2200);
+           })"""
+    )
+    assert changes[0] == 0 and changes[1] != changes[2]
+    await page.reload()  # nothing moves while the page and its live connection load
+    shift = await page.evaluate(
+        """() => new Promise(done => {
+             let sum = 0;
+             new PerformanceObserver(list => { for (const e of list.getEntries()) sum += e.value; })
+               .observe({type: 'layout-shift', buffered: true});
+             setTimeout(() => done(sum), 600);
+           })"""
+    )
+    assert shift == 0
+    await page.keyboard.press("Tab")  # a keyboard focus: the ring is drawn
+    ring = await page.evaluate("getComputedStyle(document.activeElement).outlineColor")
+    assert ring in ("rgb(17, 24, 39)", "rgb(0, 0, 0)")  # the ink on #f8fafc: 17:1, ≥ 3:1
+
+
+async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None:
+    assert room.teacher is not None
+    await room.teacher.reload()
+    await teacher_press(room, t("lesson.teacher.show", "en"))
+    shown = room.teacher.locator("#shown")
+    assert "Ada" in await shown.inner_text() or "Bo" in await shown.inner_text()
+    await teacher_press(room, t("lesson.teacher.hide_names", "en"))
+    text = await shown.inner_text()
+    assert t("lesson.side_letter", "en", letter="A") in text
+    assert not any(name in text for name in SCREENS)
+    await room.axe(room.teacher, "teacher")
+    await teacher_press(room, t("lesson.teacher.pause", "en"))
+    await room.pages["Cy"].locator("#messages").filter(has_text=t("lesson.paused", "en")).wait_for()
+    await teacher_press(room, t("lesson.teacher.resume", "en"))
+    await (
+        room.pages["Cy"]
+        .locator("#messages")
+        .filter(has_text=t("lesson.paused", "en"))
+        .wait_for(state="detached")
+    )
+
+
+async def test_a_pupil_comes_back_with_the_cookie_and_a_stranger_acts_for_nobody(
+    room: Room,
+) -> None:
+    """A browser closed (a device that slept, a dropped Wi-Fi) comes back to the same seat in
+    the same game; a browser without the cookie cannot act for anyone."""
+    saved = await room.contexts["Bo"].storage_state()
+    before = room.game_of("Bo")
+    await room.contexts["Bo"].close()
+    back = await room.browser.new_context(viewport=SCREENS["Bo"], storage_state=saved)
+    page = await back.new_page()
+    await page.goto(f"{room.base}table")
+    assert await page.get_attribute("#table", "data-state") in ("playing", "war")
+    assert room.game_of("Bo") is before
+    assert await page.locator(".you").count() == 1
+    room.contexts["Bo"], room.pages["Bo"] = back, page
+    stranger = await room.browser.new_context()
+    other = await stranger.new_page()
+    await other.goto(f"{room.base}table")
+    assert await other.get_attribute("#table", "data-state") == "join"
+    game = room.game_of("Ada")
+    state = game.state
+    for side in ("0", "1"):
+        answer = await other.request.post(
+            f"{room.base}table/act",
+            form={"window": str(state.window), "side": side, "choice": "flip"},
+            headers={"Origin": room.base.rstrip("/")},
+        )
+        assert answer.status == 403
+    assert game.state is state
+    await stranger.close()
+
+
+async def _play_until(room: Room, done: Callable[[], bool], bet: bool = True) -> None:
+    """Every pupil presses what their page offers (a bet or no bet, Flip, an answer) until
+    `done`; a war's page is checked by axe on the way."""
+    for _ in range(60):
+        if done():
+            return
+        for name, page in room.pages.items():
+            state = await page.get_attribute("#table", "data-state")
+            if state == "war" and "war" not in room.checked:
+                await room.axe(page, "war")
+            game = room.game_of(name)
+            if game.over:
+                continue
+            side = room.side(name)
+            before = game.version
+            if game.state.phase is Phase.BET and side in game.state.pending:
+                label = "button.bet_left" if bet and name in ("Ada", "Cy") else "button.no_bet"
+                await click(page, t(label, "en"))
+            elif game.state.phase is Phase.ANSWER and side in game.state.pending:
+                await page.fill('input[name="answer"]', best_text(game, side))
+                await page.press('input[name="answer"]', "Enter")
+            elif game.state.phase is Phase.FLIP and side == 0:
+                await click(page, t("button.flip", "en"))
+            else:
+                continue
+            await until(lambda game=game, before=before: game.version > before, "the press")
+    raise AssertionError("the games did not get there")
+
+
+async def test_new_partners_play_satsing_with_bets_to_the_end(room: Room) -> None:
+    """RULES §3.3: bets decided in secret; new partners end the games as when time runs out
+    (§1.5) and pair everyone with someone new; the end of the lesson ends every game."""
+    assert room.teacher is not None
+    await room.teacher.select_option("#game", "satsing")
+    await room.teacher.fill("#minutes", "20")
+    await teacher_press(room, t("lesson.teacher.save", "en"))
+    old = {g.id for g in room.table.lesson.live_games()}
+    await teacher_press(room, t("lesson.teacher.new_partners", "en"))
+    # A game in the middle of a round finishes it first (RULES §1.5).
+    await _play_until(room, lambda: all(room.table.lesson.games.get(g).over for g in old))  # type: ignore[union-attr]
+    await until(lambda: all(room.game_of(n).id not in old for n in SCREENS), "new partners paired")
+    for page in room.pages.values():
+        await state_is(page, "playing")
+    assert room.game_of("Ada").state.config.game == "satsing"
+    await _play_until(room, lambda: "war" in room.checked or room.game_of("Ada").state.round > 8)
+    await teacher_press(room, t("lesson.teacher.end", "en"))
+    await _play_until(room, lambda: all(room.game_of(n).over for n in SCREENS))
+    for page in room.pages.values():
+        await state_is(page, "over")
+    await room.axe(room.pages["Di"], "over")
+
+
+async def test_the_summary_names_the_mistake_typed(room: Room) -> None:
+    assert room.teacher is not None and room.slip is not None
+    async with room.teacher.expect_navigation():
+        await room.teacher.get_by_role("link", name=t("lesson.teacher.summary", "en")).click()
+    await room.axe(room.teacher, "summary")
+    name, kind = room.slip
+    row = room.teacher.locator("tr", has_text=name)
+    assert t(f"mistake.{kind}", "en") + " (1)" in await row.inner_text()
+    assert {"teacher", "join", "waiting", "playing", "war", "over", "summary"} <= room.checked
+    for context in room.contexts.values():
+        await context.close()
