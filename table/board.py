@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from bot.i18n import Lang, t
 from bot.render.board_text import (
@@ -34,7 +35,7 @@ from engine.actions import Choice, ChoiceKind
 from engine.cards import Card
 from engine.hints import swap_chances
 from engine.registry import descriptor
-from engine.view import Now, SideView, View, view
+from engine.view import Now, SideView, View
 from table.games import COMPUTER_SIDE, Note, TableGame
 from table.page import button, esc, hidden, md
 
@@ -90,6 +91,7 @@ def card_name(card: Card, lang: Lang) -> str:
     return name
 
 
+@lru_cache(maxsize=1024)
 def card_html(card: Card, lang: Lang) -> str:
     """One card face up as a page element with its name; the face is drawn, not read."""
     red = card.suit is not None and card.suit.is_red
@@ -391,7 +393,7 @@ def table_parts(
 ) -> dict[str, str]:
     """The page's parts by id, for this device."""
     viewer = seen.held[0] if len(seen.held) == 1 else None
-    table = view(game.state, viewer)
+    table = game.view(viewer)
     names = side_names(game, lang)
     over = table.is_over
     turn, actions = ("", "") if over else _controls(game, paths, table, names, lang, seen)
@@ -419,10 +421,10 @@ def table_parts(
 
 def table_state(game: TableGame) -> str:
     """The page root's data-state: playing, war or over."""
-    now = view(game.state, None).now
-    if now is Now.OVER:
+    table = game.view(None)
+    if table.now is Now.OVER:
         return "over"
-    if now is Now.WAR or view(game.state, None).war is not None:
+    if table.now is Now.WAR or table.war is not None:
         return "war"
     return "playing"
 

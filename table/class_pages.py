@@ -9,7 +9,6 @@ from collections.abc import Mapping
 from bot.i18n import Lang, t
 from bot.render.board_text import settings_parts
 from engine.registry import GAMES, descriptor
-from engine.view import view
 from table.board import round_lines, side_names, status_lines, table_state, table_title
 from table.games import TableGame
 from table.lesson import Lesson, Seat
@@ -224,7 +223,7 @@ def _seats(lesson: Lesson, lang: Lang) -> str:
 
 
 def _table_card(game: TableGame, lang: Lang) -> str:
-    table = view(game.state, None)
+    table = game.view(None)
     names = side_names(game, lang)
     state = table_state(game)
     players = " – ".join(names[s] for s in range(len(game.names)))
@@ -251,7 +250,7 @@ def _shown(lesson: Lesson, lang: Lang) -> str:
     game = lesson.games.get(lesson.shown.game)
     if game is None:
         return ""
-    table = view(game.state, None)
+    table = game.view(None)
     names = side_names(game, lang)
     if lesson.shown.hide_names:
         names = {s: t("lesson.side_letter", lang, letter="ABCD"[s]) for s in names}
@@ -351,4 +350,4 @@ def summary_body(lesson: Lesson, lang: Lang) -> str:
 
 
 def status_of(game: TableGame, lang: Lang) -> list[str]:
-    return status_lines(view(game.state, None), side_names(game, lang), lang)
+    return status_lines(game.view(None), side_names(game, lang), lang)

@@ -21,7 +21,6 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.i18n import Lang, t
-from engine.view import view
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.class_pages import (
     LOBBY_ORDER,
@@ -103,7 +102,7 @@ def pupil_page(
     if game.over:
         lobby = waiting_parts(lesson, seat, lang)["lobby"]
         body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
-    data = {"window": str(game.state.window), "now": view(game.state, None).now.value}
+    data = {"window": str(game.state.window), "now": game.view(None).now.value}
     return {"state": table_state(game), "title": title, "html": body, "data": data}
 
 
@@ -174,7 +173,7 @@ async def pupil(request: web.Request) -> web.StreamResponse:
     if lesson.seat_of(device) is None:
         raise web.HTTPSeeOther(f"/?lang={lang}")
     game = lesson.game_of(lesson.seat_of(device))
-    hint = game is not None and whole(request.query.get("hint")) in view(game.state, None).hints
+    hint = game is not None and whole(request.query.get("hint")) in game.view(None).hints
     return _document(pupil_page(lesson, device, lang, hint=hint), lang)
 
 

@@ -24,6 +24,7 @@ from engine.events import Event, RoundStarted, ValueShown
 from engine.game import TIMEOUT_REASON, apply, new_game
 from engine.registry import descriptor
 from engine.state import GameState, Phase
+from engine.view import View, view
 
 CAP = 64  # games kept at once; a new one is refused while they all still run
 EXPIRY_SECONDS = 6 * 3600  # a game untouched this long is forgotten
@@ -114,6 +115,19 @@ class TableGame:
     target: int | None = None  # the target of the round in play (for the records)
     shared: bool = False  # one screen holds every seat (the one-screen table)
     version: int = 0  # counts the changes: a device's page is drawn again when it moves
+    _views: dict[int | None, View] = field(default_factory=dict, repr=False)
+    _viewed: GameState | None = field(default=None, repr=False)
+
+    def view(self, side: int | None) -> View:
+        """`engine.view.view` of the state now for `side` (each drawn once per state: every
+        device of a game, and the teacher's overview, look at the same state)."""
+        if self._viewed is not self.state:
+            self._views = {}
+            self._viewed = self.state
+        seen = self._views.get(side)
+        if seen is None:
+            seen = self._views[side] = view(self.state, side)
+        return seen
 
     @property
     def computer(self) -> Strength | None:

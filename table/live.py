@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 
 # (device digest or None for the teacher, lang) -> the message to send
 Render = Callable[[str | None, Lang], dict[str, Any]]
-TEACHER_DELAY = 0.15  # the overview is drawn at most this often while many tables move
+TEACHER_DELAY = 0.5  # the overview is drawn at most this often while many tables move
 
 
 @dataclass

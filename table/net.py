@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import ipaddress
 import socket
+from functools import lru_cache
 
 import segno
 
@@ -54,6 +55,7 @@ def url_of(host: str, port: int, found: str | None = None) -> str:
     return f"http://{shown}:{port}/"
 
 
+@lru_cache(maxsize=16)
 def qr_svg(url: str, label: str) -> str:
     """The URL as a QR code: an inline SVG that scales to its box, with its accessible name."""
     out = io.BytesIO()

@@ -17,7 +17,6 @@ import json
 from aiohttp import web
 
 from bot.i18n import Lang, t
-from engine.view import view
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.games import TableGame
 from table.page import button, document, esc, hidden, lang_switch, not_found_page, setup_page
@@ -109,7 +108,7 @@ def _page(
     parts["footer"] += stop
     title = table_title(game, lang)
     head = f"<header><h1>{esc(title)}</h1>" + _switch(game, lang) + "</header>"
-    waits = view(game.state, None).now.value
+    waits = game.view(None).now.value
     data = f' data-window="{game.state.window}" data-game="{esc(game.id)}" data-now="{waits}"'
     return html(document(lang, table_state(game), title, head + wrap(parts), data=data), status)
 
@@ -121,7 +120,7 @@ def _switch(game: TableGame, lang: Lang) -> str:
 async def table(request: web.Request) -> web.Response:
     lang = lang_of(request)
     game, held, seats = _mine(request)
-    hint = whole(request.query.get("hint")) in view(game.state, None).hints
+    hint = whole(request.query.get("hint")) in game.view(None).hints
     return _page(request, game, Seen(held, seats, hint=hint), lang)
 
 
