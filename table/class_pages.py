@@ -101,17 +101,20 @@ def waiting_parts(
 
 
 def _join_box(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang) -> str:
+    """The join URL, the code and the QR code: big while pupils join, smaller once they play
+    (the tables need the projector then; a late pupil still reads it)."""
     code = f"{lesson.code[:3]} {lesson.code[3:]}"
+    playing = any(not g.over for g in lesson.live_games())
     return (
-        f'<section id="join" class="join-box" data-join-code="{esc(lesson.code)}" '
-        f'data-join-url="{esc(url)}" aria-labelledby="join-title">'
+        f'<div class="join-box{" compact" if playing else ""}" data-join-code="{esc(lesson.code)}" '
+        f'data-join-url="{esc(url)}">'
         f'<h2 id="join-title">{esc(t("lesson.teacher.join", lang))}</h2>'
         f'<div class="join-grid"><div>'
         f'<p class="join-url">{esc(url)}</p>'
         f'<p class="join-code"><span>{esc(t("lesson.teacher.code", lang))}</span> '
         f"<strong>{esc(code)}</strong></p>"
         f'<p class="about">{esc(address_note)}</p></div>'
-        f'<div class="qr-box">{qr}</div></div></section>'
+        f'<div class="qr-box">{qr}</div></div></div>'
     )
 
 
@@ -291,7 +294,7 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
     }
 
 
-TEACHER_ORDER = ("messages", "join", "controls", "goal", "shown", "tables", "seats", "settings")
+TEACHER_ORDER = ("messages", "join", "controls", "tables", "shown", "goal", "seats", "settings")
 LOBBY_ORDER = ("messages", "lobby")
 
 

@@ -10,6 +10,9 @@ const main = () => document.getElementById("table");
 let socket = null;
 
 function focusNext() {
+  const root = main();
+  // The teacher's projector view and the summary keep their place (nothing is next there).
+  if (root && ["teacher", "summary"].includes(root.dataset.state)) return;
   const answer = document.querySelector('input[name="answer"]');
   if (answer) {
     answer.focus();
