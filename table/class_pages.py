@@ -8,8 +8,9 @@ from collections.abc import Mapping
 
 from bot.i18n import Lang, t
 from bot.render.board_text import settings_parts
+from bot.render.cards import count_text
 from engine.registry import GAMES, descriptor
-from table.board import round_lines, side_names, status_lines, table_state, table_title
+from table.board import card_html, round_lines, side_names, status_lines, table_state, table_title
 from table.games import TableGame
 from table.lesson import Lesson, Seat
 from table.page import _option_field, _select, button, esc, hidden, md
@@ -230,7 +231,12 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     names = side_names(game, lang)
     state = table_state(game)
     players = " – ".join(names[s] for s in range(len(game.names)))
-    counts = " · ".join(f"{names[s.side]}: {s.count}" for s in table.sides)
+    sides = "".join(
+        f"<li>{esc(names[s.side])}: {esc(count_text(s.count, lang))} "
+        + " ".join(card_html(c, lang) for c in s.face_up)
+        + "</li>"
+        for s in table.sides
+    )
     waiting = [names[s] for s in table.awaited if s in names]
     now = t("lesson.teacher.waiting_for", lang, names=", ".join(waiting)) if waiting else ""
     if table.is_over:
@@ -239,7 +245,8 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     return (
         f'<article class="table-card" data-table="{esc(game.id)}" data-state="{state}" '
         f'data-players="{esc(every)}"><h3>{esc(players)}</h3>'
-        f"<p>{md(t('board.round', lang, round=table.round))} · {esc(counts)}</p>"
+        f"<p>{md(t('board.round', lang, round=table.round))}</p>"
+        f'<ul class="table-sides">{sides}</ul>'
         f"<p>{esc(now)}</p>"
         + _control("show", t("lesson.teacher.show", lang), lang, table=game.id)
         + "</article>"

@@ -3,6 +3,7 @@ prints where; another address is a warning; the table package never imports disc
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 import urllib.request
@@ -104,3 +105,39 @@ def test_the_browser_tests_say_why_they_cannot_run(monkeypatch: pytest.MonkeyPat
     assert browser.in_ci()
     monkeypatch.delenv("CI")
     assert not browser.in_ci()
+
+
+def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link() -> None:
+    """`mattekrig class`: a lesson on this computer; the terminal names the address pupils
+    open, the code, and the teacher's own link (its key), which opens the teacher's page."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "table", "class", "--no-browser", "--host", "127.0.0.1",
+         "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        first, second = process.stdout.readline(), process.stdout.readline()
+        found = re.search(r"pupils open (http://127\.0\.0\.1:\d+/) with the code (\d{6})", first)
+        assert found is not None, first
+        link = re.search(r"(http://\S+/teacher\?key=\S+)", second)
+        assert link is not None, second
+        with urllib.request.urlopen(found.group(1) + "?lang=nb", timeout=10) as response:
+            page = response.read().decode("utf-8")
+        assert 'data-state="join"' in page and 'name="code"' in page and 'name="name"' in page
+        browser = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        with browser.open(link.group(1), timeout=10) as response:  # the key becomes a cookie
+            page = response.read().decode("utf-8")
+        assert f'data-join-code="{found.group(2)}"' in page
+        assert f'data-join-url="{found.group(1)}"' in page
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=10)
+    assert "Traceback" not in err
+
+
+def test_a_base_url_must_be_a_web_address(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["class", "--base-url", "school.example", "--no-browser"]) == 2
+    assert "--base-url must start with http:// or https://" in capsys.readouterr().err
