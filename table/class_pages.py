@@ -13,7 +13,7 @@ from engine.registry import GAMES, descriptor
 from table.board import card_html, round_lines, side_names, status_lines, table_state, table_title
 from table.games import TableGame
 from table.lesson import Lesson, Seat
-from table.page import _option_field, _select, button, esc, hidden, md
+from table.page import button, esc, hidden, md, option_field, select_field
 from table.setup import MAX_NAME, form_options
 from table.summary import ClassLine, mistakes_text, operation_name, percent, summarise
 
@@ -133,8 +133,8 @@ def _settings_form(lesson: Lesson, lang: Lang) -> str:
         "minutes": str(lesson.setup.settings.minutes),
     }
     games = [(g.key, f"{g.emoji} {t(g.name_key, lang)}") for g in GAMES.values()]
-    fields = _select("game", t("lesson.teacher.game", lang), games, game.key)
-    fields += "".join(_option_field(o, lang, current) for o in form_options(game, lesson=True))
+    fields = select_field("game", t("lesson.teacher.game", lang), games, game.key)
+    fields += "".join(option_field(o, lang, current) for o in form_options(game, lesson=True))
     teams = " checked" if lesson.setup.teams else ""
     fields += (
         f'<label class="check"><input type="checkbox" name="teams" value="on"{teams}> '

@@ -89,7 +89,7 @@ def document(lang: Lang, state: str, title: str, body: str, *, data: str = "") -
 # -- setup --------------------------------------------------------------------------------------
 
 
-def _select(name: str, label: str, options: Iterable[tuple[str, str]], chosen: str) -> str:
+def select_field(name: str, label: str, options: Iterable[tuple[str, str]], chosen: str) -> str:
     items = "".join(
         f'<option value="{esc(v)}"{" selected" if v == chosen else ""}>{esc(text)}</option>'
         for v, text in options
@@ -100,7 +100,7 @@ def _select(name: str, label: str, options: Iterable[tuple[str, str]], chosen: s
     )
 
 
-def _option_field(option: Option, lang: Lang, form: Mapping[str, str]) -> str:
+def option_field(option: Option, lang: Lang, form: Mapping[str, str]) -> str:
     chosen = form.get(option.key) or str(option.default)
     label = t(f"table.setup.{option.key}", lang)
     if option.key in ("minutes", "answer_seconds"):
@@ -115,9 +115,9 @@ def _option_field(option: Option, lang: Lang, form: Mapping[str, str]) -> str:
         def text(v: int) -> str:
             return t(f"choice.level.{v}", lang) if option.key == "level" else str(v)
 
-        return _select(option.key, label, [(str(v), text(v)) for v in option.values], chosen)
+        return select_field(option.key, label, [(str(v), text(v)) for v in option.values], chosen)
     choices = [(c, t(f"choice.{option.key}.{c}", lang)) for c in option.choices]
-    return _select(option.key, label, choices, chosen)
+    return select_field(option.key, label, choices, chosen)
 
 
 def _game_picker(lang: Lang, chosen: GameDescriptor | None) -> str:
@@ -149,7 +149,7 @@ def _players(lang: Lang, form: Mapping[str, str]) -> str:
     return (
         f"<fieldset><legend>{esc(t('table.setup.players', lang))}</legend>"
         f'<p class="hint">{esc(t("table.setup.players_hint", lang))}</p>{names}'
-        + _select("opponent", t("table.setup.opponent", lang), opponents, form.get("opponent", ""))
+        + select_field("opponent", t("table.setup.opponent", lang), opponents, form.get("opponent", ""))
         + f'<label class="check"><input type="checkbox" name="teams" value="on"{teams}> '
         f"{esc(t('table.setup.teams', lang))}</label></fieldset>"
     )
@@ -170,7 +170,7 @@ def setup_page(
         f'<p class="intro">{esc(t("table.intro", lang))}</p>',
     ]
     if game is not None:
-        fields = "".join(_option_field(o, lang, form) for o in form_options(game))
+        fields = "".join(option_field(o, lang, form) for o in form_options(game))
         heading = t("table.setup.heading", lang, game=t(game.name_key, lang))
         parts.append(
             f'<form method="post" action="/games" class="setup">'
