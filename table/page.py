@@ -149,7 +149,9 @@ def _players(lang: Lang, form: Mapping[str, str]) -> str:
     return (
         f"<fieldset><legend>{esc(t('table.setup.players', lang))}</legend>"
         f'<p class="hint">{esc(t("table.setup.players_hint", lang))}</p>{names}'
-        + select_field("opponent", t("table.setup.opponent", lang), opponents, form.get("opponent", ""))
+        + select_field(
+            "opponent", t("table.setup.opponent", lang), opponents, form.get("opponent", "")
+        )
         + f'<label class="check"><input type="checkbox" name="teams" value="on"{teams}> '
         f"{esc(t('table.setup.teams', lang))}</label></fieldset>"
     )
