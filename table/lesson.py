@@ -98,6 +98,11 @@ class Lesson:
         self.devices[digest(secret)] = set()
         return secret
 
+    def forget_device(self, device: str) -> None:
+        """A device that holds no seat is not kept (a refused start, flooded or not)."""
+        if not self.devices.get(device):
+            self.devices.pop(device, None)
+
     def device(self, secret: str | None) -> str | None:
         """The device a cookie names, or None (no cookie, or a secret this lesson never gave)."""
         if not secret:

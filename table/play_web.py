@@ -69,6 +69,7 @@ async def start(request: web.Request) -> web.Response:
     try:
         game = lesson.start_at_one_screen(device, new)
     except Refused as refused:
+        lesson.forget_device(device)  # a refused start leaves nothing behind
         return html(not_found_page(lang, refused.key, refused.values), refused.status)
     response = web.HTTPSeeOther(f"/game/{game.id}?lang={lang}")
     set_cookie(response, request, DEVICE_COOKIE, secret)

@@ -434,6 +434,13 @@ async def test_games_are_forgotten_after_a_while_and_no_running_game_is_pushed_o
     assert response.status == 429
     assert message_of(await response.text()) == t("table.error.full", "nb")
     assert len(table.games) == CAP and table.games.get(first) is not None
+    table.client.session.cookie_jar.clear()  # a flood from new browsers keeps nothing either
+    devices = len(table.lesson.devices)
+    for _ in range(5):
+        response = await table.client.post("/games", data={**REGNEKRIG_2, "lang": "nb"})
+        assert response.status == 429
+        table.client.session.cookie_jar.clear()
+    assert len(table.lesson.devices) == devices
     table.game(first).play(Forfeit(0))  # RULES §1.5: a side gives up: the game is over
     assert table.game(first).over
     await start(table, **REGNEKRIG_2)  # the finished game made room
