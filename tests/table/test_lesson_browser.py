@@ -328,6 +328,11 @@ async def _play_until(room: Room, done: Callable[[], bool], bet: bool = True) ->
                 continue
             side = room.side(name)
             before = game.version
+            # The page has the game's window now (its live update is in), so no press is stale.
+            window = str(game.state.window)
+            await page.wait_for_function(
+                f"document.getElementById('table').dataset.window === '{window}'", timeout=5000
+            )
             if game.state.phase is Phase.BET and side in game.state.pending:
                 label = "button.bet_left" if bet and name in ("Ada", "Cy") else "button.no_bet"
                 await click(page, t(label, "en"))
