@@ -357,3 +357,21 @@ async def test_the_answer_time_runs_out_and_can_be_extended(lesson: Table) -> No
     assert any(r.seat == bo_seat.id and r.mistake == "timeout" for r in game.records)
     for device in (ada, bo, boss):
         await device.close()
+
+
+@pytest.mark.parametrize("lang", ["nb", "nn", "sv", "en"])
+async def test_the_join_page_and_the_summary_speak_every_language(lesson: Table, lang: str) -> None:
+    """Norwegian schools need bokmål and nynorsk alike: every page of the lesson in the four
+    languages, and the CSV in each language's spreadsheet form."""
+    device = Device.new(lesson)
+    status, page = await device.get(f"/?lang={lang}")
+    assert status == 200 and f'<html lang="{lang}">' in page
+    assert t("lesson.join.intro", lang) in text_of(page)
+    boss = await teacher(lesson)
+    status, page = await boss.get(f"/teacher?lang={lang}")
+    assert t("lesson.teacher.pair_random", lang) in text_of(page)
+    async with boss.session.get(f"/teacher/summary.csv?lang={lang}") as response:
+        body = await response.read()
+    assert body.startswith("\ufeff".encode()) is (lang != "en")
+    for one in (device, boss):
+        await one.close()
