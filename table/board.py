@@ -36,7 +36,7 @@ from engine.cards import Card
 from engine.hints import swap_chances
 from engine.registry import descriptor
 from engine.view import Now, SideView, View
-from table.games import COMPUTER_SIDE, Note, TableGame
+from table.games import COMPUTER_SIDE, EXTENSIONS, TableGame
 from table.page import button, esc, hidden, md
 
 _LETTERS = {1: "A", 11: "J", 12: "Q", 13: "K"}
@@ -289,7 +289,7 @@ def _clock(game: TableGame, paths: Paths, table: View, now: float, lang: Lang, s
         parts.append(
             _time_line("lesson.answer_time_left", game.answer_deadlines[mine[0]] - now, lang)
         )
-        if not seen.paused and game.extensions.get(mine[0], 0) < 10:
+        if not seen.paused and game.extensions.get(mine[0], 0) < EXTENSIONS:
             parts.append(
                 f'<form method="post" action="{esc(paths.more_time)}" class="inline" '
                 'data-live="act">'
@@ -353,34 +353,31 @@ def _summary(game: TableGame, paths: Paths, table: View, names: Mapping[int, str
     )
 
 
-def notes_of(game: TableGame, seen: Seen, names: Mapping[int, str], lang: Lang) -> list[Note]:
-    """The notes for this device's seats that are still current (named at a shared screen)."""
-    out: list[Note] = []
+def notes_of(
+    game: TableGame, seen: Seen, names: Mapping[int, str], lang: Lang
+) -> list[tuple[str, bool]]:
+    """The notes for this device's seats that are still current, as (text, correction); at a
+    shared screen each is named by its side."""
+    out: list[tuple[str, bool]] = []
     for side, seat in sorted(seen.seats.items()):
         note = game.notes.get(seat)
         if note is None or note.until < game.state.window:
             continue
+        text = note.text(lang)
         if len(seen.seats) > 1:
-            text = note.text
-
-            def named(lang: str, text: object = text, name: str = names[side]) -> str:
-                assert callable(text)
-                return t("table.note.side", lang, name=name, text=text(lang))
-
-            out.append(Note(named, note.correction, note.until))
-        else:
-            out.append(note)
+            text = t("table.note.side", lang, name=names[side], text=text)
+        out.append((text, note.correction))
     return out
 
 
-def messages(error: str | None, notes: list[Note], lang: Lang) -> str:
+def messages(error: str | None, notes: list[tuple[str, bool]]) -> str:
     """The message area: an error (an alert), news and corrections (a status; a correction is
     never drawn as a success)."""
     parts = []
     if error:
         parts.append(f'<p class="message error" id="message" role="alert">{md(error)}</p>')
-    plain = " ".join(n.text(lang) for n in notes if not n.correction)
-    fixes = " ".join(n.text(lang) for n in notes if n.correction)
+    plain = " ".join(text for text, correction in notes if not correction)
+    fixes = " ".join(text for text, correction in notes if correction)
     if fixes:
         parts.append(f'<p class="message correction" id="correction" role="status">{md(fixes)}</p>')
     if plain:
@@ -403,7 +400,7 @@ def table_parts(
     )
     notes = notes_of(game, seen, names, lang)
     parts = {
-        "messages": messages(seen.error, notes, lang),
+        "messages": messages(seen.error, notes),
         "turn": turn,
         "actions": actions,
         "now": "".join(f"<p>{md(line)}</p>" for line in status_lines(table, names, lang)),
