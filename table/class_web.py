@@ -106,10 +106,8 @@ def pupil_page(
     return {"state": table_state(game), "title": title, "html": body, "data": data}
 
 
-def teacher_page(
-    request_or_app: web.Application, lang: Lang, error: str | None = None
-) -> dict[str, Any]:
-    app = request_or_app
+def teacher_page(app: web.Application, lang: Lang, error: str | None = None) -> dict[str, Any]:
+    """The teacher's projector view now (as a live message)."""
     lesson = app[LESSON]
     url = app[SERVED].join_url or app[SERVED].base_url or "http://127.0.0.1/"
     qr = qr_svg(url, t("lesson.teacher.qr", lang, url=url))
@@ -372,7 +370,8 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
     if what == "pair":
         return lesson.pair(form.get("how", ""))
     if what == "new-partners":
-        return lesson.new_partners() + lesson.live_games()
+        lesson.new_partners()
+        return lesson.live_games()  # the ended games and the new ones
     if what == "challenges":
         lesson.challenges_open = not lesson.challenges_open
         lesson.challenges.clear()
