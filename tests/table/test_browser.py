@@ -165,6 +165,18 @@ async def test_hot_seat_two_players_type_their_answers_in_nb(
     await press(page, t("button.begin", "nb"))
     assert await state_of(page) == "playing"
     assert await axe_violations(page) == []
+    # The answer box and whose turn it is are in sight without scrolling on a classroom's
+    # screens (a picture loading above them used to push them off-screen).
+    for size in ({"width": 1280, "height": 800}, {"width": 1366, "height": 768},
+                 {"width": 1024, "height": 768}):  # fmt: skip
+        await page.set_viewport_size(size)
+        await page.reload()
+        for selector in ("input[name=answer]", "#turn"):
+            top, bottom = await page.evaluate(
+                f"(() => {{ const r = document.querySelector('{selector}')"
+                ".getBoundingClientRect(); return [r.top, r.bottom]; })()"
+            )
+            assert top >= 0 and bottom <= size["height"], (size, selector)
     game = served.game(game_id(page))
     assert (await focused(page))["name"] == "answer"  # Ada types straight away
 
