@@ -87,6 +87,15 @@ async def settle(devices: list[Device], quiet: float = 0.05) -> None:
         counts = now
 
 
+async def received(device: Device, count: int) -> None:
+    """Wait until the device has received `count` live messages in all."""
+    for _ in range(500):
+        if len(device.raw) >= count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{count} messages never came ({len(device.raw)})")
+
+
 async def teacher(table: Table) -> Device:
     device = Device.new(table)
     status, _ = await device.get(f"/teacher?key={table.lesson.teacher_secret}&lang=en")

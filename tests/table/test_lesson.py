@@ -19,7 +19,16 @@ from bot.i18n import t
 from engine.state import Phase
 from table.games import COMPUTER_SIDE
 from table.lesson import MAX_SEATS
-from tests.table.lessons import Device, best_text, join, settle, side_of, state_of, teacher
+from tests.table.lessons import (
+    Device,
+    best_text,
+    join,
+    received,
+    settle,
+    side_of,
+    state_of,
+    teacher,
+)
 from tests.table.support import Table, message_of, serve, text_of
 
 
@@ -193,12 +202,14 @@ async def _one_round(lesson: Table, choice: str, ada_answer: str = "", game_key:
     (game,) = lesson.lesson.live_games()
     await bo.listen()
     await ada.listen()
-    await settle([ada, bo])
     start = len(bo.raw)
     side = side_of(game, ada_seat)
     status, _ = await ada.post("/table/act", window=str(game.state.window), choice=choice,
                                answer=ada_answer)  # fmt: skip
     assert status == 200
+    # The press's answer comes after the server has sent every device its one new page; Bo
+    # receives it (and anything more would show up within the settling time).
+    await received(bo, start + 1)
     await settle([ada, bo])
     before_reveal = bo.raw[start:]
     assert game.state.phase in (Phase.ANSWER, Phase.BET) and side not in game.state.pending
