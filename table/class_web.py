@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from bot.i18n import Lang, t
+from bot.render.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.class_pages import (
     LOBBY_ORDER,
@@ -151,7 +152,7 @@ async def join(request: web.Request) -> web.StreamResponse:
     try:
         secret, _ = lesson.join(_device(request), form.get("code", ""), form.get("name", ""))
     except Refused as refused:
-        text = t(refused.key, lang, **refused.values)
+        text = refusal_text(refused.key, refused.values, lang)
         body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
             join_parts(lang, form.get("code", ""), form.get("name", ""), text), LOBBY_ORDER
         )
@@ -198,7 +199,7 @@ async def _answer(
         raise web.HTTPSeeOther(f"/table?lang={lang}")
     if wants_json(request):
         return refused_json(refused, lang)
-    text = t(refused.key, lang, **refused.values)
+    text = refusal_text(refused.key, refused.values, lang)
     typed = form.get("answer", "") if refused.status != 409 else ""
     message = pupil_page(request.app[LESSON], _device(request), lang, error=text, typed=typed)
     return _document(message, lang, refused.status)
@@ -354,7 +355,7 @@ async def control(request: web.Request) -> web.StreamResponse:
             values["option"] = t(f"table.setup.{values['option']}", lang)
         return _teacher_document(request, lang, t(error.key, lang, **values), 400)
     except Refused as refused:
-        text = t(refused.key, lang, **refused.values)
+        text = refusal_text(refused.key, refused.values, lang)
         return _teacher_document(request, lang, text, refused.status)
     for game in games:
         await hub.game_changed(game)

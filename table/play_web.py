@@ -17,6 +17,7 @@ import json
 from aiohttp import web
 
 from bot.i18n import Lang, t
+from bot.render.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.games import TableGame
 from table.page import button, document, esc, hidden, lang_switch, not_found_page, setup_page
@@ -132,7 +133,7 @@ async def act(request: web.Request) -> web.Response:
     try:
         press(game, held, seats, form, request.app[LESSON].clock())
     except Refused as refused:
-        text = t(refused.key, lang, **refused.values)
+        text = refusal_text(refused.key, refused.values, lang)
         if refused.about is not None and 0 <= refused.about < len(game.names) and len(held) > 1:
             text = t("table.note.side", lang, name=game.names[refused.about], text=text)
         typed = form.get("answer", "") if refused.status != 409 else ""

@@ -18,7 +18,8 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.i18n import Lang, t
+from bot.i18n import Lang
+from bot.render.board_text import refusal_text
 from table.lang import page_lang
 from table.lesson import Lesson
 from table.page import document, not_found_page
@@ -92,7 +93,7 @@ def wants_json(request: web.Request) -> bool:
 
 
 def refused_json(refused: Refused, lang: Lang) -> web.Response:
-    text = t(refused.key, lang, **refused.values)
+    text = refusal_text(refused.key, refused.values, lang)
     return web.json_response({"error": text}, status=refused.status)
 
 
