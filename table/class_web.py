@@ -57,6 +57,9 @@ from table.web import (
 HUB = web.AppKey("hub", Hub)
 TICK_SECONDS = 0.25
 MORE_MINUTES = 5
+# The teacher's buttons: POST /teacher/<control>.
+CONTROLS = ("settings", "pair", "new-partners", "challenges", "pause", "resume", "end",
+            "more-time", "remove", "show", "goal")  # fmt: skip
 PUPIL_PATHS = Paths("/table/act", "/table", "/table/replay.json", "/table/more-time")
 
 
@@ -364,6 +367,8 @@ async def control(request: web.Request) -> web.StreamResponse:
 
 
 def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]:
+    if what not in CONTROLS:
+        raise Refused("table.error.not_found", 404)
     if what == "settings":
         lesson.setup = read_lesson_setup(form)
         lesson.version += 1
@@ -407,8 +412,7 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
         if goal is None or not 0 <= goal <= 9999:
             raise Refused("lesson.error.goal")
         lesson.goal = goal or None
-        return []
-    raise Refused("table.error.not_found", 404)
+    return []
 
 
 async def summary(request: web.Request) -> web.Response:

@@ -78,34 +78,66 @@ async def serve(kind: Kind, args: argparse.Namespace) -> None:
         print(f"Mattekrig: {url}  (Ctrl+C stops)", flush=True)
         opened = url
     else:
-        served.join_url = base_url or url
-        host = shown_host(args.host, found)
-        if base_url:
-            served.address_note = f"{urlsplit(base_url).netloc}"
-        elif is_loopback(host):
-            served.address_note = "127.0.0.1"
-        else:
-            served.address_note = host
-        local = url_of(LOOPBACK if args.host in ANY else args.host, port)
-        opened = f"{local}teacher?key={lesson.teacher_secret}"
-        print(
-            f"Mattekrig lesson: pupils open {served.join_url} with the code {lesson.code}",
-            flush=True,
-        )
-        print(f"Teacher's page (keep this link to yourself): {opened}  (Ctrl+C stops)", flush=True)
-        if is_loopback(host) and not base_url:
-            print(
-                "Warning: no network address found: only this computer can join. "
-                "Connect to the school network, or use --base-url.",
-                file=sys.stderr,
-                flush=True,
-            )
+        opened = _announce_lesson(lesson, served, args.host, port, found)
     if not args.no_browser:
         webbrowser.open(opened)
     try:
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+
+
+def _announce_lesson(
+    lesson: Lesson, served: Served, host: str, port: int, found: str | None
+) -> str:
+    """Print where pupils go, the code and the teacher's link; returns the teacher's link.
+    Behind a proxy the teacher, like the pupils, opens the proxy's address (the server may be
+    a machine in a cupboard), and the terminal says where the proxy must send the lesson."""
+    url = url_of(host, port, found)
+    shown = shown_host(host, found)
+    if served.base_url:
+        served.join_url = served.base_url
+        served.address_note = urlsplit(served.base_url).netloc
+        teacher = f"{served.base_url}teacher?key={lesson.teacher_secret}"
+    else:
+        served.join_url = url
+        served.address_note = "127.0.0.1" if is_loopback(shown) else shown
+        local = url_of(LOOPBACK if host in ANY else host, port)
+        teacher = f"{local}teacher?key={lesson.teacher_secret}"
+    print(
+        f"Mattekrig lesson: pupils open {served.join_url} with the code {lesson.code}",
+        flush=True,
+    )
+    print(f"Teacher's page (keep this link to yourself): {teacher}  (Ctrl+C stops)", flush=True)
+    if served.base_url:
+        print(
+            f"The proxy must send {served.base_url} (and its WebSocket /live) to {url}",
+            flush=True,
+        )
+    elif is_loopback(shown):
+        print(
+            "Warning: no network address found: only this computer can join. "
+            "Connect to the school network, or use --base-url.",
+            file=sys.stderr,
+            flush=True,
+        )
+    return teacher
+
+
+def public_address(text: str) -> str | None:
+    """A --base-url as the lesson uses it (scheme://host[:port]/), or None when it is not the
+    root of a web address: the lesson's pages live at the root of their address, so a proxy
+    must give the lesson a host name of its own, not a folder."""
+    try:
+        parts = urlsplit(text)
+        parts.port  # noqa: B018 - reading it checks the port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    if parts.path not in ("", "/") or parts.query or parts.fragment or parts.username:
+        return None
+    return f"{parts.scheme}://{parts.netloc.lower()}/"
 
 
 def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
@@ -118,9 +150,15 @@ def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
         print(f"{command}: --port must be 0 to 65535", file=sys.stderr)
         return 2
     base_url = getattr(args, "base_url", None)
-    if base_url is not None and urlsplit(base_url).scheme not in ("http", "https"):
-        print(f"{command}: --base-url must start with http:// or https://", file=sys.stderr)
-        return 2
+    if base_url is not None:
+        args.base_url = public_address(base_url)
+        if args.base_url is None:
+            print(
+                f"{command}: --base-url must be the root of a web address, "
+                "e.g. https://mattekrig.school.example/",
+                file=sys.stderr,
+            )
+            return 2
     if kind == "play" and not is_loopback(args.host):
         shown = shown_host(args.host)
         print(

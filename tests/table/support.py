@@ -16,7 +16,7 @@ from engine.game import choices
 from table.app import make_app
 from table.games import Games, TableGame
 from table.lesson import Kind, Lesson
-from table.web import LESSON
+from table.web import LESSON, Served
 
 
 @dataclass
@@ -66,11 +66,13 @@ class Table:
         return game
 
 
-async def serve(seeds: list[int] | None = None, kind: Kind = "play") -> AsyncIterator[Table]:
+async def serve(
+    seeds: list[int] | None = None, kind: Kind = "play", served: Served | None = None
+) -> AsyncIterator[Table]:
     """The lesson's app on 127.0.0.1; the client sends the page's own Origin, as a browser
     does with every POST from the page (a test of a cross-site request overrides it)."""
     clock = FakeClock()
-    app = make_app(kind, clock=clock, seeds=Seeds(seeds or [7]))
+    app = make_app(kind, clock=clock, seeds=Seeds(seeds or [7]), served=served)
     client = TestClient(TestServer(app, host="127.0.0.1"))
     await client.start_server()
     client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")

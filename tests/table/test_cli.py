@@ -138,6 +138,42 @@ def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link(
     assert "Traceback" not in err
 
 
-def test_a_base_url_must_be_a_web_address(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["class", "--base-url", "school.example", "--no-browser"]) == 2
-    assert "--base-url must start with http:// or https://" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    "url",
+    ["school.example", "ftp://school.example/", "https://", "https://school.example/mattekrig/",
+     "https://school.example/?x=1", "https://school.example:99999/"],
+)  # fmt: skip
+def test_a_base_url_must_be_the_root_of_a_web_address(
+    url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The lesson's pages live at the root of their address, so a proxy that serves it in a
+    folder would break every link: that is said at once, not found out in front of a class."""
+    assert main(["class", "--base-url", url, "--no-browser"]) == 2
+    err = capsys.readouterr().err
+    assert "--base-url must be the root of a web address" in err and "Traceback" not in err
+
+
+def test_behind_a_proxy_the_teacher_and_the_pupils_open_the_proxys_address() -> None:
+    """On a school server behind the school's HTTPS proxy, the terminal names the proxy's
+    address for the pupils and for the teacher's own link (the teacher is not at the server),
+    and where the proxy must send the lesson. It named the server's own address before."""
+    process = subprocess.Popen(
+        [sys.executable, "-m", "table", "class", "--no-browser", "--host", "127.0.0.1",
+         "--port", "0", "--base-url", "https://Mattekrig.School.example"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )  # fmt: skip
+    try:
+        assert process.stdout is not None
+        lines = [process.stdout.readline() for _ in range(3)]
+        assert "pupils open https://mattekrig.school.example/ with the code" in lines[0]
+        assert re.search(r"https://mattekrig\.school\.example/teacher\?key=\S+", lines[1])
+        local = re.search(r"to (http://127\.0\.0\.1:\d+/)$", lines[2].strip())
+        assert local is not None, lines[2]
+        with urllib.request.urlopen(local.group(1) + "?lang=nb", timeout=10) as response:
+            assert 'data-state="join"' in response.read().decode("utf-8")
+    finally:
+        process.terminate()
+        _, err = process.communicate(timeout=10)
+    assert "Traceback" not in err and "Warning" not in err
