@@ -15,7 +15,14 @@ from table.games import TableGame
 from table.lesson import Lesson, Seat
 from table.page import button, esc, hidden, md, option_field, select_field
 from table.setup import MAX_NAME, form_options
-from table.summary import ClassLine, mistakes_text, operation_name, percent, summarise
+from table.summary import (
+    ClassLine,
+    mistakes_text,
+    operation_name,
+    percent,
+    pupil_name,
+    summarise,
+)
 
 # -- joining --------------------------------------------------------------------------------
 
@@ -257,23 +264,20 @@ def _shown(lesson: Lesson, lang: Lang) -> str:
     """One table's last round on the projector, with the best move (names hidden or not)."""
     if lesson.shown is None:
         return ""
-    game = lesson.games.get(lesson.shown.game)
-    if game is None:
-        return ""
-    table = game.view(None)
+    game, table = lesson.shown.game, lesson.shown.view
     names = side_names(game, lang)
-    if lesson.shown.hide_names:
+    if lesson.hide_names:
         names = {s: t("lesson.side_letter", lang, letter="ABCD"[s]) for s in names}
     lines = round_lines(table, names, lang) or [t("lesson.teacher.no_round_yet", lang)]
-    hide = "false" if lesson.shown.hide_names else "true"
+    hide = "false" if lesson.hide_names else "true"
     toggle = t(
-        "lesson.teacher.show_names" if lesson.shown.hide_names else "lesson.teacher.hide_names",
+        "lesson.teacher.show_names" if lesson.hide_names else "lesson.teacher.hide_names",
         lang,
     )
     return (
         f"<h2>{esc(t('lesson.teacher.on_projector', lang, title=table_title(game, lang)))}</h2>"
         + "".join(f"<p>{md(line)}</p>" for line in lines)
-        + _control("show", toggle, lang, table=game.id, hide=hide)
+        + _control("show", toggle, lang, hide=hide)
         + _control("show", t("lesson.teacher.hide_table", lang), lang, table="")
     )
 
@@ -301,7 +305,8 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
     }
 
 
-TEACHER_ORDER = ("messages", "join", "controls", "tables", "shown", "goal", "seats", "settings")
+# The round put on the projector comes first: the page opens at its top after the press.
+TEACHER_ORDER = ("messages", "shown", "join", "controls", "tables", "goal", "seats", "settings")
 LOBBY_ORDER = ("messages", "lobby")
 
 
@@ -324,7 +329,7 @@ def summary_body(lesson: Lesson, lang: Lang) -> str:
         for c in ("name", "games", "rounds", "answers", "rate", "exact", "mistakes")
     )
     rows = "".join(
-        f'<tr><th scope="row">{esc(p.name)}</th><td>{p.games}</td><td>{p.rounds}</td>'
+        f'<tr><th scope="row">{esc(pupil_name(p, lang))}</th><td>{p.games}</td><td>{p.rounds}</td>'
         f"<td>{p.answers}</td><td>{esc(percent(p.rate, lang))}</td><td>{p.exact}</td>"
         f"<td>{esc(mistakes_text(p.mistakes, lang) or '–')}</td></tr>"
         for p in summary.pupils

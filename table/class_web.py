@@ -34,7 +34,7 @@ from table.class_pages import (
 )
 from table.games import TableGame
 from table.lang import page_lang
-from table.lesson import Lesson, Shown
+from table.lesson import Lesson
 from table.live import Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
@@ -87,6 +87,8 @@ def pupil_page(
     """What a device shows now: the join page, its seat's waiting room, or its seat's table."""
     seat = lesson.seat_of(device)
     if seat is None:
+        if error is None and device in lesson.devices_removed:
+            error = t("lesson.removed", lang)
         body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
             join_parts(lang, error=error), LOBBY_ORDER
         )
@@ -139,9 +141,10 @@ def _device(request: web.Request) -> str | None:
 
 async def join_page(request: web.Request) -> web.StreamResponse:
     lang = lang_of(request)
-    if request.app[LESSON].seat_of(_device(request)) is not None:
+    device = _device(request)
+    if request.app[LESSON].seat_of(device) is not None:
         raise web.HTTPSeeOther(f"/table?lang={lang}")
-    return _document(pupil_page(request.app[LESSON], None, lang), lang)
+    return _document(pupil_page(request.app[LESSON], device, lang), lang)
 
 
 async def seat_state(request: web.Request) -> web.Response:
@@ -401,11 +404,10 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
         left = lesson.remove(form.get("seat", ""))
         return [left] if left is not None else []
     if what == "show":
-        chosen = form.get("table", "")
-        lesson.shown = Shown(chosen, form.get("hide") == "true") if chosen else None
-        if chosen and lesson.games.get(chosen) is None:
-            lesson.shown = None
-            raise Refused("table.error.no_game", 404)
+        if "table" in form:
+            lesson.show(form["table"] or None)
+        if form.get("hide") in ("true", "false"):
+            lesson.hide_names = form.get("hide") == "true"
         return []
     if what == "goal":
         goal = whole(form.get("goal"))

@@ -24,6 +24,7 @@ from fractions import Fraction
 from typing import Literal
 
 from engine.actions import Forfeit
+from engine.view import View
 from table.games import CAP, Clock, FullError, Games, Record, TableGame
 from table.pairing import Match, pair
 from table.press import Refused
@@ -50,17 +51,15 @@ class Seat:
     id: str
     name: str
     device: str  # the digest of the device's secret
-    joined: float
+    joined: int  # its place in the order seats were taken (1, 2, …): the lesson never ranks
     game: str | None = None  # the game it plays now (or last played, until it is paired)
     met: set[str] = field(default_factory=set)  # seats it has played with or against
 
 
 @dataclass(frozen=True, slots=True)
 class Shown:
-    """The table the teacher puts on the projector: its last round, names hidden or not."""
-
-    game: str
-    hide_names: bool
+    game: TableGame
+    view: View
 
 
 class Lesson:
@@ -79,6 +78,9 @@ class Lesson:
         self.code = code or "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
         self.teacher_secret = secrets.token_urlsafe(24)
         self.seats: dict[str, Seat] = {}
+        self.joins = 0  # seats taken so far
+        self.devices_removed: set[str] = set()  # devices told their seat was removed
+        self.removed: dict[str, Seat] = {}  # seats the teacher removed: their work stays
         self.devices: dict[str, set[str]] = {}  # digest -> seat ids
         self.setup: LessonSetup = DEFAULT_LESSON
         self.challenges_open = False
@@ -86,7 +88,12 @@ class Lesson:
         self.paused_at: float | None = None
         self.ended = False
         self.goal: int | None = None
+        # The round the teacher puts on the projector (its game's view when it was chosen: it
+        # stays while the class talks it over, though the game moves on), and whether its
+        # names are hidden: hidden until the teacher shows them, so a mistake discussed in
+        # front of the class is nobody's unless the teacher decides otherwise.
         self.shown: Shown | None = None
+        self.hide_names = True
         self.renew = False  # "new partners": pair again once every game is over
         self.rng = rng or random.Random(secrets.randbits(64))
         self.version = 0  # counts changes of the lobby (joins, pairings, pauses …)
@@ -136,7 +143,8 @@ class Lesson:
         }
 
     def _new_seat(self, device: str, name: str) -> Seat:
-        seat = Seat(secrets.token_urlsafe(6), name, device, self.clock())
+        self.joins += 1
+        seat = Seat(secrets.token_urlsafe(6), name, device, self.joins)
         self.seats[seat.id] = seat
         self.devices.setdefault(device, set()).add(seat.id)
         return seat
@@ -179,6 +187,7 @@ class Lesson:
             secret = self.new_device()
             device = digest(secret)
         seat = self._new_seat(device, name)
+        self.devices_removed.discard(device)
         self.version += 1
         return secret, seat
 
@@ -190,7 +199,8 @@ class Lesson:
 
     def remove(self, seat_id: str) -> TableGame | None:
         """The teacher removes a seat (a pupil who left, a rude name). A side it played alone
-        gives its game up (RULES §1.5, forfeit); its device must join again."""
+        gives its game up (RULES §1.5, forfeit); its device is told so and must join again
+        (with another name). What the seat played stays in the lesson's summary."""
         seat = self.seats.get(seat_id)
         if seat is None:
             raise Refused("lesson.error.no_seat", 404)
@@ -201,6 +211,8 @@ class Lesson:
                     game.play(Forfeit(side), now=self.clock())
                     break
         self._drop(seat_id)
+        self.removed[seat_id] = seat
+        self.devices_removed.add(seat.device)
         self.version += 1
         return game
 
@@ -320,6 +332,16 @@ class Lesson:
         return self._start(Match(((challenger,), (seat.id,))))
 
     # -- the teacher's controls ------------------------------------------------------------
+
+    def show(self, game_id: str | None) -> None:
+        """Put a table's last round on the projector (None takes it away)."""
+        if game_id is None:
+            self.shown = None
+            return
+        game = self.games.get(game_id)
+        if game is None:
+            raise Refused("table.error.no_game", 404)
+        self.shown = Shown(game, game.view(None))
 
     @property
     def paused(self) -> bool:

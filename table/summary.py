@@ -32,6 +32,7 @@ class PupilLine:
     best: int
     exact: int
     mistakes: tuple[tuple[str, int], ...]  # kind, count: most frequent first
+    removed: bool = False  # the teacher removed the seat during the lesson
 
     @property
     def rate(self) -> Fraction | None:
@@ -55,7 +56,8 @@ def summarise(lesson: Lesson) -> ClassLine:
     records = lesson.records()
     games = lesson.live_games()
     pupils = []
-    for seat in sorted(lesson.seats.values(), key=lambda s: s.joined):
+    everyone = [*lesson.seats.values(), *lesson.removed.values()]
+    for seat in sorted(everyone, key=lambda s: s.joined):
         mine = [r for r in records if r.seat == seat.id]
         answers = [r for r in mine if r.operations]
         played = [g for g in games if seat.id in g.all_seats]
@@ -69,6 +71,7 @@ def summarise(lesson: Lesson) -> ClassLine:
                 best=sum(r.best for r in answers),
                 exact=sum(r.exact for r in answers),
                 mistakes=_ranked(Counter(r.mistake for r in mine if r.mistake)),
+                removed=seat.id in lesson.removed,
             )
         )
     return ClassLine(
@@ -90,6 +93,11 @@ def _weak(records: list[Record]) -> tuple[tuple[str, Fraction], ...]:
             best[op] += int(record.best)
     rates = [(op, Fraction(best[op], n)) for op, n in tried.items()]
     return tuple(sorted((r for r in rates if r[1] < 1), key=lambda r: (r[1], r[0]))[:TOP])
+
+
+def pupil_name(pupil: PupilLine, lang: Lang) -> str:
+    """A pupil's name as the summary writes it (a removed seat says so)."""
+    return t("lesson.summary.removed", lang, name=pupil.name) if pupil.removed else pupil.name
 
 
 def mistake_name(kind: str, lang: Lang) -> str:
@@ -133,8 +141,8 @@ def csv_bytes(summary: ClassLine, lang: Lang) -> bytes:
     )  # fmt: skip
     for p in summary.pupils:
         writer.writerow(
-            [_cell(p.name), p.games, p.rounds, p.answers, p.best, decimal(p.rate, lang), p.exact,
-             mistakes_text(p.mistakes, lang)]
+            [_cell(pupil_name(p, lang)), p.games, p.rounds, p.answers, p.best,
+             decimal(p.rate, lang), p.exact, mistakes_text(p.mistakes, lang)]
         )  # fmt: skip
     text = out.getvalue()
     return (text if lang == "en" else "\ufeff" + text).encode("utf-8")

@@ -126,8 +126,12 @@ async def test_behind_the_schools_https_proxy_the_public_address_is_the_lessons_
                 headers=headers, allow_redirects=False,
             ) as response:  # fmt: skip
                 assert response.status == 303
-                cookie = response.headers["Set-Cookie"]
-            assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=Strict" in cookie
+                set_cookie = response.headers["Set-Cookie"]
+            assert (
+                "Secure" in set_cookie
+                and "HttpOnly" in set_cookie
+                and "SameSite=Strict" in set_cookie
+            )
             ws = await pupil.session.ws_connect("/live?lang=en", headers=headers)
             assert json.loads(await ws.receive_str()) == {"check": "ok"}
             await ws.close()

@@ -1,0 +1,158 @@
+"""The teacher's projector view through HTTP: one table's last round put on the projector
+with its best move (names hidden unless the teacher shows them, and the round kept while
+the class talks it over), the class goal, and a seat the teacher removes."""
+
+from __future__ import annotations
+
+import csv
+import io
+import logging
+import random
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from bot.i18n import t
+from tests.table.lessons import Device, best_text, join, received, side_of, state_of, teacher
+from tests.table.support import Table, message_of, serve, text_of
+
+
+@pytest_asyncio.fixture
+async def lesson() -> AsyncIterator[Table]:
+    async for served in serve(seeds=[7], kind="class"):
+        served.lesson.rng = random.Random(3)
+        yield served
+
+
+@pytest.fixture(autouse=True)
+def quiet_log(caplog: pytest.LogCaptureFixture) -> Any:
+    caplog.set_level(logging.INFO)
+    yield
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+
+
+def part(page: str, name: str) -> str:
+    found = re.search(rf'<section id="{name}"[^>]*>(.*?)</section>', page, re.S)
+    assert found is not None, name
+    return found.group(1)
+
+
+async def pupils(lesson: Table, boss: Device, *names: str) -> list[Device]:
+    status, _ = await boss.post("/teacher/settings", game="regnekrig", level="1",
+                                answer_seconds="0", lang="en")  # fmt: skip
+    assert status == 200
+    devices = [(await join(lesson, name))[0] for name in names]
+    await boss.post("/teacher/pair", how="random", lang="en")
+    return devices
+
+
+async def one_round(lesson: Table, devices: list[Device], wrong: str | None = None) -> None:
+    """Every pupil answers the round (the one named `wrong` types 99)."""
+    for name, device in zip(("Ada", "Bo", "Cy", "Di"), devices, strict=False):
+        seat = next(s for s in lesson.lesson.seats.values() if s.name == name)
+        game = lesson.lesson.game_of(seat)
+        assert game is not None
+        text = "99" if name == wrong else best_text(game, side_of(game, seat))
+        status, page = await device.post("/table/act", window=str(game.state.window),
+                                         choice="answer", answer=text, lang="en")  # fmt: skip
+        assert status == 200, message_of(page)
+
+
+async def test_a_round_on_the_projector_has_its_best_move_and_hides_the_names(
+    lesson: Table,
+) -> None:
+    """The teacher puts one table's last round on the projector to discuss it: the round
+    told in full with the best move the pupil missed; the names are hidden unless the
+    teacher shows them (they were on the projector before the teacher could hide them), and
+    the round stays while the class talks it over (it moved on with the game)."""
+    boss = await teacher(lesson)
+    devices = await pupils(lesson, boss, "Ada", "Bo")
+    (game,) = lesson.lesson.live_games()
+    ada = next(s for s in lesson.lesson.seats.values() if s.name == "Ada")
+    side = side_of(game, ada)
+    best = best_text(game, side)
+    await one_round(lesson, devices, wrong="Ada")
+    status, page = await boss.post("/teacher/show", table=game.id, lang="en")
+    assert status == 200
+    shown = text_of(part(page, "shown"))
+    assert t("board.round", "en", round=1).replace("**", "") in shown
+    assert best.replace("-", "−") in shown, (best, shown)
+    assert "Ada" not in shown and "Bo" not in shown
+    assert t("lesson.side_letter", "en", letter="AB"[side]) in shown
+    assert page.index('id="shown"') < page.index('id="tables"')  # at the top of the page
+    await one_round(lesson, devices)  # the game moves on: the round on the projector stays
+    status, page = await boss.post("/teacher/show", hide="false", lang="en")
+    shown = text_of(part(page, "shown"))
+    assert t("board.round", "en", round=1).replace("**", "") in shown and "Ada" in shown
+    assert t("board.round", "en", round=2).replace("**", "") not in shown
+    status, page = await boss.post("/teacher/show", table="", lang="en")
+    assert part(page, "shown") == ""
+    status, page = await boss.post("/teacher/show", table="nothing", lang="en")
+    assert status == 404 and message_of(page) == t("table.error.no_game", "en")
+    for device in (*devices, boss):
+        await device.close()
+
+
+async def test_the_class_goal_counts_what_the_class_finds_together(lesson: Table) -> None:
+    """A class goal counts best moves and exact hits found by everyone together, on the
+    projector as a number and a bar, never who found them; a goal that is no number is
+    refused in words and changes nothing."""
+    boss = await teacher(lesson)
+    devices = await pupils(lesson, boss, "Ada", "Bo", "Cy", "Di")
+    status, page = await boss.post("/teacher/goal", goal="5", lang="nb")
+    assert status == 200 and lesson.lesson.goal == 5
+    await one_round(lesson, devices, wrong="Di")
+    records = lesson.lesson.records()
+    found = sum(r.best for r in records) + sum(r.exact for r in records)
+    assert found >= 3
+    status, page = await boss.get("/teacher?lang=nb")
+    goal = part(page, "goal")
+    assert t("lesson.goal.of", "nb", done=found, goal=5) in text_of(goal)
+    assert f'<progress max="5" value="{min(found, 5)}"' in goal
+    assert not any(name in goal for name in ("Ada", "Bo", "Cy", "Di"))
+    for bad in ("-1", "lots", "10000", ""):
+        status, page = await boss.post("/teacher/goal", goal=bad, lang="sv")
+        assert status == 400 and message_of(page) == t("lesson.error.goal", "sv")
+        assert lesson.lesson.goal == 5
+    for device in (*devices, boss):
+        await device.close()
+
+
+async def test_a_removed_seat_is_told_and_its_work_stays_in_the_summary(lesson: Table) -> None:
+    """The teacher removes a seat (a pupil who left, a rude name): that device is told so on
+    its own page, at once, and may join again with another name; what the seat played stays
+    in the lesson's summary, marked as removed (it vanished while the class totals kept it)."""
+    boss = await teacher(lesson)
+    ada, bo = await pupils(lesson, boss, "Ada", "Bo")
+    await one_round(lesson, [ada, bo], wrong="Bo")
+    bo_seat = next(s for s in lesson.lesson.seats.values() if s.name == "Bo")
+    await bo.listen()
+    start = len(bo.raw)
+    await boss.post("/teacher/remove", seat=bo_seat.id, lang="en")
+    await received(bo, start + 1)
+    assert bo.received[-1]["state"] == "join"
+    assert t("lesson.removed", "en") in text_of(bo.received[-1]["html"])
+    status, page = await bo.get("/table?lang=nn")
+    assert state_of(page) == "join" and message_of(page) == t("lesson.removed", "nn")
+    status, page = await bo.post("/join", code=lesson.lesson.code, name="Bob", lang="en")
+    assert state_of(page) == "waiting"
+    status, page = await bo.get("/?lang=en")  # joined again: no longer told
+    assert t("lesson.removed", "en") not in page
+    status, page = await boss.get("/teacher/summary?lang=en")
+    assert status == 200
+    words = text_of(page)
+    removed = t("lesson.summary.removed", "en", name="Bo")
+    assert removed in words and "Bob" in words
+    kind = next(r.mistake for r in lesson.lesson.records() if r.seat == bo_seat.id)
+    assert kind is not None and t(f"mistake.{kind}", "en") in words
+    async with boss.session.get("/teacher/summary.csv?lang=sv") as response:
+        rows = list(csv.reader(io.StringIO((await response.read()).decode("utf-8-sig")),
+                               delimiter=";"))  # fmt: skip
+    names = [r[0] for r in rows[1:]]
+    assert names == ["Ada", t("lesson.summary.removed", "sv", name="Bo"), "Bob"]
+    assert rows[2][3] == "1"  # Bo's one answer
+    for device in (ada, bo, boss):
+        await device.close()
