@@ -1,7 +1,7 @@
 """Engine speed, all measured side by side in one run: `python -m benchmarks.engine`.
 
 Why: the bot plays every round of every class's game in one process, and in auto mode a whole
-game is computed at once, so the issue sets targets for one core: a round ≤ 50 µs median and a
+game is computed at once, so the targets are for one core: a round ≤ 50 µs median and a
 solver lookup (`best` after `precompute`) ≤ 20 µs. Rows:
 
 * each game, and regnekrig at every level, in auto mode (Flip until over, many seeds):

@@ -447,7 +447,8 @@ def _percentile_of(load: str, q: float) -> Callable[[Figures], float]:
     return percentile
 
 
-# Mattekrig against the durable floor (the old targets against the bare bot are retired).
+# Mattekrig against the durable floor: a target against the bare bot would measure the fsync
+# that a bot which shows nothing before it is on disk cannot avoid.
 PACE_P99_TARGET = 1.5  # Mattekrig's pace p99 at most this many times the floor's
 FLOOD_TARGET = 0.5  # Mattekrig's flood results/s at least this share of the floor's
 

@@ -219,7 +219,7 @@ def variants(guild: int) -> list[tuple[str, BoardQuery]]:
         ("all", "all", "all"),
     ):
         before = {"week": week_scope(week_key(NOW - 8 * DAY)), "season": season_scope(1)}
-        for sort in BOARD_SORTS:  # issue 15 added "effort" and "improved"
+        for sort in BOARD_SORTS:
             if sort == "improved" and period not in before:
                 continue  # "improved" compares a week or a season with the one before
             game = "regnekrig" if sort == "rating" else ALL_GAMES

@@ -1,7 +1,7 @@
 """Card picture speed and size: `python -m benchmarks.pictures`.
 
 Why: the bot draws one picture per state change, in a worker process, for every class's game
-at once; the issue's targets on one core are ≤ 8 ms median per new picture with the card
+at once; the targets on one core are ≤ 8 ms median per new picture with the card
 faces already drawn, and ≤ 60 KB for four sides. Rows, for two and four sides:
 
 * new picture: `draw_table` for a state not drawn before (card faces and the names' text

@@ -167,7 +167,7 @@ class BoardPublisher:
         """Show what the press changed: on the board itself when it was pressed there."""
         game = update.game
         message = interaction.message
-        # Issue 9: a press can arrive before the board's message id is stored (Discord shows
+        # A press can arrive before the board's message id is stored (Discord shows
         # the board as soon as the start is answered). Its buttons name this game, so the
         # pressed message is the board: edit it with the press's own response, never post
         # a second one through the channel.
@@ -187,7 +187,7 @@ class BoardPublisher:
             except discord.NotFound:  # deleted while a modal was open: post a new board
                 log.info("board of game %s was deleted; posting a new one", game.id)
                 await self.refresh(game)
-                # Something to explain (issue 10 point 4): the board the pupil used is gone.
+                # The one press that is answered in words: the board the pupil used is gone.
                 text = t("reply.board_reposted", reply_lang(interaction, game.settings.locale))
                 with contextlib.suppress(discord.HTTPException):
                     await interaction.response.send_message(text, ephemeral=True)
@@ -239,7 +239,7 @@ class BoardPublisher:
             await show_in(interaction, panel if kept is None else panel.keeping(kept))
             if kept is None:
                 board.wrote(None)
-            if game.record.message_id is None:  # the pressed board is the board (issue 9)
+            if game.record.message_id is None:  # the pressed board is the board
                 await self.games.set_board(game, pressed.id)
         finally:
             lock.release()
@@ -265,7 +265,7 @@ class BoardPublisher:
             log.info("could not tell the presser that their move in game %s counted", game.id)
 
     async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
-        """The board as the interaction's own answer (the start path, issue 9): its message
+        """The board as the interaction's own answer (the start path): its message
         id comes back in the callback response (discord.py asks ``with_response``), so no
         GET of the original response. The board's lock is held until the id is known, so a
         timer's refresh meanwhile waits instead of posting a second board. The answer is the
@@ -482,7 +482,7 @@ class BoardPublisher:
         await asyncio.gather(*self._background, return_exceptions=True)
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
-        """Tell a player it is their turn (issue 10): only where the game waits for one side
+        """Tell a player it is their turn: only where the game waits for one side
         alone — naming the target, or the game's first decision — mentioning only that side's
         players, once per decision, never the player who just pressed, and not where the
         teacher turned pings off."""

@@ -1,17 +1,18 @@
 """Pictures drawn in a process of their own, below the bot's priority.
 
 Why a process and not threads: a drawing thread shares the interpreter's lock with the event
-loop and the database's thread. On the latency benchmark's pace (200 games, two cores) a
-thread drawing at normal priority doubled the time a press waited for its commit (p50 1.5 ms
-without pictures, 3.2–4.5 ms with); lowered to niceness 19 it held the lock while the kernel
-let it wait, and the loop's lag reached 65–110 ms. A worker process has a lock of its own:
+loop and the database's thread. On the latency benchmark's pace a thread drawing at normal
+priority doubled the time a press waited for its commit; lowered to niceness 19 it held the
+lock while the kernel let it wait, and the event loop lagged by tens of milliseconds
+(docs/performance.md, "Pictures"). A worker process has a lock of its own:
 the bot's threads only pickle a small `Scene` out and a PNG back (on a courier thread, off the
 event loop), and the worker, at niceness 19, takes only the time the bot leaves.
 
-One worker is enough: it draws a picture in about 2 ms, some 500 a second, ten times what
-Discord lets a bot edit (50 requests a second in all). The worker is shared by everything in
-the process (a bot, or the tests' many bots) and started on the first picture; if it dies it
-is started again on the next, and the picture it lost is none (the board keeps its text).
+One worker is enough: it draws hundreds of pictures a second (`python -m
+benchmarks.pictures`), many times what Discord lets a bot edit (50 requests a second in
+all). The worker is shared by everything in the process (a bot, or the tests' many bots) and
+started on the first picture; if it dies it is started again on the next, and the picture it
+lost is none (the board keeps its text).
 It is a plain `python -c` child that imports only the drawing code (not the bot's main
 module, as multiprocessing's spawn would, nor a copy of the bot's threads, as a fork would),
 talking over its stdin and stdout in length-prefixed pickles. Ctrl-C is the bot's to handle:

@@ -1,10 +1,11 @@
 """Where Mattekrig keeps its data and reads its settings, whatever folder it is started in.
 
-Before this, the default database was ``data/mattekrig.db`` *relative to the working folder*:
-started from another folder, the bot silently made a new, empty database and a class saw its
-leaderboard "reset". The default is now one fixed place per user (``platformdirs``: on Linux
+The default database is one fixed place per user (``platformdirs``: on Linux
 ``~/.local/share/mattekrig/mattekrig.db``, honouring ``XDG_DATA_HOME``); Docker sets
-``DATABASE_PATH=/data/mattekrig.db`` on its volume.
+``DATABASE_PATH=/data/mattekrig.db`` on its volume. Why not a path relative to the working
+folder (``data/mattekrig.db``, early versions' default, still looked for by
+`old_default_database`): started from another folder, the bot would silently make a new,
+empty database and a class would see its leaderboard "reset".
 """
 
 from __future__ import annotations

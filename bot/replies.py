@@ -111,7 +111,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
 async def answer_message(interaction: discord.Interaction, **kwargs: Any) -> discord.Message:
     """``send_message`` and the message it created. discord.py asks Discord for the callback
     response (``with_response``), which carries the message: no GET of the original
-    response, so the id is known one round trip sooner (issue 9). Falls back to the GET if
+    response, so the id is known one round trip sooner. Falls back to the GET if
     Discord sent no message resource. After a defer, the answer is the edit of the deferred
     response."""
     if interaction.response.is_done():  # deferred by `defer_if_late`: the answer is an edit

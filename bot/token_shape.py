@@ -3,8 +3,8 @@
 A bot token is three base64url parts joined by dots: the bot's user id, a timestamp and a
 signature (``MTIz….GhIjKl.AbC…``). The usual copy mistakes (a ``Bot `` prefix from an HTTP
 example, quotes, a space or line break, the client secret or public key instead of the token)
-used to surface only as Discord's "improper token" after the network round trip; here each
-is one sentence that says what to fix. The token itself never appears in a message.
+would surface only as Discord's "improper token" after the network round trip; here each is
+one sentence that says what to fix. The token itself never appears in a message.
 """
 
 from __future__ import annotations

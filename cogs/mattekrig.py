@@ -193,7 +193,7 @@ class Mattekrig(
         options: dict[str, Any],
         use_thread: bool,
     ) -> None:
-        """A game against the computer starts at once (issue 4)."""
+        """A game against the computer starts at once: nobody has to accept."""
         lang = options["locale"]
         user = interaction.user
         computer_name = t("computer.name", lang)
@@ -217,7 +217,7 @@ class Mattekrig(
             )
             await post_board(self.bot, update, created, update.game.record.channel_id)
             return
-        await defer_if_late(interaction)  # issue 9: a start that waited in line defers first
+        await defer_if_late(interaction)  # a start that waited in line defers first
         update = await self.bot.invitations.versus_computer(**arguments)
         await self.bot.boards.answer(interaction, update.game)  # the board is the answer
 

@@ -17,7 +17,7 @@ from engine.state import GameState
 
 @dataclass(frozen=True, slots=True)
 class InsideCount:
-    """What to count (issue 11: a hint says what to count, not only a fraction): `inside` of
+    """What to count (a hint says what to count, not only a fraction): `inside` of
     the `unseen` cards the side cannot see lie between `low` and `high` (ends included)."""
 
     low: int

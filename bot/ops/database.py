@@ -1,9 +1,9 @@
 """The database check that runs before login, with plain `sqlite3` (no migration, no write).
 
-Why before login: the database used to be opened in `setup_hook`, after a successful login,
-so a bad path showed up only once the token worked, and then as a 40-line traceback
-("unable to open database file", "file is not a database") or, for a new database in a
-read-only folder, as "cannot reach Discord". Each problem here is one sentence.
+Why before login: opened in `setup_hook`, after a successful login, a bad path would show
+up only once the token worked, and then as a 40-line traceback ("unable to open database
+file", "file is not a database") or, for a new database in a read-only folder, as "cannot
+reach Discord". Each problem here is one sentence.
 
 The schema version this code knows is the highest numbered file in
 ``bot/storage/migrations/`` (``NNNN_name.sql``); the database's own is ``PRAGMA

@@ -1,8 +1,8 @@
 """The start-up checks: one list that `mattekrig check` reports and `mattekrig run` stops at.
 
-Why one list: `check` used to run checks of its own beside `run`'s, and the two disagreed (a
-database folder that could not be created was "fine" for `check`, while `run` stopped on
-it). Now `inspect` runs every check without changing anything, `check` prints what it found,
+Why one list: two lists drift apart (a database folder that could not be created would be
+"fine" for `check` while `run` stopped on it). `inspect` runs every check without changing
+anything, `check` prints what it found,
 and `run` (through `prepare`) stops at the first problem of that same list, and only then
 makes the database's folder and makes its files private (0600).
 """

@@ -113,7 +113,7 @@ def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
 
 def waiting_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
     """Who we still wait for (⏳), never a side that has decided (its own field says ✓), in
-    lines no wider than a phone (issue 10)."""
+    lines no wider than a phone."""
     marks = [f"⏳ {names[s]}" for s in view.battle if view.sides[s].status is Status.AWAITED]
     if not marks:
         return []
@@ -197,7 +197,7 @@ def _chance(chance: Fraction, lang: Lang) -> str:
 def _render_hint(chances: SwapChances, lang: Lang) -> str:
     """The betting hint: what to count first (how many of the unseen cards lie inside), then
     the chance now and after each swap as rounded percentages, the best marked. No bare
-    fractions like 449/1128: they mean nothing to a ten-year-old (issue 11 point 7)."""
+    fractions like 449/1128: they mean nothing to a ten-year-old."""
     count = chances.count
     options = [
         ("hint.keep", chances.now),
@@ -239,7 +239,7 @@ def answer_reply(verdict: Verdict | None, lang: str) -> str:
 
 def answer_explanation(verdict: Verdict | None, lang: str) -> str | None:
     """What a pupil is told privately of an accepted answer on Discord: nothing when it has
-    a value (issue 10: the board's ✓ says it was received). An answer that breaks a rule is
+    a value (the board's ✓ says it was received). An answer that breaks a rule is
     accepted as *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches
     something."""
     if verdict is None or verdict.value is not None or verdict.reason is None:

@@ -140,7 +140,7 @@ def _bet_items(
 
 def _summary_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.ui.View]]:
     """A finished game where pupils answered (regn mode): each presser gets their own summary
-    privately (issue 11 point 3). A button, not a message sent at the end: the game can end on
+    privately. A button, not a message sent at the end: the game can end on
     a timer with no pupil's interaction open to answer through, a bot without privileged
     intents cannot send a DM, and a button still works after a restart or an hour later."""
     config = screen.view.config

@@ -59,7 +59,7 @@ def op_names(report: ClassReport, lang: str) -> dict[str, str]:
 
 
 def mistake_name(code: str, lang: str) -> str:
-    """A mistake kind (the engine's reason code) in the words of issue 11's catalogues."""
+    """A mistake kind (the engine's reason code) in the catalogue's words (``mistake.<code>``)."""
     return t(f"mistake.{code}", as_lang(lang))
 
 

@@ -26,7 +26,8 @@ def op_name(op: str, lang: Lang) -> str:
 
 
 def _tally_line(key: str, tally: OperationTally, lang: Lang, **values: object) -> str:
-    """Best moves of the rounds asked (issue 11: not "legal"), with the misses beside it."""
+    """Best moves of the rounds asked (not "legal": a legal answer can still be a poor
+    move), with the misses beside it."""
     line = t(
         key,
         lang,

@@ -1,4 +1,4 @@
-"""A pupil's end-of-game summary as the private message they read (issue 11 point 3)."""
+"""A pupil's end-of-game summary as the private message they read."""
 
 from __future__ import annotations
 

@@ -156,8 +156,8 @@ class AdminService:
         allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
         is who sees the leaderboard (stored as the settings' ``board``); ``answer_form`` is
         new Regnekrig games' answer form unless their starter picks one (RULES §2.2);
-        ``public_board`` the leaderboard members see first and may share (issue 15);
-        ``pictures`` False makes the server's boards text only (issue 12)."""
+        ``public_board`` the leaderboard members see first and may share;
+        ``pictures`` False makes the server's boards text only."""
         _require(manager)
         if public_board is not None and public_board not in BOARD_SORTS:
             raise UserFacingError("error.bad_option", option="public_board")

@@ -108,7 +108,7 @@ class PlayerStats:
         return self.wins / self.finished if self.finished else None
 
 
-# -- a class session's summary (issue 15, bot/services/sessions.py) --
+# -- a class session's summary (bot/services/sessions.py) --
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,7 +154,7 @@ class SessionSummary:
     mistakes: tuple[ClassMistake, ...] = ()  # the class's most common, most first
 
 
-# -- an assignment's progress (issue 15, bot/services/assignments.py) --
+# -- an assignment's progress (bot/services/assignments.py) --
 
 
 @dataclass(frozen=True, slots=True)
@@ -178,12 +178,12 @@ class AssignmentProgress:
         return self.rounds >= goal.rounds and self.best * 100 >= goal.best_percent * self.rounds
 
 
-# -- the teacher's detailed report (issue 15, bot/services/report.py) --
+# -- the teacher's detailed report (bot/services/report.py) --
 
 
 @dataclass(frozen=True, slots=True)
 class SkillLine:
-    """One pupil at one level and operation, over the report's dates, from issue 11's
+    """One pupil at one level and operation, over the report's dates, from the
     per-answer records: answers, the mistake kinds of the wrong ones, every answer's time.
     Misses and exact hits are recorded per game (a miss has no operation: nothing was typed),
     so they sit on the level's own line: its operation at levels 1–4, ``target`` at 5–7."""
@@ -207,8 +207,8 @@ class SkillLine:
 
     @property
     def best_rate(self) -> float | None:
-        """Best moves of the rounds asked (issue 11's honest figure: a miss counts against
-        it, as in `/mattekrig stats`)."""
+        """Best moves of the rounds asked (the honest figure: a miss counts against it,
+        as in `/mattekrig stats`)."""
         return self.best / self.asked if self.asked else None
 
     @property
@@ -290,7 +290,7 @@ Direction = Literal["down", "stay", "up", "practise"]
 
 @dataclass(frozen=True, slots=True)
 class PupilSummary:
-    """One pupil's end-of-game summary (issue 11 point 3), shown to that pupil only: best
+    """One pupil's end-of-game summary, shown to that pupil only: best
     moves found of the rounds they were asked, exact hits, misses, the mistake kinds that came
     up most, and one suggestion (a level, and the operation to practise)."""
 

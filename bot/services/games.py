@@ -120,8 +120,9 @@ class GameService:
             settings = await self._accommodate(guild_id, settings, players)
         now = self.clock.now_ms()
         state, events = new_game(settings.engine, seed)
-        # Issue 9: the game, its deal, any computer replies and its deadlines are stored in one
-        # transaction. Until then the game has a provisional record (id 0) that nobody sees.
+        # Nothing is lost: the game, its deal, any computer replies and its deadlines are
+        # stored in one transaction. Until then the game has a provisional record (id 0)
+        # that nobody sees.
         new = NewGame(
             guild_id=guild_id,
             channel_id=channel_id,
@@ -186,7 +187,8 @@ class GameService:
         """Bring every live game back after a restart, from its stored actions and the chance
         outcomes recorded in its events (RULES §1.6)."""
         restored = []
-        # One read for every game and one for every deadline (issue 9: 1,000 games ≤ 1 s).
+        # One read for every game and one for every deadline: a restart with 1,000 live
+        # games stays under a second.
         timers: dict[int, list[Timer]] = {}
         for timer in await self.storage.live_timers():
             timers.setdefault(timer.game_id, []).append(timer)
@@ -264,7 +266,7 @@ class GameService:
     async def set_board(
         self, game: LiveGame, message_id: int, thread_id: int | None = None
     ) -> None:
-        # Memory first (issue 9): a press that arrives while the id is being stored already
+        # Memory first: a press that arrives while the id is being stored already
         # finds its board. A refused write (the thread has a live game) puts it back.
         before = game.record
         game.record = replace(
@@ -417,7 +419,7 @@ class GameService:
 
     @asynccontextmanager
     async def transaction(self, game: LiveGame) -> AsyncIterator[ActionCommit]:
-        """One accepted press (or deadline) = one transaction (issue 9). The body applies the
+        """One accepted press (or deadline) = one transaction. The body applies the
         actions to the in-memory game and notes what to store in the `ActionCommit`; on
         leaving, it is committed whole. If anything fails the game is put back as it was,
         so the in-memory game never runs ahead of storage."""

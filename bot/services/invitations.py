@@ -294,8 +294,8 @@ class InvitationService:
         )
 
     async def rematch(self, game_id: int, user_id: int) -> Invitation | GameUpdate:
-        """A new challenge to the same players with the same settings (issue 10: nobody is
-        conscripted, they accept or decline as usual); against the computer, which accepts at
+        """A new challenge to the same players with the same settings (nobody is
+        conscripted: they accept or decline as usual); against the computer, which accepts at
         once, the new game starts now."""
         async with self._lock(-game_id):  # both pressing at once: one challenge
             return await self._rematch(game_id, user_id)

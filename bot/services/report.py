@@ -1,7 +1,7 @@
 """The teacher's report that says whom to help (`/mattekrig admin report [from] [to]
 [pupil]`): per pupil, level and operation, from the recorded results.
 
-Issue 11's per-answer records decide the columns: answers, correct and best moves per
+The per-answer records decide the columns: answers, correct and best moves per
 operation and game, with the mistake kinds of the wrong answers and every answer's time (so
 the median is the true per-answer median); misses and exact hits per game, so per level (they
 sit on the level's own line: its operation at levels 1–4, ``target`` at 5–7). "Needs help

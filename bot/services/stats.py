@@ -1,11 +1,12 @@
 """`/mattekrig stats [user]`: one call, `StatsService.stats`; and the level suggestion the
 teacher's report shares.
 
-The figures are honest (issue 11 point 4): the *best-move rate* is best moves ÷ rounds asked
-(answers given plus misses, so a round left to time out counts against it), per operation and
-per level (levels 5–7 each on their own), over every game in the server (practice against the
-computer included); "legal" answers are counted but no longer decide anything. The suggested
-next level, for Regnekrig, reads each level's own record over its last `WINDOW` rounds asked:
+The figures are honest: the *best-move rate* is best moves ÷ rounds asked (answers given
+plus misses, so a round left to time out counts against it), per operation and per level
+(levels 5–7 each on their own), over every game in the server (practice against the computer
+included); "legal" answers are counted but decide nothing (a legal answer can be a poor
+move). The suggested next level, for Regnekrig, reads each level's own record over its last
+`WINDOW` rounds asked:
 
 * a mistake that keeps coming back over the pupil's last `WINDOW` rounds asked, at any level,
   decides first: the advice names its operation and kind, and the level and deck that train

@@ -1,4 +1,4 @@
-"""A pupil's end-of-game summary, from the game's own result (issue 11 point 3).
+"""A pupil's end-of-game summary, from the game's own result.
 
 Pure: `summarise(result, user_id)` reads the `GameResult` that `compute_result` makes from the
 stored game (so the summary and the records count the same things). The suggestion is honest

@@ -339,8 +339,8 @@ def _gain(row: sqlite3.Row) -> tuple[int, int]:
 
 def _gain_key(numerator: int, denominator: int) -> int:
     """floor(gain · 2**128): an integer that orders and ties exactly like the fraction, at
-    the cost of an integer sort (Fractions compared in Python made the season board 3.3×
-    slower: 11.9 ms against 3.6 ms on the benchmark's largest server).
+    the cost of an integer sort (Fractions compared in Python make the season board several
+    times slower on `python -m benchmarks.leaderboard`'s largest server).
     Two different gains with denominators below 2**60 differ by more than 2**-120, so their
     keys lie more than 2**8 apart; equal gains have equal keys."""
     return (numerator << GAIN_BITS) // denominator

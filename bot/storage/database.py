@@ -4,7 +4,7 @@ Why our own threads instead of aiosqlite: aiosqlite sends every statement to its
 separate request (a press is 6–8 statements), each answer waits for the interpreter's lock
 while the event loop renders boards, and the transaction is held across all of them, so the
 transactions queue behind each other. Measured on the flood (docs/performance.md), one
-aiosqlite transaction per action gave an eighth of this writer's results a second. Here a
+aiosqlite transaction per action gave a quarter or less of this writer's results a second. Here a
 transaction is a plain function taking a `sqlite3.Connection`; the thread runs the whole of
 it in one call, and the writes waiting share one commit.
 

@@ -23,7 +23,7 @@ THREAD_ARCHIVE_MINUTES: Literal[60] = 60
 
 
 def may_create_thread(interaction: discord.Interaction[App]) -> bool:
-    """Threads are the default where the bot may create them (issue 4, option `thread`)."""
+    """Threads are the default where the bot may create them (option `thread` turns them off)."""
     channel = interaction.channel
     perms = interaction.app_permissions
     return (
@@ -54,7 +54,7 @@ LATE_S = 1.0  # an interaction this old when its slow work begins is answered wi
 async def defer_if_late(interaction: discord.Interaction) -> bool:
     """Under load an interaction can wait in line before its handler runs; Discord gives 3 s
     for the first answer. Past a second, defer first (one quick call that keeps it alive for
-    15 minutes) and show the result as an edit (issue 9), rather than risk "This interaction
+    15 minutes) and show the result as an edit, rather than risk "This interaction
     failed". Returns whether it deferred."""
     age = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     if age < LATE_S or interaction.response.is_done():
@@ -86,7 +86,7 @@ async def send_challenge(
     names = {int(k): v for k, v in invitation.options.get("names", {}).items()}
     challenge = render_challenge(invitation, lang, names)
     invited = [discord.Object(uid) for uid in invitation.user_ids()]
-    message = await answer_message(  # issue 9: the id from the callback, no GET
+    message = await answer_message(  # the id from the callback, no GET
         interaction,
         content=challenge.content,
         embed=challenge.embed,

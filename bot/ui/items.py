@@ -144,7 +144,7 @@ class BetItem(MattekrigItem, template=template(Verb.BET)):
         update = await bot.games.bet(
             self.game_id, interaction.user.id, self.cid.window, self.cid.int_arg()
         )
-        # Quiet: the board's ✓ beside the side is the acknowledgement (issue 10).
+        # Quiet: the board's ✓ beside the side is the acknowledgement: no private message piles up.
         await bot.boards.respond(interaction, update)
 
 
@@ -164,7 +164,7 @@ class HintItem(MattekrigItem, template=template(Verb.HINT)):
 
 
 class SummaryItem(MattekrigItem, template=template(Verb.SUMMARY)):
-    """The presser's own end-of-game summary, privately (issue 11 point 3)."""
+    """The presser's own end-of-game summary, privately."""
 
     async def act(self, interaction: discord.Interaction[App]) -> None:
         summary = await interaction.client.summaries.summary(self.game_id, interaction.user.id)

@@ -2,7 +2,7 @@
 # (discord.py types item callbacks for any client; these items are only ever added to the App)
 """The class session summary's button (`bot/render/sessions.py` draws it): each pupil who
 presses it is shown their own line of the session, privately. The project chose, as for the
-"📋 My summary" of a game (issue 11), a private answer to a button on the public message
+"📋 My summary" of a game, a private answer to a button on the public message
 over a DM: a DM needs data the bot does not ask for, and a pupil's DMs may be closed. The id
 names only the session (``mk:myline:s<id>``), so the button works for every pupil and after a
 restart; the line comes from the presser's own records, so nobody sees another's."""

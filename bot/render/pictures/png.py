@@ -1,9 +1,8 @@
 """The palette canvas written as a PNG, compressed with ISA-L's deflate instead of zlib's.
 
-Why not `Image.save(…, "PNG")`: deflate was most of a picture's cost (1.4–1.8 ms of 3.8 for
-two sides, zlib at its fastest level), and a picture follows every press. ISA-L's level 1
-deflates the same scanlines in about a sixth of that for about the same size (gallery
-pictures, two sides: 0.2 ms against 1.5 ms, 15.5 KB against 14.6 KB with Pillow's filters).
+Why not `Image.save(…, "PNG")`: zlib's deflate, even at its fastest level, is most of a
+picture's cost, and a picture follows every press. ISA-L's level 1 deflates the same
+scanlines several times faster for about the same size (docs/performance.md, "Pictures").
 The file is the plainest PNG there is: 8-bit palette, every scanline unfiltered (a palette
 image gains little from filters), no extra chunks, so the same canvas always gives the same
 bytes.

@@ -1,4 +1,4 @@
--- Fair games (issue 10): a forfeit is a result like any other ending by the rules (RULES §1.5),
+-- Fair games: a forfeit is a result like any other ending by the rules (RULES §1.5),
 -- and a teacher may turn the bot's turn pings off.
 --
 -- SQLite cannot change a CHECK in place: the results table is rebuilt with 'forfeit' added

@@ -1,4 +1,4 @@
--- Issue 11, every round teaches.
+-- Every round teaches: the answer form, and a record of every answer.
 -- The server's default answer form for new Regnekrig games (RULES §2.2), a teacher's setting.
 ALTER TABLE guild_settings ADD COLUMN answer_form TEXT NOT NULL DEFAULT 'number'
     CHECK (answer_form IN ('number', 'expression'));

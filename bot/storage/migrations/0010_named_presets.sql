@@ -1,6 +1,5 @@
--- Issue 15: the teacher's named presets ("brøk uke 12"), saved once and picked by name when a
+-- The teacher's named presets ("brøk uke 12"), saved once and picked by name when a
 -- class session opens or a channel's preset is set. No row names a pupil.
--- (0009 is another change's number: the runner applies migrations in number order.)
 
 -- A named preset: the same start options and lock as class_presets, under a name. folded is the
 -- name case-folded (one preset per name whatever its capitals); name is as the teacher wrote it.

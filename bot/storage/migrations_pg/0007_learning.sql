@@ -1,4 +1,4 @@
--- PostgreSQL's twin of bot/storage/migrations/0007_learning.sql (issue 11, every round teaches).
+-- PostgreSQL's twin of bot/storage/migrations/0007_learning.sql (every round teaches).
 -- The server's default answer form for new Regnekrig games (RULES §2.2), a teacher's setting.
 ALTER TABLE guild_settings ADD COLUMN answer_form TEXT NOT NULL DEFAULT 'number'
     CHECK (answer_form IN ('number', 'expression'));
