@@ -1,4 +1,4 @@
-"""The `mattekrig` command line (issue 16): `--help` lists the commands, `--version` works
+"""The `mattekrig` command line: `--help` lists the commands, `--version` works
 everywhere, `check` reports without touching anything, `check --online` and `sync` talk to
 (the fake) Discord once."""
 
@@ -146,7 +146,7 @@ async def test_sync_registers_the_bots_commands_and_exits(
 
 
 def test_play_is_the_browser_tables_command_line(capsys: pytest.CaptureFixture[str]) -> None:
-    """Issue 14: `mattekrig play` hands its options to the table's own command line, and the
+    """`mattekrig play` hands its options to the table's own command line, and the
     bot's help lists it."""
     with pytest.raises(SystemExit) as shown:
         main(["play", "--help"])

@@ -165,7 +165,7 @@ def test_the_checks_see_type_checking_imports_apart() -> None:
 
 
 def test_render_imports_no_service_and_no_storage() -> None:
-    """Render draws values only (DESIGN: render "never awaits"; issue 8 point 4)."""
+    """Render draws values only (DESIGN: render "never awaits")."""
     paths = _modules("bot/render")
     assert len(paths) > 8
     assert _bot_imports_outside(paths, (*RENDER_MAY_IMPORT, *VALUE_MODULES)) == {}
@@ -195,7 +195,7 @@ def test_the_value_modules_are_plain_values() -> None:
 
 def test_the_discord_layer_calls_services_never_storage() -> None:
     """bot/ui and cogs import no storage module (the types they name come from the service
-    that returns them) and read no ``.storage`` attribute (issue 8 point 4)."""
+    that returns them) and read no ``.storage`` attribute."""
     paths = _modules("bot/ui", "cogs")
     assert len(paths) > 8
     importers = {
@@ -230,7 +230,7 @@ def test_nothing_below_the_client_imports_it() -> None:
 
 def test_the_client_wires_services_through_their_constructors() -> None:
     """No ``self.<service>.<attribute> = …`` and no ``self.<service>.<list>.append(…)`` in
-    the client: every collaborator is a constructor argument (issue 8 point 4)."""
+    the client: every collaborator is a constructor argument."""
     tree = ast.parse((ROOT / "bot/client.py").read_text(encoding="utf-8"))
 
     def on_a_part_of_self(node: ast.expr) -> bool:
@@ -258,7 +258,7 @@ def test_the_client_wires_services_through_their_constructors() -> None:
     assert patched == []
 
 
-# Issue 9: the services see storage only through its contract (bot/storage/contract.py), so
+# The services see storage only through its contract (bot/storage/contract.py), so
 # a second backend needs no service change. These modules are the SQLite backend itself.
 _BACKEND_MODULES = {
     "aiosqlite",

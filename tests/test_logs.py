@@ -1,4 +1,4 @@
-"""Log lines (issue 16): colour only on a terminal, `LOG_FORMAT=json` one object per line
+"""Log lines: colour only on a terminal, `LOG_FORMAT=json` one object per line
 with the press's ids, no voice warnings."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The repository stands alone and its documents stay true (issue 16): no tracked file points
+"""The repository stands alone and its documents stay true: no tracked file points
 outside it, every relative link resolves, and the docs name every command, option, scenario
 key, action, event and rule section the code has."""
 

@@ -369,8 +369,8 @@ async def private_reply(fake: FakeDiscord, interaction: FakeInteraction) -> str:
 
 
 async def assert_quiet(fake: FakeDiscord, interaction: FakeInteraction) -> None:
-    """Issue 10 point 4: an accepted decision is acknowledged by the board (its ✓), with no
-    private message."""
+    """An accepted decision is acknowledged by the board (its ✓), with no private message:
+    nothing piles up in a pupil's view."""
     with contextlib.suppress(TimeoutError):
         await fake.wait_until(lambda: bool(private_texts(interaction)), timeout=0.3)
     assert interaction.answered and private_texts(interaction) == [], interaction
@@ -441,7 +441,7 @@ def no_errors_fixture(caplog: pytest.LogCaptureFixture) -> Iterator[pytest.LogCa
 
 def final_controls(table: Table, gid: int) -> list[str]:
     """A finished board's controls: Rematch, and where pupils answered (regn mode) each
-    pupil's own summary (issue 11 point 3)."""
+    pupil's own summary."""
     from engine.config import Mode
 
     config = table.state(gid).config

@@ -1,4 +1,4 @@
-"""`mattekrig backup` and `mattekrig restore` (issue 16, README "Backups"): a backup taken
+"""`mattekrig backup` and `mattekrig restore` (README "Backups"): a backup taken
 while the bot is busy restores to a database whose every game replays; restore never runs
 under a bot and keeps what it replaces."""
 

@@ -1,4 +1,4 @@
-"""Issue 4: two sides pressing at the same moment, and one user double-clicking: every press
+"""Two sides pressing at the same moment, and one user double-clicking: every press
 is answered, and what should happen once happens once."""
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ async def test_rematch_pressed_by_both_players(
     table: Table, monkeypatch: pytest.MonkeyPatch, no_errors: Any
 ) -> None:
     """After a stop, both press Rematch together: one challenge, which the second press
-    accepts (issue 10: a rematch is a challenge the others accept) — one new game."""
+    accepts (a rematch is a challenge the others accept: nobody is drawn in) — one new game."""
     seed_deals(monkeypatch, 2)
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=1)
     await table.driver.slash("alice", "mattekrig stop")

@@ -1,5 +1,5 @@
 """The bot reads its settings from the environment and `.env` files, and says clearly what is
-missing or malformed (issue 16: one home for data, settings checked before login)."""
+missing or malformed (one home for data, settings checked before login)."""
 
 from __future__ import annotations
 

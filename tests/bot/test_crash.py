@@ -1,4 +1,4 @@
-"""Issue 17 "Done when": the bot process is killed with SIGKILL at random moments while many
+"""Nothing is lost: the bot process is killed with SIGKILL at random moments while many
 games are being played (some kills fall between a commit and its board edit), and started
 again each time. Every press that was answered is in the log once, none twice, and within a
 few seconds of each restart every board shows its game's true round, so no game is stuck.
@@ -193,7 +193,7 @@ async def _crash_run(fake_discord: FakeDiscord, driver: Driver, tmp_path: Path) 
 async def test_sigkill_between_a_commit_and_its_board_edit(
     fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
 ) -> None:
-    """The kill lands exactly where the issue found boards left behind: the press is in the
+    """The kill lands exactly where a board could be left behind: the press is in the
     log, its answer (the board edit) has not reached Discord. After the restart the board
     shows the round after that press, and the next press on it counts."""
     async with asyncio.timeout(PATIENCE_S):

@@ -1,4 +1,4 @@
-"""Issue 10 through Discord (the real bot on the project's fake Discord), in nb, sv and en:
+"""Fair games through Discord (the real bot on the project's fake Discord), in nb, sv and en:
 a stop is a forfeit that counts, an abandoned game counts for nobody, a rematch and a teams
 lobby wait for the players, auto mode is never timed, private replies are quiet, one board
 language, and turn pings."""
@@ -172,7 +172,7 @@ async def test_an_abandoned_game_is_no_draw_and_in_no_record(
 async def test_auto_mode_left_alone_for_ten_answer_times_changes_nothing(
     table: Table, user: str, locale: str, no_errors: Any
 ) -> None:
-    """Issue 10 point 1: in auto mode the engine decides; nothing is timed and nobody is
+    """In auto mode the engine decides; nothing is timed and nobody is
     shown thinking, so a game nobody flips stays exactly as it was."""
     gid, _ = await table.start_computer(
         user,
@@ -205,7 +205,7 @@ async def test_auto_mode_left_alone_for_ten_answer_times_changes_nothing(
 async def test_a_level_1_game_against_the_computer_leaves_at_most_three_private_messages(
     table: Table, user: str, locale: str, no_errors: Any
 ) -> None:
-    """Issue 10 point 4: the board's ✓ acknowledges an answer; nothing piles up."""
+    """The board's ✓ acknowledges an answer; nothing piles up."""
     gid, _ = await table.start_computer(user, locale=locale, game="regnekrig", level=1)
     await table.play(gid, strong_vs_weak(weak_side=1))
     await table.settle()
@@ -222,7 +222,7 @@ async def test_a_level_1_game_against_the_computer_leaves_at_most_three_private_
 async def test_a_swedish_pupil_in_a_norwegian_server_gets_a_norwegian_game(
     table: Table, no_errors: Any
 ) -> None:
-    """Issue 10 point 5: every public message of the game is in the server's language."""
+    """Every public message of the game is in the server's language."""
     gid = await table.challenge_game("bob", ["alice"], game="regnekrig", level=5)
 
     def decide(table: Table, gid: int, side: int) -> Any:
@@ -250,7 +250,7 @@ def pinged(table: Table, gid: int) -> list[Any]:
 async def test_the_namer_is_pinged_once_and_pings_can_be_turned_off(
     table: Table, no_errors: Any
 ) -> None:
-    """Issue 10 point 6: a ping only where the game waits for one player (naming the target),
+    """A ping only where the game waits for one player (naming the target),
     mentioning only them, once per decision; a server setting turns pings off."""
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=5)
     await table.settle()

@@ -1,9 +1,9 @@
-"""Issue 17, hostile input: thousands of custom_ids, command option values and modal texts that
-Discord itself would never send (over 100 characters, numbers past 2**63, unknown verbs and
-markers, wrong option types, unknown users and subcommands, answers of any length and
-alphabet) reach the real bot through the fake Discord. Every one of ours is answered, none
-leaves a traceback or an ERROR in the log, and none changes the event log (DESIGN "Errors":
-bad input gets a clear private message and changes nothing)."""
+"""Hostile input: thousands of custom_ids, command option values and modal texts that Discord itself
+would never send (over 100 characters, numbers past 2**63, unknown verbs and markers, wrong option
+types, unknown users and subcommands, answers of any length and alphabet) reach the real bot through
+the fake Discord. Every one of ours is answered, none leaves a traceback or an ERROR in the log, and
+none changes the event log (DESIGN "Errors": bad input gets a clear private message and changes
+nothing)."""
 
 from __future__ import annotations
 

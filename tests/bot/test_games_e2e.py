@@ -1,4 +1,4 @@
-"""Issue 4: a full game of each game to its end, driven only through slash commands, buttons,
+"""A full game of each game to its end, driven only through slash commands, buttons,
 selects and modals against the fake Discord.
 
 The tests read the bot's game state only as a pupil's eyes (the cards on the board, to type a
@@ -117,7 +117,7 @@ async def test_satsing_with_bets_to_the_end(
     assert t("hint.title", "nb") in hint.original.content
     bet = await table.bet("alice", gid, 0)
     assert bet.answered and bet.response_type == 7
-    await assert_quiet(table.fake, bet)  # issue 10: the board's ✓ is the acknowledgement
+    await assert_quiet(table.fake, bet)  # the board's ✓ is the acknowledgement
     passed = await table.bet("bob", gid, None, locale="sv-SE")
     await assert_quiet(table.fake, passed)
 

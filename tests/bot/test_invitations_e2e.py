@@ -1,4 +1,4 @@
-"""Issue 4: challenges and lobbies through Discord, their expiry, idle games, the challenge
+"""Challenges and lobbies through Discord, their expiry, idle games, the challenge
 cooldown, games in threads, and who gets pinged."""
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ async def test_lobby_join_leave_start_and_refusals(table: Table, no_errors: Any)
 
 
 async def test_teams_lobby_host_picks_a_team_mate(table: Table, no_errors: Any) -> None:
-    """Issue 4: four players pick teams (the host chooses a team-mate) in a 2 v 2 lobby."""
+    """Four players pick teams (the host chooses a team-mate) in a 2 v 2 lobby."""
     table.fake.world.add_user("dave", locale="no")
     start = await table.driver.slash(
         "alice", "mattekrig start", game="regnekrig", teams=True, thread=False
@@ -252,7 +252,7 @@ async def test_computer_game_in_a_thread(table: Table, no_errors: Any) -> None:
     )
     carol = table.user("carol")
     assert start.original is not None
-    # A public message of the game: the server's language (issue 10 point 5).
+    # A public message of the game: the server's language.
     assert start.original.content == t("reply.game_in_thread", "nb", player=carol.mention)
     game = table.game(gid)
     assert game.record.thread_id is not None

@@ -1,4 +1,4 @@
-"""Issue 9 "Done when": the bot process is killed with SIGKILL in the middle of a batch of 50
+"""Nothing is lost: the bot process is killed with SIGKILL in the middle of a batch of 50
 concurrent presses. After a restart, every press that was answered is in the game's log,
 and no press is in it twice.
 

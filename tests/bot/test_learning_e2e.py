@@ -1,4 +1,4 @@
-"""Every round teaches (issue 11), end to end through the fake Discord in nb, sv and en: each
+"""Every round teaches, end to end through the fake Discord in nb, sv and en: each
 diagnosis reaches the pupil privately (RULES §2.2: a wrong answer counts as *no value*, and
 the pupil is told why), the board's round block tells the round's own target and each side's
 distance, and the final board's summary button answers each pupil privately with their best
@@ -36,7 +36,7 @@ from tests.bot.e2e import (  # noqa: F401 - fixtures
 
 LEVEL = 5
 LANGS = {"alice": "nb", "bob": "sv", "carol": "en"}
-BOARD = "nb"  # issue 10: every public message speaks the server's language (Norwegian here)
+BOARD = "nb"  # every public message speaks the server's language (Norwegian here)
 DISTANCE_WORDS = {
     "nb": (" unna ", "akkurat målverdien"),
     "sv": (" från ", "precis målvärdet"),
@@ -110,7 +110,7 @@ async def test_each_diagnosis_reaches_the_pupil_and_the_summary_tells_the_game(
         _, sent = await table.answer(pupil, gid, text)
         assert sent is not None
         if reason is None:
-            await assert_quiet(table.fake, sent)  # a good answer: the board's ✓ (issue 10)
+            await assert_quiet(table.fake, sent)  # a good answer: the board's ✓
         else:
             reply = await private_reply(table.fake, sent)
             assert reply == answer_reply(judge(text, (a, b), LEVEL), lang)
@@ -197,7 +197,7 @@ async def test_the_answer_form_is_a_game_option(
     _, sent = await table.answer(user, gid, f"{_term(a)}+{_term(b)}")
     assert sent is not None
     if expected == "expression":
-        await assert_quiet(table.fake, sent)  # accepted: the board's ✓ says so (issue 10)
+        await assert_quiet(table.fake, sent)  # accepted: the board's ✓ says so
         assert 0 not in table.state(gid).pending
     else:  # the pupil computes: asked to type the result, nothing counted
         reply = await private_reply(table.fake, sent)

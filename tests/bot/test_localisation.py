@@ -1,4 +1,4 @@
-"""Issue 4: the same flow in nb, sv and en. The board speaks the starter's language; every
+"""The same flow in nb, sv and en. The board speaks the starter's language; every
 private reply speaks the language of whoever pressed (their Discord locale, else the server's,
 which is `no` on the fake)."""
 
@@ -52,7 +52,7 @@ async def test_the_same_game_in_each_language(
     assert t("deck.heltall.name", BOARD) in embed["footer"]["text"]
     assert t("board.game_number", BOARD, id=gid) in embed["footer"]["text"]
 
-    # Issue 10 point 5: the board speaks the server's language (Norwegian), whoever started.
+    # The board speaks the server's language (Norwegian), whoever started.
     assert table.state(gid).phase is Phase.TARGET
     selects = [c for c in board.all_components() if c.get("type") == 3]
     assert [s["placeholder"] for s in selects] == [

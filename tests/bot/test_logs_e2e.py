@@ -1,4 +1,4 @@
-"""Issue 16: every log line of a press names its interaction, server and game, down in the
+"""Every log line of a press names its interaction, server and game, down in the
 services, and the bot says it is ready with its name, servers and invite link."""
 
 from __future__ import annotations

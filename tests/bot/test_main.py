@@ -1,6 +1,6 @@
 """`python -m bot` / `mattekrig`: every start-up problem an operator can fix ends before login
 in one sentence on standard error and exit code 2, never a traceback, and creates nothing
-where it should not (issue 16)."""
+where it should not."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""`mattekrig migrate-db` (issue 13): a school's SQLite database moves to PostgreSQL whole
+"""`mattekrig migrate-db`: a school's SQLite database moves to PostgreSQL whole
 (every table, row counts checked), into an empty target only, and the source stays as it was."""
 
 from __future__ import annotations

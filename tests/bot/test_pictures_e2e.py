@@ -1,4 +1,4 @@
-"""Issue 12: the board shows the table as a picture, its text kept as the alternative; every
+"""The board shows the table as a picture, its text kept as the alternative; every
 edit replaces the picture (one file on the message, never a pile); where the bot may not
 attach files the board is text only and the game's starter is told once."""
 

@@ -1,4 +1,4 @@
-"""Issue 12: a press is answered at once with the new text over the picture the board already
+"""A press is answered at once with the new text over the picture the board already
 carries (kept by id: nothing drawn or uploaded on the press); the new picture follows from the
 game's refresh, one picture at a time per game, later changes folded into it, and a picture
 only ever shown with the text of the state it shows (its alt text describing it)."""

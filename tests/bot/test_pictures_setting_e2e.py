@@ -1,4 +1,4 @@
-"""Issue 12: a server setting turns the board's pictures off (text only) and on again, through
+"""A server setting turns the board's pictures off (text only) and on again, through
 `/mattekrig admin settings pictures:…`. Off, no picture is drawn at all: every board edit or
 new board carries no file and its embed no image; on again, the picture comes back."""
 

@@ -1,8 +1,8 @@
-"""Issue 5 through Discord: the real bot on the fake Discord, driven only by slash commands and
-button presses. Results come from real games played through the bot's services (auto mode)
-or, where a test needs many players, are recorded straight into storage (the same call the
-results service makes). Leaderboard, paging, the teacher's visibility settings, statistics,
-my-data, forget-me, and the teacher's admin commands (refused for pupils)."""
+"""Results and leaderboards through Discord: the real bot on the fake Discord, driven only by slash
+commands and button presses. Results come from real games played through the bot's services (auto
+mode) or, where a test needs many players, are recorded straight into storage (the same call the
+results service makes). Leaderboard, paging, the teacher's visibility settings, statistics, my-data,
+forget-me, and the teacher's admin commands (refused for pupils)."""
 
 from __future__ import annotations
 
@@ -175,14 +175,14 @@ async def test_leaderboard_after_real_games(
     await play_auto_game(bot, bot_clock, [alice, bob], names=["Alice", "*Bob* @everyone"])
     await play_auto_game(bot, bot_clock, [alice, carol], names=["Alice", "Carol"])
 
-    # Auto-mode games count but are not rated (issue 11 point 6): the board by wins.
+    # Auto-mode games count but are not rated (luck): the board by wins.
     asked = await driver.slash("alice", "mattekrig leaderboard", sort="wins")  # alice: `no`
     message = await reply_of(fake_discord, asked)
     assert message.ephemeral
     shown = text_of(message)
     assert t("leaderboard.title", "nb") in shown
     assert "Alice" in shown and "Carol" in shown
-    # Issue 15 (gentle leaderboards) shows the top half (here ranks 1 and 2 of three: Bob and
+    # A gentle leaderboard shows the top half (here ranks 1 and 2 of three: Bob and
     # Carol share the second place, so both are listed), names escaped, never a ping.
     assert "\\*Bob\\*" in shown and "@\u200beveryone" in shown
     assert t("leaderboard.you", "nb") in shown

@@ -1,4 +1,4 @@
-"""Issue 4, point 5: every refusal gets a short private message in the user's language, in time,
+"""Every refusal gets a short private message in the user's language, in time,
 and changes nothing (the stored events are compared before and after). A deleted board is
 posted again; a missing permission is named."""
 

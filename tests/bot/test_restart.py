@@ -1,4 +1,4 @@
-"""Issue 4: stop the bot mid-round and start it again on the same database. The board that the
+"""Stop the bot mid-round and start it again on the same database. The board that the
 old process posted keeps working (its buttons are `DynamicItem`s parsed from the custom_id),
 nothing already accepted is lost, and the stored deadlines still fire."""
 

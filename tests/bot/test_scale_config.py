@@ -1,4 +1,4 @@
-"""The scale settings (issue 13): DATABASE_URL picks PostgreSQL, SHARD_COUNT and SHARD_IDS
+"""The scale settings: DATABASE_URL picks PostgreSQL, SHARD_COUNT and SHARD_IDS
 this process's shards; each bad value is one sentence, and a password never shows."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
-"""Issue 13 "Done when": two bot processes (shards 0 and 1 of 2) on one PostgreSQL against one
-fake Discord. Games are played in a server of each shard; shard 1's process is killed with
+"""Nothing is lost across shards: two bot processes (shards 0 and 1 of 2) on one PostgreSQL against
+one fake Discord. Games are played in a server of each shard; shard 1's process is killed with
 SIGKILL and restarted. Nothing answered is lost, nothing is stored twice, shard 0 plays on
-meanwhile, and no game moved shards: each server's games are driven only by its own
-shard's process (Discord: shard = (guild_id >> 22) % shard_count)."""
+meanwhile, and no game moved shards: each server's games are driven only by its own shard's process
+(Discord: shard = (guild_id >> 22) % shard_count)."""
 
 from __future__ import annotations
 

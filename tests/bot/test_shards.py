@@ -1,4 +1,4 @@
-"""A process restores, times and ends only the games of its own shards' guilds (issue 13):
+"""A process restores, times and ends only the games of its own shards' guilds:
 the game service's view of the shared database (`bot.shards.ShardGameStore`)."""
 
 from __future__ import annotations

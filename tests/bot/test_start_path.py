@@ -1,4 +1,4 @@
-"""Issue 9, the start path: the board is the start command's own answer, its message id is
+"""The start path: the board is the start command's own answer, its message id is
 taken from the callback response (no GET of the original response), the whole start is one
 write transaction, and a press that arrives before the board's id is stored edits that
 board instead of posting a second one."""
@@ -52,7 +52,7 @@ async def test_a_press_before_the_board_id_is_stored_edits_that_board(
 async def test_a_start_that_waited_in_line_defers_then_shows_the_board(
     table: Table, no_errors: Any
 ) -> None:
-    """Issue 9: a result must be shown within 3 s at any load. A start whose interaction is
+    """Every interaction is answered within Discord's 3 s, at any load. A start whose interaction is
     already more than a second old when its work begins is deferred first, and the board
     arrives as the edit of that deferred answer (and is the game's board)."""
     before = set(table.bot.games.games)

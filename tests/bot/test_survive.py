@@ -1,4 +1,4 @@
-"""Issue 17: boards follow the log. After a restart every board shows its game's true state
+"""Boards follow the log. After a restart every board shows its game's true state
 (the log may be ahead of Discord when the process died between a commit and its edit); a
 committed press is answered "it counted" whatever Discord says to the edit, and the board is
 made true through the channel; games and invitations deleted by forget-me answer "no longer

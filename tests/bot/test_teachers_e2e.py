@@ -1,4 +1,4 @@
-"""Issue 15: the teacher in charge, end to end through the fake Discord: class presets (locked
+"""The teacher in charge, end to end through the fake Discord: class presets (locked
 and not, and named ones picked by name), an accommodation that doubles one pupil's answer
 time and is invisible to the others, a class session from start to summary with several
 games ending together (the class's mistakes in words, each pupil's own line privately),

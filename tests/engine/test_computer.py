@@ -178,7 +178,7 @@ def best_share(kinds: Counter[str]) -> float:
 
 @pytest.mark.parametrize("level", range(1, 8))
 def test_easy_makes_a_pupils_mistakes_at_every_level(level: int) -> None:
-    """Issue 11: "easy makes human-like mistakes at every level (sign slips, the worse order,
+    """Easy "makes human-like mistakes at every level (sign slips, the worse order,
     a late answer)" and finds the best move about half the time."""
     kinds = answer_kinds(level, Strength.EASY)
     assert 0.4 <= best_share(kinds) <= 0.6, kinds

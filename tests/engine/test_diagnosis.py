@@ -101,7 +101,7 @@ def test_a_typed_number_stays_that_number() -> None:
 
 
 def test_sign_slip_for_a_card_typed_without_its_sign() -> None:
-    """§2.2 "4 is not that card": `4+5` with cards −4, 5 is not legal (issue 11: it was
+    """§2.2 "4 is not that card": `4+5` with cards −4, 5 is not legal (not to be
     accepted and shown as 4 + 5 = 9)."""
     assert no_value("4+5=9", (-4, 5), 1) == (
         "sign_slip",
@@ -146,7 +146,7 @@ def test_a_sign_in_front_of_a_root_is_not_the_cards_sign() -> None:
 
 
 def test_arithmetic_slip_for_a_legal_expression_with_the_wrong_number() -> None:
-    """Issue 11: "4 · 6 = 24, ikke 25"."""
+    """An arithmetic slip names the true result: "4 · 6 = 24, ikke 25"."""
     assert no_value("4*6=25", (4, 6), 2) == (
         "arithmetic_slip",
         {"expression": "4 \u00b7 6", "value": 24, "number": 25, "card_a": 4, "card_b": 6},
@@ -174,7 +174,7 @@ def test_arithmetic_slip_in_a_middle_step() -> None:
 
 
 def test_not_your_cards_names_the_number_and_the_real_cards() -> None:
-    """Issue 11: `6/(-2)` with cards 6, 6 said "Sjekk fortegnene!"; −2 is no card at all."""
+    """`6/(-2)` with cards 6, 6 is not a sign slip ("Sjekk fortegnene!"): −2 is no card at all."""
     assert no_value("6/(-2)", (6, 6), 3, EXPRESSION) == (
         "not_your_cards",
         {"number": -2, "card_a": 6, "card_b": 6},
@@ -182,7 +182,7 @@ def test_not_your_cards_names_the_number_and_the_real_cards() -> None:
 
 
 def test_card_twice_for_one_card_used_twice() -> None:
-    """Issue 11: `4*4` with cards 4, 6 said "4 er ikke et av kortene dine"; 4 is, once."""
+    """`4*4` with cards 4, 6 is not "4 er ikke et av kortene dine": 4 is, once."""
     assert no_value("4*4", (4, 6), 5, EXPRESSION) == (
         "card_twice",
         {"number": 4, "card_a": 4, "card_b": 6},
@@ -190,7 +190,7 @@ def test_card_twice_for_one_card_used_twice() -> None:
 
 
 def test_card_missing_for_a_card_left_out() -> None:
-    """Issue 11: `3^2` at level 6 lost its reason (the engine sent `missing`)."""
+    """`3^2` at level 6 keeps its reason and what is missing."""
     expected = ("card_missing", {"missing": 4, "card_a": 3, "card_b": 4})
     assert no_value("3^2", (3, 4), 6, EXPRESSION) == expected
     assert no_value("3^2=9", (3, 4), 6) == expected
@@ -220,7 +220,7 @@ def test_operator_not_allowed_for_a_number_another_operation_gives() -> None:
 
 
 def test_squares_and_roots_are_never_suggested_below_their_level() -> None:
-    """Issue 11: "never mention squares below level 6, roots below 7": 36 for 6 and 1 is
+    """Never mention squares below level 6, roots below 7: 36 for 6 and 1 is
     6² · 1, but at level 2 it is only an arithmetic slip of 6 · 1."""
     reason, details = no_value("36", (6, 1), 2)
     assert reason == "arithmetic_slip" and details["expression"] == "6 \u00b7 1"
@@ -236,8 +236,8 @@ def test_square_not_allowed_below_level_six() -> None:
 
 
 def test_any_other_power_below_level_six_is_power_not_allowed() -> None:
-    """Issue 11: `3^3` at level 5 said "the only power you can use is 2", but no power is part
-    of level 5; from level 6 the square is the one power there is."""
+    """`3^3` at level 5 is not "the only power you can use is 2": no power is part of
+    level 5; from level 6 the square is the one power there is."""
     with pytest.raises(ExpressionError) as caught:
         judge("3^3", (3, 4), 5)
     assert (caught.value.code, caught.value.details) == ("power_not_allowed", {"level": 5})
@@ -264,7 +264,7 @@ def test_root_of_result() -> None:
 
 
 def test_root_of_negative() -> None:
-    """Issue 11: `sqrt(-4)` said "…kvadrattall, som 0, 1, 4 eller 9"; −4 is negative."""
+    """`sqrt(-4)` is not "…kvadrattall, som 0, 1, 4 eller 9": −4 is negative."""
     assert no_value("sqrt(-4)+6", (-4, 6), 7, EXPRESSION) == (
         "root_of_negative",
         {"number": -4, "card_a": -4, "card_b": 6},

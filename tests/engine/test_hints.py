@@ -120,7 +120,7 @@ def test_a_worked_example() -> None:
 
 
 def test_the_hint_counts_the_cards_inside() -> None:
-    """Issue 11 point 7: a hint says what to count: 1 of the 3 unseen cards lies between 1
+    """A hint says what to count: 1 of the 3 unseen cards lies between 1
     and 2 (the interval's order does not matter, its ends count: §3.1)."""
     count = inside_count((2, 1), [1, 3, 5])
     assert (count.low, count.high, count.inside, count.unseen) == (1, 2, 1, 3)

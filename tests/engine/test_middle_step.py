@@ -1,4 +1,4 @@
-"""The middle step after a round (issue 11 point 3): where a square or a root was involved, the
+"""The middle step after a round: where a square or a root was involved, the
 result line shows the step between the expression and its value, as the rules page writes it:
 ``3² + (−2) = 9 − 2 = 7`` (RULES §2.2, levels 6–7)."""
 

@@ -181,7 +181,7 @@ def test_a_rounded_decimal_with_its_sign_flipped_is_a_sign_slip() -> None:
 @pytest.mark.parametrize(
     ("text", "cards", "level", "code"),
     [
-        ("sqrt(-4)+6", (-4, 6), 7, "root_of_negative"),  # the example
+        ("sqrt(-4)+6", (-4, 6), 7, "root_of_negative"),  # not "no square number"
         ("\u221a5+6", (5, 6), 7, "root_of_non_square"),
         ("3+8", (3, 4), 1, "not_your_cards"),
         ("4+5", (-4, 5), 1, "sign_slip"),

@@ -295,7 +295,7 @@ class World:
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
         # Every callback and webhook request names its interaction by token: found by index,
-        # not by a scan that grows with every press of a long benchmark run.
+        # not by a scan that grows with every press of a long benchmark.
         self._by_token: dict[str, FakeInteraction] = {}
         self.global_commands: list[FakeCommand] = []
         self.guild_commands: dict[int, list[FakeCommand]] = {}

@@ -201,7 +201,7 @@ async def test_hot_seat_two_players_type_their_answers_in_nb(
     told = t("table.note.side", "nb", name="Bo", text=answer_reply(verdict, "nb"))
     assert await message(page) == told
     shown = await words(page)
-    assert plain(t("result.round", "nb", round=1)) in shown  # the round's block (issue 10)
+    assert plain(t("result.round", "nb", round=1)) in shown  # the round's block
     assert f"→ 99 → {t('value.none', 'nb')}" in shown  # Bo's typed number, no value
 
     await end_by_time(page, served, "nb")

@@ -196,7 +196,7 @@ async def test_an_unknown_page_or_method_is_a_localised_page(table: Table) -> No
 
 
 async def test_the_page_loads_nothing_from_anywhere_else(table: Table) -> None:
-    """Issue 14: the server sends no third-party resources (and the browser may load none)."""
+    """Privacy: the server sends no third-party resources (and the browser may load none)."""
     gid, page = await start(table, **REGNEKRIG_2)
     response = await table.client.get(f"/game/{gid}")
     policy = response.headers["Content-Security-Policy"]

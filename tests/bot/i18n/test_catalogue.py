@@ -269,7 +269,7 @@ def test_the_catalogue_never_imports_discord() -> None:
 
 
 def test_missing_permissions_are_named_in_the_users_language() -> None:
-    """Issue 4 point 5: if the bot lacks a permission, the user is told which one, with the
+    """Every refusal says why: if the bot lacks a permission, the user is told which one, with the
     name Discord's own settings show in their language."""
     from bot.replies import permission_name
 

@@ -133,7 +133,7 @@ EXPECTED: dict[str, set[tuple[Verb, str | None]]] = {
     "over_time_up": {(Verb.REMATCH, None)},
     "over_max_rounds": {(Verb.REMATCH, None)},
     "over_stalemate": {(Verb.REMATCH, None)},
-    # A regn-mode regnekrig game over: each pupil's own summary too (issue 11 point 3).
+    # A regn-mode regnekrig game over: each pupil's own summary too.
     "over_forfeit": {(Verb.REMATCH, None), (Verb.SUMMARY, None)},
     "over_no_answers": {(Verb.REMATCH, None)},
     "stopped": {(Verb.REMATCH, None), (Verb.SUMMARY, None)},
@@ -202,11 +202,11 @@ def test_a_bet_stays_hidden_until_every_side_has_decided() -> None:
     text = everything(render_board(live(config, state, events), "en", T0))
     assert "swap" not in text.split("Waiting for")[1].split("\n", 1)[0]
     assert "bet and swapped" not in text and "no bet" not in text
-    assert "⏳ P1" in text and "⏳ P0" not in text  # issue 10: "Waiting for" lists only P1
+    assert "⏳ P1" in text and "⏳ P0" not in text  # "Waiting for" lists only who has not decided
     assert "✓ P0" not in text.split("Waiting for")[1] and "✓ decided" in text
 
 
-# -- the result block (issue 10 point 3) --------------------------------------------------------
+# -- the result block ---------------------------------------------------------------------------
 
 
 def result_of(name: str, lang: str = "en") -> str:

@@ -1,4 +1,4 @@
-"""What each round teaches (issue 11 point 3), on the board after the round: the round's own
+"""What each round teaches, on the board after the round: the round's own
 target and each side's distance (``12 er 3 unna 15``), the middle step where a square or a root
 was involved (``3² + (−2) = 9 − 2 = 7``, the rules page's own example, RULES §2.2 level 6), the
 best move's middle step when it was not played, and a short praise for a best move or an exact
@@ -86,7 +86,7 @@ def test_the_middle_step_of_a_square_and_of_the_best_move(lang: str, exact: str,
 
 
 def test_division_in_the_middle_step_is_written_the_schools_way() -> None:
-    """Issue 11 point 7: nb and sv write division as ':'; en as ÷."""
+    """School notation: nb and sv write division as ':'; en as ÷."""
     actions = [NameTarget(0, -1), Answer(0, "sqrt(9):(-3)=-1"), Timeout(1)]
     assert "√9 : (−3) = 3 : (−3) = −1" in _lesson(7, actions, L7_PILES, "nb")[1]
     assert "√9 : (−3) = 3 : (−3) = −1" in _lesson(7, actions, L7_PILES, "sv")[1]

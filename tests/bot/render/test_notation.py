@@ -1,4 +1,4 @@
-"""School notation (issue 11 point 7): nb and sv write division as ``:``, en as ÷; a value
+"""School notation: nb and sv write division as ``:``, en as ÷; a value
 that is not whole is the fraction with the language's decimal beside it."""
 
 from __future__ import annotations

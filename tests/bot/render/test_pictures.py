@@ -26,7 +26,7 @@ from engine.game import apply, new_game
 from engine.view import view
 
 PNG = b"\x89PNG\r\n\x1a\n"
-MAX_BYTES = 60 * 1024  # the issue's budget for four sides
+MAX_BYTES = 60 * 1024  # a picture's budget for four sides (docs/performance.md)
 POSITIONS = every_position()
 
 
@@ -41,7 +41,8 @@ def _open(png: bytes) -> Image.Image:
 
 
 def test_the_gallery_has_every_kind_of_round() -> None:
-    """The issue: each game, levels 1/5/7, war, exact hit, endgame, four sides, game over."""
+    """The gallery covers each game, levels 1/5/7, war, exact hit, endgame, four sides, game
+    over."""
     names = " ".join(p.name for p in POSITIONS)
     for kind in (
         "regnekrig-1",
@@ -76,7 +77,7 @@ def test_every_round_draws_in_every_language(position: Position, lang: str) -> N
 
 
 def test_four_sides_stay_small() -> None:
-    """The issue: PNG ≤ 60 KB for four sides, at 2× scale for sharp phones."""
+    """The budget: PNG ≤ 60 KB for four sides, at 2× scale for sharp phones."""
     four = [p for p in POSITIONS if len(p.view.sides) == 4]
     assert four
     for position in four:

@@ -229,7 +229,7 @@ def test_stats_fit_and_say_everything(lang: str) -> None:
     for n in (1, 7):
         assert t(f"level.{n}.name", lang) in text
     assert t("stats.next.next", lang, current=3, level=4, name=t("level.4.name", lang)) in text
-    # Issue 11: best moves of the rounds asked (77,777 of 100,998), not legal (88 %).
+    # Best moves of the rounds asked (77,777 of 100,998), not legal answers (88 %).
     assert "▼▲•" in text and t("records.percent", lang, percent=77) in text
     assert t("stats.tally.missed", lang, missed=999) in text
     for rule in ("start", "stay", "previous"):
@@ -245,7 +245,7 @@ def test_stats_fit_and_say_everything(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_a_season_rating_equal_to_all_time_is_shown_once(lang: str) -> None:
-    """Issue 10 point 7: in the first season the season's rating is the all-time one; the
+    """In the first season the season's rating is the all-time one; the
     same number twice only confuses."""
     same = (RatingLine("regnekrig", "s1", 1016, 1), RatingLine("regnekrig", "all", 1016, 1))
     differs = (RatingLine("regnekrig", "s2", 1000, 0), RatingLine("regnekrig", "all", 1016, 1))

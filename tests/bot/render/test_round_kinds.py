@@ -1,6 +1,6 @@
-"""Issue 10, done when: every kind of round renders on the board in nb, sv and en within
-Discord's limits (`tests.fakediscord.message_checks.check_message`), with no line of the result
-block over 120 characters — each level, a war, an exact hit, too few cards, each endgame, a swap,
+"""Every kind of round renders on the board in nb, sv and en within Discord's limits
+(`tests.fakediscord.message_checks.check_message`), with no line of the result block over 120
+characters — each level, a war, an exact hit, too few cards, each endgame, a swap,
 and two to four sides with the longest names Discord allows."""
 
 from __future__ import annotations

@@ -86,6 +86,7 @@ def test_help_fits_and_lists_the_localised_commands(lang: str) -> None:
     ],
 )
 def test_help_says_which_games_move_a_rating(lang: str, unrated: str) -> None:
-    """Issue 11 point 6: auto mode and plain intervallkrig count but move no rating."""
+    """Ratings only where skill decides: auto mode and plain intervallkrig count but move no
+    rating."""
     text = all_text(help_text(lang))
     assert unrated in text

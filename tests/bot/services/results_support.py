@@ -111,7 +111,7 @@ async def regn_game(
     rounds: int = 3,
     **options: Any,
 ) -> int:
-    """A rated game (issue 11 point 6: regn mode, where skill decides): level 1 with a
+    """A rated game (regn mode, where skill decides): level 1 with a
     one-minute time limit, every side answering its true sum; after ``rounds`` rounds the time
     runs out, the round in play is finished and the game ends by the rules (RULES §1.5)."""
     options = {"mode": "regn", "minutes": 1, **options}

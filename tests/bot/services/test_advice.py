@@ -73,7 +73,7 @@ def right(level: int, pairs: Sequence[tuple[int, int]]) -> list[Typed]:
 
 PAIRS = [(4, 2), (2, -6), (5, -3), (-1, 6), (3, 1), (-4, -2), (6, 5), (1, -5), (-2, 3)]
 
-# The issue's pupil: level 4, 44 % best moves (8 of 18), and every mistake a flipped sign.
+# A pupil at level 4, 44 % best moves (8 of 18), and every mistake a flipped sign.
 SIGN_SLIPPER = history(
     4,
     [
@@ -93,7 +93,7 @@ SIGN_SLIPPER = history(
 
 
 def test_sign_slips_in_subtraction_are_practised_with_the_sign_deck() -> None:
-    """The issue's pupil was told "practise level 3 (division) … practise division most". Now:
+    """Not "practise level 3 (division) … practise division most" (division was not the trouble):
     subtraction with negative numbers, watch the sign, at level 1 with the `fortegn` deck."""
     suggestion = suggest_level([SIGN_SLIPPER])
     assert suggestion.rule == "practise" and suggestion.current == 4

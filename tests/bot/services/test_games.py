@@ -1,5 +1,5 @@
 """GameService: every accepted action is stored before it is shown, refusals change nothing,
-deadlines survive a restart (issue 4, points 4 and 5)."""
+deadlines survive a restart."""
 
 from __future__ import annotations
 
@@ -192,7 +192,7 @@ async def test_hint_only_while_betting(games: GameService) -> None:
 async def test_a_finished_game_has_its_result_recorded_in_the_background(
     storage: Storage, clock: FakeClock
 ) -> None:
-    """Issue 5 point 7: writing a game's results never delays the board update."""
+    """Writing a game's results never delays the board update."""
     from bot.services.results import ResultsService
 
     results = ResultsService(storage, clock)
@@ -202,7 +202,7 @@ async def test_a_finished_game_has_its_result_recorded_in_the_background(
         await games.flip(game.id, ALICE, None)
     await results.drain()
     recorded = await storage.load_result(game.id)
-    assert recorded is not None  # recorded; an auto-mode game moves no rating (issue 11)
+    assert recorded is not None  # recorded; an auto-mode game moves no rating (luck)
     assert not recorded.rated and recorded.unrated == "luck"
 
 

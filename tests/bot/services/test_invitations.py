@@ -1,4 +1,4 @@
-"""Challenges and lobbies (issue 4, point 2): accept/decline only by the invited, expiry,
+"""Challenges and lobbies: accept/decline only by the invited, expiry,
 one open challenge per user, a cooldown, lobbies of 2–4 and teams of two."""
 
 from __future__ import annotations
@@ -163,7 +163,7 @@ async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationS
 
 
 async def test_the_host_picks_a_team_mate(invitations: InvitationService) -> None:
-    """Issue 4: four players can pick teams (or be split automatically by join order)."""
+    """Four players can pick teams (or be split automatically by join order)."""
     lobby = await invitations.lobby(
         guild_id=1,
         channel_id=10,

@@ -2,7 +2,7 @@
 periods (this week, this season, all time), the teacher's visibility setting, season
 rollover (point 6) and departed members kept off the board. Sorting, paging, periods and
 filters are checked in the teacher's full view (``manager=True``); what a member sees is the
-gentle view (issue 15), tested at the end."""
+gentle view, tested at the end."""
 
 from __future__ import annotations
 
@@ -143,7 +143,8 @@ async def test_game_and_level_filters(leaderboards: LeaderboardService, play: Re
         GUILD, A, game="intervallkrig", sort="wins", manager=True
     )
     assert [r.user_id for r in interval.rows] == [D, A]
-    # Issue 11 point 6: plain intervallkrig is luck, so it counts in results but is not rated.
+    # Ratings only where skill decides: plain intervallkrig is luck, so it counts in results but is
+    # not rated.
     assert (await leaderboards.leaderboard(GUILD, A, game="intervallkrig")).rows == ()
     with pytest.raises(UserFacingError):
         await leaderboards.leaderboard(GUILD, A, level=8, manager=True)
@@ -190,13 +191,13 @@ async def test_computer_and_capped_games_do_not_count_as_board_games(
     assert own is not None and (own.games, own.wins, own.answers) == (3, 3, 15)
 
 
-# -- issue 15: gentle leaderboards ---------------------------------------------------------------
+# -- gentle leaderboards: nobody is shamed --------------------------------------------------------
 
 
 async def test_a_member_never_sees_the_bottom_half_by_name(
     leaderboards: LeaderboardService, play: Recorder
 ) -> None:
-    """Issue 15, point 6: the default view shows the top (at most 10) and the viewer's own
+    """The default view shows the top (at most 10) and the viewer's own
     place, never the bottom half of the class by name."""
     await play(A, B)
     await play(A, C)
@@ -212,7 +213,7 @@ async def test_a_member_never_sees_the_bottom_half_by_name(
 async def test_effort_ranks_answers_given_and_the_teacher_picks_the_public_board(
     leaderboards: LeaderboardService, admin: AdminService, play: Recorder
 ) -> None:
-    """Issue 15, point 6: "effort" counts answers given, right or wrong; members see the
+    """The "effort" board counts answers given, right or wrong; members see the
     public board by default and may share only it."""
     await play(A, B, answers={A: (2, 2), B: (9, 1)})
     await play(C, D, answers={C: (4, 4), D: (1, 1)})
@@ -231,7 +232,7 @@ async def test_effort_ranks_answers_given_and_the_teacher_picks_the_public_board
 async def test_most_improved_compares_this_week_with_last(
     leaderboards: LeaderboardService, play: Recorder, clock: FakeClock
 ) -> None:
-    """Issue 15, point 6: "most improved" ranks the gain in correct answers against the week
+    """The "most improved" board ranks the gain in correct answers against the week
     before; only pupils with enough answers in both weeks are on it."""
     await play(A, B, answers={A: (10, 5), B: (10, 8)})
     clock.advance(7 * DAY_MS // 1000)

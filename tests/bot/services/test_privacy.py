@@ -162,10 +162,10 @@ async def test_retention_follows_the_operators_days(
 async def test_my_data_leaves_out_a_live_games_seed_and_card_orders(
     games: GameService, privacy: PrivacyService, clock: FakeClock, storage: Storage
 ) -> None:
-    """my-data during a game used to hold its seed (and the card orders chance gave): fed to
-    `python -m engine.replay` it printed every card still to come for both sides. A live
-    game's export leaves them out; a finished game's record stays whole (RULES §1.6: it
-    replays from its seed)."""
+    """No client receives what its side may not see: a live game's seed (and the card orders chance
+    gave), fed to `python -m engine.replay`, would print every card still to come for both sides. A
+    live game's export leaves them out; a finished game's record stays whole (RULES §1.6: it replays
+    from its seed)."""
     zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
     alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
     live = await start(games, [zelda, alice], seed=9)

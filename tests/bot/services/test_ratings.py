@@ -74,7 +74,7 @@ async def test_at_most_three_rated_games_per_pair_per_day(storage: Storage) -> N
         ({"reason": "stopped"}, "ended_early"),
         ({"reason": "abandoned"}, "ended_early"),
         ({"computer": True}, "computer"),
-        # Issue 11 point 6: ratings only where skill decides (the registry's rated_modes).
+        # Ratings only where skill decides (the registry's rated_modes).
         ({"mode": "auto"}, "luck"),
         ({"game": "intervallkrig"}, "luck"),
     ],

@@ -75,7 +75,7 @@ async def test_all_cards(games: GameService, clock: FakeClock, results: ResultsS
     by_side = {p.side: p for p in result.players}
     assert by_side[winner].outcome == "win" and by_side[1 - winner].outcome == "loss"
     assert by_side[winner].cards_end == 52 and by_side[1 - winner].cards_end == 0
-    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
+    assert not result.rated and result.unrated == "luck"  # auto mode is luck: no rating
     assert result.rounds == sum(p.rounds_won for p in result.players)  # no stalemate here
     assert result.duration_ms == result.ended_at - result.started_at > 0
     assert all(p.answers == 0 for p in result.players)  # auto mode: the engine answered
@@ -96,7 +96,7 @@ async def test_time_up(
         assert counts[0] == counts[1] and {p.outcome for p in result.players} == {"draw"}
     else:
         assert counts[result.winner] == max(counts.values())  # type: ignore[type-var]
-    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
+    assert not result.rated and result.unrated == "luck"  # auto mode is luck: no rating
 
 
 async def test_max_rounds(games: GameService, clock: FakeClock, results: ResultsService) -> None:
@@ -138,7 +138,7 @@ async def test_stalemate(storage: Storage, clock: FakeClock, results: ResultsSer
     _check_two_player_result(result, "stalemate")
     assert result.winner is None and {p.outcome for p in result.players} == {"draw"}
     assert all(p.cards_end is None for p in result.players)  # stacked piles: no replay
-    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
+    assert not result.rated and result.unrated == "luck"  # auto mode is luck: no rating
 
 
 async def test_a_stop_is_a_forfeit_that_counts(
@@ -261,7 +261,7 @@ async def test_teams_are_recorded_per_member(
     same_side = [p for p in result.players if p.side == 0]
     assert same_side[0].outcome == same_side[1].outcome
     assert same_side[0].rounds_won == same_side[1].rounds_won
-    assert not result.rated and result.unrated == "luck"  # issue 11: auto mode is luck
+    assert not result.rated and result.unrated == "luck"  # auto mode is luck: no rating
 
 
 async def test_answers_per_player_with_times_and_misses(

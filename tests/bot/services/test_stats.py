@@ -73,14 +73,14 @@ def _game(
     ],
 )
 def test_suggested_level(games: list[PlayerGame], expected: tuple) -> None:
-    """Issue 11 point 4: the best-move rate and misses of the current level's own last rounds
+    """The best-move rate and misses of the current level's own last rounds
     decide; a struggling pupil is told to go down from any level; nobody is trapped."""
     suggestion = suggest_level(games)
     assert (suggestion.level, suggestion.current, suggestion.rule) == expected
 
 
 def test_bob_best_ten_of_eighteen_shows_fifty_six_percent() -> None:
-    """The issue's Bob: 18 legal division answers, 10 of them best, stats said 100 %; now 56 %.
+    """Bob: 18 legal division answers, 10 of them best: 56 %, not the 100 % of legal answers.
     Erik: 12 rounds, 7 missed, 5 best: 42 %, with the 7 misses counted."""
     bob = summarize(GUILD, A, "Bob", [_game(3, 18, 18, best=10, op="divide")])
     assert bob.operations["divide"].best_rate == pytest.approx(10 / 18)
@@ -193,7 +193,7 @@ async def test_admin_settings_and_void(storage: Storage, admin: AdminService) ->
 
 async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     """Per pupil: games, answers, misses, best moves of the rounds asked overall, per operation
-    and per level (each level with its misses), suggested level. Issue 11's Bob: 15 division
+    and per level (each level with its misses), suggested level. Bob: 15 division
     answers, all legal, 10 best, and 3 rounds missed: 10 of 18 rounds, 56 %, misses shown."""
     await _record(
         storage,
@@ -253,7 +253,7 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
 
 
 def test_median_time_and_the_commonest_mistake_per_level_and_operation() -> None:
-    """Issue 11 point 4: the median time to answer and the mistake kinds, per operation and
+    """The median time to answer and the mistake kinds, per operation and
     per level, from the stored tallies; the stats screen shows them."""
     from bot.i18n import t
     from bot.render.stats import render_stats

@@ -1,4 +1,4 @@
-"""The end-of-game summary's suggestion (issue 11 point 3): one game's best moves and misses
+"""The end-of-game summary's suggestion: one game's best moves and misses
 say whether to go down, stay or go up a level, and which operation to practise."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15's figures from issue 11's per-answer records, on hand-built results whose figures
+"""The teacher's figures from the per-answer records, on hand-built results whose figures
 are worked out by hand: the report's lines (the per-answer median, misses and exact hits on
 the level's own line, the mistake kinds and "needs help with"), its class overview by mistake
 kind, and a class session's most common mistakes (each pupil's own, and the class's)."""
@@ -95,7 +95,7 @@ def test_a_line_per_level_and_operation_from_every_answer() -> None:
     assert subtract.median_ms == 4_000
     assert (subtract.missed, subtract.asked) == (4, 11)
     assert subtract.mistakes == (("sign_slip", 4), ("arithmetic_slip", 1))
-    assert subtract.best_rate == 2 / 11  # best moves of the rounds asked (issue 11)
+    assert subtract.best_rate == 2 / 11  # best moves of the rounds asked
     assert subtract.help_with == ("sign_slip", "timeout")  # 4 of each, both ≥ 11 / 4
     target, square = lines[(6, "target")], lines[(6, "square")]
     assert (target.missed, target.exact_hits, target.median_ms) == (1, 2, 3_000)

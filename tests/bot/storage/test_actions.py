@@ -1,4 +1,4 @@
-"""One accepted action = one transaction (issue 9): a press's actions, the deadlines it sets
+"""One accepted action = one transaction: a press's actions, the deadlines it sets
 or clears and the game's end are stored together, or, when any part is refused, not at all.
 
 DESIGN.md "Nothing is lost": every accepted action is committed before anyone sees it.

@@ -1,4 +1,4 @@
-"""The contract suite covers the whole contract (issue 9): every method of every protocol in
+"""The contract suite covers the whole contract: every method of every protocol in
 bot/storage/contract.py is exercised by a test in this folder, and the SQLite backend is
 checked to implement every protocol (mypy checks that structurally at the end of
 bot/storage/sqlite.py)."""
@@ -42,8 +42,8 @@ def test_every_contract_method_is_exercised_by_the_suite() -> None:
         "ResultStore",
         "SettingsStore",
         "PrivacyStore",
-        "TeacherStore",  # issue 15: tests/bot/storage/test_teachers.py
-        "PresetStore",  # issue 15's named presets: the same file
+        "TeacherStore",  # tests/bot/storage/test_teachers.py
+        "PresetStore",  # named presets: the same file
     }
     missing = {area: sorted(ms - called) for area, ms in methods.items() if ms - called}
     assert missing == {}

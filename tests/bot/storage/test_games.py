@@ -170,7 +170,7 @@ async def test_board_message_and_thread(store: Storage) -> None:
 
 
 async def test_games_ended_since_a_moment_with_a_board(store: Storage) -> None:
-    """What start-up redraws besides the live games (issue 17): the games that ended at or
+    """What start-up redraws besides the live games: the games that ended at or
     after a moment and have a board (a crash may have left it showing buttons)."""
     early = await new_game(store, channel_id=500)
     late = await new_game(store, channel_id=501)
@@ -281,7 +281,7 @@ async def test_partial_unique_index_holds_without_the_python_check(backend: Back
 
 
 async def test_load_live_games_reads_every_live_game_whole(store: Storage) -> None:
-    """A restart replays every live game from one read (issue 9): each with its players and
+    """A restart replays every live game from one read: each with its players and
     its events in order; ended games are left out, as are their deadlines."""
     first = await new_game(store, channel_id=1)
     ended = await new_game(store, channel_id=2)

@@ -1,4 +1,4 @@
-"""Group commit (issue 9): writes that arrive together share one transaction and one fsync,
+"""Group commit: writes that arrive together share one transaction and one fsync,
 yet each write succeeds or fails alone, and each caller hears back only after its COMMIT."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 12: the server setting that turns board pictures off (migration 0009), stored and read
+"""The server setting that turns board pictures off (migration 0009), stored and read
 through the settings contract on every backend: on until a manager turns it off, kept while
 other settings change, and still off after the storage is opened again."""
 

@@ -67,8 +67,8 @@ async def test_forget_guild_and_retention(store: Storage) -> None:
 
 
 async def test_forget_leaves_no_partner_choice_naming_the_user(store: Storage) -> None:
-    """forget-me used to leave the pupil's id in a team lobby's `partner` (the host's choice
-    of team-mate): every column of the invitation names nobody afterwards."""
+    """forget-me reaches a team lobby's `partner` too (the host's choice of team-mate): every
+    column of the invitation names nobody afterwards."""
     lid = await lobby(store, host=102)
     await store.join_lobby(lid, 101, T0 + 1)
     await store.update_invitation_options(

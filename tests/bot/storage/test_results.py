@@ -266,7 +266,7 @@ async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
     )
     assert await store.guild_settings(1) == changed
     assert (await store.update_guild_settings(1, T0 + 2, language=None)).language is None
-    # Issue 10: turn pings are on until the teacher turns them off, and stay off.
+    # Turn pings are on until the teacher turns them off, and stay off.
     assert changed.pings
     quiet = await store.update_guild_settings(1, T0 + 3, pings=False)
     assert not quiet.pings and (await store.guild_settings(1)).pings is False
@@ -291,7 +291,7 @@ def _fields(obj: object) -> dict[str, object]:
 
 
 async def test_mistake_kinds_and_answer_times_round_trip(store: Storage) -> None:
-    """Issue 11 point 4: per pupil, game and operation the mistake kinds (the engine's reason
+    """Per pupil, game and operation the mistake kinds (the engine's reason
     codes) and every answer's time are kept, so the median time and the commonest mistakes
     can be reported; tallies add up across games."""
     ops = (
@@ -339,7 +339,7 @@ async def answered_in_two_weeks(
 async def test_the_most_improved_board_ranks_ties_pages_and_the_viewer_in_one_pass(
     store: Storage,
 ) -> None:
-    """Issue 15, point 6: "improved" ranks this week's accuracy minus last week's (both with
+    """The "improved" board ranks this week's accuracy minus last week's (both with
     enough answers), read in one pass (`_board_from_keys`) with the same competition ranks as
     every board: A +0.5 first; D, B and C all gain 0.25, D with 32 answers before B and C with
     16 each (more answers break the tie): D 2nd, B and C share the 3rd place (listed by id);

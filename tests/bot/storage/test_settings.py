@@ -54,7 +54,7 @@ async def test_settings_survive_a_restart(backend: Backend) -> None:
 
 
 async def test_the_servers_answer_form_is_kept(store: Storage) -> None:
-    """Issue 11 point 1 (RULES §2.2): new games' answer form, `number` until a teacher
+    """RULES §2.2: new games' answer form, `number` until a teacher
     changes it; only the two forms are stored, and the engine knows both."""
     assert tuple(f.value for f in AnswerForm) == ANSWER_FORMS
     assert (await store.guild_settings(7)).answer_form == "number"
