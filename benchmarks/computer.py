@@ -1,7 +1,7 @@
 """How often a modelled pupil beats each computer strength: `python -m benchmarks.computer`.
 
 Why: a learner who plays well should beat the easy computer most of the time, and a perfect
-player should beat medium more often than not (issue "every round teaches"): targets, at
+player should beat medium more often than not, so that every round teaches: targets, at
 every level, an 80 % pupil beats easy in ≥ 60 % of games and a perfect pupil beats medium in
 ≥ 55 %. A modelled pupil is the engine's own adaptive player (`choose(..., best_rate=p)`):
 it finds the best move with chance p and otherwise makes a pupil's mistakes (a weaker

@@ -1,7 +1,7 @@
 """Leaderboard speed over a million results: `python -m benchmarks.leaderboard`.
 
-Why: issue point 7 asks for a board (top 10, the caller's rank, the number of pages) in
-≤ 10 ms over 1,000,000 results, and for recording a result never to hold up a board update.
+Why: a board (top 10, the caller's rank, the number of pages) must answer in ≤ 10 ms over
+1,000,000 results, and recording a result must never hold up a board update.
 
 What it does: fills a temporary SQLite file (the real schema, through `Storage.open`) with
 `--results` player results (default 1,000,000: 500,000 two-player games) spread over 50

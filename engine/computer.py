@@ -5,7 +5,7 @@ cards) is never touched by the computer's choices and every choice is reproducib
 
 A pupil learns from an opponent that plays like a pupil, so the weaker strengths do not play
 randomly: they find the best move at a set rate and otherwise make the mistakes pupils make
-(issue "every round teaches"), each one judged by the engine like a pupil's answer:
+(so that every round teaches), each one judged by the engine like a pupil's answer:
 
 * the worse order or a weaker value: a legal value that is not the best (levels 3–7);
 * a sign slip: the value the cards give with one sign flipped, which counts as no value

@@ -84,13 +84,13 @@ async def _teacher(table: Table, command: str, **options: Any) -> Any:
     return asked
 
 
-# -- point 1: class presets ---------------------------------------------------------------------
+# -- class presets --------------------------------------------------------------------------------
 
 
 async def test_an_unlocked_preset_fills_what_pupils_leave_out(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 1: the server's preset gives level, answer time and time limit to every game a
+    """The server's preset gives level, answer time and time limit to every game a
     pupil starts without choosing them; a pupil's own choice still counts; the board's footer
     says "the teacher's setup" and `/mattekrig help` lists it."""
     seed_deals(monkeypatch, 4)
@@ -130,7 +130,7 @@ async def test_an_unlocked_preset_fills_what_pupils_leave_out(
 async def test_a_locked_channel_preset_lets_pupils_choose_only_opponents(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 1, locked: any game option a pupil types is refused and nothing starts; with only
+    """A locked preset: any game option a pupil types is refused and nothing starts; with only
     an opponent (here: the computer) the game gets the preset, the computer's strength too. A
     channel's own preset wins over the server's; a pupil may not set presets."""
     seed_deals(monkeypatch, 4)
@@ -159,7 +159,7 @@ async def test_a_locked_channel_preset_lets_pupils_choose_only_opponents(
 async def test_named_presets_saved_picked_by_name_for_a_channel_and_a_session_then_deleted(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 2's ``[preset]``: the teacher saves "Brøk uke 12" (level 3, locked) and
+    """A session's ``[preset]``: the teacher saves "Brøk uke 12" (level 3, locked) and
     "Addisjon" (level 1); the autocomplete offers them by what is typed (a pupil is offered
     none); a channel gets a copy of one by name; a class session opened with the other gives
     it to every game started while it runs, in any channel, locked as saved; a name nobody
@@ -214,13 +214,13 @@ async def test_named_presets_saved_picked_by_name_for_a_channel_and_a_session_th
     assert_all_answered(table.fake)
 
 
-# -- point 4: accommodations ----------------------------------------------------------------------
+# -- accommodations -------------------------------------------------------------------------------
 
 
 async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_others(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 4: Bob gets twice the answer time. When the table's 20 seconds run out Alice's
+    """Bob gets twice the answer time. When the table's 20 seconds run out Alice's
     side times out and Bob may still answer; after 40 seconds his side times out too. The
     board only ever shows the table's deadline, and no public message names the
     accommodation; the teacher's confirmation is private."""
@@ -267,7 +267,7 @@ async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_oth
     assert_all_answered(table.fake)
 
 
-# -- point 2: a class session ----------------------------------------------------------------------
+# -- a class session ------------------------------------------------------------------------------
 
 
 def _summaries(table: Table, lang: str) -> list[Any]:
@@ -282,7 +282,7 @@ def _summaries(table: Table, lang: str) -> list[Any]:
 async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_their_own_line(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 2: the teacher opens a 1-minute session; three pupils start games against the
+    """The teacher opens a 1-minute session; three pupils start games against the
     computer in three channels, each getting the session's end as its time limit. Alice
     answers her first round with a value her cards do not make, the others with the best
     move. When the time runs out every game plays its last round (RULES §1.5: time up) and,
@@ -369,13 +369,13 @@ async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_the
     assert_all_answered(table.fake)
 
 
-# -- point 3: assignments --------------------------------------------------------------------------
+# -- assignments ----------------------------------------------------------------------------------
 
 
 async def test_an_assignment_met_and_not_met(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 3: "2 rounds at level 1 with at least 50 % best moves". Alice answers three
+    """An assignment: "2 rounds at level 1 with at least 50 % best moves". Alice answers three
     rounds with the best move and meets it; Bob answers one and does not yet. Each sees their
     own progress (privately) in `/mattekrig stats`; the teacher sees who has met it."""
     seed_deals(monkeypatch, 4)
@@ -408,7 +408,7 @@ async def test_an_assignment_met_and_not_met(
     assert_all_answered(table.fake)
 
 
-# -- point 5: the report --------------------------------------------------------------------------
+# -- the report -----------------------------------------------------------------------------------
 
 # Alice's scripted level-1 game: seconds she waits before each round's answer, and what she
 # types (None: she lets the round run out: a miss).
@@ -425,7 +425,7 @@ SCRIPT: tuple[tuple[int, str | None], ...] = (
 async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Point 5, worked out by hand from `SCRIPT`: 5 answers (the miss is no answer), 2 of them
+    """The report, worked out by hand from `SCRIPT`: 5 answers (the miss is no answer), 2 of them
     accepted → 40,0 % correct; 2 best moves of the 6 rounds asked → 33,3 %; 1 miss, no exact
     hit (level 1 has no target); the median of 2, 3, 4, 10 and 16 seconds is 4,0 s (the game's
     mean time, which the report used to show, is 7,0 s; the miss's 30 s count nowhere); the
@@ -500,13 +500,13 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     assert_all_answered(table.fake)
 
 
-# -- point 6: gentle leaderboards ---------------------------------------------------------------
+# -- gentle leaderboards --------------------------------------------------------------------------
 
 
 async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
     table: Table, lang: str, no_errors: Any
 ) -> None:
-    """Point 6: by default a member sees the teacher's public board, the top of the class (at
+    """By default a member sees the teacher's public board, the top of the class (at
     most 10, never the bottom half) and their own place below it. Six duels: six winners
     share the top, Alice and the other losers share the bottom half."""
     from tests.bot.test_records_e2e import record_duels
@@ -532,7 +532,7 @@ async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
 async def test_the_report_pages_through_a_class_of_more_than_nine(
     table: Table, lang: str, no_errors: Any
 ) -> None:
-    """Point 5, "a private embed with pages": a message holds the overview and nine pupils,
+    """The report as "a private embed with pages": a message holds the overview and nine pupils,
     so a class of 24 is three pages; ◀ ▶ turn them in place (the CSV files stay attached),
     every pupil is on exactly one page, and a pupil pressing a copied page button is refused."""
     pairs = [(7_000 + i, 8_000 + i) for i in range(12)]

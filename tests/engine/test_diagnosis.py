@@ -1,4 +1,4 @@
-"""Every wrong answer gets a diagnosis (RULES.md §2.2; issue "every round teaches").
+"""Every wrong answer gets a diagnosis (RULES §2.2: every round teaches).
 
 RULES §2.2: "An expression is legal when it uses exactly the side's two cards, each **with its
 sign** (for a card −4 the pupil writes −4 or (−4); 4 is not that card), and only what the

@@ -1,6 +1,6 @@
-"""`/mattekrig leaderboard` (issue point 2): top 10 with the caller's own rank, sorts, paging,
+"""`/mattekrig leaderboard` (docs/commands.md): top 10 with the caller's own rank, sorts, paging,
 periods (this week, this season, all time), the teacher's visibility setting, season
-rollover (point 6) and departed members kept off the board. Sorting, paging, periods and
+rollover and departed members kept off the board. Sorting, paging, periods and
 filters are checked in the teacher's full view (``manager=True``); what a member sees is the
 gentle view, tested at the end."""
 

@@ -1,4 +1,4 @@
-"""my-data and forget-me (issue point 5): the export holds every table's rows for the user;
+"""my-data and forget-me (PRIVACY.md): the export holds every table's rows for the user;
 forgetting removes every row and value that names them (checked by scanning every column of
 every table, JSON text included) and leaves the other players' results intact; retention's
 purge keeps its promises."""

@@ -1,5 +1,6 @@
-"""Elo per server and game (issue point 3): only human games that ended by the rules, at most
-three rated games per pair per day, teams as the mean of their members, free-for-all
+"""Elo per server and game (docs/for-schools.md: no rating for games against the computer
+or luck-only games, three rated games per pair and day): only human games that ended by the
+rules, at most three per pair per day, teams as the mean of their members, free-for-all
 pairwise, and a void subtracts exactly what the game moved."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Results are written for every way a game ends (issue point 1 and "Tests": all_cards,
+"""Results are written for every way a game ends (RULES §1.5: all_cards,
 time_up, max_rounds, stalemate, stopped, abandoned, a computer game), once, in the
 background; answers are counted per player and per operation with their answer times."""
 
@@ -422,7 +422,7 @@ def test_best_answers_exact_hits_and_wars_from_the_events() -> None:
 async def test_recording_is_idempotent_and_runs_in_the_background(
     games: GameService, clock: FakeClock, results: ResultsService, storage: Storage
 ) -> None:
-    """Point 7: the record is scheduled after the board update and never raises into it."""
+    """The record is scheduled after the board update and never raises into it."""
     game_id = await start(games, people(ALICE, BOB), mode="regn")
     assert await results.record(game_id) is None  # live: nothing to record
     await finish_a_round(games, clock, game_id)

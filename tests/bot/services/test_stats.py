@@ -1,4 +1,4 @@
-"""`/mattekrig stats` (issue point 4) and the teacher's controls (point 6): games, wins,
+"""`/mattekrig stats` and the teacher's controls (docs/commands.md): games, wins,
 rating and trend, accuracy per operation and level, best streak, suggested next level;
 admin refusals without Manage Server; the report's CSV content."""
 
@@ -160,7 +160,8 @@ async def test_other_members_stats_follow_the_board_setting(
 
 
 async def test_admin_commands_are_refused_without_manage_server(admin: AdminService) -> None:
-    """Point 6 (the service half; the Discord half also sets default_member_permissions)."""
+    """Admin commands need Manage Server (the service half; the Discord half also sets
+    default_member_permissions)."""
     calls = [
         admin.new_season(GUILD, manager=False),
         admin.void(GUILD, 1, manager=False),

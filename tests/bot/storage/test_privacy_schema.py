@@ -1,5 +1,6 @@
-"""PRIVACY.md matches the schema (issue "Done when"): a table with a user-id column that
-PRIVACY.md does not mention fails here, as does one the export or forget-me do not know."""
+"""PRIVACY.md matches the schema (its promise: every table that names a pupil is listed): a
+table with a user-id column that PRIVACY.md does not mention fails here, as does one the export
+or forget-me do not know."""
 
 from __future__ import annotations
 

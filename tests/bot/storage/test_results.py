@@ -1,5 +1,5 @@
 """Results storage contract: one row per game and per player, recorded once, voided exactly,
-seasons, boards ranked from running totals, settings (issue points 1, 2, 3, 6, 7)."""
+seasons, boards ranked from running totals, settings."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ A, B, C, D = 201, 202, 203, 204
 
 
 async def test_a_result_round_trips_with_players_and_operations(store: Storage) -> None:
-    """Point 1: one row per game and one per player, with answers per operation."""
+    """One row per game and one per player, with answers per operation."""
     ops = (OperationTally("add", 4, 3, 2, 4000),)
     result = duel(1, A, B, answers={A: (4, 3)})
     players = (
@@ -54,7 +54,7 @@ async def test_recording_twice_is_a_no_op(store: Storage) -> None:
 
 
 async def test_the_rater_sees_current_ratings_and_todays_pair_counts(store: Storage) -> None:
-    """Point 3: the cap counts rated games of the pair on the same day only."""
+    """The cap counts rated games of the pair on the same day only."""
     rate = FlatRater()
     await record(store, duel(1, A, B), rate)
     await record(store, duel(2, B, A), rate)
@@ -71,7 +71,7 @@ async def test_the_rater_sees_current_ratings_and_todays_pair_counts(store: Stor
 
 
 async def test_void_subtracts_exactly_and_keeps_the_game_recorded(store: Storage) -> None:
-    """Point 6: `admin void` removes a result and its rating change, and nothing else: the
+    """`admin void` removes a result and its rating change, and nothing else: the
     players' rows (their practice: answers, best moves, mistakes) stay."""
     await record(store, duel(1, A, B, answers={A: (5, 5)}))
     await record(store, duel(2, A, B))
@@ -113,7 +113,7 @@ async def test_voiding_the_only_game_removes_the_rating_and_board_rows(store: St
 
 
 async def test_seasons_archive_and_restart(store: Storage) -> None:
-    """Point 6: a new season archives the board (still queryable) and starts a fresh one."""
+    """A new season archives the board (still queryable) and starts a fresh one."""
     assert await store.current_season(1) is None
     await record(store, duel(1, A, B))
     first = await store.current_season(1)
@@ -132,7 +132,7 @@ async def test_seasons_archive_and_restart(store: Storage) -> None:
 
 
 async def test_board_orders_pages_and_ranks_with_ties(store: Storage) -> None:
-    """Point 2: ordering, paging, shared ranks and the caller's own rank."""
+    """Ordering, paging, shared ranks and the caller's own rank."""
     game = 0
     wins = {A: 3, B: 1, C: 3}
     for user, n in wins.items():
@@ -206,7 +206,7 @@ async def test_departed_members_leave_the_board_until_they_play_again(store: Sto
 
 
 async def test_display_names_are_refreshed_by_newer_games(store: Storage) -> None:
-    """Point 1: names are stored at game time and refreshed when the user plays again."""
+    """Names are stored at game time and refreshed when the user plays again."""
     first = duel(1, A, B)
     await record(store, first)
     renamed = duel(2, A, B, at=T0 + DAY, day=2)
@@ -248,7 +248,7 @@ async def test_unrecorded_games_lists_finished_server_games(store: Storage) -> N
 
 
 async def test_guild_settings_defaults_and_updates(store: Storage) -> None:
-    """Point 6: board visibility, allowed channels, language, threads."""
+    """Board visibility, allowed channels, language, threads."""
     assert await store.guild_settings(1) == GuildSettings(1)
     changed = await store.update_guild_settings(1, T0, board="own_rank", channels=[5, 6, 5])
     assert (changed.board, changed.channels, changed.language, changed.threads) == (
