@@ -20,8 +20,8 @@ from bot.boards import BoardPublisher
 from bot.config import Config
 from bot.i18n import t
 from bot.i18n.translator import MattekrigTranslator
-from bot.ops.invite import ready_line
-from bot.ops.logs import watch_presses
+from bot.invite import ready_line
+from bot.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.sessions import render_session_summary
 from bot.replies import edit_panel, lang_of, report_error, send_panel, send_private

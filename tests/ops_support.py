@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.ops.redact import SECRETS
+from bot.redact import SECRETS
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
+from bot.invite import PERMISSIONS, invite_url
 from bot.ops.cli import COMMANDS, arguments, main, version
 from bot.ops.database import known_version
-from bot.ops.invite import PERMISSIONS, invite_url
 from bot.ops.lock import DatabaseLock
 from bot.ops.sync import CommandsOnly, sync_commands
 from tests.fakediscord.server import FakeDiscord

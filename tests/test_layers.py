@@ -312,20 +312,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),  # the pure rules
     # what everything reads: the catalogues, the settings, the data folders, the custom ids
     ("bot", "bot.i18n", "bot.config", "bot.paths", "bot.token_shape", "bot.custom_ids"),
+    # the log lines (secrets redacted) and the invite link: the client and the command line
+    # both write them
+    ("bot.logs", "bot.redact", "bot.invite"),
     ("bot.storage",),
     ("bot.services", "bot.shards"),
     ("bot.render", "bot.drawing"),  # pure screens, and the pictures' worker
-    # Discord's side of the services: answers, boards, what the Discord layer may use of the
-    # bot, and the log lines (secrets redacted) and invite link the client writes
-    (
-        "bot.replies",
-        "bot.boards",
-        "bot.board_state",
-        "bot.app",
-        "bot.ops.logs",
-        "bot.ops.redact",
-        "bot.ops.invite",
-    ),
+    # Discord's side of the services: answers, boards, what the Discord layer may use of the bot
+    ("bot.replies", "bot.boards", "bot.board_state", "bot.app"),
     ("bot.ui",),
     ("cogs",),
     ("bot.client",),  # builds every part

@@ -10,7 +10,7 @@ import logging
 import discord
 import pytest
 
-from bot.ops.logs import Press, press, press_of, setup_logging
+from bot.logs import Press, press, press_of, setup_logging
 
 
 class Terminal(io.StringIO):

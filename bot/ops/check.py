@@ -14,7 +14,7 @@ from pathlib import Path
 import discord
 
 from bot.config import Config
-from bot.ops.invite import invite_url
+from bot.invite import invite_url
 from bot.ops.startup import Findings, inspect
 
 ONLINE_TIMEOUT = 60.0

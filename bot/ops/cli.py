@@ -20,10 +20,10 @@ import aiohttp
 import discord
 
 from bot.config import Config, StartupError, load_config
+from bot.logs import setup_logging
 from bot.ops.backup import backup, restore
 from bot.ops.check import offline, online
 from bot.ops.lock import DatabaseLock
-from bot.ops.logs import setup_logging
 from bot.ops.startup import old_database_sentence, prepare
 from bot.paths import old_default_database
 

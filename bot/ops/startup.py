@@ -13,8 +13,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from bot.config import Config, StartupError, environment, read_config
+from bot.invite import invite_url
 from bot.ops.database import DatabaseProblem, DatabaseReport, inspect_database
-from bot.ops.invite import invite_url
 from bot.ops.lock import holder, is_running
 from bot.ops.private import (
     create_private,

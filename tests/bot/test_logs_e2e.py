@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.ops.invite import invite_url
-from bot.ops.logs import JsonFormatter, PressFilter
+from bot.invite import invite_url
+from bot.logs import JsonFormatter, PressFilter
 from tests.bot.e2e import Table
 
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from bot.ops.logs import setup_logging
+from bot.logs import setup_logging
 from engine.state import Phase
 from tests.bot.e2e import Table, best_answer, seed_deals, weak_answer
 

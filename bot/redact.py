@@ -15,7 +15,7 @@ names and answers. So every record is rewritten before any handler formats it:
   shaped like a bot token, the configured token itself, and the interaction token and names
   of the press being handled are replaced wherever they appear, tracebacks included.
 
-The ids of the press being handled (interaction, server, game) stay: `bot.ops.logs` adds
+The ids of the press being handled (interaction, server, game) stay: `bot.logs` adds
 them to every line for the operator.
 """
 
@@ -74,7 +74,7 @@ def _scrub_argument(value: Any) -> Any:
 
 class Secrets:
     """The exact texts to cut out of every line: the bot's token, set once at start-up, and
-    whatever the current press adds (its token and its user's names, `bot.ops.logs`)."""
+    whatever the current press adds (its token and its user's names, `bot.logs`)."""
 
     def __init__(self) -> None:
         self.fixed: tuple[str, ...] = ()

@@ -5,7 +5,7 @@
 * ``LOG_FORMAT=json``: one JSON object per line (``time``, ``level``, ``logger``,
   ``message``, ``exception``), for a collector to filter on. Discord ids are strings there,
   because a snowflake does not fit a JSON reader's 53-bit float (jq, JavaScript).
-* Nothing secret reaches a line (`bot.ops.redact`): the redaction filter sits on the handler
+* Nothing secret reaches a line (`bot.redact`): the redaction filter sits on the handler
   installed here and on every other handler of the root and discord.py loggers, and the
   press's own token and its user's names are cut out wherever they appear.
 * Every line logged while a press (slash command, button, select, modal) is handled carries
@@ -30,7 +30,7 @@ from typing import Any, TextIO
 import discord
 
 from bot.custom_ids import parse
-from bot.ops.redact import SECRETS, RedactFilter, install
+from bot.redact import SECRETS, RedactFilter, install
 
 PRESS_FIELDS = ("interaction_id", "guild_id", "game_id")
 
@@ -40,7 +40,7 @@ class Press:
     interaction_id: int
     guild_id: int | None
     game_id: int | None
-    # never logged: cut out of every line logged for this press (bot.ops.redact)
+    # never logged: cut out of every line logged for this press (bot.redact)
     secrets: tuple[str, ...] = field(default=(), repr=False, compare=False)
 
 
