@@ -81,6 +81,18 @@ def latest_version(migrations: list[Migration]) -> int:
     return migrations[-1].version if migrations else 0
 
 
+def missing(migrations: list[Migration], current: int) -> list[Migration]:
+    """The migrations a database at schema version ``current`` lacks, in order. A database
+    written by a newer bot is refused, never opened: this one would not know its tables."""
+    latest = latest_version(migrations)
+    if current > latest:
+        raise SchemaTooNewError(
+            f"the database is at schema version {current} but this version of the bot only "
+            f"knows up to {latest}: run a newer bot, or restore a backup made for this one"
+        )
+    return [m for m in migrations if m.version > current]
+
+
 def user_version(conn: sqlite3.Connection) -> int:
     row = conn.execute("PRAGMA user_version").fetchone()
     return int(row[0]) if row is not None else 0
@@ -92,16 +104,8 @@ def migrate(conn: sqlite3.Connection, migrations: list[Migration]) -> int:
     ``conn`` must be in autocommit mode (``isolation_level=None``) so the transactions here
     are the only ones.
     """
-    latest = latest_version(migrations)
     current = user_version(conn)
-    if current > latest:
-        raise SchemaTooNewError(
-            f"the database is at schema version {current} but this version of the bot only "
-            f"knows up to {latest}: run a newer bot, or restore a backup made for this one"
-        )
-    for migration in migrations:
-        if migration.version <= current:
-            continue
+    for migration in missing(migrations, current):
         # A migration may rebuild a table (SQLite's twelve-step ALTER): with foreign keys on,
         # dropping the old table would delete the rows that reference it. They are off while
         # it runs (the pragma is ignored inside a transaction) and checked before the commit.

@@ -350,6 +350,33 @@ def strong_vs_weak(seed: int = 7, *, weak_side: int = 1) -> Decider:
     return decide
 
 
+# -- the server's language ----------------------------------------------------------------------
+
+# Our language -> a Discord locale that speaks it (Discord has no nynorsk: a nynorsk server's
+# members use Discord in Norwegian)
+DISCORD_LOCALES = {"nb": "no", "nn": "no", "sv": "sv-SE", "en": "en-US"}
+
+
+async def speak(table: Table, lang: str) -> None:
+    """The whole server speaks ``lang``: the teacher's setting, the server's Discord locale and
+    every member's own Discord language."""
+    table.fake.guild.preferred_locale = DISCORD_LOCALES[lang]
+    for user in table.fake.world.users.values():
+        user.locale = DISCORD_LOCALES[lang]
+    await table.bot.admin.update_settings(table.fake.guild.id, manager=True, language=lang)
+
+
+def message_text(message: Any) -> str:
+    """Everything a message says in words: its content and its embeds' titles, descriptions,
+    fields and footers."""
+    parts = [message.content or ""]
+    for embed in message.embeds:
+        parts += [embed.get("title") or "", embed.get("description") or ""]
+        parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
+        parts.append((embed.get("footer") or {}).get("text") or "")
+    return "\n".join(parts)
+
+
 # -- checking answers -------------------------------------------------------------------------
 
 

@@ -18,37 +18,29 @@ from tests.bot.e2e import (
     assert_all_answered,
     assert_game_over,
     best_answer,
+    message_text,
     seed_deals,
+    speak,
     strong_vs_weak,
 )
 
-LANGS = {"nb": "no", "nn": "no", "sv": "sv-SE", "en": "en-US"}  # ours -> a Discord locale
+LANGS = ("en", "nb", "nn", "sv")  # every language a server can speak
 ROUNDS = 5  # rounds both pupils answer, each with the best move
 
 
-@pytest.fixture(params=sorted(LANGS))
+@pytest.fixture(params=LANGS)
 async def lang(request: pytest.FixtureRequest, table: Table) -> str:
+    """The server's language: the teacher's setting, the server's locale and every member's."""
     chosen: str = request.param
-    table.fake.guild.preferred_locale = LANGS[chosen]
-    for user in table.fake.world.users.values():
-        user.locale = LANGS[chosen]
-    await table.bot.admin.update_settings(table.fake.guild.id, manager=True, language=chosen)
+    await speak(table, chosen)
     return chosen
-
-
-def texts(message: Any) -> str:
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
-    return "\n".join(parts)
 
 
 async def private(table: Table, who: str, command: str, **options: Any) -> str:
     asked = await table.driver.slash(who, command, **options)
     await table.settle()
     assert asked.answered and not asked.rejected and asked.original is not None, asked
-    return texts(asked.original)
+    return message_text(asked.original)
 
 
 async def test_a_void_keeps_both_pupils_practice_and_assignment_progress(

@@ -13,8 +13,8 @@ from typing import Any
 
 import psycopg
 
-from bot.storage.errors import MigrationError, SchemaTooNewError
-from bot.storage.migrate import Migration, latest_version, load_migrations
+from bot.storage.errors import MigrationError
+from bot.storage.migrate import Migration, load_migrations, missing
 
 log = logging.getLogger(__name__)
 
@@ -41,16 +41,8 @@ def _has_table(conn: psycopg.Connection[Any]) -> bool:
 
 def migrate(conn: psycopg.Connection[Any], migrations: list[Migration]) -> int:
     """Apply what the database lacks; returns its schema version (``conn`` in autocommit)."""
-    latest = latest_version(migrations)
     current = _version(conn)
-    if current > latest:
-        raise SchemaTooNewError(
-            f"the database is at schema version {current} but this version of the bot only "
-            f"knows up to {latest}: run a newer bot, or restore a backup made for this one"
-        )
-    for migration in migrations:
-        if migration.version <= current:
-            continue
+    for migration in missing(migrations, current):
         try:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(%s)", (MIGRATION_LOCK,))
