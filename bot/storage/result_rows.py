@@ -7,7 +7,7 @@ import json
 import sqlite3
 from collections import defaultdict
 from collections.abc import Sequence
-from typing import Any
+from dataclasses import fields
 
 from bot.storage.records import (
     GameResult,
@@ -180,60 +180,20 @@ def tally_of(row: sqlite3.Row) -> OperationTally:
     )
 
 
-def player_of(row: sqlite3.Row, prefix: str, ops: Sequence[OperationTally]) -> PlayerResult:
-    def get(name: str) -> Any:
-        return row[prefix + name]
+# A record's fields as the columns it is read from (the rest: its operations, its players)
+_PLAYER_FIELDS = tuple(f.name for f in fields(PlayerResult) if f.name != "operations")
+_GAME_FIELDS = tuple(f.name for f in fields(GameResult) if f.name != "players")
+_FLAGS = ("teams", "computer", "rated")  # a game's yes/no columns, stored as 0 or 1
 
-    return PlayerResult(
-        seat=get("seat"),
-        side=get("side"),
-        kind=get("kind"),
-        display_name=get("display_name"),
-        outcome=get("outcome"),
-        user_id=get("user_id"),
-        computer=get("computer"),
-        team=get("team"),
-        cards_end=get("cards_end"),
-        rounds_won=get("rounds_won"),
-        wars_won=get("wars_won"),
-        exact_hits=get("exact_hits"),
-        answers=get("answers"),
-        correct=get("correct"),
-        best=get("best"),
-        missed=get("missed"),
-        answer_ms=get("answer_ms"),
-        operations=tuple(sorted(ops, key=lambda o: o.op)),
-    )
+
+def player_of(row: sqlite3.Row, prefix: str, ops: Sequence[OperationTally]) -> PlayerResult:
+    values = {name: row[prefix + name] for name in _PLAYER_FIELDS}
+    return PlayerResult(**values, operations=tuple(sorted(ops, key=lambda o: o.op)))
 
 
 def result_of(
     row: sqlite3.Row, players: Sequence[PlayerResult], *, prefix: str = "r_"
 ) -> GameResult:
-    def get(name: str) -> Any:
-        return row[prefix + name]
-
-    return GameResult(
-        game_id=get("game_id"),
-        guild_id=get("guild_id"),
-        channel_id=get("channel_id"),
-        game=get("game"),
-        level=get("level"),
-        deck=get("deck"),
-        mode=get("mode"),
-        sides=get("sides"),
-        teams=bool(get("teams")),
-        computer=bool(get("computer")),
-        winner=get("winner"),
-        reason=get("reason"),
-        rounds=get("rounds"),
-        started_at=get("started_at"),
-        ended_at=get("ended_at"),
-        players=tuple(players),
-        day=get("day"),
-        week=get("week"),
-        season=get("season"),
-        rated=bool(get("rated")),
-        unrated=get("unrated"),
-        recorded_at=get("recorded_at"),
-        voided_at=get("voided_at"),
-    )
+    values = {name: row[prefix + name] for name in _GAME_FIELDS}
+    values.update((flag, bool(values[flag])) for flag in _FLAGS)
+    return GameResult(**values, players=tuple(players))
