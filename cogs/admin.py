@@ -10,7 +10,6 @@ and refuses with ``admin.not_allowed``). Every answer is private to the teacher.
 from __future__ import annotations
 
 import io
-from typing import Any
 
 import discord
 from discord import app_commands
@@ -23,7 +22,7 @@ from bot.render.assignments import render_assignments
 from bot.render.report import mistake_name, op_names, render_report
 from bot.render.sessions import render_session_started
 from bot.replies import reply_with
-from bot.services.admin import ANSWER_FORMS, VISIBILITIES
+from bot.services.admin import ANSWER_FORMS, VISIBILITIES, SettingsChange
 from bot.services.errors import UserFacingError
 from bot.services.figures import SORTS as BOARD_SORTS
 from bot.services.periods import local_time
@@ -117,9 +116,9 @@ class AdminGroup(
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         settings, lang = await house_rules(interaction)
-        changes: dict[str, Any] = {}
+        changes: SettingsChange = {}
         if leaderboard is not None:
-            changes["leaderboard"] = leaderboard
+            changes["board"] = leaderboard
         if threads is not None:
             changes["threads"] = threads
         if pings is not None:

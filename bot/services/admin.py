@@ -12,7 +12,7 @@ import io
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Unpack
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
@@ -23,12 +23,12 @@ from bot.services.stats import summarize
 from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
 from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
+from bot.storage import SettingsChange as SettingsChange  # what the UI asks to change
 from bot.storage.contract import Store
 from engine.config import LEVELS
 
 LANGUAGES = ("nb", "nn", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
-_UNSET: Any = object()
 
 # Report headers, in the language the teacher asks for.
 _OP_SIGNS = {
@@ -139,47 +139,26 @@ class AdminService:
         return await self.storage.current_season(guild_id)
 
     async def update_settings(
-        self,
-        guild_id: int,
-        *,
-        manager: bool,
-        leaderboard: str | None = None,
-        channels: Sequence[int] | None = None,
-        language: str | None = _UNSET,
-        threads: bool | None = None,
-        pings: bool | None = None,
-        answer_form: str | None = None,
-        public_board: str | None = None,
-        pictures: bool | None = None,
+        self, guild_id: int, *, manager: bool, **change: Unpack[SettingsChange]
     ) -> GuildSettings:
-        """`/mattekrig admin settings`: change what is given, keep the rest. ``channels=[]``
-        allows every channel; ``language=None`` follows the server's locale; ``leaderboard``
-        is who sees the leaderboard (stored as the settings' ``board``); ``answer_form`` is
-        new Regnekrig games' answer form unless their starter picks one (RULES §2.2);
-        ``public_board`` the leaderboard members see first and may share;
+        """`/mattekrig admin settings`: change what is given, keep the rest (`SettingsChange`).
+        ``board`` is who sees the leaderboard (the command's ``leaderboard`` option);
+        ``answer_form`` is new Regnekrig games' answer form unless their starter picks one
+        (RULES §2.2); ``public_board`` the leaderboard members see first and may share;
         ``pictures`` False makes the server's boards text only."""
         _require(manager)
+        public_board, board = change.get("public_board"), change.get("board")
+        language, answer_form = change.get("language"), change.get("answer_form")
         if public_board is not None and public_board not in BOARD_SORTS:
             raise UserFacingError("error.bad_option", option="public_board")
-        if leaderboard is not None and leaderboard not in VISIBILITIES:
+        if board is not None and board not in VISIBILITIES:
             raise UserFacingError("error.bad_option", option="leaderboard")
-        if language is not _UNSET and language is not None and language not in LANGUAGES:
+        if language is not None and language not in LANGUAGES:
             raise UserFacingError("error.bad_option", option="language")
         if answer_form is not None and answer_form not in ANSWER_FORMS:
             raise UserFacingError("error.bad_option", option="answer_form")
-        kwargs: dict[str, Any] = {
-            "board": leaderboard,
-            "channels": channels,
-            "threads": threads,
-            "pings": pings,
-            "answer_form": answer_form,
-            "public_board": public_board,
-            "pictures": pictures,
-        }
-        if language is not _UNSET:
-            kwargs["language"] = language
         return self._remember(
-            await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **kwargs)
+            await self.storage.update_guild_settings(guild_id, self.clock.now_ms(), **change)
         )
 
     async def new_season(self, guild_id: int, *, manager: bool) -> SeasonChange:

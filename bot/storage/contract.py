@@ -15,7 +15,7 @@ fits them where the bot hands it to the services (bot/client.py) and in the cont
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
 
 from bot.storage.records import (
     ActionCommit,
@@ -36,6 +36,7 @@ from bot.storage.records import (
     RatingLine,
     RatingPlan,
     Season,
+    SettingsChange,
     StoredGame,
     Timer,
 )
@@ -222,22 +223,11 @@ class SettingsStore(Protocol):
     async def guild_settings(self, guild_id: int) -> GuildSettings: ...
 
     async def update_guild_settings(
-        self,
-        guild_id: int,
-        at: int,
-        *,
-        board: str | None = None,
-        channels: Sequence[int] | None = None,
-        language: str | None = ...,
-        threads: bool | None = None,
-        pings: bool | None = None,
-        answer_form: str | None = None,
-        public_board: str | None = None,
-        pictures: bool | None = None,
+        self, guild_id: int, at: int, **change: Unpack[SettingsChange]
     ) -> GuildSettings:
-        """Only the arguments given change (``language=None`` means the server's own);
-        ``answer_form`` is one of `ANSWER_FORMS`, new games' default (RULES §2.2);
-        ``pictures`` False makes every board of the server text only."""
+        """Only the settings given change (`SettingsChange`); ``answer_form`` is one of
+        `ANSWER_FORMS`, new games' default (RULES §2.2); ``pictures`` False makes every board
+        of the server text only."""
         ...
 
 

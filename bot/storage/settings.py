@@ -4,18 +4,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
-from typing import Any
+from dataclasses import replace
+from typing import Any, Unpack
 
 from bot.storage.records import (
     ANSWER_FORMS,
     BOARD_SORTS,
     BOARD_VISIBILITIES,
     GuildSettings,
+    SettingsChange,
 )
 from bot.storage.sql import Transactions, one
-
-_UNSET: Any = object()
 
 
 class SettingsStorage(Transactions):
@@ -54,21 +53,16 @@ class SettingsStorage(Transactions):
             self._settings_cache[guild_id] = now
 
     async def update_guild_settings(
-        self,
-        guild_id: int,
-        at: int,
-        *,
-        board: str | None = None,
-        channels: Sequence[int] | None = None,
-        language: str | None = _UNSET,
-        threads: bool | None = None,
-        pings: bool | None = None,
-        answer_form: str | None = None,
-        public_board: str | None = None,
-        pictures: bool | None = None,
+        self, guild_id: int, at: int, **change: Unpack[SettingsChange]
     ) -> GuildSettings:
-        """Change the given settings, keep the others. ``language=None`` means "the server's
-        own locale"; leave it out to keep the current one."""
+        """Change the given settings, keep the others (`SettingsChange`)."""
+        board, channels = change.get("board"), change.get("channels")
+        answer_form, public_board = change.get("answer_form"), change.get("public_board")
+        given: dict[str, Any] = {
+            name: value for name, value in change.items() if value is not None or name == "language"
+        }
+        if channels is not None:
+            given["channels"] = tuple(dict.fromkeys(channels))
         if board is not None and board not in BOARD_VISIBILITIES:
             raise ValueError(f"board must be one of {BOARD_VISIBILITIES}")
         if answer_form is not None and answer_form not in ANSWER_FORMS:
@@ -79,18 +73,7 @@ class SettingsStorage(Transactions):
         def _tx(conn: sqlite3.Connection) -> GuildSettings:
             row = one(conn, "SELECT * FROM guild_settings WHERE guild_id = ?", (guild_id,))
             old = GuildSettings(guild_id) if row is None else _settings(row)
-            new = GuildSettings(
-                guild_id,
-                board=old.board if board is None else board,
-                channels=old.channels if channels is None else tuple(dict.fromkeys(channels)),
-                language=old.language if language is _UNSET else language,
-                threads=old.threads if threads is None else threads,
-                pings=old.pings if pings is None else pings,
-                answer_form=old.answer_form if answer_form is None else answer_form,
-                updated_at=at,
-                public_board=old.public_board if public_board is None else public_board,
-                pictures=old.pictures if pictures is None else pictures,
-            )
+            new = replace(old, **given, updated_at=at)
             conn.execute(
                 "INSERT INTO guild_settings (guild_id, board, channels, language, threads,"
                 " pings, answer_form, updated_at, public_board, pictures)"

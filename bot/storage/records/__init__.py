@@ -62,6 +62,7 @@ from bot.storage.records.teaching import (
     ClassSession,
     GuildSettings,
     NamedPreset,
+    SettingsChange,
     preset_key,
 )
 
@@ -113,6 +114,7 @@ __all__ = [
     "RatingPlan",
     "ResultReason",
     "Season",
+    "SettingsChange",
     "StoredEvent",
     "StoredGame",
     "Timer",

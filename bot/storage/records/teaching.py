@@ -3,9 +3,9 @@ and assignments."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 from bot.storage.records.results import BoardSort, BoardVisibility
 
@@ -26,6 +26,21 @@ class GuildSettings:
     updated_at: int | None = None
     public_board: BoardSort = "rating"  # the leaderboard members see by default and may share
     pictures: bool = True  # boards show the card table as a picture; off: text only
+
+
+class SettingsChange(TypedDict, total=False):
+    """The settings a teacher changes, by `GuildSettings`' names: one left out, or None, is
+    kept, except ``language``, where None means "the server's own locale" (leave it out to
+    keep the current one); ``channels=[]`` allows every channel."""
+
+    board: str | None
+    channels: Sequence[int] | None
+    language: str | None
+    threads: bool | None
+    pings: bool | None
+    answer_form: str | None
+    public_board: str | None
+    pictures: bool | None
 
 
 # -- the teacher's class presets (bot/storage/teachers.py)

@@ -154,12 +154,12 @@ async def test_visibility_is_enforced_in_the_service(
     leaderboards: LeaderboardService, admin: AdminService, play: Recorder
 ) -> None:
     await play(A, B)
-    await admin.update_settings(GUILD, manager=True, leaderboard="own_rank")
+    await admin.update_settings(GUILD, manager=True, board="own_rank")
     own = await leaderboards.leaderboard(GUILD, B, sort="wins")
     assert own.own_only and own.rows == () and own.own is not None and own.own.rank == 2
     teacher = await leaderboards.leaderboard(GUILD, B, sort="wins", manager=True)
     assert len(teacher.rows) == 2
-    await admin.update_settings(GUILD, manager=True, leaderboard="hidden")
+    await admin.update_settings(GUILD, manager=True, board="hidden")
     with pytest.raises(UserFacingError) as refused:
         await leaderboards.leaderboard(GUILD, B)
     assert refused.value.key == "board.hidden"

@@ -151,7 +151,7 @@ async def test_other_members_stats_follow_the_board_setting(
 ) -> None:
     await _record(storage, duel(1, A, B))
     assert (await stats.stats(GUILD, B, A)).wins == 1
-    await admin.update_settings(GUILD, manager=True, leaderboard="own_rank")
+    await admin.update_settings(GUILD, manager=True, board="own_rank")
     with pytest.raises(UserFacingError) as refused:
         await stats.stats(GUILD, B, A)
     assert refused.value.key == "stats.private"
@@ -166,7 +166,7 @@ async def test_admin_commands_are_refused_without_manage_server(admin: AdminServ
         admin.new_season(GUILD, manager=False),
         admin.void(GUILD, 1, manager=False),
         admin.report_csv(GUILD, manager=False, mistake_name=str),
-        admin.update_settings(GUILD, manager=False, leaderboard="hidden"),
+        admin.update_settings(GUILD, manager=False, board="hidden"),
     ]
     for call in calls:
         with pytest.raises(UserFacingError) as refused:
@@ -183,7 +183,7 @@ async def test_admin_settings_and_void(storage: Storage, admin: AdminService) ->
     with pytest.raises(UserFacingError):
         await admin.update_settings(GUILD, manager=True, language="de")
     with pytest.raises(UserFacingError):
-        await admin.update_settings(GUILD, manager=True, leaderboard="secret")
+        await admin.update_settings(GUILD, manager=True, board="secret")
     await _record(storage, duel(1, A, B))
     voided = await admin.void(GUILD, 1, manager=True)
     assert voided.game_id == 1
