@@ -302,12 +302,16 @@ class Workers:
         return await future
 
     async def close(self) -> None:
-        """Finish what is queued, then close both connections; safe to call twice."""
+        """Finish what is queued, then close both connections; safe to call twice.
+
+        One at a time, the reader first: SQLite checkpoints the WAL into the file and deletes
+        it only when the connection closing is the last one (it must get the file's exclusive
+        lock). Two connections closing at once on their own threads can each still see the
+        other and both leave the WAL behind; the writer closing last always removes it."""
         workers = [w for w in (self._reader, self._writer) if w is not None]
         self._reader = self._writer = None
         for worker in workers:
             worker.submit(None)
-        for worker in workers:
             await asyncio.to_thread(worker.closed.wait)
 
 
