@@ -96,7 +96,7 @@ def _names(form: Mapping[str, str]) -> list[str]:
     typed = [n for n in names if n]
     for name in typed:
         if len(name) > MAX_NAME:
-            raise SetupError("table.error.name_too_long", max=MAX_NAME)
+            raise SetupError("table.error.name_too_long", count=MAX_NAME)
     seen: set[str] = set()
     for name in typed:
         if name.casefold() in seen:

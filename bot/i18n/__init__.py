@@ -8,23 +8,31 @@ imported on its own.
 from bot.i18n.messages import (
     DEFAULT_LANG,
     LANGS,
+    PLURAL_FORMS,
     Lang,
     MissingTranslationError,
+    PluralForm,
     catalogue,
+    is_key,
     lang_of,
     pick_locale,
     placeholders,
+    plural_form,
     t,
 )
 
 __all__ = [
     "DEFAULT_LANG",
     "LANGS",
+    "PLURAL_FORMS",
     "Lang",
     "MissingTranslationError",
+    "PluralForm",
     "catalogue",
+    "is_key",
     "lang_of",
     "pick_locale",
     "placeholders",
+    "plural_form",
     "t",
 ]

@@ -26,6 +26,8 @@ Key families (other engineers add keys; keep the prefix of the family):
   ``mode.<mode>.name|desc``, ``war_rule.<rule>.name``, ``computer.<strength>.name``.
 * ``error.<what>`` -- the error ladder's sentences.
 * ``answer.rejected.<code>`` -- one per engine answer-rejection code (`ExpressionError.code`).
+* ``<key>.one`` / ``<key>.other`` -- a sentence with a count in it, one key per plural form,
+  its number in ``{count}``: ``t("invite.option.minutes", lang, count=n)`` picks the form.
 """
 
 from __future__ import annotations
@@ -42,6 +44,8 @@ from typing import Literal
 log = logging.getLogger(__name__)
 
 Lang = Literal["nb", "nn", "sv", "en"]
+PluralForm = Literal["one", "other"]
+PLURAL_FORMS: tuple[PluralForm, ...] = ("one", "other")
 LANGS: tuple[Lang, ...] = ("nb", "nn", "sv", "en")
 DEFAULT_LANG: Lang = "en"
 
@@ -104,8 +108,33 @@ def t(key: str, lang: str, /, **values: object) -> str:
 
     ``lang`` may be any spelling of a language (``nb``, ``no``, ``sv-SE``, ``en-GB``): stored
     settings and Discord locales reach here as plain strings, and a language we do not speak
-    is English rather than an error in front of a pupil."""
-    return template(key, lang_of(lang) or DEFAULT_LANG).format_map(values)
+    is English rather than an error in front of a pupil. A sentence with plural forms
+    (``<key>.one``, ``<key>.other``) takes the form its ``count`` asks for, so every language
+    words its own singular and a count of 1 never reads "1 minutes"."""
+    code = lang_of(lang) or DEFAULT_LANG
+    english = catalogue(DEFAULT_LANG)
+    if key not in english and f"{key}.one" in english:
+        count = values["count"]  # a counted sentence without its count is a bug, as any value
+        if not isinstance(count, int):
+            raise TypeError(f"{key} needs a whole count, not {count!r}")
+        key = f"{key}.{plural_form(code, count)}"
+    return template(key, code).format_map(values)
+
+
+def is_key(key: str) -> bool:
+    """Whether ``t`` knows ``key``: a sentence of the English catalogue, or one with plural
+    forms (``key.one``, ``key.other``)."""
+    english = catalogue(DEFAULT_LANG)
+    return key in english or f"{key}.one" in english
+
+
+def plural_form(lang: str, count: int) -> PluralForm:
+    """The plural form a count takes: ``one`` for exactly 1, ``other`` for every other
+    count (0 too). Bokmål, nynorsk, Swedish and English all count this way (CLDR: one is
+    an integer 1), so "1 minutt / 2 minutter", "1 minut / 2 minuter", "1 minute / 2
+    minutes"; a language with more forms would add them here."""
+    del lang  # every language we speak has the same two forms
+    return "one" if count == 1 else "other"
 
 
 def placeholders(text: str) -> frozenset[str]:

@@ -21,7 +21,7 @@ def goal_text(assignment: Assignment, lang: Lang) -> str:
     return t(
         "assignment.goal",
         lang,
-        rounds=assignment.rounds,
+        count=assignment.rounds,
         level=assignment.level,
         name=t(f"level.{assignment.level}.name", lang),
         percent=assignment.best_percent,
@@ -35,7 +35,7 @@ def progress_text(line: AssignmentProgress, lang: Lang) -> str:
         key,
         lang,
         rounds=min(line.rounds, line.assignment.rounds),
-        goal=line.assignment.rounds,
+        count=line.assignment.rounds,
         percent=percent(line.best_rate, lang),
     )
 

@@ -103,7 +103,7 @@ def _game_over(screen: GameScreen, names: Mapping[int, str], lang: Lang) -> list
     if screen.ended is not None and outcome is None:
         key = f"over.reason.{screen.ended}"
         lines.append(
-            t(key, lang, minutes=IDLE_MINUTES) if screen.ended == "abandoned" else t(key, lang)
+            t(key, lang, count=IDLE_MINUTES) if screen.ended == "abandoned" else t(key, lang)
         )
         return lines
     if outcome is None:  # pragma: no cover - finished says one of the two is set

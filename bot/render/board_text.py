@@ -211,7 +211,7 @@ def _render_hint(chances: SwapChances, lang: Lang) -> str:
             "hint.count",
             lang,
             inside=count.inside,
-            unseen=count.unseen,
+            count=count.unseen,
             low=number_text(count.low),
             high=number_text(count.high),
             percent=_chance(count.chance, lang),

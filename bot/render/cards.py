@@ -69,9 +69,8 @@ def face_down(count: int) -> str:
 
 
 def count_text(count: int, lang: Lang) -> str:
-    """``1 card`` / ``5 cards`` with the language's plural (nb and sv: ``kort`` either way)."""
-    key = "cards.one" if count == 1 else "cards.other"
-    return t(key, lang, count=count)
+    """``1 card`` / ``5 cards`` with the language's plural (nb, nn and sv: ``kort`` either way)."""
+    return t("cards", lang, count=count)
 
 
 def value_text(value: Fraction | None, lang: str) -> str:

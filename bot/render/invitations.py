@@ -67,12 +67,12 @@ def options_lines(options: Mapping[str, Any], lang: Lang) -> list[str]:
     if asks and kind.option("answer_seconds") is not None:
         seconds = _int(options, "answer_seconds", DEFAULT_ANSWER_SECONDS)
         if seconds > 0:
-            lines.append(t("invite.option.answer_seconds", lang, seconds=seconds))
+            lines.append(t("invite.option.answer_seconds", lang, count=seconds))
         else:
             lines.append(t("invite.option.no_answer_limit", lang))
     minutes = _int(options, "minutes", 0)
     if minutes > 0:
-        lines.append(t("invite.option.minutes", lang, minutes=minutes))
+        lines.append(t("invite.option.minutes", lang, count=minutes))
     if options.get("teams"):
         lines.append(t("invite.option.teams", lang))
     computer = options.get("computer")

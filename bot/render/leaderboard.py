@@ -143,6 +143,7 @@ def _what_line(leaderboard: Leaderboard, lang: Lang) -> str:
 
 def leaderboard_row(row: BoardRow, sort: BoardSort, lang: Lang, *, you: bool = False) -> str:
     """One line of a leaderboard: rank, name and the number it is sorted by."""
+    points = round((row.improvement or 0) * 100)
     line = t(
         f"leaderboard.row.{sort}",
         lang,
@@ -153,7 +154,8 @@ def leaderboard_row(row: BoardRow, sort: BoardSort, lang: Lang, *, you: bool = F
         wins=row.wins,
         answers=row.answers,
         percent=percent(row.win_rate if sort == "win_rate" else row.accuracy, lang),
-        points=f"{round((row.improvement or 0) * 100):+d}",
+        points=f"{points:+d}",
+        count=abs(points) if sort == "improved" else row.answers,  # what the row's noun counts
     )
     return f"{line} {t('leaderboard.you', lang)}" if you else line
 
@@ -197,8 +199,7 @@ def render_leaderboard(
     explain = t(
         f"leaderboard.sort.{leaderboard.sort}",
         lang,
-        min_games=leaderboard.min_games,
-        min_answers=leaderboard.min_answers,
+        count=leaderboard.min_games if leaderboard.sort == "win_rate" else leaderboard.min_answers,
     )
     footer = [explain, t("leaderboard.legend", lang)]
     if leaderboard.pages > 1 and not leaderboard.own_only:

@@ -77,7 +77,7 @@ def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
             lang,
             op=op_name(tally.op, lang),
             percent=percent(tally.accuracy, lang),
-            answers=tally.answers,
+            count=tally.answers,
         )
         for tally in summary.operations
         if tally.answers
@@ -95,7 +95,7 @@ def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
                 "session.summary.improved_line",
                 lang,
                 name=display(best.user_id, best.name),
-                points=round((best.gain or 0) * 100),  # the most improved: always a gain
+                count=round((best.gain or 0) * 100),  # the most improved: always a gain
             ),
             inline=False,
         )
@@ -117,7 +117,7 @@ def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
             ),
             inline=False,
         )
-        embed.set_footer(text=t("session.summary.private", lang, pupils=len(summary.pupils)))
+        embed.set_footer(text=t("session.summary.private", lang, count=len(summary.pupils)))
     embed.description = clip(embed.description or "", DESCRIPTION_MAX)
     return embed
 
@@ -133,7 +133,8 @@ def render_my_session(session: ClassSession, line: PupilLine, lang: str) -> disc
     elif line.answers:
         text += "\n" + t("summary.no_mistakes", lang)
     if line.gain is not None:
-        text += "\n" + t("session.mine.gain", lang, points=f"{round(line.gain * 100):+d}")
+        points = round(line.gain * 100)
+        text += "\n" + t("session.mine.gain", lang, points=f"{points:+d}", count=abs(points))
     return discord.Embed(
         title=t("session.mine.title", lang, date=date(session.ends_at)),
         description=clip(text, DESCRIPTION_MAX),

@@ -33,7 +33,7 @@ def _render_summary(summary: PupilSummary, lang: Lang) -> str:
             "summary.best",
             lang,
             best=summary.best,
-            asked=summary.asked,
+            count=summary.asked,
             percent=percent(summary.best_rate if summary.asked else None, lang),
         ),
     ]

@@ -123,7 +123,7 @@ class InvitationService:
         last = await self.storage.last_challenge_at(host_id)
         if cooldown and last is not None and now - last < COOLDOWN_MS:
             seconds = (COOLDOWN_MS - (now - last) + 999) // 1000
-            raise UserFacingError("error.cooldown", seconds=seconds)
+            raise UserFacingError("error.cooldown", count=seconds)
         await self._check_host(host_id)
         options = {**options, "names": {str(k): v for k, v in names.items()}}
         invitation_id = await self.storage.create_challenge(

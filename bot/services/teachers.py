@@ -86,7 +86,7 @@ def preset_name(text: str) -> str:
     """A name the teacher typed for a preset, tidied (spaces), or a clear refusal."""
     name = " ".join(text.split())
     if not name or len(name) > PRESET_NAME_MAX:
-        raise UserFacingError("preset.bad_name", max=PRESET_NAME_MAX)
+        raise UserFacingError("preset.bad_name", count=PRESET_NAME_MAX)
     return name
 
 

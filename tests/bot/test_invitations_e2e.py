@@ -197,7 +197,7 @@ async def test_idle_game_is_abandoned(
     await run_timers(table, 1)
     assert (await table.stored(gid)).status == "abandoned"
     board = table.board(gid)
-    assert t("over.reason.abandoned", "nb", minutes=IDLE_MINUTES) in description(board)
+    assert t("over.reason.abandoned", "nb", count=IDLE_MINUTES) in description(board)
     assert board.custom_ids() == final_controls(table, gid)
     assert table.bot.games.in_channel(table.fake.channel.id) is None
     late = await table.driver.submit_modal("bob", opened, {"answer_text": "1"})
@@ -215,7 +215,7 @@ async def test_challenge_cooldown(table: Table, no_errors: Any) -> None:
     again = await table.driver.slash(
         "alice", "mattekrig start", game="regnekrig", opponent=table.user("carol"), thread=False
     )
-    await assert_refused(table.fake, again, "error.cooldown", "nb", seconds=seconds)
+    await assert_refused(table.fake, again, "error.cooldown", "nb", count=seconds)
     assert len(await table.bot.storage.open_invitations()) == 0
     table.bot.clock.advance(seconds)  # type: ignore[attr-defined]
     _, message = await table.challenge("alice", ["carol"], game="regnekrig")

@@ -398,7 +398,7 @@ async def test_an_assignment_met_and_not_met(
         assert asked.original is not None and asked.original.ephemeral
         shown = _texts(asked.original)
         assert t("assignment.mine.title", lang) in shown
-        done = t("assignment.met", lang, rounds=2, goal=2, percent="X").split("2")[0]
+        done = t("assignment.met", lang, rounds=2, count=2, percent="X").split("2")[0]
         assert (done in shown) is met
 
     overview = await _teacher(table, "assignment")

@@ -68,7 +68,7 @@ async def test_a_void_keeps_both_pupils_practice_and_assignment_progress(
     await table.bot.results.drain()
 
     before = {who: await private(table, who, "mattekrig stats") for who in ("alice", "bob")}
-    done = t("assignment.met", lang, rounds=ROUNDS, goal=ROUNDS, percent="").split(" · ")[0]
+    done = t("assignment.met", lang, rounds=ROUNDS, count=ROUNDS, percent="").split(" · ")[0]
     result = await table.bot.storage.load_result(gid)
     assert result is not None
     winner = next(p.user_id for p in result.players if p.outcome == "win")

@@ -136,7 +136,7 @@ async def test_an_unknown_game_is_refused_in_words(table: Table) -> None:
         ({"war_size": "7"}, "error.bad_option", {"option": "table.setup.war_size"}),
         ({"player2": ""}, "error.lobby_size", {}),
         ({"player2": "ada"}, "table.error.same_name", {"name": "ada"}),
-        ({"player2": "B" * 33}, "table.error.name_too_long", {"max": 32}),
+        ({"player2": "B" * 33}, "table.error.name_too_long", {"count": 32}),
         ({"teams": "on", "player3": "Cy"}, "error.teams_need_four", {}),
         ({"opponent": "hard"}, "table.error.computer_one_player", {}),
         ({"opponent": "ace", "player2": ""}, "error.bad_option", {"option": "table.setup.opponent"}),  # noqa: E501

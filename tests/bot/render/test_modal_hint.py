@@ -39,7 +39,8 @@ def test_the_modal_shows_the_sides_own_cards_and_the_target() -> None:
 
 
 def test_hint_says_what_to_count_and_marks_the_best() -> None:
-    """A hint says what to count: "25 av de 48 kortene du ikke ser ligger mellom −4 og 2 (52 %)"."""
+    """A hint says what to count: "25 av de 48 kortene du ikke ser, ligger mellom −4 og 2
+    (52 %)"."""
     chances = SwapChances(
         now=Fraction(25, 48),
         swap=(Fraction(7, 12), Fraction(1, 3)),
@@ -52,7 +53,7 @@ def test_hint_says_what_to_count_and_marks_the_best() -> None:
     assert "Swap the right card: **33%**" in text
     assert text.count("← best") == 1
     nb = render_hint(chances, "nb")
-    assert "25 av de 48 kortene du ikke ser ligger mellom −4 og 2 (52 %)." in nb
+    assert "25 av de 48 kortene du ikke ser, ligger mellom −4 og 2 (52 %)." in nb
     assert "25 av de 48 kort du inte ser ligger mellan −4 och 2" in render_hint(chances, "sv")
     assert "← bäst" in render_hint(chances, "sv")
 

@@ -81,7 +81,7 @@ async def test_one_open_challenge_and_a_cooldown(
     await invitations.withdraw((await invitations.storage.open_invitations())[0].id, ALICE)
     with pytest.raises(UserFacingError) as refused:
         await challenge(invitations, DINA)
-    assert refused.value.key == "error.cooldown" and refused.value.values["seconds"] == 20
+    assert refused.value.key == "error.cooldown" and refused.value.values["count"] == 20
 
 
 async def test_challenging_yourself_is_refused(invitations: InvitationService) -> None:
