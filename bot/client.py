@@ -18,7 +18,7 @@ from discord.ext import commands, tasks
 from bot.app import App
 from bot.boards import BoardPublisher
 from bot.config import Config
-from bot.i18n import t
+from bot.i18n import option_name, t
 from bot.i18n.translator import MattekrigTranslator
 from bot.invite import ready_line
 from bot.logs import watch_presses
@@ -87,7 +87,10 @@ class MattekrigTree(app_commands.CommandTree["MattekrigBot"]):
         if wrong is None:
             return True
         log.info("interaction %s: option %r refused", interaction.id, wrong)
-        await send_private(interaction, t("error.bad_option", lang_of(interaction), option=wrong))
+        lang = lang_of(interaction)
+        await send_private(
+            interaction, t("error.bad_option", lang, option=option_name(wrong, lang))
+        )
         return False
 
     async def _call(self, interaction: discord.Interaction[MattekrigBot]) -> None:

@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.i18n import Lang, catalogue, pick_locale, t
+from bot.i18n import Lang, catalogue, option_name, pick_locale, t
 from bot.render.board_text import refusal_text
 from bot.render.panel import Panel
 from bot.render.records import render_done
@@ -60,7 +60,10 @@ def describe(error: BaseException, lang: str) -> str | None:
     if isinstance(error, EngineError):
         error = UserFacingError.from_engine(error)
     if isinstance(error, UserFacingError):
-        return refusal_text(error.key, error.values, lang)
+        values = dict(error.values)
+        if "option" in values:  # an option by its code name: named as the user's Discord shows it
+            values["option"] = option_name(str(values["option"]), lang)
+        return refusal_text(error.key, values, lang)
     if isinstance(error, ConflictError):
         return t("error.conflict", lang)
     if isinstance(error, NotFoundError):

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import string
 from collections.abc import Mapping
 from functools import cache
@@ -119,6 +120,26 @@ def t(key: str, lang: str, /, **values: object) -> str:
             raise TypeError(f"{key} needs a whole count, not {count!r}")
         key = f"{key}.{plural_form(code, count)}"
     return template(key, code).format_map(values)
+
+
+def option_name(option: str, lang: str) -> str:
+    """A slash-command option as Discord shows it in ``lang`` (``level`` → ``nivå``), from
+    its catalogue name: the shared ``opt.<option>.name``, else a command's own
+    ``cmd.<path>.opt.<option>.name``. A sentence that names an option (``{option}``) must
+    name it as the pupil sees it, never by the code's word for it; an unknown name (a
+    forged option) is shown as it came."""
+    key = _option_keys().get(option)
+    return option if key is None else t(key, lang)
+
+
+@cache
+def _option_keys() -> Mapping[str, str]:
+    keys: dict[str, str] = {}
+    for key in sorted(catalogue(DEFAULT_LANG), reverse=True):  # opt.* after cmd.*: it wins
+        found = re.fullmatch(r"(?:cmd\.[a-z0-9_.]+\.)?opt\.([a-z0-9_]+)\.name", key)
+        if found is not None:
+            keys[found.group(1)] = key
+    return MappingProxyType(keys)
 
 
 def is_key(key: str) -> bool:

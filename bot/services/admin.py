@@ -194,7 +194,7 @@ class AdminService:
     def report_days(self, start: str | None, end: str | None) -> tuple[int | None, int | None]:
         """The report's dates as the teacher typed them, as [start, end) in milliseconds:
         checked before anything is loaded, so a date it cannot read is refused at once."""
-        return day_bounds(parse_day(start, "from"), parse_day(end, "to"))
+        return day_bounds(parse_day(start, "start"), parse_day(end, "end"))
 
     async def class_report(
         self,

@@ -32,8 +32,10 @@ SNOWFLAKE_TYPES = frozenset(
 def wrong_option(
     command: app_commands.Command[Any, ..., Any], options: Sequence[Any]
 ) -> str | None:
-    """The name of the first option Discord would never send like this, or None when every
-    option is one the command declares, of its type, within its limits, and none is missing."""
+    """The code name of the first option Discord would never send like this (the catalogue's
+    ``opt.<name>``, which the refusal shows in the user's language; an undeclared option as
+    it came), or None when every option is one the command declares, of its type, within its
+    limits, and none is missing."""
     declared = {p.display_name: p for p in command.parameters}
     seen: set[str] = set()
     for option in options:
@@ -45,10 +47,8 @@ def wrong_option(
             return str(name)[:MAX_SHOWN] or "?"
         seen.add(parameter.display_name)
         if option.get("type") != parameter.type.value or not fits(parameter, option.get("value")):
-            return parameter.display_name
-    missing = [
-        p.display_name for p in command.parameters if p.required and p.display_name not in seen
-    ]
+            return parameter.name
+    missing = [p.name for p in command.parameters if p.required and p.display_name not in seen]
     return missing[0] if missing else None
 
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
+from bot.i18n import option_name, t
 from bot.render.board import when
 from engine.state import Phase
 from tests.bot.e2e import (
@@ -141,7 +141,9 @@ async def test_a_locked_channel_preset_lets_pupils_choose_only_opponents(
         asked = await table.driver.slash(
             who, "mattekrig start", level=2, computer="easy", thread=False
         )
-        await assert_refused(table.fake, asked, "preset.locked", lang, option="level")
+        await assert_refused(
+            table.fake, asked, "preset.locked", lang, option=option_name("level", lang)
+        )
         assert set(table.bot.games.games) == before
 
     gid, _ = await table.start_computer("carol")
@@ -196,7 +198,9 @@ async def test_named_presets_saved_picked_by_name_for_a_channel_and_a_session_th
         asked = await table.driver.slash(
             who, "mattekrig start", level=2, computer="easy", channel=_channel(table, channel)
         )
-        await assert_refused(table.fake, asked, "preset.locked", lang, option="level")
+        await assert_refused(
+            table.fake, asked, "preset.locked", lang, option=option_name("level", lang)
+        )
         gid, _ = await table.start_computer(who, channel=_channel(table, channel))
         assert table.game(gid).settings.engine.level == 3 and table.game(gid).settings.preset
     helped = await table.driver.slash("bob", "mattekrig help", channel=_channel(table, "matte-b"))
@@ -496,7 +500,9 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     assert outside.original is not None
     assert t("report.overview.none", lang) in _texts(outside.original)
     bad = await table.driver.slash("teacher", "mattekrig admin report", options={"from": "igår"})
-    await assert_refused(table.fake, bad, "report.bad_date", lang, option="from")
+    await assert_refused(
+        table.fake, bad, "report.bad_date", lang, option=option_name("start", lang)
+    )
     assert_all_answered(table.fake)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -101,3 +102,21 @@ def test_names_are_unique_where_discord_needs_them(lang: str) -> None:
 )
 def test_is_valid_name(text: str, valid: bool) -> None:
     assert is_valid_name(text) is valid
+
+
+DOC_ROW = re.compile(r"^\| `([^`]+)` \| `([^`]+)` \| `([^`]+)` \|", re.MULTILINE)
+
+
+def test_the_docs_name_each_command_and_option_as_discord_shows_it() -> None:
+    """docs/commands.md gives every command and option in English, Norwegian and Swedish:
+    each row must be a name the bot has (the docs once said `public_leaderboard` for the
+    option `public_board`)."""
+    doc = (Path(__file__).resolve().parents[3] / "docs" / "commands.md").read_text("utf-8")
+    en, nb, sv = catalogue("en"), catalogue("nb"), catalogue("sv")
+    names = {(en[k], nb[k], sv[k]) for k in en if NAME_KEY.fullmatch(k)}
+    rows = [
+        tuple(cell.split()[-1] for cell in row)  # a command row: the command's own name
+        for row in DOC_ROW.findall(doc)
+    ]
+    assert len(rows) > 60
+    assert [row for row in rows if row not in names] == []
