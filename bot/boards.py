@@ -505,7 +505,7 @@ class BoardPublisher:
         lang = game.settings.locale
         key = "board.ping.target" if seen.now is Now.NAME_TARGET else "board.ping.turn"
         players = " ".join(f"<@{uid}>" for uid in users)
-        text = t(key, lang, players=players, round=seen.round)
+        text = t(key, lang, players=players, round=seen.round, count=len(users))  # a team: both
         mentions = discord.AllowedMentions(users=[discord.Object(uid) for uid in users])
         try:
             await self.channel(game.channel_id).send(text, allowed_mentions=mentions)

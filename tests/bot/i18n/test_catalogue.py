@@ -182,7 +182,7 @@ def test_t_formats_named_placeholders() -> None:
     )
     assert t("answer.rejected.unknown_symbol", "sv", symbol="%") == (
         "Jag förstår inte `%`. Använd tal, + - * / och parenteser och skriv svaret igen: "
-        "det är inte räknat."
+        "det räknades inte."
     )
     with pytest.raises(KeyError):
         t("error.missing_permission", "en")  # a forgotten value is a bug

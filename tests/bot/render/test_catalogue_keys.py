@@ -75,7 +75,7 @@ def test_every_answer_rejection_code_has_a_sentence() -> None:
 
 def test_the_keys_the_services_raise_exist() -> None:
     assert [key for key in SERVICE_KEYS if not is_key(key)] == []
-    assert t("error.cooldown", "nb", count=5) == "Ta det litt rolig! Prøv igjen om 5 sekunder."
+    assert t("error.cooldown", "nb", count=5) == "Du kan sende en ny utfordring om 5 sekunder."
     assert t("error.bad_option", "sv", option="level") == "Den inställningen fungerar inte: level."
 
 

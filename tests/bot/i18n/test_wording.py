@@ -1,0 +1,105 @@
+"""Words a class reads: one word per game term (the glossary), proper Swedish, no scolding of a
+child who did nothing wrong, a ping to two players worded for two, and every command a
+sentence names called as the reader's Discord calls it."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.i18n import LANGS, catalogue, t
+
+# A word the glossary replaces, per language: the glossary's word is the only one for its term.
+NOT_THE_GLOSSARYS = {
+    "en": r"class round",  # a timed class session is not a game's round
+    "nb": r"motstander\w*|Reknekrig|Räknekrig",  # opponent: motspiller; the game: Regnekrig
+    "nn": r"motstandar\w*|motspiller\w*|Regnekrig|Räknekrig",  # motspelar; Reknekrig
+    "sv": r"rund(a|an|or|orna)|Regnekrig|Reknekrig|klasskompis\w*",  # omgång; Räknekrig
+}
+DISCORD_NAMES = re.compile(r"((cmd|group|opt)\..*\.name|permission\..*)")
+SCOLDING = r"Ta det litt rolig|Ta det litt roleg|Ta det lite lugnt|Slow down"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_one_word_per_game_term(lang: str) -> None:
+    texts = catalogue(lang)  # type: ignore[arg-type]
+    found = {
+        key: text
+        for key, text in texts.items()
+        if re.search(rf"\b({NOT_THE_GLOSSARYS[lang]})\b", text)
+        and not (lang == "nn" and DISCORD_NAMES.fullmatch(key))  # Discord's bokmål names
+    }
+    assert found == {}
+    game = {"en": "Regnekrig", "nb": "Regnekrig", "nn": "Reknekrig", "sv": "Räknekrig"}[lang]
+    assert t("game.regnekrig.name", lang) == game
+    assert (
+        t("table.setup.opponent", lang)
+        == {
+            "en": "Opponent",
+            "nb": "Motspiller",
+            "nn": "Motspelar",
+            "sv": "Motståndare",
+        }[lang]
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "expected"),
+    [
+        ("nb", "Du kan sende en ny utfordring om 20 sekunder."),
+        ("nn", "Du kan sende ei ny utfordring om 20 sekund."),
+        ("sv", "Du kan skicka en ny utmaning om 20 sekunder."),
+        ("en", "You can send a new challenge in 20 seconds."),
+    ],
+)
+def test_a_pupil_who_did_nothing_wrong_is_not_told_off(lang: str, expected: str) -> None:
+    """The wait between two challenges is a rule of the bot, not the pupil's fault: the
+    refusal says when they can challenge again ("Ta det litt rolig!" said otherwise)."""
+    assert t("error.cooldown", lang, count=20) == expected
+    assert [k for k, v in catalogue(lang).items() if re.search(SCOLDING, v)] == []  # type: ignore[arg-type]
+
+
+def test_swedish_reads_as_swedish() -> None:
+    """Not "Alla antog", "en twist" or "det är inte räknat": the glossary's anta takes its
+    object, a twist is a knorr, and what was not counted räknades inte."""
+    swedish = catalogue("sv")
+    odd = r"antog\.|\btwist\b|är inte räknat|inte räknat än"
+    assert [k for k, v in swedish.items() if re.search(odd, v)] == []
+    assert t("invite.closed.started", "sv") == "✅ Alla antog utmaningen. Spelet har startat!"
+    assert t("rules.satsing.intro", "sv").startswith("Intervallkrig med en knorr:")
+    assert t("answer.rejected.unknown_symbol", "sv", symbol="%").endswith(
+        "och skriv svaret igen: det räknades inte."
+    )
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("nb", "venter på deg.", "venter på dere."),
+        ("nn", "ventar på deg.", "ventar på dykk."),
+        ("sv", "väntar på dig.", "väntar på er."),
+        ("en", "waiting for you.", "waiting for you both."),
+    ],
+)
+def test_a_ping_to_a_team_is_worded_for_two(lang: str, one: str, two: str) -> None:
+    assert t("board.ping.turn", lang, players="@Ada", round=1, count=1).endswith(one)
+    assert t("board.ping.turn", lang, players="@Ada @Bo", round=1, count=2).endswith(two)
+    alone = t("board.ping.target", lang, players="@Ada", round=3, count=1)
+    team = t("board.ping.target", lang, players="@Ada @Bo", round=3, count=2)
+    assert alone != team or (lang == "en" and "team" in team)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_sentence_names_each_command_as_the_readers_discord_does(lang: str) -> None:
+    """ "Prøv /mattekrig help" named a command a Norwegian Discord calls hjelp. Nynorsk has no
+    Discord locale, so its commands are Discord's Norwegian (bokmål) ones."""
+    texts = catalogue(lang)  # type: ignore[arg-type]
+    names = {v for k, v in texts.items() if k.startswith("cmd.") and k.endswith(".name")}
+    named = {
+        (key, found)
+        for key, text in texts.items()
+        for found in re.findall(r"/mattekrig(?: admin)? ([\w-]+)", text)
+    }
+    assert len(named) >= 5
+    assert {(key, found) for key, found in named if found not in names} == set()
