@@ -24,7 +24,7 @@ FOOTER_MAX = 2048
 
 
 def percent(value: float | None, lang: Lang) -> str:
-    """A whole percentage in the language's own style (``85 %`` in nb/sv, ``85%`` in en)."""
+    """A whole percentage in the language's own style (``85 %`` in nb/nn/sv, ``85%`` in en)."""
     return t("records.percent", lang, percent=0 if value is None else round(value * 100))
 
 

@@ -5,7 +5,7 @@ games ending together (the class's mistakes in words, each pupil's own line priv
 assignments met and not, the report in Discord and CSV against a scripted game whose figures
 are worked out by hand, and the gentle leaderboard's defaults.
 
-Every test runs in each of the server's languages (nb, sv, en): the teacher's setting, the
+Every test runs in each of the server's languages (nb, nn, sv, en): the teacher's setting, the
 server's Discord locale and every member's own Discord language are set to it, so every text
 the bot sends is in it, and every assertion reads its text from the catalogue with
 ``t(key, lang, …)``."""
@@ -32,7 +32,9 @@ from tests.bot.e2e import (
     strong_vs_weak,
 )
 
-LANGS = {"nb": "no", "sv": "sv-SE", "en": "en-US"}  # our language -> its Discord locale
+# our language -> its Discord locale: nynorsk has none, so a nynorsk class is the teacher's
+# setting over Discord's Norwegian (bokmål) everywhere else
+LANGS = {"nb": "no", "nn": "no", "sv": "sv-SE", "en": "en-US"}
 # RULES §2.2: a wrong value is diagnosed (engine/diagnosis.py): at level 1, "99" is no sign
 # slip and no other operation of two cards, so it is an arithmetic slip (regnefeil), the mistake
 # kind counted for it.

@@ -1,1 +1,1 @@
-"""The nb, sv and en message catalogues, one flat JSON object per language."""
+"""The nb, nn, sv and en message catalogues, one flat JSON object per language and area."""

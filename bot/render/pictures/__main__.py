@@ -1,5 +1,5 @@
-"""`python -m bot.render.pictures --gallery DIR`: a picture of every kind of round, in nb, sv
-and en, with its alternative text beside it (DIR/<lang>/<kind>.png and .txt)."""
+"""`python -m bot.render.pictures --gallery DIR`: a picture of every kind of round, in nb, nn,
+sv and en, with its alternative text beside it (DIR/<lang>/<kind>.png and .txt)."""
 
 from __future__ import annotations
 
