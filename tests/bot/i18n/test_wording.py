@@ -9,6 +9,7 @@ import re
 import pytest
 
 from bot.i18n import LANGS, catalogue, t
+from bot.render.invitations import options_lines
 
 # A word the glossary replaces, per language: the glossary's word is the only one for its term.
 NOT_THE_GLOSSARYS = {
@@ -103,3 +104,17 @@ def test_a_sentence_names_each_command_as_the_readers_discord_does(lang: str) ->
     }
     assert len(named) >= 5
     assert {(key, found) for key, found in named if found not in names} == set()
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("form", ["number", "expression"])
+def test_an_options_line_does_not_say_its_word_twice(lang: str, form: str) -> None:
+    """A challenge listed "Svar: Svar med tallet"; a preset lists the setting's own name
+    (answer form) before its value."""
+    lines = options_lines({"game": "regnekrig", "level": 3, "answer_form": form}, lang)
+    name = t(f"answer_form.{form}.name", lang)
+    assert f"• {name}" in lines and not [line for line in lines if line.endswith(f": {name}")]
+    label = t("preset.option.answer_form", lang)
+    assert (
+        label == {"en": "Answer form", "nb": "Svarform", "nn": "Svarform", "sv": "Svarsform"}[lang]
+    )
