@@ -33,13 +33,14 @@ def join_parts(
     """The join page: the code and a first name or nickname, checked alike here and on the
     server (1–32 characters), and the connection check's line."""
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
+    name_help = t("lesson.join.name_help", lang, count=MAX_NAME)
     form = (
         f'<form method="post" action="/join" class="join">{hidden("lang", lang)}'
         f'<label for="code">{esc(t("lesson.join.code", lang))}</label>'
         f'<input id="code" name="code" inputmode="numeric" autocomplete="off" required '
         f'pattern="[0-9 ]{{6,7}}" maxlength="7" value="{esc(code)}">'
         f'<label for="name">{esc(t("lesson.join.name", lang))}</label>'
-        f'<p class="about" id="name-help">{esc(t("lesson.join.name_help", lang, max=MAX_NAME))}</p>'
+        f'<p class="about" id="name-help">{esc(name_help)}</p>'
         f'<input id="name" name="name" autocomplete="nickname" required minlength="1" '
         f'maxlength="{MAX_NAME}" aria-describedby="name-help" value="{esc(name)}">'
         + button(t("lesson.join.button", lang), cls="primary")

@@ -177,11 +177,11 @@ class Lesson:
             return None, seat
         name = clean_name(name)
         if not 1 <= len(name) <= MAX_NAME:
-            raise Refused("lesson.error.name", max=MAX_NAME)
+            raise Refused("lesson.error.name", count=MAX_NAME)
         if any(s.name.casefold() == name.casefold() for s in self.seats.values()):
             raise Refused("lesson.error.name_taken", name=name)
         if len(self.seats) >= MAX_SEATS:
-            raise Refused("lesson.error.full", 429, max=MAX_SEATS)
+            raise Refused("lesson.error.full", 429, count=MAX_SEATS)
         secret = None
         if device is None:
             secret = self.new_device()

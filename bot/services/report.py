@@ -60,7 +60,7 @@ _HEADERS = {
         "Rette (%)",
         "Beste trekk (%)",
         "Ikkje svart i tide",
-        "Fulltreffar",
+        "Fulltreff",
         "Mediantid (s)",
         "Beste trekk per veke",
         "Vanlegaste feil",

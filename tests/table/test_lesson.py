@@ -83,7 +83,7 @@ async def test_a_join_that_cannot_be_taken_says_why(
     given = lesson.lesson.code if code is None else code
     got, page = await device.post("/join", code=given, name=name, lang="sv")
     assert got == status and state_of(page) == "join"
-    assert message_of(page) == t(key, "sv", max=32)
+    assert message_of(page) == t(key, "sv", count=32)
     assert 'name="name"' in page and 'maxlength="32"' in page and 'name="code"' in page
     assert not lesson.lesson.seats and "mk_device" not in device.cookies
     await device.close()
@@ -118,7 +118,7 @@ async def test_seats_are_limited_and_nobody_is_pushed_out(lesson: Table) -> None
         lesson.lesson.join(None, lesson.lesson.code, f"P{n}")
     late = Device.new(lesson)
     status, page = await late.post("/join", code=lesson.lesson.code, name="Late", lang="en")
-    assert status == 429 and message_of(page) == t("lesson.error.full", "en", max=MAX_SEATS)
+    assert status == 429 and message_of(page) == t("lesson.error.full", "en", count=MAX_SEATS)
     assert len(lesson.lesson.seats) == MAX_SEATS
     await late.close()
 

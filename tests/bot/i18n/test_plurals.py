@@ -52,7 +52,6 @@ NOUNS: dict[str, tuple[tuple[str, str], ...]] = {
         ("elev", "elevar"),
         ("dag", "dagar"),
         ("spelar", "spelarar"),
-        ("fulltreff", "fulltreffar"),
     ),
     "sv": (
         ("minut", "minuter"),

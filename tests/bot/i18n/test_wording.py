@@ -10,12 +10,14 @@ import pytest
 
 from bot.i18n import LANGS, catalogue, t
 from bot.render.invitations import options_lines
+from bot.render.stats import op_name
 
 # A word the glossary replaces, per language: the glossary's word is the only one for its term.
 NOT_THE_GLOSSARYS = {
     "en": r"class round",  # a timed class session is not a game's round
     "nb": r"motstander\w*|Reknekrig|Räknekrig",  # opponent: motspiller; the game: Regnekrig
-    "nn": r"motstandar\w*|motspiller\w*|Regnekrig|Räknekrig",  # motspelar; Reknekrig
+    # motspelar; Reknekrig; an exact hit is a fulltreff (neuter: two fulltreff, never fulltreffar)
+    "nn": r"motstandar\w*|motspiller\w*|Regnekrig|Räknekrig|fulltreffar\w*",
     "sv": r"rund(a|an|or|orna)|Regnekrig|Reknekrig|klasskompis\w*",  # omgång; Räknekrig
 }
 DISCORD_NAMES = re.compile(r"((cmd|group|opt)\..*\.name|permission\..*)")
@@ -118,3 +120,11 @@ def test_an_options_line_does_not_say_its_word_twice(lang: str, form: str) -> No
     assert (
         label == {"en": "Answer form", "nb": "Svarform", "nn": "Svarform", "sv": "Svarsform"}[lang]
     )
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_lesson_names_an_operation_as_the_bot_does(lang: str) -> None:
+    """The lesson's summary said "kvadrater" and "kvadratrøtter" where the pupil's statistics
+    and the teacher's report say "annen potens" and "kvadratrot": one word per operation."""
+    for op in ("add", "multiply", "divide", "subtract", "square", "root"):
+        assert t(f"lesson.operation.{op}", lang) == op_name(op, lang).lower(), op  # type: ignore[arg-type]
