@@ -1,0 +1,48 @@
+"""The README and the rule pages quote the private replies word for word as the bot says them
+in English (RULES §2.6: a sign slip is told to look at the sign; a rounded decimal is told
+its fraction), so a teacher reading the docs meets the feedback a pupil will meet."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.render.board_text import answer_reply, refusal_text
+from bot.services.errors import UserFacingError
+from engine.errors import ExpressionError
+from engine.judge import judge
+
+ROOT = Path(__file__).resolve().parents[3]
+QUOTING = ("README.md", "docs/rules.md")
+
+
+def _quote(page: str, answer: str) -> str:
+    """The reply a page quotes for ``answer``: `answer` gets "…" (line breaks read as spaces)."""
+    text = " ".join((ROOT / page).read_text(encoding="utf-8").split())
+    found = re.search(rf'`{re.escape(answer)}` gets (?:the private reply )?"([^"]+)"', text)
+    assert found is not None, f"{page} quotes no reply to `{answer}`"
+    return found.group(1)
+
+
+def _refused(text: str, cards: tuple[int, int], level: int) -> str:
+    with pytest.raises(ExpressionError) as caught:
+        judge(text, cards, level)
+    refusal = UserFacingError.from_engine(caught.value)
+    return refusal_text(refusal.key, refusal.values, "en")
+
+
+@pytest.mark.parametrize("page", QUOTING)
+def test_a_sign_slip_is_quoted_as_the_bot_says_it(page: str) -> None:
+    """Level 1, 3 and −5, the answer `2`: "Look at the sign: 3 + (−5) = −2, not 2." (the page
+    may leave out the reply's closing words, never change its own)."""
+    quoted = _quote(page, "2")
+    assert quoted.startswith("Look at the sign")
+    assert answer_reply(judge("2", (3, -5), 1), "en").startswith(quoted)
+
+
+@pytest.mark.parametrize("page", QUOTING)
+def test_a_rounded_decimal_is_quoted_as_the_bot_says_it(page: str) -> None:
+    """Level 3, −5 and 6, the answer `-0,83`: the English reply writes −0.83 with a point."""
+    assert _quote(page, "-0,83") == _refused("-0,83", (-5, 6), 3)
