@@ -116,7 +116,7 @@ def test_auto_mode_praises_nobody() -> None:
     assert len(lines) == 3 and not any(_praised(line, "en") for line in lines)
 
 
-@pytest.mark.parametrize("lang", ["nb", "sv", "en"])
+@pytest.mark.parametrize("lang", ["nb", "nn", "sv", "en"])
 def test_levels_one_and_two_praise_a_right_answer_not_a_choice(lang: str) -> None:
     """At levels 1–2 the cards have one value (RULES §2.2): there is no choice, so a right
     answer is praised as right, never as "Smart valg!" or "best move"."""
