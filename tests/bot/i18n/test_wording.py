@@ -65,9 +65,10 @@ def test_a_pupil_who_did_nothing_wrong_is_not_told_off(lang: str, expected: str)
 
 def test_swedish_reads_as_swedish() -> None:
     """Not "Alla antog", "en twist" or "det är inte räknat": the glossary's anta takes its
-    object, a twist is a knorr, and what was not counted räknades inte."""
+    object, a twist is a knorr, and what was not counted räknades inte. Nor "Vill du spela
+    igen, skriv …": an inverted condition does not take an imperative after its comma."""
     swedish = catalogue("sv")
-    odd = r"antog\.|\btwist\b|är inte räknat|inte räknat än"
+    odd = r"antog\.|\btwist\b|är inte räknat|inte räknat än|Vill du [^.:?]*, (skriv|gå|tryck)\b"
     assert [k for k, v in swedish.items() if re.search(odd, v)] == []
     assert t("invite.closed.started", "sv") == "✅ Alla antog utmaningen. Spelet har startat!"
     assert t("rules.satsing.intro", "sv").startswith("Intervallkrig med en knorr:")
