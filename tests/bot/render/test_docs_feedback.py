@@ -1,6 +1,6 @@
-"""The README and the rule pages quote the private replies word for word as the bot says them
-in English (RULES §2.6: a sign slip is told to look at the sign; a rounded decimal is told
-its fraction), so a teacher reading the docs meets the feedback a pupil will meet."""
+"""The README and the rule pages quote the bot word for word as it speaks English: the private
+replies (RULES §2.6: a sign slip is told to look at the sign; a rounded decimal is told its
+fraction) and the README's board, so a teacher reading the docs meets what a class will."""
 
 from __future__ import annotations
 
@@ -9,10 +9,14 @@ from pathlib import Path
 
 import pytest
 
+from bot.render.board import dump_board
 from bot.render.board_text import answer_reply, refusal_text
 from bot.services.errors import UserFacingError
+from engine.actions import Answer, NameTarget
+from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError
 from engine.judge import judge
+from tests.bot.render.support import ADA, BO, L5_PILES, T0, drive, live, render_board
 
 ROOT = Path(__file__).resolve().parents[3]
 QUOTING = ("README.md", "docs/rules.md")
@@ -46,3 +50,14 @@ def test_a_sign_slip_is_quoted_as_the_bot_says_it(page: str) -> None:
 def test_a_rounded_decimal_is_quoted_as_the_bot_says_it(page: str) -> None:
     """Level 3, −5 and 6, the answer `-0,83`: the English reply writes −0.83 with a point."""
     assert _quote(page, "-0,83") == _refused("-0,83", (-5, 6), 3)
+
+
+def test_the_readmes_board_is_the_board_the_bot_draws() -> None:
+    """ "A game": level 5 after round 1, Ada and Bo both answered and the target was 7."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = re.search(r"## A game\n.*?```\n(.*?)```", readme, re.DOTALL)
+    assert shown is not None
+    level_5 = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
+    round_1 = [NameTarget(0, 7), Answer(0, "3--2=5"), Answer(1, "1*1=1")]
+    game = live(level_5, *drive(level_5, round_1, piles=L5_PILES), (ADA, BO))
+    assert shown.group(1) == dump_board(render_board(game, "en", T0), T0) + "\n"
