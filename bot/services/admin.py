@@ -69,7 +69,7 @@ _HEADERS = {
         "median": "Median svartid (s)",
         "mistake": "Vanligste feil",
         "suggested": "Foreslått nivå",
-        "target": "mål",
+        "target": "målverdi",
     },
     "nn": {
         "name": "Elev",
@@ -84,7 +84,7 @@ _HEADERS = {
         "median": "Median svartid (s)",
         "mistake": "Vanlegaste feil",
         "suggested": "Føreslått nivå",
-        "target": "mål",
+        "target": "målverdi",
     },
     "sv": {
         "name": "Elev",
@@ -99,7 +99,7 @@ _HEADERS = {
         "median": "Median svarstid (s)",
         "mistake": "Vanligaste fel",
         "suggested": "Föreslagen nivå",
-        "target": "mål",
+        "target": "målvärde",
     },
 }
 

@@ -11,6 +11,9 @@ import pytest
 from bot.i18n import LANGS, catalogue, t
 from bot.render.invitations import options_lines
 from bot.render.stats import op_name
+from bot.services.admin import report_csv
+from bot.services.figures import ClassReport
+from bot.services.report import report_rows_csv
 
 # A word the glossary replaces, per language: the glossary's word is the only one for its term.
 NOT_THE_GLOSSARYS = {
@@ -34,6 +37,10 @@ def test_one_word_per_game_term(lang: str) -> None:
         and not (lang == "nn" and DISCORD_NAMES.fullmatch(key))  # Discord's bokmål names
     }
     assert found == {}
+    headers = report_csv([], mistake_name=str, lang=lang) + report_rows_csv(
+        ClassReport((), None, None), {}, str, lang=lang
+    )  # the teacher's two spreadsheets: their column names are the catalogue's words too
+    assert not re.search(rf"\b({NOT_THE_GLOSSARYS[lang]})\b", headers, re.IGNORECASE), headers
     game = {"en": "Regnekrig", "nb": "Regnekrig", "nn": "Reknekrig", "sv": "Räknekrig"}[lang]
     assert t("game.regnekrig.name", lang) == game
     assert (

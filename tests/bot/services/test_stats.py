@@ -234,11 +234,11 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     ada = by_name[f"user{A}"]
     assert (ada["Spill"], ada["Seire"], ada["Svar"], ada["Ikke svart"]) == ("1", "1", "10", "0")
     assert ada["Beste trekk + (%)"] == "90" and ada["Beste trekk nivå 1 (%)"] == "90"
-    assert ada["Beste trekk mål (%)"] == "" and ada["Foreslått nivå"] == "2"
+    assert ada["Beste trekk målverdi (%)"] == "" and ada["Foreslått nivå"] == "2"
     ase = by_name["'=Åse"]
     assert (ase["Spill"], ase["Seire"]) == ("2", "1")
     # All four answers legal, one best: 25 %, not the 100 % "legal" would say.
-    assert ase["Beste trekk mål (%)"] == "25" and ase["Beste trekk nivå 5 (%)"] == "25"
+    assert ase["Beste trekk målverdi (%)"] == "25" and ase["Beste trekk nivå 5 (%)"] == "25"
     bobs = by_name[f"user{bob}"]
     assert bobs["Beste trekk : (%)"] == "56" and bobs["Beste trekk nivå 3 (%)"] == "56"
     assert bobs["Ikke svart"] == "3" and bobs["Ikke svart nivå 3"] == "3"
