@@ -36,7 +36,6 @@ _OP_SIGNS = {
     "multiply": "·",
     "divide": "÷",
     "subtract": "−",
-    "target": "mål",
     "square": "x²",
     "root": "√",
 }
