@@ -34,6 +34,8 @@ from .state import (
 )
 
 UserLike = FakeUser | str
+# Only a guard against a hang: an answer is settled long before, when its window has closed.
+PATIENCE_S = 60.0
 Value = Any
 
 
@@ -241,12 +243,29 @@ class Driver:
     async def answered(
         self, interaction: FakeInteraction, *, timeout: float | None = None
     ) -> FakeInteraction:
-        """Wait until the bot's initial response was accepted or refused (or ``timeout`` real
-        seconds, default 3.5). Never raises: check ``interaction.answered``."""
+        """Wait until the bot's initial response was accepted or refused, or until half a
+        second after the fake would refuse it (its 3-second window, on the fake's count: see
+        clock.py), or ``timeout`` seconds when given. Never raises: check
+        ``interaction.answered``."""
+        world = self.fake.world
+        if timeout is None:
+            late = self.answer_timeout
+
+            def settled() -> bool:
+                return (
+                    interaction.answered
+                    or bool(interaction.rejected)
+                    or world.answer_age(interaction) > late
+                )
+        else:
+
+            def settled() -> bool:
+                return interaction.answered or bool(interaction.rejected)
+
         with contextlib.suppress(TimeoutError):
             await self.fake.wait_until(
-                lambda: interaction.answered or bool(interaction.rejected),
-                timeout=self.answer_timeout if timeout is None else timeout,
+                settled,
+                timeout=PATIENCE_S if timeout is None else timeout,
                 what=f"an answer to interaction {interaction.id}",
             )
         return interaction
@@ -478,7 +497,8 @@ class Driver:
         world = fake.world
         if not fake.gateway.sessions:
             raise RuntimeError("no bot is connected to the fake gateway (start the client first)")
-        created = fake.clock.now() - age
+        now, waits = fake.clock.mark()
+        created = now - age
         interaction_id = fake.ids.next() if age == 0 else fake.ids.at(created)
         token = world.new_interaction_token(interaction_id)
         guild = world.guilds[channel.guild_id]
@@ -516,6 +536,7 @@ class Driver:
             created_at=created,
             payload=payload,
             message=message,
+            created_waits=waits,
         )
         world.add_interaction(interaction)
         await fake.gateway.dispatch("INTERACTION_CREATE", payload)

@@ -67,12 +67,11 @@ class BotHarness:
         self._client = client
         self.clients.append(client)
         self._task = asyncio.create_task(client.start(self.fake.token), name="fake-discord-client")
+        # Whichever comes first: ready, or the client's task ending (a failed start). The
+        # wait for ready counts the bot's time only, not the machine's (FakeDiscord.wait_until).
         ready = asyncio.create_task(self._ready(client))
-        done, _ = await asyncio.wait(
-            {self._task, ready}, timeout=self.ready_timeout, return_when=asyncio.FIRST_COMPLETED
-        )
-        if ready in done:
-            ready.result()
+        done, _ = await asyncio.wait({self._task, ready}, return_when=asyncio.FIRST_COMPLETED)
+        if ready in done and not ready.cancelled() and ready.exception() is None:
             return client
         ready.cancel()
         failure: BaseException | None = None
@@ -103,7 +102,12 @@ class BotHarness:
         for session_id in session_ids:
             self.fake.gateway.end_session(session_id)
         try:
-            await asyncio.wait_for(task, timeout=self.ready_timeout)
+            try:
+                await self.fake.wait_until(task.done, timeout=self.ready_timeout, what="the stop")
+            except TimeoutError:
+                task.cancel()
+                raise
+            await task
         except asyncio.CancelledError:
             pass
         except Exception:

@@ -89,8 +89,13 @@ class BotProcess:
         )
         ready = asyncio.get_running_loop().create_future()
         self._reader = asyncio.create_task(self._read(ready))
+        # The bot's time, not the machine's: its wait for a CPU is not counted (clock.py).
+        self.fake.clock.waits.watch(self.process.pid)
         try:
-            await asyncio.wait_for(asyncio.shield(ready), self.ready_timeout)
+            await self.fake.wait_until(
+                ready.done, timeout=self.ready_timeout, what="the bot process to be ready"
+            )
+            ready.result()
         except BaseException as error:
             await self.kill()
             output = "\n".join(self.output)
@@ -122,7 +127,9 @@ class BotProcess:
             with contextlib.suppress(ProcessLookupError):
                 process.send_signal(sig)
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(process.wait(), 10)
+            await self.fake.wait_until(
+                lambda: process.returncode is not None, timeout=10, what=f"the end after {sig.name}"
+            )
         if process.returncode is None:
             self.output.append(f"(still running 10 s after {sig.name}: killed)")
             with contextlib.suppress(ProcessLookupError):
@@ -137,6 +144,7 @@ class BotProcess:
         transport = getattr(process, "_transport", None)
         if transport is not None:
             transport.close()
+        self.fake.clock.waits.forget(process.pid)
         # The old process's gateway session is gone; the fake must not queue events for it.
         for session_id in self.sessions:
             self.fake.gateway.end_session(session_id)

@@ -296,15 +296,21 @@ class FakeDiscord:
     async def wait_until(
         self, predicate: Callable[[], object], *, timeout: float = 5.0, what: str = ""
     ) -> None:
-        """Wait (real time) until ``predicate()`` is true; re-checked on every change the fake
-        sees and every 20 ms (for predicates about the client's own state).
+        """Wait until ``predicate()`` is true; re-checked on every change the fake sees and
+        every 20 ms (for predicates about the client's own state).
 
-        Raises ``TimeoutError`` naming ``what`` when it never becomes true.
+        Raises ``TimeoutError`` naming ``what`` when it has not become true within ``timeout``
+        seconds of real time less the time the test's threads waited for a CPU (clock.py): a
+        wait for the bot measures the bot, not how busy the machine is.
         """
         loop = asyncio.get_running_loop()
-        deadline = loop.time() + timeout
+        waits = self.clock.waits
+        started, waited = loop.time(), waits.snapshot()
         while not predicate():
-            remaining = deadline - loop.time()
+            spent = loop.time() - started
+            if spent >= timeout:  # only then ask how much of it the machine kept us waiting
+                spent -= waits.since(waited)
+            remaining = timeout - spent
             if remaining <= 0:
                 raise TimeoutError(f"fake Discord: timed out waiting for {what or predicate}")
             # asyncio.wait, not wait_for: on Python 3.11 wait_for swallows a cancel that

@@ -226,6 +226,8 @@ class FakeInteraction:
     created_at: float
     payload: dict[str, Any] = field(repr=False)
     message: FakeMessage | None = None
+    # the test's CPU waits when it was created: its 3-second window counts without them
+    created_waits: dict[str, float] = field(default_factory=dict, repr=False)
     response_type: int | None = None
     responded_at: float | None = None
     original: FakeMessage | None = None
@@ -422,6 +424,11 @@ class World:
     def add_interaction(self, interaction: FakeInteraction) -> None:
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
+
+    def answer_age(self, interaction: FakeInteraction) -> float:
+        """Seconds the bot has had to answer ``interaction`` (its 3-second window), on the
+        clock's count: the test's waits for a CPU are not the bot's (see clock.py)."""
+        return self.clock.elapsed((interaction.created_at, interaction.created_waits))
 
     def find_interaction(self, token: str) -> FakeInteraction | None:
         return self._by_token.get(token)
