@@ -5,12 +5,13 @@ alternative text tells the round in the board's language."""
 from __future__ import annotations
 
 import io
+import sys
 import threading
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from PIL import Image
+from PIL import Image, ImageChops
 
 from bot.i18n import LANGS, t
 from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, forget, scene, tiles
@@ -107,24 +108,50 @@ def test_a_second_drawing_of_the_same_state_is_the_cached_picture() -> None:
     assert draw_table(position.view, NAMES, "nb") is not first
 
 
-def test_drawing_from_many_threads_gives_the_same_pictures() -> None:
-    """Callers draw in worker threads (`asyncio.to_thread`): concurrent drawing with cold
-    caches gives exactly what drawing one by one gives."""
-    chosen = POSITIONS[:12]
-    expected = [draw_table(p.view, NAMES, "nb").png for p in chosen]
+def _every_cache_cold() -> None:
     forget()
-    tiles.text.cache_clear()
+    for cached in (tiles.face, tiles.back, tiles.stack, tiles.mark, tiles.text):
+        cached.cache_clear()
+
+
+def test_drawing_from_many_threads_gives_the_same_pictures() -> None:
+    """Callers may draw in threads (`asyncio.to_thread`): every round drawn at once from many
+    threads, every cache cold, gives exactly what drawing one by one gives. The interpreter
+    switches threads as often as it can meanwhile, so a step of the drawing that two threads
+    could take at once would interleave here, not only on a busy machine."""
+    jobs = [(p.view, "nb") for p in POSITIONS]
+    _every_cache_cold()
+    expected = [draw_table(view, NAMES, lang).png for view, lang in jobs]
+    _every_cache_cold()
     results: dict[int, bytes] = {}
 
     def work(index: int) -> None:
-        results[index] = draw_table(chosen[index].view, NAMES, "nb").png
+        view, lang = jobs[index]
+        results[index] = draw_table(view, NAMES, lang).png
 
-    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(chosen))]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert [results[i] for i in range(len(chosen))] == expected
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(len(jobs))]
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)
+    try:
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
+        forget()  # a wrong picture kept here would fail other tests, not this one
+    differ = [i for i in range(len(jobs)) if results[i] != expected[i]]
+    assert differ == [], [_difference(POSITIONS[i].name, results[i], expected[i]) for i in differ]
+
+
+def _difference(name: str, got: bytes, drawn: bytes) -> str:
+    """Whether two PNGs of the same round differ in their pixels (and where) or only in how
+    they were compressed: the two call for different mends."""
+    mine, theirs = _open(got), _open(drawn)
+    if mine.size != theirs.size:
+        return f"{name}: {mine.size} against {theirs.size}"
+    box = ImageChops.difference(mine.convert("RGB"), theirs.convert("RGB")).getbbox()
+    return f"{name}: pixels differ in {box}" if box else f"{name}: same pixels, other bytes"
 
 
 def test_the_picture_shows_no_secret() -> None:
