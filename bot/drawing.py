@@ -156,10 +156,15 @@ class _Courier:
     def __init__(self) -> None:
         self.requests: queue.SimpleQueue[_Request | None] = queue.SimpleQueue()
         self.worker: _Worker | None = None
+        self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._carry, name="picture-courier", daemon=True)
         self.thread.start()
 
     def stop(self) -> None:
+        """Finish the picture in hand only: the ones still queued are answered with none at
+        once. (Drawn first, a queue of them kept the stop waiting for the worker, which runs
+        at the lowest priority: on a busy machine past the join below, the worker left running.)"""
+        self.stopping.set()
         self.requests.put(None)
         self.thread.join(2 * STOP_WAIT_S)
 
@@ -167,6 +172,9 @@ class _Courier:
         self._spawn()  # started before the first request, so that one waits for no start-up
         while (request := self.requests.get()) is not None:
             if request.future.cancelled():  # the bot stopped wanting it
+                continue
+            if self.stopping.is_set():
+                _settle(request, None)
                 continue
             try:
                 drawn = self._drawn(request.shown)

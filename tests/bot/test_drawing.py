@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -22,6 +23,7 @@ from bot.render.pictures.gallery import NAMES, every_position
 from engine.view import View
 
 POSITIONS = every_position()
+STARVED_S = 0.5  # a picture's time when the worker gets little of the machine
 
 
 def _view(index: int) -> View:
@@ -150,6 +152,31 @@ async def test_closing_settles_every_picture_asked_for(drawer: drawing.PictureDr
     for index, picture in enumerate(done, start=1):
         assert picture is None or picture.png == draw_table(_view(index), NAMES, "sv").png
     assert drawer.worker_pid() is None
+
+
+async def test_a_stop_waits_for_the_picture_in_hand_only(
+    drawer: drawing.PictureDrawer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker runs at the lowest priority, so on a busy machine each picture can take a
+    while; a stop still ends it within its wait: the picture in hand is finished, the ones
+    still queued are answered with none at once."""
+    await drawer.draw(_view(0), NAMES, "nb")
+    worker = drawer.worker_pid()
+    draw = drawing._Worker.draw
+
+    def starved(worker: drawing._Worker, shown: drawing.Scene) -> drawing.Picture | str:
+        time.sleep(STARVED_S)
+        return draw(worker, shown)
+
+    monkeypatch.setattr(drawing._Worker, "draw", starved)
+    asked = [asyncio.ensure_future(drawer.draw(_view(i), NAMES, "nb")) for i in range(1, 13)]
+    await asyncio.sleep(0)  # all twelve queued; drawn one by one they would outlast the stop
+    await asyncio.to_thread(drawer.close)
+    assert worker is not None
+    with pytest.raises(ProcessLookupError):
+        os.kill(worker, 0)
+    drawn = await asyncio.gather(*asked)
+    assert sum(picture is not None for picture in drawn) <= 1
 
 
 async def test_a_drawer_closed_draws_again_when_asked(drawer: drawing.PictureDrawer) -> None:
