@@ -17,6 +17,10 @@ import discord
 from .server import FakeDiscord
 
 ClientFactory = Callable[[], discord.Client]
+# A guard against a hang, not a measure of the start: a start's own time is mostly its database
+# (a dozen migrations, each committed with an fsync) and an fsync on a disk the whole machine
+# shares took up to 176 ms (802 of them over test_fair_e2e), so ten seconds was a busy disk.
+READY_PATIENCE_S = 60.0
 
 
 async def _identify_at_once(shard_id: int | None, *, initial: bool = False) -> None:
@@ -31,7 +35,7 @@ class BotHarness:
         fake: FakeDiscord,
         factory: ClientFactory,
         *,
-        ready_timeout: float = 10.0,
+        ready_timeout: float = READY_PATIENCE_S,
         fast_reidentify: bool = True,
     ) -> None:
         self.fake = fake
