@@ -255,7 +255,7 @@ class Driver:
                 return (
                     interaction.answered
                     or bool(interaction.rejected)
-                    or world.answer_age(interaction) > late
+                    or world.older_than(interaction, late)
                 )
         else:
 

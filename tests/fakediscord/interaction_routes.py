@@ -79,7 +79,7 @@ class InteractionRoutes(MessageStore):
         world = self.world
         if interaction.answered:
             raise ApiError(400, ALREADY_ACKNOWLEDGED, "Interaction has already been acknowledged.")
-        if world.answer_age(interaction) > ANSWER_WINDOW:
+        if world.older_than(interaction, ANSWER_WINDOW):
             raise not_found(UNKNOWN_INTERACTION, "interaction")
         body = self._body(request)
         kind = body.get("type")

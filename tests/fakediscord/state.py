@@ -425,10 +425,13 @@ class World:
         self.interactions[interaction.id] = interaction
         self._by_token[interaction.token] = interaction
 
-    def answer_age(self, interaction: FakeInteraction) -> float:
-        """Seconds the bot has had to answer ``interaction`` (its 3-second window), on the
-        clock's count: the test's waits for a CPU are not the bot's (see clock.py)."""
-        return self.clock.elapsed((interaction.created_at, interaction.created_waits))
+    def older_than(self, interaction: FakeInteraction, seconds: float) -> bool:
+        """Whether the bot has had more than ``seconds`` to answer ``interaction`` (its
+        3-second window), on the clock's count: the test's waits for a CPU are not the bot's
+        (clock.py). Those are only read once the clock alone says so: this is asked often."""
+        if self.clock.now() - interaction.created_at <= seconds:
+            return False
+        return self.clock.elapsed((interaction.created_at, interaction.created_waits)) > seconds
 
     def find_interaction(self, token: str) -> FakeInteraction | None:
         return self._by_token.get(token)
