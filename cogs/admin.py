@@ -31,7 +31,8 @@ from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
 from engine.computer import Strength
 from engine.levels import AnswerForm
-from engine.registry import ANSWER_TIME, DECK, GAMES, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
+from engine.options import ANSWER_TIME, DECK, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
+from engine.registry import GAMES
 
 LANGUAGE_CHOICES = ("nb", "nn", "sv", "en", "server")
 MAX_GAME_ID = 2**53 - 1  # Discord's largest integer option

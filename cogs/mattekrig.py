@@ -30,18 +30,17 @@ from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
 from cogs.stats import StatsCommands
-from engine.registry import (
+from engine.options import (
     ANSWER_FORM,
     ANSWER_TIME,
     DECK,
-    GAMES,
     LEVEL,
     MODE,
-    REGNEKRIG,
     TIME_LIMIT,
     WAR_RULE,
     WAR_SIZE,
 )
+from engine.registry import GAMES, REGNEKRIG
 
 STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")

@@ -29,10 +29,9 @@ from functools import lru_cache
 
 from engine.actions import Action, Answer, Bet, NameTarget, Pass, Timeout
 from engine.cards import DeckProfile, profile_values
-from engine.config import TARGET_MAX, TARGET_MIN
 from engine.diagnosis import flipped_cards
 from engine.hints import swap_chances
-from engine.regnekrig import closeness
+from engine.regnekrig import TARGET_MAX, TARGET_MIN, closeness
 from engine.solver import answer_text, best, number_answer, reachable
 from engine.state import GameState, Phase
 

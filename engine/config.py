@@ -3,27 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
 from typing import Any
 
 from engine.cards import DeckProfile
 from engine.errors import ConfigurationError
 from engine.levels import AnswerForm
+from engine.options import LEVEL, SIDES_OPTION, WAR_SIZE, Mode, WarRule
 
-TARGET_MIN = -15
-TARGET_MAX = 15
-LEVELS = range(1, 8)
-TARGET_LEVELS = range(5, 8)
-
-
-class Mode(StrEnum):
-    REGN = "regn"  # pupils answer; the engine waits for decisions
-    AUTO = "auto"  # the engine plays every side's best value and no bets
-
-
-class WarRule(StrEnum):
-    CLOSEST_TO_ZERO = "closest_to_zero"
-    HIGHEST = "highest"
+# A game's mode and war rule are its configuration's field types: importable from here too.
+__all__ = ["GameConfig", "Mode", "WarRule"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,15 +27,13 @@ class GameConfig:
     answer_form: AnswerForm = AnswerForm.NUMBER  # regn mode, levels 3–7 (RULES §2.2)
 
     def __post_init__(self) -> None:
-        # Plain data: the ranges every game shares are checked here; which games exist is the
-        # registry's to say (`engine.registry.descriptor`, asked when a game is dealt).
+        # Plain data: the ranges every game shares are checked here, by the options that say
+        # them (`engine.options`); which games exist is the registry's to say
+        # (`engine.registry.descriptor`, asked when a game is dealt).
         object.__setattr__(self, "game", str(self.game))  # a plain str, whatever came in
-        if self.level not in LEVELS:
-            raise ConfigurationError("level must be 1–7", field="level", value=self.level)
-        if not 2 <= self.sides <= 4:
-            raise ConfigurationError("a game has 2–4 sides", field="sides", value=self.sides)
-        if not 1 <= self.war_size <= 6:
-            raise ConfigurationError("war size must be 1–6", field="war_size", value=self.war_size)
+        LEVEL.check(self.level)
+        SIDES_OPTION.check(self.sides)
+        WAR_SIZE.check(self.war_size)
         if self.max_rounds < 1:
             raise ConfigurationError("max_rounds must be positive", field="max_rounds")
 

@@ -27,12 +27,13 @@ from engine.actions import (
     TimeUp,
 )
 from engine.cards import Card, new_deck, stacked_cards
-from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode
+from engine.config import GameConfig, Mode
 from engine.dealer import Dealer
 from engine.errors import ConfigurationError, IllegalActionError, Reason, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
 from engine.judge import Verdict, judge
 from engine.registry import descriptor
+from engine.regnekrig import TARGET_MAX, TARGET_MIN
 from engine.rng import GameRng
 from engine.solver import best
 from engine.state import PASS, GameState, Phase, SideState, Step, Termination

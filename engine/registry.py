@@ -14,20 +14,25 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.cards import DeckProfile
-from engine.config import LEVELS, TARGET_LEVELS, TARGET_MAX, TARGET_MIN, Mode, WarRule
 from engine.dealer import Dealer
 from engine.errors import ConfigurationError
 from engine.intervallkrig import IntervalDealer, SatsingDealer
-from engine.levels import AnswerForm
-from engine.regnekrig import RegnekrigDealer
-
-TARGETS = range(TARGET_MIN, TARGET_MAX + 1)  # RULES §2.5
-SIDES = range(2, 5)  # RULES §1.2: two to four sides
-TEAM_SIDES = 4  # RULES §1.2 [decision]: teams are two against two
-WAR_SIZES = range(1, 7)  # RULES §2.3: the starter may choose 1–6
-MINUTES = range(0, 121)  # RULES §1.5: an optional time limit (0: none)
-ANSWER_SECONDS = range(0, 601)  # the answer time a table agrees on (0: none)
+from engine.options import (
+    ANSWER_FORM,
+    ANSWER_TIME,
+    DECK,
+    LEVEL,
+    LEVELS,
+    MODE,
+    SIDES_OPTION,
+    TEAMS,
+    TIME_LIMIT,
+    WAR_RULE,
+    WAR_SIZE,
+    Mode,
+    Option,
+)
+from engine.regnekrig import TARGET_LEVELS, RegnekrigDealer
 
 
 class Need(StrEnum):
@@ -37,54 +42,6 @@ class Need(StrEnum):
     ANSWER = "answer"  # a text box for a typed value or expression
     BET = "bet"  # bet-and-swap buttons, a no-bet button and a hint
     FLIP = "flip"  # a button that plays the next step
-
-
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One setting a game is started with (its SCENARIOS.md input key).
-
-    Either a whole number in `values` (a range) or one of `choices`; `default` is what a new
-    game gets when the starter says nothing.
-    """
-
-    key: str
-    default: int | str | bool
-    values: range | None = None
-    choices: tuple[str, ...] = ()
-
-    def allows(self, value: object) -> bool:
-        if isinstance(self.default, bool):
-            return isinstance(value, bool)
-        if self.values is not None:
-            return isinstance(value, int) and not isinstance(value, bool) and value in self.values
-        return value in self.choices
-
-    @property
-    def low(self) -> int:
-        assert self.values is not None
-        return self.values.start
-
-    @property
-    def high(self) -> int:
-        assert self.values is not None
-        return self.values.stop - 1
-
-
-LEVEL = Option("level", 1, values=LEVELS)
-DECK = Option("deck", DeckProfile.HELTALL.value, choices=tuple(d.value for d in DeckProfile))
-MODE = Option("mode", Mode.REGN.value, choices=(Mode.REGN.value, Mode.AUTO.value))
-SIDES_OPTION = Option("sides", 2, values=SIDES)
-WAR_SIZE = Option("war_size", 6, values=WAR_SIZES)
-WAR_RULE = Option(
-    "war_rule", WarRule.CLOSEST_TO_ZERO.value, choices=tuple(w.value for w in WarRule)
-)
-TEAMS = Option("teams", False)
-TIME_LIMIT = Option("minutes", 0, values=MINUTES)
-ANSWER_TIME = Option("answer_seconds", 60, values=ANSWER_SECONDS)
-# RULES §2.2: what a regn-mode answer at levels 3–7 must contain (levels 1–2: the number).
-ANSWER_FORM = Option(
-    "answer_form", AnswerForm.NUMBER.value, choices=tuple(f.value for f in AnswerForm)
-)
 
 
 @dataclass(frozen=True, slots=True)

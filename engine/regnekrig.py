@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from engine.config import TARGET_LEVELS, TARGET_MAX, TARGET_MIN
 from engine.dealer import Dealer, ranked
 from engine.events import (
     Answered,
@@ -15,10 +14,12 @@ from engine.events import (
     WarDeclared,
 )
 from engine.judge import Verdict
-from engine.solver import Play, best
+from engine.solver import TARGETS, Play, best
 from engine.state import Phase
 
 EXACT_HIT_BONUS = 3  # RULES §2.5: the other sides give three extra cards
+TARGET_LEVELS = range(5, 8)  # RULES §2.2: levels 5–7 play to a target …
+TARGET_MIN, TARGET_MAX = TARGETS[0], TARGETS[-1]  # … a whole number from −15 to 15 (§2.5)
 
 
 def value_text(value: Fraction | None) -> str | None:

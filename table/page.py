@@ -15,7 +15,8 @@ from urllib.parse import urlencode
 
 from bot.i18n import LANGS, Lang, t
 from engine.computer import Strength
-from engine.registry import GAMES, GameDescriptor, Option
+from engine.options import Option
+from engine.registry import GAMES, GameDescriptor
 from table.lang import LANG_NAMES
 from table.setup import EACH_OTHER, PLAYER_FIELDS, form_options
 

@@ -10,11 +10,10 @@ from typing import Any
 
 from bot.services.settings import GameSettings, settings_from_options
 from engine.computer import Strength
-from engine.registry import (
+from engine.options import (
     ANSWER_FORM,
     ANSWER_TIME,
     DECK,
-    GAMES,
     LEVEL,
     MODE,
     SIDES,
@@ -22,9 +21,9 @@ from engine.registry import (
     TIME_LIMIT,
     WAR_RULE,
     WAR_SIZE,
-    GameDescriptor,
     Option,
 )
+from engine.registry import GAMES, GameDescriptor
 
 MAX_NAME = 32  # the longest name a side shows (the board's own limit)
 PLAYER_FIELDS = tuple(f"player{n}" for n in range(1, TEAM_SIDES + 1))

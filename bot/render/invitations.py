@@ -21,7 +21,8 @@ from bot.render.naming import computer_name, join_names
 from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
 from bot.storage.records import Invitation
 from engine.levels import RESULT_LEVELS
-from engine.registry import GAMES, REGNEKRIG, SIDES, TEAM_SIDES, GameDescriptor
+from engine.options import SIDES, TEAM_SIDES
+from engine.registry import GAMES, REGNEKRIG, GameDescriptor
 
 LOBBY_MAX = SIDES[-1]
 _MEMBER_MARKS = {"accepted": "✅", "invited": "⏳", "declined": "❌", "joined": "✅"}

@@ -25,7 +25,7 @@ from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame,
 from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 from bot.storage import SettingsChange as SettingsChange  # what the UI asks to change
 from bot.storage.contract import Store
-from engine.config import LEVELS
+from engine.options import LEVELS
 
 LANGUAGES = ("nb", "nn", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be

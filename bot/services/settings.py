@@ -9,7 +9,8 @@ from typing import Any
 
 from engine.computer import Strength
 from engine.config import GameConfig
-from engine.registry import ANSWER_FORM, ANSWER_TIME, DECK, TIME_LIMIT, WAR_RULE, descriptor
+from engine.options import ANSWER_FORM, ANSWER_TIME, DECK, TIME_LIMIT, WAR_RULE
+from engine.registry import descriptor
 
 DEFAULT_ANSWER_SECONDS = int(ANSWER_TIME.default)
 IDLE_MINUTES = 10  # a game nobody touches for this long ends as abandoned

@@ -31,7 +31,7 @@ from bot.services.results import (
 from bot.services.stats import operations_with_misses
 from bot.storage import GameResult, PlayerGame
 from bot.storage.contract import GameEventStore
-from engine.config import TARGET_LEVELS
+from engine.regnekrig import TARGET_LEVELS
 
 MIN_ROUNDS = 4
 DOWN_RATE = 0.5

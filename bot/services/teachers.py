@@ -19,16 +19,8 @@ from bot.storage.records import PRESET_NAME_MAX as PRESET_NAME_MAX
 from bot.storage.records import SERVER_WIDE, ClassPreset, NamedPreset
 from engine.computer import Strength
 from engine.levels import AnswerForm
-from engine.registry import (
-    ANSWER_TIME,
-    DECK,
-    GAMES,
-    LEVEL,
-    MODE,
-    TIME_LIMIT,
-    WAR_SIZE,
-    Option,
-)
+from engine.options import ANSWER_TIME, DECK, LEVEL, MODE, TIME_LIMIT, WAR_SIZE, Option
+from engine.registry import GAMES
 
 _OPTIONS: dict[str, Option] = {
     "level": LEVEL,

@@ -5,7 +5,8 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from engine.config import GameConfig, Mode
-from engine.registry import GAMES, LEVELS, SIDES
+from engine.options import LEVELS, SIDES
+from engine.registry import GAMES
 
 
 def game_configs(max_rounds: int) -> st.SearchStrategy[GameConfig]:

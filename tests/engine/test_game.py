@@ -11,6 +11,8 @@ from engine.cards import DeckProfile, new_deck
 from engine.config import GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError
 from engine.game import apply, legal_actions, new_game, restore, waiting_for
+from engine.options import LEVEL, SIDES_OPTION, WAR_SIZE, Option
+from engine.registry import GAMES
 from engine.state import Phase, Termination
 from tests.engine.support import events, scenario
 
@@ -182,3 +184,18 @@ def test_card_conservation_in_a_whole_game() -> None:
     while not state.is_over:
         state, _ = apply(state, Flip(0))
         assert sorted(c.id for c in state.all_cards()) == dealt
+
+
+@pytest.mark.parametrize("option", [LEVEL, SIDES_OPTION, WAR_SIZE], ids=lambda o: o.key)
+def test_a_configuration_is_checked_by_the_options_a_screen_offers(option: Option) -> None:
+    """§1.2 (2–4 sides), §2.2 (levels 1–7), §2.3 (war size 1–6): one range each, said once
+    (`engine.options`): the values a screen offers are exactly those a configuration takes, and
+    a refusal names the option."""
+    for value in range(option.low - 2, option.high + 3):
+        if option.allows(value):
+            GameConfig("regnekrig", **{option.key: value})
+            continue
+        with pytest.raises(ConfigurationError) as refused:
+            GameConfig("regnekrig", **{option.key: value})
+        assert refused.value.details["field"] == option.key
+    assert all(option in g.options for g in GAMES.values() if g.option(option.key))

@@ -53,12 +53,13 @@ from engine.actions import (
     action_to_json,
 )
 from engine.cards import DeckProfile
-from engine.config import TARGET_MAX, TARGET_MIN, GameConfig, Mode, WarRule
+from engine.config import GameConfig, Mode, WarRule
 from engine.errors import EngineError
 from engine.events import Event
 from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
 from engine.levels import AnswerForm
 from engine.registry import GAMES
+from engine.regnekrig import TARGET_MAX, TARGET_MIN
 from engine.replay import run
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
