@@ -23,6 +23,14 @@ class NameTarget:
 
 
 @dataclass(frozen=True, slots=True)
+class RandomTarget:
+    """RULES §2.5: the naming side lets the engine draw the target (uniformly at random)."""
+
+    kind: ClassVar[str] = "random_target"
+    side: int
+
+
+@dataclass(frozen=True, slots=True)
 class Answer:
     kind: ClassVar[str] = "answer"
     side: int
@@ -75,7 +83,9 @@ class Abandon:
     kind: ClassVar[str] = "abandon"
 
 
-Action = NameTarget | Answer | Timeout | Bet | Pass | Flip | TimeUp | Forfeit | Abandon
+Action = (
+    NameTarget | RandomTarget | Answer | Timeout | Bet | Pass | Flip | TimeUp | Forfeit | Abandon
+)
 
 
 class ChoiceKind(StrEnum):
@@ -106,7 +116,7 @@ def choice_action(kind: ChoiceKind, side: int, value: int | None = None, text: s
     if kind is ChoiceKind.FLIP:
         return Flip(side)
     if kind is ChoiceKind.RANDOM_TARGET:
-        return Timeout(side)  # RULES §2.5: the engine draws the target, as when time runs out
+        return RandomTarget(side)  # RULES §2.5: the engine draws the target
     if kind is ChoiceKind.ANSWER:
         return Answer(side, text)
     if kind is ChoiceKind.PASS:
@@ -148,6 +158,8 @@ def action_from_json(data: Any) -> Action:
         if not isinstance(text, str):
             raise IllegalActionError("an answer needs a text", code=Refusal.MALFORMED_ACTION)
         return Answer(side, text)
+    if kind == "random_target":
+        return RandomTarget(side)
     if kind == "timeout":
         return Timeout(side)
     if kind == "bet":

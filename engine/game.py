@@ -23,6 +23,7 @@ from engine.actions import (
     Forfeit,
     NameTarget,
     Pass,
+    RandomTarget,
     Timeout,
     TimeUp,
 )
@@ -190,6 +191,9 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
                 value=action.value,
             )
         dealer.name_target(action.side, action.value)
+    elif isinstance(action, RandomTarget):
+        _check_pending(state, action.side, Phase.TARGET)
+        dealer.name_target(action.side, None)
     elif isinstance(action, Answer):
         _check_pending(state, action.side, Phase.ANSWER)
         dealer.answer(action.side, judge_answer(state, action.side, action.text))
@@ -229,7 +233,7 @@ MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run ou
 def _count_misses(state: GameState, action: Action, dealer: Dealer) -> None:
     """RULES §1.5: an answer or a bet that runs out of time is a miss; any decision the side
     makes itself (naming a target, or letting the engine draw it, counts) starts over."""
-    if not isinstance(action, Timeout | NameTarget | Answer | Bet | Pass):
+    if not isinstance(action, Timeout | NameTarget | RandomTarget | Answer | Bet | Pass):
         return
     side = action.side
     if not 0 <= side < len(dealer.misses):
@@ -318,7 +322,7 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.outcome is not None:
         return []
     actions: list[Action] = [c.action for c in choices(state)]
-    if state.phase in (Phase.ANSWER, Phase.BET) and state.config.mode is not Mode.AUTO:
+    if state.phase in _DECISION_KIND and state.config.mode is not Mode.AUTO:
         actions.extend(Timeout(side) for side in state.pending)
     if not state.time_up:
         actions.append(TimeUp())
@@ -343,7 +347,7 @@ def _targets(namer: int) -> tuple[Choice, ...]:
         Choice(ChoiceKind.TARGET, namer, NameTarget(namer, v), v)
         for v in range(TARGET_MIN, TARGET_MAX + 1)
     )
-    return (*named, Choice(ChoiceKind.RANDOM_TARGET, namer, Timeout(namer)))
+    return (*named, Choice(ChoiceKind.RANDOM_TARGET, namer, RandomTarget(namer)))
 
 
 @cache
@@ -362,7 +366,7 @@ def fits(state: GameState, action: Action) -> bool:
     if isinstance(action, Timeout):
         return state.phase in _DECISION_KIND
     kinds: dict[Phase, tuple[type, ...]] = {
-        Phase.TARGET: (NameTarget,),
+        Phase.TARGET: (NameTarget, RandomTarget),
         Phase.ANSWER: (Answer,),
         Phase.BET: (Bet, Pass),
     }

@@ -8,10 +8,18 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.actions import Answer, NameTarget, Timeout
+from engine.actions import (
+    Answer,
+    ChoiceKind,
+    NameTarget,
+    RandomTarget,
+    Timeout,
+    action_from_json,
+    action_to_json,
+)
 from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError, IllegalActionError
-from engine.game import apply, new_game
+from engine.game import apply, choices, new_game
 from engine.regnekrig import closeness
 from engine.state import Phase
 from tests.engine.support import events, kinds, scenario
@@ -396,3 +404,17 @@ def test_closeness_is_exactly_minus_the_distance(
     key = closeness(value, target)
     assert key == -abs(value - target)
     assert isinstance(key, int) == (value.denominator == 1)
+
+
+def test_a_random_target_is_a_choice_of_its_own_and_a_stored_timeout_still_means_it() -> None:
+    """§2.5: the naming side may let the engine draw the target. That choice is stored as
+    `random_target`; a game stored before it existed has it as the naming side's `timeout`, and
+    replays exactly the same (and both count as a decision of the side's own, RULES §1.5)."""
+    state = regn(5, [[1, 2, 5, 5, 1, 1], [3, 4, 5, 5, 1, 1]])
+    [random_choice] = [c for c in choices(state) if c.kind is ChoiceKind.RANDOM_TARGET]
+    assert random_choice.action == RandomTarget(0)
+    assert action_to_json(RandomTarget(0)) == {"type": "random_target", "side": 0}
+    chosen, chosen_events = apply(state, action_from_json({"type": "random_target", "side": 0}))
+    stored, stored_events = apply(state, action_from_json({"type": "timeout", "side": 0}))
+    assert chosen == stored and chosen_events == stored_events
+    assert chosen.target is not None and chosen.misses == (0, 0)

@@ -26,20 +26,18 @@ from engine.config import GameConfig, Mode
 from engine.dealer import Dealer
 from engine.game import apply, legal_actions, new_game
 from engine.registry import GAMES
-from engine.state import GameState, Phase
+from engine.state import GameState
 from engine.view import Now, Status, Why, view
 from tests.engine.strategies import game_configs, seeds
 
 
 def _player_actions(state: GameState) -> set[Action]:
     """What a player may choose: every legal action but time running out, giving up and
-    abandoning (they end the game, by command or by the bot: RULES §1.5), and a timeout only
-    where it is a choice (RULES §2.5: let the engine draw the target)."""
+    abandoning (they end the game, by command or by the bot: RULES §1.5), and a decision
+    running out of time (letting the engine draw the target is a choice of its own,
+    `RandomTarget`: RULES §2.5)."""
     return {
-        a
-        for a in legal_actions(state)
-        if not isinstance(a, TimeUp | Forfeit | Abandon)
-        and (not isinstance(a, Timeout) or state.phase is Phase.TARGET)
+        a for a in legal_actions(state) if not isinstance(a, TimeUp | Forfeit | Abandon | Timeout)
     }
 
 
