@@ -24,13 +24,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from engine import solver
-from engine.actions import Action, Flip, Pass
+from engine.actions import Action, Flip
 from engine.cards import DeckProfile, profile_values
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
 from engine.hints import swap_chances
+from engine.intervallkrig import BET, Pass
 from engine.judge import judge
-from engine.state import GameState, Phase
+from engine.state import GameState
 from engine.view import view
 
 ROUND_TARGET_US = 50.0
@@ -135,7 +136,7 @@ def bet_windows(count: int) -> list[tuple[GameState, int]]:
     while len(windows) < count:
         state, _ = new_game(GameConfig("satsing", mode=Mode.REGN, sides=2), seed)
         while state.outcome is None and len(windows) < count:
-            if state.phase is Phase.BET:
+            if state.phase is BET:
                 windows.extend((state, side) for side in state.pending)
                 action: Action = Pass(state.pending[0])
             else:

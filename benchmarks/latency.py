@@ -50,6 +50,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from engine.actions import FLIP_CHOICE
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.process import ENV_NO_PICTURES, BotProcess
 from tests.fakediscord.server import FakeDiscord
@@ -403,7 +404,7 @@ async def memory_and_restore(
                 guild_id=1, channel_id=1_000 + i, settings=settings, players=players, seed=i
             )
             for _ in range(5):
-                await service.flip(update.game.id, 10_000 + i, None)
+                await service.choose(update.game.id, 10_000 + i, None, FLIP_CHOICE)
         gc.collect()
         per_game = (tracemalloc.get_traced_memory()[0] - before) / games
         tracemalloc.stop()

@@ -41,7 +41,7 @@ from bot.replies import answer_message, edit_panel, reply_lang, send_panel, show
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
 from bot.services.live import GameUpdate, LiveGame
-from engine.view import Now, View, view
+from engine.view import View, view
 
 log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
@@ -493,7 +493,8 @@ class BoardPublisher:
         seen = self._seen(game)
         humans = [s for s in seen.awaited if s not in game.computer_sides()]
         first = board.pinged is None and seen.round <= 1
-        if len(humans) != 1 or not (seen.now is Now.NAME_TARGET or first):
+        decision = seen.decision
+        if decision is None or len(humans) != 1 or not (decision.alone or first):
             return
         users = [p.user_id for p in game.players_of(humans[0]) if p.user_id is not None]
         board.pinged = window
@@ -503,7 +504,7 @@ class BoardPublisher:
         if guild_id is not None and not (await self.settings(guild_id)).pings:
             return
         lang = game.settings.locale
-        key = "board.ping.target" if seen.now is Now.NAME_TARGET else "board.ping.turn"
+        key = decision.ping
         players = " ".join(f"<@{uid}>" for uid in users)
         text = t(key, lang, players=players, round=seen.round, count=len(users))  # a team: both
         mentions = discord.AllowedMentions(users=[discord.Object(uid) for uid in users])

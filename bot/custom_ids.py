@@ -19,7 +19,8 @@ make sense after a restart, so it names what was pressed and nothing else:
   the button was drawn (`CustomId.window`: a press from an older window is stale and is
   answered, never applied); for pages, the page (`CustomId.page`); for a new season, the
   season running when it was asked (`CustomId.season`).
-* ``arg`` -- one short token for the verb (a target ``-7``, a page ``2``, ``yes``/``no``);
+* ``arg`` -- one short token for the verb (a bet's card ``1``, a page ``2``, ``yes``/``no``;
+  for ``choose``, the control's name and its token or value: ``double.1``);
   letters, digits and ``_ . , + -``. An arg without a number is written with an empty number
   (``mk:season:g7::new``) so the fields stay positional.
 
@@ -37,6 +38,7 @@ id would race for it.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -56,11 +58,13 @@ class Verb(StrEnum):
     BEGIN = "begin"
     CANCEL = "cancel"
     TEAMS = "teams"
-    # game space
+    # game space: the controls of a game's choices (`bot.render.buttons`), …
     TARGET = "target"
     ANSWER = "answer"
     BET = "bet"
     PASS = "pass"
+    CHOOSE = "choose"  # a choice whose control has no verb of its own (arg: its name first)
+    # … and the bot's own
     HINT = "hint"
     FLIP = "flip"
     AUTO = "auto"
@@ -117,6 +121,7 @@ VERB_SPACES: dict[Verb, Space] = {
             Verb.ANSWER,
             Verb.BET,
             Verb.PASS,
+            Verb.CHOOSE,
             Verb.HINT,
             Verb.FLIP,
             Verb.AUTO,
@@ -148,6 +153,17 @@ _TEMPLATES: dict[Verb, re.Pattern[str]] = {
 def template(verb: Verb) -> re.Pattern[str]:
     """The regex matching exactly the ids `build` makes for ``verb`` (for a DynamicItem)."""
     return _TEMPLATES[verb]
+
+
+def templates(verbs: Iterable[Verb]) -> re.Pattern[str]:
+    """The regex matching exactly the ids `build` makes for any of ``verbs``, all of one space
+    (for one DynamicItem that handles them all)."""
+    chosen = sorted(verbs)
+    spaces = {VERB_SPACES[v] for v in chosen}
+    if len(spaces) != 1:
+        raise ValueError(f"verbs of {len(spaces)} spaces: a template's ref has one marker")
+    names = "|".join(re.escape(v.value) for v in chosen)
+    return re.compile(_pattern(names, re.escape(MARKERS[spaces.pop()])))
 
 
 @dataclass(frozen=True, slots=True)

@@ -40,7 +40,8 @@ from engine.options import (
     WAR_RULE,
     WAR_SIZE,
 )
-from engine.registry import GAMES, REGNEKRIG
+from engine.registry import GAMES
+from engine.regnekrig import REGNEKRIG
 
 STRENGTHS = ("easy", "medium", "hard")
 NEEDED = ("send_messages", "embed_links")

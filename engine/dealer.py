@@ -16,7 +16,6 @@ from typing import TypeVar
 
 from engine.cards import Card
 from engine.config import GameConfig, Mode
-from engine.errors import IllegalActionError, Refusal
 from engine.events import (
     Event,
     GameOver,
@@ -26,9 +25,8 @@ from engine.events import (
     RoundWon,
     SideOut,
 )
-from engine.judge import Verdict
 from engine.rng import GameRng
-from engine.state import PASS, GameState, Outcome, Phase, SideState, Step, Termination
+from engine.state import GamePart, GameState, Outcome, Phase, SideState, Termination
 
 E = TypeVar("E", bound=Event)
 
@@ -41,7 +39,8 @@ class Dealer:
     benchmark plays two `apply`s per round at levels 5–7)."""
 
     # Slots (a round reads and writes these attributes hundreds of times): every field of the
-    # state, plus the per-side piles as lists of their own and the apply's events.
+    # state, plus the per-side piles as lists of their own and the apply's events. A game's
+    # dealer adds the slots of its own part (`thaw`, `freeze_part`).
     __slots__ = (
         *(f.name for f in fields(GameState)),
         "draw",
@@ -51,6 +50,9 @@ class Dealer:
         "events",
         "round_starts",
     )
+
+    # What a game says of itself (its dealer subclass overrides them).
+    ONE_CARD_ROUNDS = False  # whether a round may be played one card each (RULES §3.4)
 
     def __init__(self, state: GameState) -> None:
         self.state = state  # the input, never changed: `freeze` reuses what is still equal
@@ -64,18 +66,11 @@ class Dealer:
         self.set_aside = state.set_aside
         self.pot: list[Sequence[Card]] = list(state.pot)
         self.up: list[tuple[Card, ...]] = list(state.up)
-        self.third: list[Card | None] = list(state.third)
         self.battle: tuple[int, ...] = state.battle
-        self.phase: Phase = state.phase
-        self.step: Step = state.step
+        self.phase: str = state.phase
+        self.step: str = state.step
         self.pending: list[int] = list(state.pending)
-        self.answers: list[Verdict | None] = list(state.answers)
-        self.bets: list[int | None] = list(state.bets)
         self.round = state.round
-        self.target = state.target
-        self.namer = state.namer
-        self.three_card_round = state.three_card_round
-        self.ties = state.ties
         self.time_up = state.time_up
         self.seq = state.seq
         self.window = state.window
@@ -85,6 +80,25 @@ class Dealer:
         # Where in `events` a round began: the stories are cut from the events at `freeze`, so
         # an apply that begins no round only appends its events to the story in play.
         self.round_starts: list[int] = []
+        self.thaw(state.part)
+
+    # -- the game's own part ----------------------------------------------------------------
+
+    @classmethod
+    def new_part(cls, sides: int) -> GamePart:
+        """The game's own part of a new game's state."""
+        return GamePart()
+
+    def thaw(self, part: GamePart) -> None:
+        """Take the game's own part of the state into this dealer's own slots."""
+        self.part = part
+
+    def freeze_part(self) -> GamePart:
+        """The game's own part as the new state keeps it."""
+        return self.part
+
+    def clear_part(self) -> None:
+        """Forget the game's own part of the comparison that ended (answers, bets, …)."""
 
     # -- freezing -----------------------------------------------------------------------
 
@@ -107,18 +121,12 @@ class Dealer:
             set_aside=self.set_aside,
             pot=tuple(map(tuple, self.pot)),
             up=tuple(self.up),
-            third=tuple(self.third),
+            part=self.freeze_part(),
             battle=self.battle,
             phase=self.phase,
             step=self.step,
             pending=tuple(sorted(self.pending)),
-            answers=tuple(self.answers),
-            bets=tuple(self.bets),
             round=self.round,
-            target=self.target,
-            namer=self.namer,
-            three_card_round=self.three_card_round,
-            ties=self.ties,
             time_up=self.time_up,
             seq=self.seq,
             window=self.window,
@@ -216,12 +224,9 @@ class Dealer:
         self.emit(PotReturned, cards=returned)
 
     def clear_comparison(self) -> None:
-        sides = self.sides
-        self.up = [()] * sides
-        self.third = [None] * sides
-        self.answers = [None] * sides
-        self.bets = [None] * sides
+        self.up = [()] * self.sides
         self.pending = []
+        self.clear_part()
 
     # -- the end of a round and of the game ------------------------------------------------
 
@@ -279,53 +284,25 @@ class Dealer:
         self.clear_comparison()
         self.finish(Termination.STALEMATE)
 
-    def open_window(self, phase: Phase, pending: list[int]) -> None:
+    def open_window(self, phase: str, pending: list[int]) -> None:
         """Wait for a new decision (or a flip); buttons of earlier windows become stale."""
         self.phase = phase
         self.pending = pending
         self.window += 1
 
-    def wait_for_flip(self, step: Step) -> None:
+    def wait_for_flip(self, step: str) -> None:
         self.step = step
         self.open_window(Phase.FLIP, [])
 
-    def flip(self) -> None:
-        """Go on: play the next step, or make every pending decision with the engine's
-        default (a random target, each side's best value, no bet)."""
-        if self.phase is Phase.FLIP:
-            self.play_flip()
-        elif self.phase is Phase.TARGET:
-            self.name_target(self.namer, None)
-        elif self.phase is Phase.ANSWER:
-            for side in list(self.pending):
-                self.answer(side, None)
-        elif self.phase is Phase.BET:
-            for side in list(self.pending):
-                self.decide_bet(side, PASS)
-
     # -- what each game provides -----------------------------------------------------------
 
-    ONE_CARD_ROUNDS = False  # whether a round may be played one card each (RULES §3.4)
-
-    @staticmethod
-    def endgame(state: GameState) -> str | None:
-        """The endgame rule the next round is played by, if any (for screens to announce)."""
-        return None
-
     def schedule_round(self) -> None:
+        """Set up the next round: wait for its first decision or for a flip."""
         raise NotImplementedError
 
     def play_flip(self) -> None:
+        """Play the step a flip plays (`step`)."""
         raise NotImplementedError
-
-    def name_target(self, side: int, value: int | None) -> None:
-        raise IllegalActionError("there is no target to name now", code=Refusal.WRONG_PHASE)
-
-    def answer(self, side: int, verdict: Verdict | None) -> None:
-        raise IllegalActionError("there is nothing to answer now", code=Refusal.WRONG_PHASE)
-
-    def decide_bet(self, side: int, swap: int) -> None:
-        raise IllegalActionError("there is no bet to decide now", code=Refusal.WRONG_PHASE)
 
 
 def writable(piles: list[Sequence[Card]], side: int) -> list[Card]:

@@ -214,8 +214,14 @@ def _event_classes() -> dict[str, type[Event]]:
 
 
 def event_from_json(data: dict[str, Any]) -> Event:
-    """The inverse of `Event.to_json` (stored events back into objects, e.g. after a restart)."""
-    cls = _event_classes()[data["type"]]
+    """The inverse of `Event.to_json` (stored events back into objects, e.g. after a restart).
+    A game module declares its own events as subclasses of `Event`: one that is new since the
+    classes were last gathered is found by gathering them again."""
+    classes = _event_classes()
+    if data["type"] not in classes:
+        _event_classes.cache_clear()
+        classes = _event_classes()
+    cls = classes[data["type"]]
     fields_: dict[str, Any] = {}
     for key, value in data.items():
         if key == "type":

@@ -13,38 +13,31 @@ from functools import cache
 from typing import Any
 
 from engine.actions import (
+    FLIP_CHOICE,
     Abandon,
     Action,
-    Answer,
-    Bet,
     Choice,
-    ChoiceKind,
     Flip,
     Forfeit,
-    NameTarget,
-    Pass,
-    RandomTarget,
+    SideAction,
     Timeout,
     TimeUp,
 )
 from engine.cards import Card, new_deck, stacked_cards
 from engine.config import GameConfig, Mode
 from engine.dealer import Dealer
-from engine.errors import ConfigurationError, IllegalActionError, Reason, Refusal
+from engine.decision import AnyDecision, Decision
+from engine.errors import ConfigurationError, IllegalActionError, Refusal
 from engine.events import Dealt, Event, TimeUpNoted, chance_outcomes
-from engine.judge import Verdict, judge
 from engine.registry import descriptor
-from engine.regnekrig import TARGET_MAX, TARGET_MIN
 from engine.rng import GameRng
-from engine.solver import best
-from engine.state import PASS, GameState, Phase, SideState, Step, Termination
-
-TIMEOUT_REASON = Reason.TIMEOUT.value
+from engine.state import GameState, Phase, SideState, Step, Termination
 
 
 @dataclass(frozen=True, slots=True)
-class Decision:
-    """A decision the game waits for: `kind` is "target", "answer" or "bet"."""
+class Awaited:
+    """A decision the game waits for from one side: `kind` is the decision's key ("target",
+    "answer", "bet", …)."""
 
     side: int
     kind: str
@@ -53,11 +46,14 @@ class Decision:
         return {"side": self.side, "action": self.kind}
 
 
-_DECISION_KIND = {Phase.TARGET: "target", Phase.ANSWER: "answer", Phase.BET: "bet"}
-
-
 def _dealer(state: GameState) -> Dealer:
     return descriptor(state.config.game).dealer(state)
+
+
+def deciding(state: GameState) -> AnyDecision | None:
+    """The decision the game waits for now, if any."""
+    phase = state.phase
+    return phase if isinstance(phase, Decision) else None
 
 
 def new_game(
@@ -71,7 +67,7 @@ def new_game(
     RULES §1.2: the deck is dealt evenly between the sides; leftovers are set aside face down.
     `forced` holds recorded chance outcomes (see `engine.rng`).
     """
-    descriptor(config.game)  # an unknown game is refused before anything is dealt
+    game = descriptor(config.game)  # an unknown game is refused before anything is dealt
     rng = GameRng(seed, 0, forced)
     sides = config.sides
     if piles is not None:
@@ -92,12 +88,10 @@ def new_game(
         set_aside=set_aside,
         pot=((),) * sides,
         up=((),) * sides,
-        third=(None,) * sides,
-        answers=(None,) * sides,
-        bets=(None,) * sides,
+        part=game.dealer.new_part(sides),
         misses=(0,) * sides,
     )
-    dealer = _dealer(state)
+    dealer = game.dealer(state)
     dealer.emit(
         Dealt,
         piles=tuple(tuple(c.id for c in pile) for pile in dealt),
@@ -113,54 +107,28 @@ def _check_side(state: GameState, side: int) -> None:
         raise IllegalActionError(f"there is no side {side}", code=Refusal.NOT_A_SIDE, side=side)
 
 
-def _check_pending(state: GameState, side: int, phase: Phase) -> None:
-    _check_side(state, side)
-    if state.phase is not phase:
-        raise IllegalActionError(
-            f"the game is not waiting for that now ({state.phase.value})",
-            code=Refusal.WRONG_PHASE,
-            phase=state.phase.value,
-        )
-    if side not in state.pending:
-        if phase is Phase.TARGET:
-            raise IllegalActionError(
-                f"side {state.namer} names this target", code=Refusal.NOT_YOUR_TURN, side=side
-            )
-        if phase is Phase.BET and side in state.battle and state.bets[side] is None:
-            raise IllegalActionError(
-                f"side {side} has too few cards to bet", code=Refusal.CANNOT_BET, side=side
-            )
-        if side in state.battle:
-            raise IllegalActionError(
-                f"side {side} has already decided", code=Refusal.ALREADY_DECIDED, side=side
-            )
-        raise IllegalActionError(
-            f"side {side} is not in this comparison", code=Refusal.NOT_IN_COMPARISON, side=side
-        )
-
-
-def judge_answer(state: GameState, side: int, text: str) -> Verdict:
-    """What an answer would count as for this side now (RULES §2.2); raises for unreadable text."""
-    a, b = state.up[side]
-    return judge(text, (a.value, b.value), state.config.level, state.config.answer_form)
+def _wrong_phase(state: GameState, message: str) -> IllegalActionError:
+    return IllegalActionError(message, code=Refusal.WRONG_PHASE, phase=str(state.phase))
 
 
 def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
     """Apply one action; an illegal one raises an `EngineError` and changes nothing.
 
     The refusals (`engine.errors.Refusal`, the error's `code`): `game_over`; `not_a_side`;
-    `wrong_phase` (not the kind of action the game waits for now); `not_your_turn` (another
-    side names the target); `not_in_comparison`, `already_decided`, `cannot_bet` (the side is
-    not asked now); `target_out_of_range`; `bad_swap`; `time_already_up`. An unreadable answer
-    raises an `ExpressionError` with the codes of `engine.expressions`; a readable answer that
-    breaks a rule is accepted and counts as no value (RULES §2.2).
+    `wrong_phase` (not the kind of action the game waits for now); the decision's own when the
+    side is not asked now (`not_your_turn`, `not_in_comparison`, `already_decided`,
+    `cannot_bet`) or the value is not allowed (`target_out_of_range`, `bad_swap`);
+    `time_already_up`. An unreadable answer raises an `ExpressionError` with the codes of
+    `engine.expressions`; a readable answer that breaks a rule is accepted and counts as no
+    value (RULES §2.2).
     """
     if state.outcome is not None:
         raise IllegalActionError("the game is over", code=Refusal.GAME_OVER)
     dealer = _dealer(state)
-    if not isinstance(action, Flip):  # the common case (auto mode, intervallkrig) skips it
-        _count_misses(state, action, dealer)
-    if isinstance(action, Forfeit):
+    if isinstance(action, Flip):
+        _check_side(state, action.side)
+        _flip(state, dealer)
+    elif isinstance(action, Forfeit):
         _check_side(state, action.side)
         dealer.forfeit(action.side)
     elif isinstance(action, Abandon):
@@ -171,77 +139,57 @@ def apply(state: GameState, action: Action) -> tuple[GameState, list[Event]]:
         dealer.time_up = True
         dealer.emit(TimeUpNoted)
         # RULES §1.5: between rounds the game ends now; a round in progress is finished first.
-        if state.phase is Phase.TARGET or (state.phase is Phase.FLIP and state.step is Step.ROUND):
+        decision = deciding(state)
+        between = decision.between_rounds if decision is not None else state.step is Step.ROUND
+        if between:
             dealer.finish(Termination.TIME_UP)
-    elif isinstance(action, Flip):
-        _check_side(state, action.side)
-        if state.phase is not Phase.FLIP and state.config.mode is not Mode.AUTO:
-            raise IllegalActionError(
-                "the game is waiting for a decision",
-                code=Refusal.WRONG_PHASE,
-                phase=state.phase.value,
-            )
-        dealer.flip()
-    elif isinstance(action, NameTarget):
-        _check_pending(state, action.side, Phase.TARGET)
-        if not TARGET_MIN <= action.value <= TARGET_MAX:
-            raise IllegalActionError(
-                f"a target is a whole number from {TARGET_MIN} to {TARGET_MAX}",
-                code=Refusal.TARGET_OUT_OF_RANGE,
-                value=action.value,
-            )
-        dealer.name_target(action.side, action.value)
-    elif isinstance(action, RandomTarget):
-        _check_pending(state, action.side, Phase.TARGET)
-        dealer.name_target(action.side, None)
-    elif isinstance(action, Answer):
-        _check_pending(state, action.side, Phase.ANSWER)
-        dealer.answer(action.side, judge_answer(state, action.side, action.text))
-    elif isinstance(action, Bet):
-        _check_pending(state, action.side, Phase.BET)
-        if action.swap not in (0, 1):
-            raise IllegalActionError(
-                "swap is 0 (the first card) or 1 (the second)",
-                code=Refusal.BAD_SWAP,
-                swap=action.swap,
-            )
-        dealer.decide_bet(action.side, action.swap)
-    elif isinstance(action, Pass):
-        _check_pending(state, action.side, Phase.BET)
-        dealer.decide_bet(action.side, PASS)
-    elif isinstance(action, Timeout):
-        _check_side(state, action.side)
-        if state.phase is Phase.TARGET:
-            _check_pending(state, action.side, Phase.TARGET)
-            dealer.name_target(action.side, None)
-        elif state.phase is Phase.ANSWER:
-            _check_pending(state, action.side, Phase.ANSWER)
-            dealer.answer(action.side, Verdict(None, "", TIMEOUT_REASON, {}))
-        elif state.phase is Phase.BET:
-            _check_pending(state, action.side, Phase.BET)
-            dealer.decide_bet(action.side, PASS)
-        else:
-            raise IllegalActionError("nothing is timed now", code=Refusal.WRONG_PHASE)
-    else:  # pragma: no cover - the Action union is closed
+    elif isinstance(action, SideAction):
+        _decide(state, dealer, action)
+    else:  # pragma: no cover - every action is one of the above
         raise IllegalActionError(f"unknown action {action!r}", code=Refusal.MALFORMED_ACTION)
     return dealer.freeze(), dealer.events
 
 
-MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run out of time
-
-
-def _count_misses(state: GameState, action: Action, dealer: Dealer) -> None:
-    """RULES §1.5: an answer or a bet that runs out of time is a miss; any decision the side
-    makes itself (naming a target, or letting the engine draw it, counts) starts over."""
-    if not isinstance(action, Timeout | NameTarget | RandomTarget | Answer | Bet | Pass):
+def _flip(state: GameState, dealer: Dealer) -> None:
+    """Go on: play the next step, or (auto mode) make every pending decision with the
+    engine's default (a random target, each side's best value, no bet)."""
+    decision = deciding(state)
+    if decision is None:
+        dealer.play_flip()
         return
+    if state.config.mode is not Mode.AUTO:
+        raise IllegalActionError(
+            "the game is waiting for a decision", code=Refusal.WRONG_PHASE, phase=str(decision)
+        )
+    for side in list(dealer.pending):
+        decision.default(dealer, side)
+
+
+def _decide(state: GameState, dealer: Dealer, action: SideAction) -> None:
+    """A side's decision, or its running out of time: checked, counted, made."""
     side = action.side
-    if not 0 <= side < len(dealer.misses):
-        return  # refused below: there is no such side
-    missed = isinstance(action, Timeout) and state.phase in (Phase.ANSWER, Phase.BET)
-    counts = list(dealer.misses)
-    counts[side] = counts[side] + 1 if missed else 0
+    _check_side(state, side)
+    decision = deciding(state)
+    timeout = isinstance(action, Timeout)
+    if decision is None or not (timeout or decision.accepts(action)):
+        if timeout:
+            raise IllegalActionError("nothing is timed now", code=Refusal.WRONG_PHASE)
+        raise _wrong_phase(state, f"the game is not waiting for that now ({state.phase})")
+    if side not in state.pending:
+        raise decision.refuse(state, side)
+    # RULES §1.5: a decision that runs out of time is a miss (where the decision says so);
+    # any decision the side makes itself starts the count over.
+    counts = list(state.misses)
+    counts[side] = counts[side] + 1 if timeout and decision.misses else 0
     dealer.misses = tuple(counts)
+    if timeout:
+        decision.timeout(dealer, side)
+    else:
+        decision.check(state, action)
+        decision.apply(dealer, action)
+
+
+MISSES_TO_ABANDON = 3  # RULES §1.5 [decision]: three decisions in a row run out of time
 
 
 def idle_ending(
@@ -264,56 +212,47 @@ def idle_ending(
 def rounds_finished(state: GameState) -> int:
     """The rounds played to their end: the round in play counts once it is decided (RULES
     §1.5: a stop before the first round is finished cancels the game)."""
-    in_play = state.phase in (Phase.ANSWER, Phase.BET) or (
-        state.phase is Phase.FLIP and state.step is not Step.ROUND
-    )
+    decision = deciding(state)
+    if decision is not None:
+        in_play = not decision.between_rounds
+    else:
+        in_play = state.phase is Phase.FLIP and state.step is not Step.ROUND
     return state.round - 1 if in_play and state.outcome is None else state.round
 
 
 def awaited(state: GameState) -> tuple[int, ...]:
     """The sides whose decision the game waits for from its players: none in auto mode, where
     the engine makes every decision (a flip makes them) and nothing is timed."""
-    if state.config.mode is Mode.AUTO or state.phase not in _DECISION_KIND:
+    if state.config.mode is Mode.AUTO or deciding(state) is None:
         return ()
     return state.pending
 
 
-def waiting_for(state: GameState) -> list[Decision]:
+def waiting_for(state: GameState) -> list[Awaited]:
     """The decisions the game waits for (empty when a flip or nothing is next)."""
-    kind = _DECISION_KIND.get(state.phase)
-    if kind is None:
+    decision = deciding(state)
+    if decision is None:
         return []
-    return [Decision(side, kind) for side in state.pending]
+    return [Awaited(side, decision.key) for side in state.pending]
 
 
 def choices(state: GameState, side: int | None = None) -> tuple[Choice, ...]:
     """What each side (or only `side`) may choose now, each accepted by `apply`: screens
-    offer these and nothing else. Answers are free text: an answer choice carries the side's
-    best legal expression with its value (RULES §2.2), or a readable number when it has no
-    value; any readable answer is accepted.
+    offer these and nothing else (the decision the game waits for says which).
 
     In auto mode the engine makes every decision itself (a flip makes them), so the players'
     only choice is to flip; `apply` still takes a decision a scenario file supplies there."""
     if state.outcome is not None:
         return ()
-    if state.config.mode is Mode.AUTO or state.phase is Phase.FLIP:
+    decision = deciding(state)
+    if state.config.mode is Mode.AUTO or decision is None:
         flips = _flips(state.config.sides)
         return flips if side is None else flips[side : side + 1]
-    if state.phase is Phase.TARGET:
-        return _targets(state.namer) if side is None or side == state.namer else ()
-    deciding = state.pending if side is None else [s for s in state.pending if s == side]
-    out: list[Choice] = []
-    if state.phase is Phase.ANSWER:
-        level, target = state.config.level, state.target
-        for s in deciding:
-            a, b = state.up[s]
-            play = best(a.value, b.value, level, target)
-            answer = Answer(s, play.answer if play.value is not None else "0")
-            out.append(Choice(ChoiceKind.ANSWER, s, answer))
-    elif state.phase is Phase.BET:
-        for s in deciding:
-            out.extend(_bets(s))
-    return tuple(out)
+    if side is not None:
+        return decision.choices(state, side) if side in state.pending else ()
+    if len(state.pending) == 1:
+        return decision.choices(state, state.pending[0])
+    return tuple(c for s in state.pending for c in decision.choices(state, s))
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -322,7 +261,7 @@ def legal_actions(state: GameState) -> list[Action]:
     if state.outcome is not None:
         return []
     actions: list[Action] = [c.action for c in choices(state)]
-    if state.phase in _DECISION_KIND and state.config.mode is not Mode.AUTO:
+    if deciding(state) is not None and state.config.mode is not Mode.AUTO:
         actions.extend(Timeout(side) for side in state.pending)
     if not state.time_up:
         actions.append(TimeUp())
@@ -332,45 +271,20 @@ def legal_actions(state: GameState) -> list[Action]:
     return actions
 
 
-# The choices that depend only on a side (or the number of sides) are the same frozen values
-# every time: built once, so a board's TARGET window does not build 31 actions on every look.
-
-
 @cache
 def _flips(sides: int) -> tuple[Choice, ...]:
-    return tuple(Choice(ChoiceKind.FLIP, s, Flip(s)) for s in range(sides))
-
-
-@cache
-def _targets(namer: int) -> tuple[Choice, ...]:
-    named = tuple(
-        Choice(ChoiceKind.TARGET, namer, NameTarget(namer, v), v)
-        for v in range(TARGET_MIN, TARGET_MAX + 1)
-    )
-    return (*named, Choice(ChoiceKind.RANDOM_TARGET, namer, RandomTarget(namer)))
-
-
-@cache
-def _bets(side: int) -> tuple[Choice, ...]:
-    return (
-        Choice(ChoiceKind.BET, side, Bet(side, 0), 0),
-        Choice(ChoiceKind.BET, side, Bet(side, 1), 1),
-        Choice(ChoiceKind.PASS, side, Pass(side)),
-    )
+    """The same frozen values every time (a board looks at its choices on every change)."""
+    return tuple(Choice(FLIP_CHOICE, s, Flip(s)) for s in range(sides))
 
 
 def fits(state: GameState, action: Action) -> bool:
     """Whether the action is of the kind the game waits for now (it may still be illegal)."""
     if isinstance(action, (TimeUp, Flip, Forfeit, Abandon)):
         return True
-    if isinstance(action, Timeout):
-        return state.phase in _DECISION_KIND
-    kinds: dict[Phase, tuple[type, ...]] = {
-        Phase.TARGET: (NameTarget, RandomTarget),
-        Phase.ANSWER: (Answer,),
-        Phase.BET: (Bet, Pass),
-    }
-    return isinstance(action, kinds.get(state.phase, ()))
+    decision = deciding(state)
+    if decision is None:
+        return False
+    return isinstance(action, Timeout) or decision.accepts(action)
 
 
 def restore(

@@ -40,11 +40,9 @@ class SwapChances:
 def unseen_cards(state: GameState) -> list[Card]:
     """Every dealt card that is not face up on the table now."""
     visible: set[int] = set()
-    for i in range(len(state.sides)):
-        visible.update(c.id for c in state.up[i])
-        third = state.third[i]
-        if third is not None:
-            visible.add(third.id)
+    for up in state.up:
+        visible.update(c.id for c in up)
+    visible.update(c.id for c in state.part.face_up())
     return [c for c in state.all_cards() if c.id not in visible]
 
 

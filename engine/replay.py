@@ -17,11 +17,12 @@ import sys
 from importlib import metadata
 from typing import Any
 
-from engine.actions import Action, Flip, action_from_json
+from engine.actions import Action, Flip
 from engine.config import GameConfig, Mode
 from engine.errors import EngineError
 from engine.events import Event
 from engine.game import apply, fits, new_game, waiting_for
+from engine.registry import action_from_json
 from engine.state import GameState, Phase
 
 

@@ -8,25 +8,24 @@ from enum import StrEnum
 from engine.cards import Card
 from engine.config import GameConfig
 from engine.events import Event
-from engine.judge import Verdict
 from engine.rng import GameRng
 
 
 class Phase(StrEnum):
+    """What the game waits for when it waits for no decision. While it waits for one, the
+    state's `phase` is that decision itself (`engine.decision.Decision`, a string named by its
+    key: "target", "answer", "bet", …)."""
+
     FLIP = "flip"  # nothing to decide: any player turns the next cards
-    TARGET = "target"  # the naming side names the round's target (regnekrig 5–7, regn mode)
-    ANSWER = "answer"  # the sides in the comparison give their answers (regn mode)
-    BET = "bet"  # satsing: the betting window, decided secretly and revealed together
     OVER = "over"
 
 
 class Step(StrEnum):
-    """What the next flip plays."""
+    """What the next flip plays, in every game (a game may have steps of its own, such as
+    intervallkrig's endgame: the state's `step` is any string)."""
 
     ROUND = "round"
     WAR = "war"
-    THREE_CARD_WAR = "three_card_war"  # RULES §3.4, exactly three
-    ONE_CARD = "one_card"  # RULES §3.4, two or one (and its ties)
 
 
 class Termination(StrEnum):
@@ -45,9 +44,6 @@ class Outcome:
     side: int | None = None  # a forfeit: the side that gave up
 
 
-PASS = -1  # in `GameState.bets`: the side decided not to bet
-
-
 @dataclass(frozen=True, slots=True)
 class SideState:
     draw: tuple[Card, ...]  # top first
@@ -61,6 +57,17 @@ class SideState:
 
 
 @dataclass(frozen=True, slots=True)
+class GamePart:
+    """What one game keeps of its own beyond the piles, the pot and the comparison every game
+    shares (its module subclasses it: regnekrig's target and answers, intervallkrig's third
+    cards and bets). Frozen, like the state that holds it."""
+
+    def face_up(self) -> tuple[Card, ...]:
+        """Its cards that lie face up on the table beside the comparison's (`GameState.up`)."""
+        return ()
+
+
+@dataclass(frozen=True, slots=True)
 class GameState:
     config: GameConfig
     seed: int
@@ -69,19 +76,14 @@ class GameState:
     set_aside: tuple[Card, ...]
     pot: tuple[tuple[Card, ...], ...]  # cards on the table, by the side that laid them
     up: tuple[tuple[Card, ...], ...]  # each side's face-up cards in the current comparison
-    third: tuple[Card | None, ...]  # intervallkrig: each side's third card this round
-    answers: tuple[Verdict | None, ...]
-    bets: tuple[int | None, ...]  # None undecided, PASS, or the index of the card to swap
+    part: GamePart  # the game's own part of the state
     # The rest starts the same in every game (`engine.game.new_game` gives the above).
     battle: tuple[int, ...] = ()  # the sides in the current comparison (a war: the warring sides)
-    phase: Phase = Phase.FLIP
-    step: Step = Step.ROUND
+    # `Phase.FLIP`, `Phase.OVER`, or the decision the game waits for (`engine.decision`).
+    phase: str = Phase.FLIP
+    step: str = Step.ROUND  # what the next flip plays (`Step`, or a step of the game's own)
     pending: tuple[int, ...] = ()  # sides whose decision is awaited, ascending
     round: int = 0
-    target: int | None = None
-    namer: int = 0  # the side that names the next target (§2.5: the starter names the first)
-    three_card_round: bool = False  # RULES §3.4: the round began with the smallest count three
-    ties: int = 0  # RULES §3.4: three-card wars tied in a row
     time_up: bool = False
     seq: int = 0  # the last event's sequence number
     window: int = 0  # counts the decision windows opened: a button from an older one is stale

@@ -20,6 +20,7 @@ from fractions import Fraction
 from engine.actions import Choice
 from engine.cards import Card
 from engine.config import GameConfig, Mode
+from engine.decision import AnyDecision, Decision
 from engine.events import (
     BonusPaid,
     CardsLaid,
@@ -37,108 +38,32 @@ from engine.events import (
     ValueShown,
     WarDeclared,
 )
+from engine.facts import Bonus, Comparison, GameFacts, Phrase, Play, RoundFacts, War
 from engine.game import choices
 from engine.registry import descriptor
 from engine.state import GameState, Outcome, Phase, Step, Termination
 
 
 class Now(StrEnum):
-    """What the game waits for."""
+    """What the game waits for when it waits for no decision. While it waits for one, `now`
+    is that decision (`engine.decision.Decision`: regnekrig's target and answer, satsing's
+    bet, …)."""
 
-    NAME_TARGET = "name_target"  # RULES §2.5: the naming side names the round's target
-    ANSWER = "answer"  # §2.2: the sides in the comparison give their values
-    BET = "bet"  # §3.3: the betting window
     FLIP = "flip"  # a flip plays the next round
     WAR = "war"  # a flip plays the next step of the war (or of the endgame's tie)
     OVER = "over"
 
 
 class Status(StrEnum):
-    """Where one side stands in what the game waits for."""
+    """Where one side stands in the decision the game waits for (a decision's `statuses`
+    name the words for each)."""
 
-    NAMING = "naming"  # names this round's target
-    AWAITED = "awaited"  # its answer or bet is awaited
-    DECIDED = "decided"  # it has answered or decided (what, stays secret until the reveal)
+    NAMING = "naming"  # decides alone, for every side (names this round's target)
+    AWAITED = "awaited"  # its decision is awaited
+    DECIDED = "decided"  # it has decided (what, stays secret until the reveal)
     WATCHING = "watching"  # not in this comparison (a war between others)
-    CANNOT_BET = "cannot_bet"  # §3.3: too few cards to bet this round
+    CANNOT_BET = "cannot_bet"  # in the comparison but not asked (§3.3: too few cards to bet)
     OUT = "out"  # §1.5: no cards left
-
-
-class Why(StrEnum):
-    """How a round's winner won it."""
-
-    HIGHER = "higher"  # §2.1 levels 1–4: the highest value
-    CLOSER = "closer"  # §2.1 levels 5–7: the value closest to the target
-    EXACT_HIT = "exact_hit"  # §2.5: exactly the target, and the others pay the bonus
-    NO_VALUE = "no_value"  # §2.2: every other side had no value
-    TOO_FEW_CARDS = "too_few_cards"  # §2.4: the others could not turn two cards
-    INSIDE = "inside"  # §3.1: the only third card inside its interval
-    WAR_CARD = "war_card"  # §3.2, §3.4: the best war card by the war rule
-
-
-@dataclass(frozen=True, slots=True)
-class Play:
-    """What one side showed in one comparison."""
-
-    side: int
-    up: tuple[int, ...]  # the card values it turned face up
-    down: int  # cards it laid face down before them
-    # Regnekrig (§2.2): what was played, its value, the best it could have played.
-    value: Fraction | None = None
-    played: str | None = None  # the typed text or the engine's expression; "" no answer
-    best: str | None = None
-    best_value: Fraction | None = None
-    reason: str | None = None  # why the answer counted as no value
-    distance: Fraction | None = None  # levels 5–7: how far the value is from the target
-    # Intervallkrig and satsing (§3).
-    swap: tuple[int, int] | None = None  # §3.3: (the card given away, the card taken)
-    passed: bool = False  # §3.3: decided not to bet
-    interval: tuple[int, int] | None = None  # (low, high), after a swap
-    third: int | None = None
-    inside: bool | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class Comparison:
-    kind: str  # "round", "war", "three_card" (§3.4 exactly three), "one_card" (§3.4 two or one)
-    plays: tuple[Play, ...]
-    war: tuple[int, ...]  # the sides that went on to war from it; empty when it decided
-    war_kind: str | None = None  # the war it led to: "war", "three_card" or "one_card"
-
-
-@dataclass(frozen=True, slots=True)
-class Bonus:
-    giver: int
-    taker: int
-    cards: int
-
-
-@dataclass(frozen=True, slots=True)
-class RoundFacts:
-    round: int
-    target: int | None
-    named_by: int | None  # None with a target: drawn at random (§2.5)
-    comparisons: tuple[Comparison, ...]
-    winner: int | None
-    cards: int  # the cards the winner took
-    why: Why | None
-    bonus: tuple[Bonus, ...]
-    returned: tuple[int, ...] | None  # §2.4, §3.4: the cards each side took back
-    reshuffled: tuple[int, ...]  # sides whose collection pile was shuffled in (§1.3)
-    out: tuple[int, ...]  # sides that went out (§1.5)
-    time_up: bool
-    over: Outcome | None  # the game ended with this round
-
-    @property
-    def decided(self) -> bool:
-        return self.winner is not None or self.returned is not None or self.over is not None
-
-
-@dataclass(frozen=True, slots=True)
-class War:
-    kind: str  # "war", "three_card", "one_card"
-    sides: tuple[int, ...]
-    face_down: int  # the cards each warring side lays face down for it
 
 
 @dataclass(frozen=True, slots=True)
@@ -161,7 +86,7 @@ class View:
     viewer: int | None  # None: the table as everyone sees it
     config: GameConfig
     round: int  # the round in play, or the one about to begin
-    now: Now
+    now: str  # a `Now`, or the decision the game waits for
     auto: bool  # the engine makes the decisions; players only flip
     target: int | None  # the target of the comparison in play
     namer: int | None  # games with targets: the side that names this or the next target
@@ -179,10 +104,16 @@ class View:
     hints: tuple[int, ...]  # sides that may ask for a betting hint now (§3.3)
     own_answer: str | None  # the viewer's own answer before the reveal
     own_bet: int | None  # the viewer's own decision (PASS or the swapped index)
+    notes: tuple[Phrase, ...] = ()  # what else the game tells, in its own words
 
     @property
     def is_over(self) -> bool:
         return self.outcome is not None
+
+    @property
+    def decision(self) -> AnyDecision | None:
+        """The decision the game waits for now, if any."""
+        return self.now if isinstance(self.now, Decision) else None
 
     def choices_of(self, side: int) -> tuple[Choice, ...]:
         return tuple(c for c in self.choices if c.side == side)
@@ -192,27 +123,24 @@ def view(state: GameState, side: int | None) -> View:
     """The game as `side` sees it (`None`: the table, with every side's choices)."""
     game = descriptor(state.config.game)
     now = _now(state)
-    auto = state.config.mode is Mode.AUTO and now in (Now.NAME_TARGET, Now.ANSWER, Now.BET)
+    decision = now if isinstance(now, Decision) else None
+    auto = state.config.mode is Mode.AUTO and decision is not None
     viewer = side if side is not None and 0 <= side < len(state.sides) else None
-    in_play = now in (Now.ANSWER, Now.BET, Now.WAR)
-    sides = tuple(_side_view(state, i, now, auto, in_play) for i in range(len(state.sides)))
-    own_answer = own_bet = None
-    if viewer is not None:
-        if state.phase is Phase.ANSWER and (verdict := state.answers[viewer]) is not None:
-            own_answer = verdict.text
-        if state.phase is Phase.BET:
-            own_bet = state.bets[viewer]
-    hints = state.pending if state.phase is Phase.BET else ()
+    facts = game.facts(state, viewer)
+    in_play = now is Now.WAR or (decision is not None and not decision.between_rounds)
+    sides = tuple(
+        _side_view(state, i, decision, auto, in_play, facts) for i in range(len(state.sides))
+    )
     return View(
         viewer=viewer,
         config=state.config,
-        round=_display_round(state),
+        round=_display_round(state, decision),
         now=now,
         auto=auto,
-        target=state.target if now is Now.ANSWER else None,
-        namer=state.namer if game.has_targets(state.config.level) else None,
-        war=_war(state, now),
-        endgame=game.dealer.endgame(state) if now is Now.FLIP else None,
+        target=facts.target,
+        namer=facts.namer,
+        war=facts.war,
+        endgame=facts.endgame,
         window=state.window,
         awaited=state.pending,
         battle=state.battle,
@@ -222,70 +150,55 @@ def view(state: GameState, side: int | None) -> View:
         outcome=state.outcome,
         result=shown_round(state),
         choices=choices(state, viewer if side is not None else None),
-        hints=tuple(s for s in hints if side is None or s == side),
-        own_answer=own_answer,
-        own_bet=own_bet,
+        hints=tuple(s for s in facts.hints if side is None or s == side),
+        own_answer=facts.own_answer,
+        own_bet=facts.own_bet,
+        notes=facts.notes,
     )
 
 
 # -- where the game stands --------------------------------------------------------------------
 
-_NOW = {Phase.TARGET: Now.NAME_TARGET, Phase.ANSWER: Now.ANSWER, Phase.BET: Now.BET}
-_WAR_STEPS = {Step.WAR: "war", Step.THREE_CARD_WAR: "three_card", Step.ONE_CARD: "one_card"}
-# RULES §3.2: one card face down in a war; §3.4: two of the three played cards; one card each.
-_WAR_FACE_DOWN = {"war": 1, "three_card": 2, "one_card": 0}
 
-
-def _now(state: GameState) -> Now:
+def _now(state: GameState) -> str:
     if state.outcome is not None:
         return Now.OVER
     if state.phase is Phase.FLIP:
         return Now.FLIP if state.step is Step.ROUND else Now.WAR
-    return _NOW[state.phase]
+    return state.phase  # the decision it waits for
 
 
-def _display_round(state: GameState) -> int:
-    """The round in play, or the one about to begin when the game waits for a target or a
-    flip between rounds."""
-    between = state.phase is Phase.TARGET or (
-        state.phase is Phase.FLIP and state.step is Step.ROUND
-    )
+def _display_round(state: GameState, decision: AnyDecision | None) -> int:
+    """The round in play, or the one about to begin when the game waits for a decision taken
+    between rounds (a target) or for a flip between rounds."""
+    if decision is not None:
+        between = decision.between_rounds
+    else:
+        between = state.phase is Phase.FLIP and state.step is Step.ROUND
     return max(1, state.round + 1 if between and state.outcome is None else state.round)
 
 
-def _war(state: GameState, now: Now) -> War | None:
-    if now is Now.WAR:
-        kind = _WAR_STEPS[state.step]
-        return War(kind, state.battle, _WAR_FACE_DOWN[kind])
-    if now is not Now.ANSWER:
-        return None
-    # Regnekrig §2.3: a war is answered like a round; it began at the story's last war.
-    declared = None
-    down = 0
-    for event in state.story:
-        if isinstance(event, WarDeclared):
-            declared = event
-            down = 0
-        elif isinstance(event, CardsLaid) and declared is not None and event.side in state.battle:
-            down = event.down
-    if declared is None:
-        return None
-    return War("war", state.battle, down)
-
-
-def _side_view(state: GameState, i: int, now: Now, auto: bool, in_play: bool) -> SideView:
+def _side_view(
+    state: GameState,
+    i: int,
+    decision: AnyDecision | None,
+    auto: bool,
+    in_play: bool,
+    facts: GameFacts,
+) -> SideView:
     """`in_play`: the face-up cards belong to the comparison in play (between rounds they are
     the last round's, which its facts tell)."""
     s = state.sides[i]
-    deciding = now in (Now.ANSWER, Now.BET)
-    if now is Now.ANSWER:
-        decided = i in state.battle and i not in state.pending
-    elif now is Now.BET:
-        decided = state.bets[i] is not None and i not in state.pending
-    else:
-        decided = False
+    # Decided: asked in this comparison's decision and no longer awaited.
+    open_in_round = decision is not None and not decision.between_rounds
+    decided = (
+        open_in_round
+        and decision is not None
+        and i not in state.pending
+        and decision.asked(state, i)
+    )
     up = state.up[i] if in_play else ()
-    third = state.third[i] if in_play else None
+    third = facts.thirds[i] if in_play and facts.thirds else None
     pot = state.pot[i]
     face_down = 0
     if pot:
@@ -303,24 +216,26 @@ def _side_view(state: GameState, i: int, now: Now, auto: bool, in_play: bool) ->
         third=third,
         on_table=len(state.pot[i]),
         face_down=face_down,
-        decided=decided and deciding,
-        status=_status(state, i, now, auto, decided),
+        decided=decided,
+        status=_status(state, i, decision, auto, decided),
     )
 
 
-def _status(state: GameState, i: int, now: Now, auto: bool, decided: bool) -> Status | None:
+def _status(
+    state: GameState, i: int, decision: AnyDecision | None, auto: bool, decided: bool
+) -> Status | None:
     if state.sides[i].out:
         return Status.OUT
-    if now is Now.NAME_TARGET:
-        return Status.NAMING if i == state.namer and not auto else None
-    if now not in (Now.ANSWER, Now.BET):
+    if decision is None:
         return None
+    if decision.alone:  # one side decides for every side: only it has a status
+        return Status.NAMING if i in state.pending and not auto else None
     if i in state.pending:
         return None if auto else Status.AWAITED
     if decided:
         return Status.DECIDED
-    if now is Now.BET and i in state.battle:
-        return Status.CANNOT_BET
+    if i in state.battle and not decision.asked(state, i):
+        return Status.CANNOT_BET  # in the comparison, not asked this time
     return Status.WATCHING
 
 
@@ -369,7 +284,7 @@ class _PlayDraft:
     passed: bool = False
     third: ThirdDrawn | None = None
 
-    def freeze(self, target: int | None) -> Play:
+    def freeze(self, target: int | None, short: bool) -> Play:
         value = best_value = distance = None
         played = best = reason = None
         if self.shown is not None:
@@ -399,6 +314,7 @@ class _PlayDraft:
             shown_interval,
             third,
             inside,
+            short,
         )
 
 
@@ -415,7 +331,9 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     if start is None:
         return None
     target = start.target
-    one_card_rounds = descriptor(config.game).dealer.ONE_CARD_ROUNDS
+    game = descriptor(config.game)
+    one_card_rounds = game.dealer.ONE_CARD_ROUNDS
+    round_cards = game.round_cards
     comparisons: list[Comparison] = []
     drafts: dict[int, _PlayDraft] = {}
     kind = "round"
@@ -431,7 +349,10 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     def close(war: tuple[int, ...] = (), war_kind: str | None = None) -> None:
         nonlocal drafts
         if drafts:
-            plays = tuple(d.freeze(target) for d in sorted(drafts.values(), key=_by_side))
+            plays = tuple(
+                d.freeze(target, kind == "round" and 0 < len(d.up) < round_cards)
+                for d in sorted(drafts.values(), key=_by_side)
+            )
             comparisons.append(Comparison(kind, plays, war, war_kind))
         drafts = {}
 
@@ -473,7 +394,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
         elif isinstance(event, GameOver):
             over = Outcome(event.winner, Termination(event.reason), event.side)
     close()
-    why = _why(comparisons, winner, bool(bonus), target) if winner is not None else None
+    why = game.why(comparisons, winner, bool(bonus), target) if winner is not None else None
     return RoundFacts(
         round=start.round,
         target=target,
@@ -493,22 +414,3 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
 
 def _by_side(draft: _PlayDraft) -> int:
     return draft.side
-
-
-def _why(comparisons: list[Comparison], winner: int, bonus: bool, target: int | None) -> Why:
-    last = comparisons[-1] if comparisons else None
-    mine = next((p for p in last.plays if p.side == winner), None) if last else None
-    if last is None or mine is None:
-        return Why.TOO_FEW_CARDS
-    if mine.third is not None:
-        return Why.INSIDE  # §3.1: the only third card inside
-    if len(mine.up) < 2:
-        return Why.WAR_CARD  # §3.2, §3.4: one card each, compared by the war rule
-    contenders = [p for p in last.plays if len(p.up) == 2]
-    if len(contenders) == 1:
-        return Why.TOO_FEW_CARDS  # §2.4: the others could not turn two
-    if bonus:
-        return Why.EXACT_HIT
-    if all(p.value is None for p in contenders if p.side != winner):
-        return Why.NO_VALUE
-    return Why.CLOSER if target is not None else Why.HIGHER

@@ -31,10 +31,12 @@ from bot.render.board_text import (
 from bot.render.cards import MINUS, count_text, number_text
 from bot.render.naming import computer_name
 from bot.render.results import round_block
-from engine.actions import Choice, ChoiceKind
+from engine.actions import FLIP_CHOICE, Choice
 from engine.cards import Card
 from engine.hints import swap_chances
+from engine.intervallkrig import BET_CHOICE
 from engine.registry import descriptor
+from engine.regnekrig import ANSWER_CHOICE, RANDOM_TARGET_CHOICE, TARGET_CHOICE
 from engine.view import Now, SideView, View
 from table.games import COMPUTER_SIDE, EXTENSIONS, TableGame
 from table.page import button, esc, hidden, md
@@ -154,14 +156,15 @@ def _secret(game: TableGame, key: str, lang: Lang) -> str:
 
 
 def _choice_value(choice: Choice) -> str:
-    return f"{choice.kind.value}:{choice.value}" if choice.value is not None else choice.kind.value
+    name = choice.kind.name
+    return f"{name}:{choice.value}" if choice.value is not None else name
 
 
 def _target_controls(paths: Paths, table: View, offered: list[Choice], lang: Lang) -> str:
     """The targets as one group the arrow keys move through (one Tab stop, Enter names it)."""
     buttons = []
     for c in offered:
-        if c.kind is ChoiceKind.TARGET and c.value is not None:
+        if c.kind is TARGET_CHOICE and c.value is not None:
             current = ' tabindex="0"' if c.value == 0 else ' tabindex="-1"'
             buttons.append(
                 f'<button type="submit" name="choice" value="{esc(_choice_value(c))}"{current}>'
@@ -170,7 +173,7 @@ def _target_controls(paths: Paths, table: View, offered: list[Choice], lang: Lan
     extra = "".join(
         button(t("button.random_target", lang), name="choice", value=_choice_value(c))
         for c in offered
-        if c.kind is ChoiceKind.RANDOM_TARGET
+        if c.kind is RANDOM_TARGET_CHOICE
     )
     label = esc(t("table.targets", lang))
     inner = (
@@ -214,7 +217,7 @@ def _bet_controls(
     side = offered[0].side
     buttons = []
     for c in offered:
-        key = _BET_LABELS[c.value or 0] if c.kind is ChoiceKind.BET else "button.no_bet"
+        key = _BET_LABELS[c.value or 0] if c.kind is BET_CHOICE else "button.no_bet"
         buttons.append(button(t(key, lang), name="choice", value=_choice_value(c)))
     cards = _cards(table.sides[side].face_up, lang)
     yours = esc(t("modal.answer.cards", lang, cards=chr(0))).replace(chr(0), cards)
@@ -249,7 +252,7 @@ def _controls(
         return f'<p class="turn">{esc(t("lesson.paused", lang))}</p>', ""
     held = [s for s in seen.held if s in game.humans]
     choices = [c for c in table.choices if c.side in held]
-    flips = [c for c in choices if c.kind is ChoiceKind.FLIP]
+    flips = [c for c in choices if c.kind is FLIP_CHOICE]
     if flips:
         label = button(t("button.flip", lang), name="choice", value="flip", cls="primary")
         return "", _act_form(paths, table, flips[0].side, lang, label)
@@ -264,9 +267,9 @@ def _controls(
     key = "lesson.your_turn" if seen.pupil else "table.turn"
     turn = f'<h2 class="turn">{esc(t(key, lang, name=names[side]))}</h2>'
     kinds = {c.kind for c in offered}
-    if kinds & {ChoiceKind.TARGET, ChoiceKind.RANDOM_TARGET}:
+    if kinds & {TARGET_CHOICE, RANDOM_TARGET_CHOICE}:
         return turn, _target_controls(paths, table, offered, lang)
-    if ChoiceKind.ANSWER in kinds:
+    if ANSWER_CHOICE in kinds:
         return turn, _answer_controls(game, paths, table, offered[0], lang, seen.typed)
     return turn, _bet_controls(game, paths, table, offered, lang, seen.hint)
 

@@ -108,7 +108,7 @@ def pupil_page(
     if game.over:
         lobby = waiting_parts(lesson, seat, lang)["lobby"]
         body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
-    data = {"window": str(game.state.window), "now": game.view(None).now.value}
+    data = {"window": str(game.state.window), "now": str(game.view(None).now)}
     return {"state": table_state(game), "title": title, "html": body, "data": data}
 
 

@@ -17,13 +17,14 @@ from fractions import Fraction
 from typing import Any
 
 from bot.services.settings import GameSettings
-from engine.actions import Action, Answer, Timeout, TimeUp, action_to_json
+from engine.actions import Action, Timeout, TimeUp
 from engine.computer import Strength, choose
 from engine.config import Mode
 from engine.events import Event, RoundStarted, ValueShown
-from engine.game import TIMEOUT_REASON, apply, new_game
-from engine.registry import descriptor
-from engine.state import GameState, Phase
+from engine.game import apply, deciding, new_game
+from engine.registry import action_to_json, descriptor
+from engine.regnekrig import ANSWER, TIMEOUT_REASON, Answer
+from engine.state import GameState
 from engine.view import View, view
 
 CAP = 64  # games kept at once; a new one is refused while they all still run
@@ -167,7 +168,7 @@ class TableGame:
         self.version += 1
         if isinstance(action, Answer) and seat is not None:
             self.answered_by[action.side] = seat
-        if isinstance(action, Timeout) and before is Phase.ANSWER:
+        if isinstance(action, Timeout) and before == ANSWER:
             self.answered_by.pop(action.side, None)
             self._missed(action.side)
         self._count(events)
@@ -234,7 +235,7 @@ class TableGame:
         if self.answer_seconds <= 0 or self.over:
             self.answer_deadlines.clear()
             return
-        timed = self.state.phase in (Phase.TARGET, Phase.ANSWER, Phase.BET)
+        timed = deciding(self.state) is not None
         awaited = {s for s in self.state.pending if s in self.humans} if timed else set()
         for side in list(self.answer_deadlines):
             if side not in awaited:

@@ -15,8 +15,9 @@ from urllib.parse import urlencode
 
 from bot.i18n import LANGS, Lang, t
 from engine.computer import Strength
+from engine.descriptor import GameDescriptor
 from engine.options import Option
-from engine.registry import GAMES, GameDescriptor
+from engine.registry import GAMES
 from table.lang import LANG_NAMES
 from table.setup import EACH_OTHER, PLAYER_FIELDS, form_options
 

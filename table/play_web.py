@@ -110,7 +110,7 @@ def _page(
     parts["footer"] += stop
     title = table_title(game, lang)
     head = f"<header><h1>{esc(title)}</h1>" + _switch(game, lang) + "</header>"
-    waits = game.view(None).now.value
+    waits = str(game.view(None).now)
     data = f' data-window="{game.state.window}" data-game="{esc(game.id)}" data-now="{waits}"'
     return html(document(lang, table_state(game), title, head + wrap(parts), data=data), status)
 

@@ -19,8 +19,9 @@ from bot.render.cards import number_text
 from bot.services.errors import UserFacingError
 from engine.actions import ChoiceKind, choice_action
 from engine.errors import EngineError, Refusal
-from engine.game import judge_answer
-from engine.state import Phase
+from engine.intervallkrig import BET_CHOICE, PASS_CHOICE
+from engine.registry import descriptor
+from engine.regnekrig import ANSWER, ANSWER_CHOICE, TARGET_CHOICE, judge_answer
 from table.games import Note, TableGame, Text
 
 _WHOLE = re.compile(r"-?[0-9]{1,6}")
@@ -69,21 +70,20 @@ def press(game: TableGame, held: tuple[int, ...], seats: dict[int, str], form: d
     if _whole(form.get("window")) != game.state.window:
         raise Refused("reply.stale", 409)
     kind_text, _, value_text = form.get("choice", "").partition(":")
-    try:
-        kind = ChoiceKind(kind_text)
-    except ValueError:
-        raise Refused("engine.malformed_action") from None
+    kind = descriptor(game.state.config.game).kind(kind_text)
+    if kind is None:
+        raise Refused("engine.malformed_action")
     value = _whole(value_text) if value_text else None
     side = acting_side(game, held, form)
     text = form.get("answer", "").strip()
     seat = seats[side]
     try:
-        if kind is ChoiceKind.ANSWER:
+        if kind is ANSWER_CHOICE:
             _answer(game, side, seat, text, now)
             return
         game.play(choice_action(kind, side, value, text), seat, now)
     except EngineError as error:
-        if kind is ChoiceKind.ANSWER and error.code == Refusal.ALREADY_DECIDED:
+        if kind is ANSWER_CHOICE and error.code == Refusal.ALREADY_DECIDED:
             raise Refused("table.error.already_answered", 409, side) from None
         refusal = UserFacingError.from_engine(error)
         values = {k: v for k, v in refusal.values.items() if k != "side"}
@@ -99,10 +99,10 @@ def _answer(game: TableGame, side: int, seat: str, text: str, now: float) -> Non
     is told once the comparison is revealed; until then only that the answer is in. The last
     answer reveals the round, so it is never told to wait for the others."""
     verdict = None
-    if game.state.phase is Phase.ANSWER and side in game.state.pending:
+    if game.state.phase is ANSWER and side in game.state.pending:
         verdict = judge_answer(game.state, side, text)
     window = game.state.window
-    game.play(choice_action(ChoiceKind.ANSWER, side, None, text), seat, now)
+    game.play(choice_action(ANSWER_CHOICE, side, None, text), seat, now)
     revealed = game.state.window != window
     wrong = verdict is not None and verdict.value is None
 
@@ -131,14 +131,14 @@ def _answer(game: TableGame, side: int, seat: str, text: str, now: float) -> Non
 def _reply(game: TableGame, kind: ChoiceKind, value: int | None) -> Text | None:
     """The Discord reply to a target or a bet; at a shared screen a bet is only "in" (what
     it was stays secret until every side has decided, RULES §3.3)."""
-    if kind in (ChoiceKind.BET, ChoiceKind.PASS) and game.hot_seat:
+    if kind in (BET_CHOICE, PASS_CHOICE) and game.hot_seat:
         return lambda lang: t("table.note.decided", lang)
-    if kind is ChoiceKind.BET:
+    if kind is BET_CHOICE:
         card_key = "reply.bet_left" if value == 0 else "reply.bet_right"
         return lambda lang: t("reply.bet_received", lang, card=t(card_key, lang))
-    if kind is ChoiceKind.PASS:
+    if kind is PASS_CHOICE:
         return lambda lang: t("reply.pass_received", lang)
-    if kind is ChoiceKind.TARGET and value is not None:
+    if kind is TARGET_CHOICE and value is not None:
         target = number_text(value)
         return lambda lang: t("reply.target_named", lang, target=target)
     return None

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.services.settings import GameSettings, settings_from_options
 from engine.computer import Strength
+from engine.descriptor import GameDescriptor
 from engine.options import (
     ANSWER_FORM,
     ANSWER_TIME,
@@ -23,7 +24,7 @@ from engine.options import (
     WAR_SIZE,
     Option,
 )
-from engine.registry import GAMES, GameDescriptor
+from engine.registry import GAMES
 
 MAX_NAME = 32  # the longest name a side shows (the board's own limit)
 PLAYER_FIELDS = tuple(f"player{n}" for n in range(1, TEAM_SIDES + 1))

@@ -23,6 +23,7 @@ from bot.render.board_text import (
     clip,
     game_title,
     header_line,
+    note_lines,
     outcome_lines,
     prompt_lines,
     render_hint,
@@ -40,7 +41,7 @@ from bot.render.results import RoundBlock, round_block
 from bot.render.screen import GameScreen
 from bot.services.settings import IDLE_MINUTES
 from engine.registry import descriptor
-from engine.view import Now, SideView, View
+from engine.view import SideView, View
 
 # Discord's limits (https://discord.com/developers/docs/resources/message#embed-object-limits)
 TITLE_MAX = 256
@@ -82,7 +83,7 @@ def _deadlines(screen: GameScreen, now_ms: int, lang: Lang) -> list[str]:
     view = screen.view
     lines: list[str] = []
     due = screen.answer_due_ms
-    if due is not None and view.now in (Now.NAME_TARGET, Now.ANSWER, Now.BET):
+    if due is not None and view.decision is not None:
         if due > now_ms:
             lines.append(t("board.deadline.answer", lang, when=when(due)))
         else:
@@ -163,6 +164,7 @@ def _render_board(screen: GameScreen, lang: Lang, now_ms: int) -> Panel:
     if block is not None:
         lines.extend(block.head)
         lines.extend(round_lesson(view, names, lang, screen.humans))  # what the round teaches
+    lines.extend(note_lines(view, names, lang))
     if screen.finished:
         lines.append(t("over.rematch", lang))
     else:

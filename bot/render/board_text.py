@@ -19,12 +19,14 @@ from bot.render.naming import join_names
 from bot.render.notation import school_expression
 from bot.render.results import LINE_MAX
 from engine.config import GameConfig, Mode
+from engine.decision import Decision
+from engine.descriptor import GameDescriptor
 from engine.errors import Reason
 from engine.game import MISSES_TO_ABANDON
 from engine.hints import SwapChances
 from engine.judge import Verdict
 from engine.levels import RESULT_LEVELS
-from engine.registry import GameDescriptor, descriptor
+from engine.registry import descriptor
 from engine.state import Outcome, Termination
 from engine.view import Now, SideView, Status, View
 
@@ -73,29 +75,23 @@ def _war_told(view: View) -> bool:
 
 
 def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
-    """What happens now, and what a player should do."""
+    """What happens now, and what a player should do: the decision's own words, or a flip."""
     lines: list[str] = []
-    if view.now is Now.NAME_TARGET:
-        if view.auto:
-            lines.append(t("board.prompt.target_auto", lang, round=view.round))
-        else:
-            namer = names[view.namer] if view.namer is not None else ""
-            lines.append(t("board.prompt.target", lang, name=namer, round=view.round))
-    elif view.now is Now.ANSWER:
-        if view.war is not None:
+    decision = view.decision
+    if decision is not None:
+        if view.war is not None:  # a war decided like a round (regnekrig §2.3)
             if not _war_told(view):
                 who = join_names([names[s] for s in view.war.sides], lang)
                 lines.append(t("board.war.war", lang, names=who))
-            explain = t("board.war_explain.regnekrig", lang)
+            explain = t(f"board.war_explain.{view.config.game}", lang)
             if view.target is not None:
                 target = number_text(view.target)
                 explain += " " + t("board.war_explain.same_target", lang, target=target)
             lines.append(explain)
+        alone = names[view.awaited[0]] if decision.alone and view.awaited else ""
         how = t(f"level.{view.config.level}.desc", lang)
-        key = "board.prompt.answer_auto" if view.auto else "board.prompt.answer"
-        lines.append(t(key, lang, how=how))
-    elif view.now is Now.BET:
-        lines.append(t("board.prompt.bet", lang))
+        key = (decision.prompt_auto or decision.prompt) if view.auto else decision.prompt
+        lines.append(t(key, lang, round=view.round, name=alone, how=how))
     elif view.now is Now.FLIP:
         if view.endgame == "one_card":
             lines.append(t("board.endgame.one_card", lang, rule=_rule_name(view, lang)))
@@ -109,6 +105,15 @@ def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
             lines.append(t(f"board.war.{kind}", lang, names=who))
         lines.append(t(f"board.war_explain.{kind}", lang, rule=_rule_name(view, lang)))
     return lines
+
+
+def note_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """What else the game tells, in its own words (`engine.facts.Phrase`): a side it names is
+    written by its name."""
+    return [
+        t(note.key, lang, **dict(note.values), **{k: names[s] for k, s in note.sides})
+        for note in view.notes
+    ]
 
 
 def waiting_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
@@ -157,32 +162,25 @@ def outcome_lines(outcome: Outcome, names: Mapping[int, str], lang: Lang) -> lis
     return lines
 
 
-_STATUS_KEYS = {
-    (Status.NAMING, Now.NAME_TARGET): "board.status.naming",
-    (Status.AWAITED, Now.ANSWER): "board.status.thinking",
-    (Status.DECIDED, Now.ANSWER): "board.status.answered",
-    (Status.WATCHING, Now.ANSWER): "board.status.watching",
-    (Status.AWAITED, Now.BET): "board.status.deciding",
-    (Status.DECIDED, Now.BET): "board.status.decided",
-    (Status.CANNOT_BET, Now.BET): "board.status.cannot_bet",
-    (Status.WATCHING, Now.BET): "board.status.watching",
-}
-
-
 def side_mark(view: View, side: SideView) -> str:
-    """The mark before a side's name: 🏆 the winner, 💤 out of cards, 🎯 names the target."""
+    """The mark before a side's name: 🏆 the winner, 💤 out of cards, the decision's own mark
+    beside the side that decides alone (🎯 names the target)."""
     if view.outcome is not None and view.outcome.winner == side.side:
         return "🏆 "
     if side.out:
         return "💤 "
-    if view.now is Now.NAME_TARGET and side.side == view.namer:
-        return "🎯 "
+    decision = view.decision
+    if decision is not None and decision.mark and side.side in view.awaited:
+        return decision.mark
     return ""
 
 
-def status_text(side: SideView, now: Now, lang: Lang) -> str | None:
-    """Where the side stands in what the game waits for (never what it decided)."""
-    key = _STATUS_KEYS.get((side.status, now)) if side.status is not None else None
+def status_text(side: SideView, now: str, lang: Lang) -> str | None:
+    """Where the side stands in the decision the game waits for (never what it decided), in
+    the decision's own words."""
+    if side.status is None or not isinstance(now, Decision):
+        return None
+    key = now.statuses.get(side.status)
     return t(key, lang) if key is not None else None
 
 

@@ -1,12 +1,22 @@
 """The board's buttons and selects, built from the engine view's choices and nothing else.
 
 This is the one mapping between what the engine offers (`engine.actions.ChoiceKind`) and a
-Discord control (`Verb` plus argument): `control_of` goes one way for drawing, `choice_of`
-the other way for a press. The handlers are `DynamicItem`s in `bot.ui` that match on custom_id
-alone, so these are plain `discord.ui.Button`/`Select` objects whose only job is to carry the
-right id: the verb, the game id and the engine's decision *window*, which makes a button from
-an earlier window harmless (`bot.custom_ids`). The board shows the choices of its human
-sides; a window that waits only for the computer shows none.
+Discord control (`Verb` plus argument), read from the kind alone, so a game with a decision of
+its own gets its controls without a line here: `control_of` goes one way for drawing,
+`choice_of` the other way for a press.
+
+* A control's verb is its name when the bot has a verb of that name (`flip`, `target`,
+  `answer`, `bet`, `pass`: the ids boards have always carried), else `choose` with the name
+  as the argument's first part (``mk:choose:42:3:double.1``).
+* A press (a button) carries its kind's token (``random``) or its value (a bet's card); a pick
+  is a select whose option values are the choice's values (more than Discord's 25 are split
+  at zero: ``lo``, ``hi``); a typed choice is a button that opens the answer form.
+
+The handlers are `DynamicItem`s in `bot.ui` that match on custom_id alone, so these are plain
+`discord.ui.Button`/`Select` objects whose only job is to carry the right id: the verb, the
+game id and the engine's decision *window*, which makes a button from an earlier window
+harmless (`bot.custom_ids`). The board shows the choices of its human sides; a window that
+waits only for the computer shows none.
 """
 
 from __future__ import annotations
@@ -17,40 +27,81 @@ from bot.custom_ids import Verb, build
 from bot.i18n import Lang, t
 from bot.render.cards import number_text
 from bot.render.screen import GameScreen
-from engine.actions import Choice, ChoiceKind
+from engine.actions import FLIP_CHOICE, Choice, ChoiceKind, Shape, Tone
 from engine.config import Mode
-from engine.registry import Need, descriptor
+from engine.registry import descriptor
 
-RANDOM = "random"
-LOW, HIGH = "lo", "hi"  # the two target selects: zero and below, above zero
-_VERBS = {
-    ChoiceKind.FLIP: Verb.FLIP,
-    ChoiceKind.TARGET: Verb.TARGET,
-    ChoiceKind.RANDOM_TARGET: Verb.TARGET,
-    ChoiceKind.ANSWER: Verb.ANSWER,
-    ChoiceKind.BET: Verb.BET,
-    ChoiceKind.PASS: Verb.PASS,
+LOW, HIGH = "lo", "hi"  # a pick of more values than one select holds: zero and below, above
+SELECT_MAX = 25  # Discord's options in one select
+# The verbs a control may carry as its own name (the ids boards have always carried).
+CHOICE_VERBS = frozenset({Verb.FLIP, Verb.TARGET, Verb.ANSWER, Verb.BET, Verb.PASS, Verb.CHOOSE})
+_STYLES = {
+    Tone.PLAIN: discord.ButtonStyle.secondary,
+    Tone.MAIN: discord.ButtonStyle.primary,
+    Tone.GO: discord.ButtonStyle.success,
 }
-_KINDS = {verb: kind for kind, verb in _VERBS.items() if kind is not ChoiceKind.RANDOM_TARGET}
 
 
-def control_of(choice: Choice) -> tuple[Verb, str | None]:
-    """The control that offers a choice: its verb and argument (a target is picked in a
-    select, so every target value shares its select's control)."""
-    if choice.kind is ChoiceKind.RANDOM_TARGET:
-        return Verb.TARGET, RANDOM
-    if choice.kind is ChoiceKind.TARGET:
-        return Verb.TARGET, LOW if (choice.value or 0) <= 0 else HIGH
-    if choice.kind is ChoiceKind.BET:
-        return Verb.BET, str(choice.value)
-    return _VERBS[choice.kind], None
+def _verb(name: str) -> Verb | None:
+    verb = next((v for v in CHOICE_VERBS if v.value == name), None)
+    return None if verb is Verb.CHOOSE else verb
 
 
-def choice_of(verb: Verb, arg: str | None) -> ChoiceKind | None:
-    """What a press on a control chooses (None: the verb is not an engine choice)."""
-    if verb is Verb.TARGET and arg == RANDOM:
-        return ChoiceKind.RANDOM_TARGET
-    return _KINDS.get(verb)
+def _id(kind: ChoiceKind, arg: str | None) -> tuple[Verb, str | None]:
+    name = kind.control_name
+    verb = _verb(name)
+    if verb is not None:
+        return verb, arg
+    return Verb.CHOOSE, name if arg is None else f"{name}.{arg}"
+
+
+def _pick_group(values: list[int], value: int) -> str | None:
+    """The select a pick's value is listed in: one select, or zero-and-below and above."""
+    if len(values) <= SELECT_MAX:
+        return None
+    return LOW if value <= 0 else HIGH
+
+
+def control_of(choice: Choice, values: list[int] | None = None) -> tuple[Verb, str | None]:
+    """The control that offers a choice: its verb and argument. A pick's values share their
+    select's control (`values`: every value the pick offers, which says how it is split)."""
+    kind = choice.kind
+    if kind.shape is Shape.PICK:
+        value = choice.value if choice.value is not None else 0
+        return _id(kind, _pick_group(values or [value], value))
+    if kind.token is not None:
+        return _id(kind, kind.token)
+    if kind.shape is Shape.PRESS and choice.value is not None:
+        return _id(kind, str(choice.value))
+    return _id(kind, None)
+
+
+def choice_of(game: str, verb: Verb, arg: str | None) -> ChoiceKind | None:
+    """What a press on a control of this game chooses (None: the verb is not an engine
+    choice, or the control is none of the game's)."""
+    if verb not in CHOICE_VERBS:
+        return None
+    name, rest = verb.value, arg
+    if verb is Verb.CHOOSE:
+        if arg is None:
+            return None
+        name, _, tail = arg.partition(".")
+        rest = tail or None
+    kinds = [k for k in descriptor(game).kinds if k.control_name == name]
+    tokened = next((k for k in kinds if k.token is not None and k.token == rest), None)
+    return tokened or next((k for k in kinds if k.token is None), None)
+
+
+def value_of(verb: Verb, arg: str | None) -> int | None:
+    """The value a press carries in its id (a button's own value), if any."""
+    if verb is Verb.CHOOSE and arg is not None:
+        arg = arg.partition(".")[2] or None
+    if arg is None:
+        return None
+    try:
+        return int(arg)
+    except ValueError:
+        return None
 
 
 def _button(
@@ -64,29 +115,16 @@ def _button(
     return discord.ui.Button(label=label, custom_id=custom_id, style=style, emoji=emoji, row=row)
 
 
-def _target_select(
-    screen: GameScreen, arg: str, values: list[int], lang: Lang, row: int
-) -> discord.ui.Select[discord.ui.View]:
-    options = [discord.SelectOption(label=number_text(v), value=str(v)) for v in values]
-    return discord.ui.Select(
-        custom_id=build(Verb.TARGET, screen.game_id, screen.view.window, arg),
-        placeholder=t(f"select.target_{arg}", lang),
-        options=options,
-        min_values=1,
-        max_values=1,
-        row=row,
-    )
-
-
 def _flip_row(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.ui.View]]:
     gid, window = screen.game_id, screen.view.window
     auto_key = "button.autoplay_on" if screen.autoplay else "button.autoplay_off"
+    verb, arg = _id(FLIP_CHOICE, None)
     return [
         _button(
-            t("button.flip", lang),
-            build(Verb.FLIP, gid, window),
-            style=discord.ButtonStyle.primary,
-            emoji="🔄",
+            t(FLIP_CHOICE.label, lang),
+            build(verb, gid, window, arg),
+            style=_STYLES[FLIP_CHOICE.tone],
+            emoji=FLIP_CHOICE.emoji,
         ),
         _button(
             t(auto_key, lang),
@@ -97,45 +135,70 @@ def _flip_row(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.ui
     ]
 
 
-def _target_items(
-    screen: GameScreen, offered: list[Choice], lang: Lang
-) -> list[discord.ui.Item[discord.ui.View]]:
-    values = sorted(
-        {c.value for c in offered if c.kind is ChoiceKind.TARGET and c.value is not None}
-    )
-    items: list[discord.ui.Item[discord.ui.View]] = []
-    low = [v for v in values if v <= 0]
-    high = [v for v in values if v > 0]
-    if low:
-        items.append(_target_select(screen, LOW, low, lang, row=0))
-    if high:
-        items.append(_target_select(screen, HIGH, high, lang, row=1))
-    if any(c.kind is ChoiceKind.RANDOM_TARGET for c in offered):
-        custom_id = build(Verb.TARGET, screen.game_id, screen.view.window, RANDOM)
-        items.append(_button(t("button.random_target", lang), custom_id, emoji="🎲", row=2))
-    return items
+def _by_kind(offered: list[Choice]) -> dict[ChoiceKind, list[Choice]]:
+    """The offered choices by kind, in the order the engine offers them."""
+    kinds: dict[ChoiceKind, list[Choice]] = {}
+    for choice in offered:
+        kinds.setdefault(choice.kind, []).append(choice)
+    return kinds
 
 
-def _bet_items(
-    screen: GameScreen, offered: list[Choice], lang: Lang
+def _selects(
+    screen: GameScreen, kind: ChoiceKind, choices: list[Choice], lang: Lang, row: int
 ) -> list[discord.ui.Item[discord.ui.View]]:
-    gid, window = screen.game_id, screen.view.window
+    """A pick: one select of its values, or two (zero and below, above zero)."""
+    values = sorted({c.value for c in choices if c.value is not None})
+    groups: dict[str | None, list[int]] = {}
+    for value in values:
+        groups.setdefault(_pick_group(values, value), []).append(value)
     items: list[discord.ui.Item[discord.ui.View]] = []
-    swaps = sorted({c.value for c in offered if c.kind is ChoiceKind.BET and c.value is not None})
-    for swap in swaps:
-        key = "button.bet_left" if swap == 0 else "button.bet_right"
+    for group, listed in groups.items():
+        verb, arg = _id(kind, group)
+        placeholder = kind.label if group is None else f"{kind.label}_{group}"
         items.append(
-            _button(
-                t(key, lang),
-                build(Verb.BET, gid, window, str(swap)),
-                style=discord.ButtonStyle.success,
+            discord.ui.Select(
+                custom_id=build(verb, screen.game_id, screen.view.window, arg),
+                placeholder=t(placeholder, lang),
+                options=[discord.SelectOption(label=number_text(v), value=str(v)) for v in listed],
+                min_values=1,
+                max_values=1,
+                row=row + len(items),
             )
         )
-    if any(c.kind is ChoiceKind.PASS for c in offered):
-        items.append(_button(t("button.no_bet", lang), build(Verb.PASS, gid, window)))
-    if any(side in screen.humans for side in screen.view.hints):
-        items.append(_button(t("button.hint", lang), build(Verb.HINT, gid, window), emoji="💡"))
     return items
+
+
+def _choice_items(
+    screen: GameScreen, offered: list[Choice], lang: Lang
+) -> list[discord.ui.Item[discord.ui.View]]:
+    """Every kind offered, drawn by its shape: a pick's selects each take a row, from the top;
+    the buttons follow in the row after them."""
+    kinds = _by_kind(offered)
+    selects: list[discord.ui.Item[discord.ui.View]] = []
+    for kind, choices in kinds.items():
+        if kind.shape is Shape.PICK:
+            selects.extend(_selects(screen, kind, choices, lang, len(selects)))
+    row = len(selects)
+    buttons: list[discord.ui.Item[discord.ui.View]] = []
+    gid, window = screen.game_id, screen.view.window
+    for kind, choices in kinds.items():
+        if kind.shape is Shape.PICK:
+            continue
+        values: list[int | None] = [*sorted({c.value for c in choices if c.value is not None})]
+        for value in values or [None]:
+            verb, arg = control_of(Choice(kind, choices[0].side, choices[0].action, value))
+            buttons.append(
+                _button(
+                    t(kind.label_for(value), lang),
+                    build(verb, gid, window, arg),
+                    style=_STYLES[kind.tone],
+                    emoji=kind.emoji,
+                    row=row,
+                )
+            )
+    if any(side in screen.humans for side in screen.view.hints):
+        buttons.append(_button(t("button.hint", lang), build(Verb.HINT, gid, window), emoji="💡"))
+    return [*selects, *buttons]
 
 
 def _summary_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.ui.View]]:
@@ -144,7 +207,7 @@ def _summary_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[disco
     a timer with no pupil's interaction open to answer through, a bot without privileged
     intents cannot send a DM, and a button still works after a restart or an hour later."""
     config = screen.view.config
-    answers = Need.ANSWER in descriptor(config.game).needs and config.mode is Mode.REGN
+    answers = descriptor(config.game).typed_answers and config.mode is Mode.REGN
     if not answers or not screen.humans:
         return []
     return [_button(t("button.summary", lang), build(Verb.SUMMARY, screen.game_id), emoji="📋")]
@@ -163,24 +226,10 @@ def game_items(screen: GameScreen, lang: Lang) -> list[discord.ui.Item[discord.u
             *_summary_items(screen, lang),
         ]
     choices = screen.view.choices
-    if any(c.kind is ChoiceKind.FLIP for c in choices):
+    if any(c.kind is FLIP_CHOICE for c in choices):
         return _flip_row(screen, lang)  # anyone may flip, the computer's side included
     offered = [c for c in choices if c.side in screen.humans]
-    kinds = {c.kind for c in offered}
-    if kinds & {ChoiceKind.TARGET, ChoiceKind.RANDOM_TARGET}:
-        return _target_items(screen, offered, lang)
-    if ChoiceKind.ANSWER in kinds:
-        return [
-            _button(
-                t("button.answer", lang),
-                build(Verb.ANSWER, screen.game_id, screen.view.window),
-                style=discord.ButtonStyle.primary,
-                emoji="✏️",
-            )
-        ]
-    if kinds & {ChoiceKind.BET, ChoiceKind.PASS}:
-        return _bet_items(screen, offered, lang)
-    return []  # only the computer decides now; it acts on its own
+    return _choice_items(screen, offered, lang)  # none: only the computer decides now
 
 
 def game_view(screen: GameScreen, lang: Lang) -> discord.ui.View:

@@ -20,9 +20,11 @@ from bot.render.locale import as_lang
 from bot.render.naming import computer_name, join_names
 from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
 from bot.storage.records import Invitation
+from engine.descriptor import GameDescriptor
 from engine.levels import RESULT_LEVELS
 from engine.options import SIDES, TEAM_SIDES
-from engine.registry import GAMES, REGNEKRIG, GameDescriptor
+from engine.registry import GAMES
+from engine.regnekrig import REGNEKRIG
 
 LOBBY_MAX = SIDES[-1]
 _MEMBER_MARKS = {"accepted": "✅", "invited": "⏳", "declined": "❌", "joined": "✅"}

@@ -24,9 +24,10 @@ from bot.render.notation import school_expression, school_value
 from engine.config import Mode
 from engine.errors import ExpressionError
 from engine.expressions import parse, to_text
+from engine.facts import Comparison, Play, RoundFacts
 from engine.levels import RESULT_LEVELS
 from engine.steps import middle_step
-from engine.view import Comparison, Play, RoundFacts, View
+from engine.view import View
 
 PRAISE_BEST = 4  # lesson.praise.best.1 … 4
 PRAISE_EXACT = 3  # lesson.praise.exact.1 … 3

@@ -25,7 +25,7 @@ from bot.i18n import Lang, t
 from bot.render.cards import count_text, number_text
 from bot.render.naming import join_names
 from bot.render.notation import school_expression, school_value
-from engine.view import Comparison, Play, RoundFacts, War, Why
+from engine.facts import Comparison, Play, RoundFacts, War, Why
 
 LINE_MAX = 120  # a phone shows about this many characters of an embed line
 WAR_KINDS = ("war", "three_card", "one_card")
@@ -134,7 +134,7 @@ def _play_lines(
         lines = _interval_lines(play, lang)
     elif not play.up:
         lines = [t("result.play.no_cards", lang)]
-    elif len(play.up) == 1 and comparison.kind == "round":  # §2.4: cannot turn two
+    elif play.short:  # §2.4: cannot turn what a round needs
         lines = [t("result.play.too_few", lang, cards=_faces(play.up))]
     else:
         lines = [_faces(play.up)]  # a war card, or §3.4's round of one card each
@@ -149,8 +149,8 @@ def _why(facts: RoundFacts, war_rule: str, lang: Lang) -> str:
     if why is Why.WAR_CARD:
         return t("result.why.war_card", lang, rule=war_rule)
     if why in (Why.CLOSER, Why.EXACT_HIT) and facts.target is not None:
-        return t(f"result.why.{why.value}", lang, target=number_text(facts.target))
-    return t(f"result.why.{why.value}", lang)
+        return t(f"result.why.{why}", lang, target=number_text(facts.target))
+    return t(f"result.why.{why}", lang)
 
 
 def _war_line(

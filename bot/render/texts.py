@@ -13,7 +13,9 @@ import discord
 
 from bot.i18n import Lang, t
 from bot.render.locale import as_lang
-from engine.registry import GAMES, REGNEKRIG, GameDescriptor
+from engine.descriptor import GameDescriptor
+from engine.registry import GAMES
+from engine.regnekrig import REGNEKRIG
 
 HELP_COLOUR = discord.Colour(0x8B5CF6)
 RULE_BOOK = "docs/rules.md"  # the full rule book, with every decision explained

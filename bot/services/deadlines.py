@@ -19,7 +19,7 @@ from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
 from bot.services.settings import IDLE_MINUTES, GameSettings
 from bot.storage import ActionCommit, Deadline, Timer
 from bot.storage.contract import GameStore
-from engine.actions import Action, ChoiceKind, Flip, Timeout, TimeUp
+from engine.actions import FLIP_CHOICE, Action, Flip, Timeout, TimeUp
 from engine.events import Event
 from engine.game import awaited, choices, idle_ending
 
@@ -220,4 +220,4 @@ class GameDeadlines:
 
 
 def _can_flip(game: LiveGame) -> bool:
-    return any(c.kind is ChoiceKind.FLIP for c in choices(game.state))
+    return any(c.kind is FLIP_CHOICE for c in choices(game.state))

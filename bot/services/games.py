@@ -45,27 +45,17 @@ from bot.storage import (
     Timer,
 )
 from bot.storage.contract import GameStore
-from engine.actions import (
-    Action,
-    Answer,
-    ChoiceKind,
-    Forfeit,
-    action_from_json,
-    action_to_json,
-    choice_action,
-)
+from engine.actions import Action, ChoiceKind, Forfeit, choice_action
 from engine.computer import Strength, choose
 from engine.errors import EngineError
 from engine.events import Event, event_from_json
-from engine.game import (
-    apply,
-    awaited,
-    judge_answer,
-    new_game,
-    restore,
-    rounds_finished,
-)
+from engine.game import apply, awaited, new_game, restore, rounds_finished
 from engine.hints import SwapChances, swap_chances
+from engine.registry import action_from_json, action_to_json
+from engine.regnekrig import (
+    Answer,
+    judge_answer,
+)
 from engine.state import GameState, Termination
 from engine.view import view
 
@@ -293,31 +283,13 @@ class GameService:
         value: int | None = None,
         text: str = "",
     ) -> GameUpdate:
-        """A press (or a typed answer) as the engine action it means for the presser's side;
-        whether it is legal now is the engine's to say, and its refusal is what they are told."""
+        """A press (a button, a pick, a typed answer) as the engine action it means for the
+        presser's side: any game's choice of any kind (`engine.actions.ChoiceKind`), a flip
+        too. Whether it is legal now is the engine's to say, and its refusal is what they are
+        told."""
         return await self._act(
             game_id, user_id, window, lambda side: choice_action(kind, side, value, text)
         )
-
-    async def flip(self, game_id: int, user_id: int, window: int | None) -> GameUpdate:
-        return await self.choose(game_id, user_id, window, ChoiceKind.FLIP)
-
-    async def name_target(
-        self, game_id: int, user_id: int, window: int | None, value: int | None
-    ) -> GameUpdate:
-        """`value` None asks for a random target (RULES §2.5: the engine picks uniformly)."""
-        kind = ChoiceKind.RANDOM_TARGET if value is None else ChoiceKind.TARGET
-        return await self.choose(game_id, user_id, window, kind, value)
-
-    async def answer(self, game_id: int, user_id: int, window: int | None, text: str) -> GameUpdate:
-        return await self.choose(game_id, user_id, window, ChoiceKind.ANSWER, text=text)
-
-    async def bet(
-        self, game_id: int, user_id: int, window: int | None, swap: int | None
-    ) -> GameUpdate:
-        """`swap` None is "no bet"."""
-        kind = ChoiceKind.PASS if swap is None else ChoiceKind.BET
-        return await self.choose(game_id, user_id, window, kind, swap)
 
     def check(self, game_id: int, user_id: int, window: int | None, kind: ChoiceKind) -> int:
         """Whether the presser may make this choice now, asked before a form opens (the answer

@@ -49,7 +49,7 @@ from bot.storage import (
     StoredGame,
 )
 from bot.storage.contract import Store
-from engine.actions import Action, Answer, Timeout, action_from_json
+from engine.actions import Action, Timeout
 from engine.events import (
     Answered,
     CardsLaid,
@@ -64,7 +64,8 @@ from engine.events import (
     event_from_json,
 )
 from engine.game import restore
-from engine.registry import descriptor
+from engine.registry import action_from_json, descriptor
+from engine.regnekrig import Answer
 
 log = logging.getLogger(__name__)
 

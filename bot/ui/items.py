@@ -14,9 +14,10 @@ from typing import Any
 import discord
 
 from bot.app import App
-from bot.custom_ids import TEMPLATE, CustomId, Verb, parse, template
+from bot.custom_ids import TEMPLATE, CustomId, Verb, parse, template, templates
 from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
+from bot.render.buttons import CHOICE_VERBS, choice_of, value_of
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.summary import render_summary
 from bot.replies import lang_of, reply_lang, report_error, send_private
@@ -25,7 +26,7 @@ from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
 from bot.ui.flow import post_board, send_challenge, thread_from, thread_name
 from bot.ui.modals import AnswerModal
-from engine.actions import ChoiceKind
+from engine.actions import ChoiceKind, Shape
 from engine.view import view
 
 ItemT = discord.ui.Item[discord.ui.View]
@@ -92,45 +93,37 @@ class MattekrigItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 # -- the board ----------
 
 
-class FlipItem(MattekrigItem, template=template(Verb.FLIP)):
-    async def act(self, interaction: discord.Interaction[App]) -> None:
-        bot = interaction.client
-        update = await bot.games.flip(self.game_id, interaction.user.id, self.cid.window)
-        await bot.boards.respond(interaction, update)
-
-
-class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
-    async def act(self, interaction: discord.Interaction[App]) -> None:
-        bot = interaction.client
-        update = await bot.games.toggle_autoplay(self.game_id, interaction.user.id, None)
-        await bot.boards.respond(interaction, update)
-
-
-class TargetItem(MattekrigItem, template=template(Verb.TARGET)):
-    """The two target selects (−15…0, 1…15) and the Random button (RULES §2.5)."""
-
-    async def act(self, interaction: discord.Interaction[App]) -> None:
-        bot = interaction.client
-        value: int | None = None
-        if self.cid.arg != "random":
-            try:
-                value = int(selected_values(interaction)[0])
-            except (IndexError, ValueError, TypeError):
-                raise UserFacingError("engine.target_out_of_range") from None
-        update = await bot.games.name_target(
-            self.game_id, interaction.user.id, self.cid.window, value
-        )
-        await bot.boards.respond(interaction, update)
-
-
-class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
-    """Opens the answer modal for the presser's side (checked first, so a spectator or a side
-    that already answered is told at once instead of typing in vain)."""
+class ChoiceItem(MattekrigItem, template=templates(CHOICE_VERBS)):
+    """Any control of any game's choices (`bot.render.buttons`): a button, a select, or the
+    button that opens the answer form. Which choice it makes is read from the game's own
+    kinds, so a game with a decision of its own needs no item of its own."""
 
     async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
         games = bot.games
-        side = games.check(self.game_id, interaction.user.id, self.cid.window, ChoiceKind.ANSWER)
+        cid = self.cid
+        game = games.live(self.game_id)
+        kind = choice_of(game.state.config.game, cid.verb, cid.arg)
+        if kind is None:
+            raise UserFacingError("error.unknown_button")
+        if kind.shape is Shape.TYPE:
+            await self._open_form(interaction, kind)
+            return
+        value = value_of(cid.verb, cid.arg)
+        if kind.shape is Shape.PICK:
+            try:
+                value = int(selected_values(interaction)[0])
+            except (IndexError, ValueError, TypeError):
+                value = None  # the engine refuses a pick without its value
+        update = await games.choose(self.game_id, interaction.user.id, cid.window, kind, value)
+        # Quiet: the board's ✓ beside the side is the acknowledgement: no private message piles up.
+        await bot.boards.respond(interaction, update)
+
+    async def _open_form(self, interaction: discord.Interaction[App], kind: ChoiceKind) -> None:
+        """The answer form for the presser's side (checked first, so a spectator or a side that
+        already answered is told at once instead of typing in vain)."""
+        games = interaction.client.games
+        side = games.check(self.game_id, interaction.user.id, self.cid.window, kind)
         game = games.live(self.game_id)
         seen = view(game.state, side)
         text = render_answer_modal(seen, side, reply_lang(interaction, game.settings.locale))
@@ -138,20 +131,10 @@ class AnswerItem(MattekrigItem, template=template(Verb.ANSWER)):
         await interaction.response.send_modal(modal)
 
 
-class BetItem(MattekrigItem, template=template(Verb.BET)):
+class AutoplayItem(MattekrigItem, template=template(Verb.AUTO)):
     async def act(self, interaction: discord.Interaction[App]) -> None:
         bot = interaction.client
-        update = await bot.games.bet(
-            self.game_id, interaction.user.id, self.cid.window, self.cid.int_arg()
-        )
-        # Quiet: the board's ✓ beside the side is the acknowledgement: no private message piles up.
-        await bot.boards.respond(interaction, update)
-
-
-class PassItem(MattekrigItem, template=template(Verb.PASS)):
-    async def act(self, interaction: discord.Interaction[App]) -> None:
-        bot = interaction.client
-        update = await bot.games.bet(self.game_id, interaction.user.id, self.cid.window, None)
+        update = await bot.games.toggle_autoplay(self.game_id, interaction.user.id, None)
         await bot.boards.respond(interaction, update)
 
 
@@ -327,12 +310,8 @@ class UnknownItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
 
 
 DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[ItemT]], ...] = (
-    FlipItem,
+    ChoiceItem,
     AutoplayItem,
-    TargetItem,
-    AnswerItem,
-    BetItem,
-    PassItem,
     HintItem,
     SummaryItem,
     RematchItem,

@@ -12,10 +12,13 @@ from typing import Any
 import discord
 
 from bot.app import App
-from bot.custom_ids import CustomId, Verb, parse
+from bot.custom_ids import CustomId, parse
 from bot.render.board import AnswerModalText
 from bot.render.board_text import answer_explanation
+from bot.render.buttons import CHOICE_VERBS, choice_of
 from bot.replies import reply_lang, report_error, send_private
+from bot.services.errors import UserFacingError
+from engine.actions import Shape
 from engine.expressions import MAX_ANSWER_LENGTH
 
 ANSWER_FIELD = "answer_text"
@@ -60,16 +63,23 @@ def submitted_text(data: Any) -> str | None:
 
 
 async def handle_answer_submit(interaction: discord.Interaction[App]) -> bool:
-    """Answer a submitted answer modal; False when the interaction is not one."""
+    """Answer a submitted answer modal (the form of any game's typed choice, its id the
+    control's); False when the interaction is not one."""
     if interaction.type is not discord.InteractionType.modal_submit or interaction.data is None:
         return False
     cid: CustomId | None = parse(interaction.data.get("custom_id"))
-    if cid is None or cid.verb is not Verb.ANSWER or cid.game_id is None:
+    if cid is None or cid.verb not in CHOICE_VERBS or cid.game_id is None:
         return False
     bot = interaction.client
     try:
+        game = bot.games.live(cid.game_id)
+        kind = choice_of(game.state.config.game, cid.verb, cid.arg)
+        if kind is None or kind.shape is not Shape.TYPE:
+            raise UserFacingError("error.unknown_button")
         text = submitted_text(interaction.data.get("components")) or ""
-        update = await bot.games.answer(cid.game_id, interaction.user.id, cid.window, text)
+        update = await bot.games.choose(
+            cid.game_id, interaction.user.id, cid.window, kind, text=text
+        )
         await bot.boards.respond(interaction, update)
         # Quiet: an accepted answer is acknowledged by the board's ✓; only an answer that
         # counts as no value is explained (RULES §2.2), so the mistake teaches something.

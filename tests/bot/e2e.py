@@ -25,6 +25,8 @@ from bot.custom_ids import Verb, build, parse
 from bot.i18n import t
 from bot.services.live import LiveGame
 from bot.storage import StoredGame
+from engine.intervallkrig import BET
+from engine.regnekrig import ANSWER, TARGET, part_of
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
 from tests.fakediscord.driver import Driver
@@ -271,11 +273,11 @@ class Table:
             who = people[player % len(people)]
             decision = decide(self, gid, side)
             phase = self.state(gid).phase
-            if phase is Phase.TARGET:
+            if phase is TARGET:
                 presses.append(await self.target(who, gid, decision))
-            elif phase is Phase.ANSWER:
+            elif phase is ANSWER:
                 presses.extend(p for p in await self.answer(who, gid, decision) if p is not None)
-            elif phase is Phase.BET:
+            elif phase is BET:
                 presses.append(await self.bet(who, gid, decision))
         return presses
 
@@ -319,7 +321,7 @@ def cards(state: GameState, side: int) -> tuple[int, int]:
 
 def best_answer(state: GameState, side: int) -> str:
     a, b = cards(state, side)
-    play = best(a, b, state.config.level, state.target)
+    play = best(a, b, state.config.level, part_of(state).target)
     return play.answer if play.value is not None else "0"  # RULES §2.2: with its value
 
 
@@ -339,9 +341,9 @@ def strong_vs_weak(seed: int = 7, *, weak_side: int = 1) -> Decider:
 
     def decide(table: Table, gid: int, side: int) -> Any:
         state = table.state(gid)
-        if state.phase is Phase.TARGET:
+        if state.phase is TARGET:
             return rng.randint(-15, 15)
-        if state.phase is Phase.BET:
+        if state.phase is BET:
             return rng.choice([0, 1, None]) if side == weak_side else None
         if side == weak_side:
             return weak_answer(state, side, rng)
@@ -483,8 +485,8 @@ async def assert_game_over(table: Table, gid: int, lang: str, reason: str) -> Ga
     stored as over, and replaying its stored actions gives the very state the players saw."""
     from bot.render.display_names import side_names
     from bot.services.settings import GameSettings
-    from engine.actions import action_from_json
     from engine.game import restore
+    from engine.registry import action_from_json
 
     game = table.game(gid)
     state = game.state

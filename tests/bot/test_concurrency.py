@@ -11,7 +11,7 @@ import pytest
 
 from bot.custom_ids import Verb, build
 from bot.i18n import t
-from engine.state import Phase
+from engine.intervallkrig import BET
 from tests.bot.e2e import (
     ANSWER_FIELD,
     Table,
@@ -126,7 +126,7 @@ async def test_both_sides_bet_at_the_same_moment(
 ) -> None:
     seed_deals(monkeypatch, 5)
     gid = await table.challenge_game("alice", ["bob"], game="satsing")
-    assert table.state(gid).phase is Phase.BET
+    assert table.state(gid).phase is BET
     before = await table.events(gid)
     a = await table.bet("alice", gid, 0, wait=False)
     b = await table.bet("bob", gid, 1, wait=False)

@@ -21,8 +21,8 @@ import pytest
 
 from bot.custom_ids import Verb, build, parse
 from bot.services.settings import GameSettings
-from engine.actions import action_from_json
 from engine.game import restore
+from engine.registry import action_from_json
 from engine.state import GameState
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.process import BotProcess

@@ -12,6 +12,7 @@ import pytest
 from bot.custom_ids import Verb, build
 from bot.i18n import t
 from engine.game import rounds_finished
+from engine.regnekrig import ANSWER
 from engine.state import Phase, Termination
 from tests.bot.e2e import (
     Table,
@@ -227,7 +228,7 @@ async def test_a_swedish_pupil_in_a_norwegian_server_gets_a_norwegian_game(
 
     def decide(table: Table, gid: int, side: int) -> Any:
         state = table.state(gid)
-        return best_answer(state, side) if state.phase is Phase.ANSWER else 3
+        return best_answer(state, side) if state.phase is ANSWER else 3
 
     for n in range(6):
         await table.step(gid, decide, player=n)

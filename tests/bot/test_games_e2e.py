@@ -16,7 +16,8 @@ import pytest
 from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.render.display_names import side_names
-from engine.state import Phase
+from engine.intervallkrig import BET
+from engine.regnekrig import ANSWER, part_of
 from tests.bot.e2e import (
     Table,
     assert_all_answered,
@@ -45,11 +46,11 @@ async def test_regnekrig_to_the_end_in_regn_mode(
     # The first answer, looked at closely: the modal shows the side's own cards, the private
     # reply confirms, and the board (the same message) shows that Alice has answered.
     if level >= 5:
-        namer = table.players_of(gid, table.state(gid).namer)[0]
+        namer = table.players_of(gid, part_of(table.state(gid)).namer)[0]
         named = await table.target(namer, gid, 4)
         assert named.answered and named.response_type == 7  # the board itself was edited
-        assert table.state(gid).target == 4
-    assert table.state(gid).phase is Phase.ANSWER
+        assert part_of(table.state(gid)).target == 4
+    assert table.state(gid).phase is ANSWER
     a, b = (c.value for c in table.state(gid).up[0])
     opened, sent = await table.answer("alice", gid, best_answer(table.state(gid), 0))
     assert opened.modal is not None and sent is not None
@@ -104,7 +105,7 @@ async def test_satsing_with_bets_to_the_end(
     the hint shows the chances privately. Bets and swaps are stored and shown."""
     seed_deals(monkeypatch, 5)
     gid = await table.challenge_game("alice", ["bob"], game="satsing")
-    assert table.state(gid).phase is Phase.BET
+    assert table.state(gid).phase is BET
     window = table.state(gid).window
     assert table.board(gid).custom_ids() == [
         build(Verb.BET, gid, window, "0"),
@@ -206,7 +207,7 @@ async def test_timed_game_ends_on_time(
     assert "<t:" in board.embeds[0]["description"]  # the countdown to the end
     for _ in range(3):  # a few rounds, then time runs out while Carol thinks
         await table.answer("carol", gid, best_answer(table.state(gid), 0), locale="en-US")
-    assert table.state(gid).phase is Phase.ANSWER
+    assert table.state(gid).phase is ANSWER
     table.bot.clock.advance(60)  # type: ignore[attr-defined]
     await table.bot.scheduler.run_due()
     await table.settle()

@@ -20,6 +20,7 @@ from engine.errors import Reason
 from engine.expressions import to_text
 from engine.judge import judge
 from engine.levels import card_term
+from engine.regnekrig import ANSWER, TARGET, part_of
 from engine.state import Phase
 from tests.bot.e2e import (  # noqa: F401 - fixtures
     Table,
@@ -80,10 +81,10 @@ async def _to_answer(table: Table, gid: int) -> None:
     if state.phase is Phase.FLIP:
         await table.flip(table.players_of(gid, 0)[0], gid)
         state = table.state(gid)
-    if state.phase is Phase.TARGET:
-        namer = table.players_of(gid, state.namer)[0]
+    if state.phase is TARGET:
+        namer = table.players_of(gid, part_of(state).namer)[0]
         await table.target(namer, gid, 5)
-    assert table.state(gid).phase is Phase.ANSWER
+    assert table.state(gid).phase is ANSWER
 
 
 @pytest.mark.parametrize(
@@ -100,7 +101,7 @@ async def test_each_diagnosis_reaches_the_pupil_and_the_summary_tells_the_game(
     while len(told) < 4 and rounds < 12 and not table.state(gid).is_over:
         await _to_answer(table, gid)
         state = table.state(gid)
-        target = state.target
+        target = part_of(state).target
         a, b = cards(state, 0)
         untold = {r: text for r, text in _slips(a, b).items() if r not in told}
         if not untold:

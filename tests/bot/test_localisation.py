@@ -11,8 +11,7 @@ import pytest
 from bot.i18n import t
 from bot.render.board import game_title
 from bot.render.texts import help_text, rules_text
-from engine.registry import REGNEKRIG
-from engine.state import Phase
+from engine.regnekrig import ANSWER, REGNEKRIG, TARGET
 from tests.bot.e2e import (
     Table,
     assert_all_answered,
@@ -53,7 +52,7 @@ async def test_the_same_game_in_each_language(
     assert t("board.game_number", BOARD, id=gid) in embed["footer"]["text"]
 
     # The board speaks the server's language (Norwegian), whoever started.
-    assert table.state(gid).phase is Phase.TARGET
+    assert table.state(gid).phase is TARGET
     selects = [c for c in board.all_components() if c.get("type") == 3]
     assert [s["placeholder"] for s in selects] == [
         t("select.target_lo", BOARD),
@@ -79,9 +78,9 @@ async def test_the_same_game_in_each_language(
         user, ("bob", "sv")
     )
     phase = table.state(gid).phase
-    if phase is Phase.ANSWER:
+    if phase is ANSWER:
         other = await table.open_answer(stranger, gid)
-    elif phase is Phase.TARGET:
+    elif phase is TARGET:
         other = await table.target(stranger, gid, 1)
     else:
         other = await table.flip(stranger, gid)

@@ -35,13 +35,13 @@ async def test_a_press_logs_its_ids_in_every_line(
 ) -> None:
     gid, _ = await table.start_computer("alice", game="intervallkrig", thread=True)
     games = table.bot.games
-    flip = games.flip
+    choose = games.choose
 
     async def flip_and_log(*args: Any, **kwargs: Any) -> Any:
         logging.getLogger("bot.services.games").info("flipping")  # deep inside the press
-        return await flip(*args, **kwargs)
+        return await choose(*args, **kwargs)
 
-    monkeypatch.setattr(games, "flip", flip_and_log)
+    monkeypatch.setattr(games, "choose", flip_and_log)
     press = await table.flip("alice", gid)
     assert press.answered
     line = next(line for line in json_lines() if line["message"] == "flipping")

@@ -19,8 +19,8 @@ import pytest
 
 from bot.i18n import t
 from engine.errors import Reason
+from engine.regnekrig import ANSWER
 from engine.solver import best, number_answer
-from engine.state import Phase
 from tests.bot.e2e import (
     Table,
     assert_all_answered,
@@ -81,7 +81,7 @@ async def test_a_level_four_session_of_sign_slips_is_named_a_sign_slip_everywher
     replies = []
     for _ in range(SLIPS):
         state = table.state(gid)
-        assert state.phase is Phase.ANSWER and 0 in state.pending
+        assert state.phase is ANSWER and 0 in state.pending
         text = sign_slip(state)
         _, sent = await table.answer("alice", gid, text)
         assert sent is not None

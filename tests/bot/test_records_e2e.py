@@ -28,6 +28,7 @@ from bot.services.ratings import plan
 from bot.services.settings import settings_from_options
 from bot.storage import GameResult, Player
 from bot.ui.leaderboard import MemberCheck
+from engine.actions import FLIP_CHOICE
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan
 from tests.bot.e2e import settle_bot
@@ -79,7 +80,7 @@ async def play_auto_game(
     game = update.game
     while not game.is_finished:
         clock.advance(1)
-        game = (await bot.games.flip(game.id, players[0].id, None)).game
+        game = (await bot.games.choose(game.id, players[0].id, None, FLIP_CHOICE)).game
     gid = game.id
     await bot.results.drain()
     assert await bot.storage.load_result(gid) is not None

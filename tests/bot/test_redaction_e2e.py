@@ -15,6 +15,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.logs import setup_logging
+from engine.regnekrig import ANSWER, TARGET, part_of
 from engine.state import Phase
 from tests.bot.e2e import Table, best_answer, seed_deals, weak_answer
 
@@ -53,10 +54,10 @@ async def test_a_game_at_debug_logs_no_secret(
             break
         if state.phase is Phase.FLIP:
             await table.flip("alice", gid)
-        elif state.phase is Phase.TARGET:
-            namer = table.players_of(gid, state.namer)[0]
+        elif state.phase is TARGET:
+            namer = table.players_of(gid, part_of(state).namer)[0]
             await table.target(namer, gid, rng.randint(-15, 15))
-        elif state.phase is Phase.ANSWER:
+        elif state.phase is ANSWER:
             if refused is None:  # before the first real answer: refused, changes nothing
                 _, refused = await table.answer("alice", gid, NONSENSE)
                 assert refused is not None and refused.answered

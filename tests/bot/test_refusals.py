@@ -10,7 +10,7 @@ import pytest
 
 from bot.custom_ids import Verb, build
 from bot.i18n import t
-from engine.state import Phase
+from engine.regnekrig import TARGET, part_of
 from tests.bot.e2e import (
     ANSWER_FIELD,
     Table,
@@ -95,13 +95,13 @@ async def test_wrong_side_names_no_target(
     seed_deals(monkeypatch, 2)
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=5)
     state = table.state(gid)
-    assert state.phase is Phase.TARGET
-    other = table.players_of(gid, 1 - state.namer)[0]
+    assert state.phase is TARGET
+    other = table.players_of(gid, 1 - part_of(state).namer)[0]
     lang = {"alice": "nb", "bob": "sv"}[other.username]
     before = await table.events(gid)
     wrong = await table.target(other, gid, 7)
     await assert_refused(table.fake, wrong, "engine.not_your_turn", lang)
-    assert await table.events(gid) == before and table.state(gid).target is None
+    assert await table.events(gid) == before and part_of(table.state(gid)).target is None
     assert_all_answered(table.fake)
 
 

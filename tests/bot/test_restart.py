@@ -12,7 +12,8 @@ from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.render.cards import number_text
 from bot.services.invitations import COOLDOWN_MS
-from engine.state import Phase
+from engine.intervallkrig import BET
+from engine.regnekrig import ANSWER, TARGET, part_of
 from tests.bot.e2e import (
     ANSWER_FIELD,
     Table,
@@ -95,7 +96,7 @@ async def test_restart_during_a_bet_window(
 
     await restart(table)
     state = table.state(gid)
-    assert state.phase is Phase.BET and state.pending == (1,) and state.window == window
+    assert state.phase is BET and state.pending == (1,) and state.window == window
     assert await table.events(gid) == before
 
     hint = await table.driver.click("bob", board, build(Verb.HINT, gid, window), locale="sv-SE")
@@ -127,7 +128,7 @@ async def test_restart_during_a_war(
     state = table.state(gid)
     declared = [e for e in (await table.events(gid))[-1][2] if e["type"] == "war"]
     assert declared and declared[0]["sides"] == [0, 1]
-    assert state.phase is Phase.ANSWER and state.pending == (0, 1)
+    assert state.phase is ANSWER and state.pending == (0, 1)
     pot = state.table_count
     assert pot == 4 + 2 * (3 + 2)  # the round's 2 + 2, then 3 face down and 2 up each
     description = table.board(gid).embeds[0]["description"]
@@ -161,7 +162,7 @@ async def test_timers_fire_after_restart(
         "alice", ["bob"], game="regnekrig", level=5, answer_seconds=30, minutes=2
     )
     board = table.board(gid)
-    assert table.state(gid).phase is Phase.TARGET
+    assert table.state(gid).phase is TARGET
     before = await table.events(gid)
 
     await restart(table)
@@ -172,11 +173,11 @@ async def test_timers_fire_after_restart(
     await table.bot.scheduler.run_due()
     await table.settle()
     state = table.state(gid)
-    assert state.phase is Phase.ANSWER and state.target is not None  # drawn at random
+    assert state.phase is ANSWER and part_of(state).target is not None  # drawn at random
     after = await table.events(gid)
     assert after[: len(before)] == before and after[-1][1]["type"] == "timeout"
     assert table.board(gid).id == board.id
-    target = t("board.target", "nb", target=number_text(state.target))
+    target = t("board.target", "nb", target=number_text(part_of(state).target))
     assert target in table.fake.message(board.id).embeds[0]["description"]
 
     await restart(table)
@@ -223,13 +224,13 @@ async def test_flip_autoplay_and_target_buttons_after_restart(
     table.bot.clock.advance(COOLDOWN_MS / 1000)  # type: ignore[attr-defined]
     other = await table.challenge_game("alice", ["bob"], game="regnekrig", level=6)
     board = table.board(other)
-    namer = table.players_of(other, table.state(other).namer)[0]
+    namer = table.players_of(other, part_of(table.state(other)).namer)[0]
     await restart(table)
     named = await table.driver.select(
         namer, board, build(Verb.TARGET, other, table.state(other).window, "lo"), ["-3"]
     )
     assert named.answered and named.response_type == 7
-    assert table.state(other).target == -3 and table.state(other).phase is Phase.ANSWER
+    assert part_of(table.state(other)).target == -3 and table.state(other).phase is ANSWER
     assert_all_answered(table.fake)
 
 

@@ -16,6 +16,7 @@ from bot.custom_ids import Verb, build
 from bot.i18n import t
 from bot.services.invitations import COOLDOWN_MS
 from bot.services.live import LiveGame
+from engine.actions import FLIP_CHOICE
 from tests.bot.e2e import Table, assert_refused, private_reply, ref_of, seed_deals
 
 CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
@@ -69,7 +70,7 @@ async def test_boards_behind_their_games_are_redrawn_after_a_restart(
     await table.settle()  # each start's picture follows in the background: let it land first
     old_board = shown_ids(table, table.board(flipped).id)
     for _ in range(3):  # committed, never shown
-        await table.bot.games.flip(flipped, alice.id, table.state(flipped).window)
+        await table.bot.games.choose(flipped, alice.id, table.state(flipped).window, FLIP_CHOICE)
     await table.bot.games.stop(stopped, carol.id)
     assert shown_ids(table, table.board(flipped).id) == old_board  # the board is behind
 
@@ -138,7 +139,9 @@ async def test_a_failed_channel_edit_is_retried_until_the_board_is_true(
     await table.bot.boards.refresh(table.game(gid))  # first attempt: 503
     assert table.bot.boards.retrying(gid)  # the first attempt failed: a retry waits
     for _ in range(2):  # changes meanwhile: folded into the pending retry
-        await table.bot.games.flip(gid, table.user("alice").id, table.state(gid).window)
+        await table.bot.games.choose(
+            gid, table.user("alice").id, table.state(gid).window, FLIP_CHOICE
+        )
         await table.bot.boards.refresh(table.game(gid))
     await assert_becomes_true(table, gid)
     assert table.board(gid).id == board.id

@@ -21,6 +21,7 @@ import pytest
 from bot.custom_ids import Verb, build
 from bot.i18n import option_name, t
 from bot.render.board import when
+from engine.regnekrig import ANSWER
 from engine.state import Phase
 from tests.bot.e2e import (
     Table,
@@ -246,7 +247,7 @@ async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_oth
     alice_side = game.side_of(table.user("alice").id)
     assert bob_side is not None and alice_side is not None
     assert game.settings.answer_seconds == 20 and game.settings.side_seconds == {bob_side: 40}
-    assert table.state(gid).phase is Phase.ANSWER
+    assert table.state(gid).phase is ANSWER
     opened = game.answer_opened_ms
     assert opened is not None
     table_deadline, bob_deadline = when(opened + 20_000), when(opened + 40_000)
@@ -445,7 +446,7 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     )
     clock: Any = table.bot.clock
     for wait, text in SCRIPT:
-        assert table.state(gid).phase is Phase.ANSWER
+        assert table.state(gid).phase is ANSWER
         if text is None:
             clock.advance(wait)
             await table.bot.scheduler.run_due()

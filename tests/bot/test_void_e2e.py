@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import t
+from engine.regnekrig import ANSWER
 from engine.state import Phase
 from tests.bot.e2e import (
     Table,
@@ -53,7 +54,7 @@ async def test_a_void_keeps_both_pupils_practice_and_assignment_progress(
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=1, minutes=5)
     for _ in range(ROUNDS):
         state = table.state(gid)
-        assert state.phase is Phase.ANSWER
+        assert state.phase is ANSWER
         for side in state.pending:
             (who,) = table.players_of(gid, side)
             await table.answer(who, gid, best_answer(table.state(gid), side))

@@ -11,19 +11,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.actions import (
-    Action,
-    Answer,
-    Bet,
-    Flip,
-    NameTarget,
-    Pass,
-    Timeout,
-    TimeUp,
-    action_from_json,
-    action_to_json,
-)
+from engine.actions import Action, Flip, Timeout, TimeUp
 from engine.errors import EngineError, IllegalActionError
+from engine.intervallkrig import Bet, Pass
+from engine.registry import action_from_json, action_to_json
+from engine.regnekrig import Answer, NameTarget
 
 sides = st.integers(-5, 10)
 actions: st.SearchStrategy[Action] = st.one_of(

@@ -14,11 +14,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, Answer, Bet, Flip, NameTarget, Pass, Timeout
-from engine.computer import BET_COST, Strength, choose
+from engine.actions import Action, Flip, Timeout
+from engine.computer import Strength, choose
 from engine.config import GameConfig, Mode
-from engine.game import apply, judge_answer, new_game
+from engine.game import apply, new_game
 from engine.hints import swap_chances
+from engine.intervallkrig import BET, Bet, Pass
+from engine.intervallkrig import BET_CARDS as BET_COST
+from engine.regnekrig import ANSWER, TARGET, Answer, NameTarget, judge_answer, part_of
 from engine.solver import best
 from engine.state import GameState, Phase
 
@@ -69,27 +72,27 @@ def test_only_legal_actions_in_every_phase(game: str, level: int, strength: Stre
             continue
         assert action is not None and action.side == side
         apply(state, action)  # raises if illegal
-        if state.phase is Phase.TARGET:
+        if state.phase is TARGET:
             assert isinstance(action, NameTarget)
-        elif state.phase is Phase.ANSWER:
+        elif state.phase is ANSWER:
             assert isinstance(action, Answer | Timeout)
             if isinstance(action, Answer):
                 verdict = judge_answer(state, side, action.text)  # raises if unreadable
                 assert verdict.accepted or strength is not Strength.HARD
         else:
-            assert state.phase is Phase.BET and isinstance(action, Bet | Pass)
-    expected = {Phase.ANSWER} | ({Phase.TARGET} if level >= 5 else set())
+            assert state.phase is BET and isinstance(action, Bet | Pass)
+    expected = {ANSWER} | ({TARGET} if level >= 5 else set())
     if game != "regnekrig":
-        expected = {Phase.FLIP} | ({Phase.BET} if game == "satsing" else set())
+        expected = {Phase.FLIP} | ({BET} if game == "satsing" else set())
     assert expected <= phases
 
 
 @pytest.mark.parametrize("level", range(1, 8))
 def test_hard_plays_the_solvers_best(level: int) -> None:
     for state, side, action in computer_game("regnekrig", level, Strength.HARD, seed=7):
-        if state.phase is Phase.ANSWER and side in state.pending:
+        if state.phase is ANSWER and side in state.pending:
             a, b = (c.value for c in state.up[side])
-            play = best(a, b, level, state.target)
+            play = best(a, b, level, part_of(state).target)
             assert action == (
                 Answer(side, play.answer) if play.value is not None else Timeout(side)
             )
@@ -102,7 +105,7 @@ def test_hard_bets_only_when_gain_times_pot_is_at_least_two(seed: int, sides: in
     chance times the pot it would take (table + its two bet cards) is at least 2."""
     decisions = set()
     for state, side, action in computer_game("satsing", 1, Strength.HARD, seed, sides):
-        if state.phase is not Phase.BET or side not in state.pending:
+        if state.phase is not BET or side not in state.pending:
             continue
         chances = swap_chances(state, side)
         gain = max(chances.swap) - chances.now
@@ -153,10 +156,10 @@ def answer_kinds(
         for state, side, action in computer_game(
             "regnekrig", level, strength, seed, best_rate=best_rate
         ):
-            if state.phase is not Phase.ANSWER or action is None:
+            if state.phase is not ANSWER or action is None:
                 continue
             a, b = (c.value for c in state.up[side])
-            if best(a, b, level, state.target).value is None:
+            if best(a, b, level, part_of(state).target).value is None:
                 continue  # no value possible: not a decision
             if isinstance(action, Timeout):
                 kinds["late"] += 1
@@ -165,7 +168,7 @@ def answer_kinds(
             verdict = judge_answer(state, side, action.text)
             if verdict.reason is not None:
                 kinds[verdict.reason] += 1
-            elif verdict.value == best(a, b, level, state.target).value:
+            elif verdict.value == best(a, b, level, part_of(state).target).value:
                 kinds["best"] += 1
             else:
                 kinds["weaker"] += 1

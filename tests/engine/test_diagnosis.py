@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Answer, Timeout
+from engine.actions import Timeout
 from engine.config import GameConfig, Mode
 from engine.errors import ConfigurationError, ExpressionError, Reason, Unreadable
 from engine.events import ValueShown
@@ -26,6 +26,7 @@ from engine.expressions import BinOp, Expr, Neg, Num, Root, Square, evaluate, pa
 from engine.game import apply, new_game
 from engine.judge import Verdict, judge
 from engine.levels import AnswerForm
+from engine.regnekrig import Answer
 from engine.solver import answer_text, number_answer, reachable
 
 NUMBER, EXPRESSION = AnswerForm.NUMBER, AnswerForm.EXPRESSION

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from engine.actions import Abandon, Answer, Bet, Flip, Forfeit, Pass, Timeout
+from engine.actions import Abandon, Flip, Forfeit, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import MISSES_TO_ABANDON, apply, idle_ending, new_game, rounds_finished
+from engine.intervallkrig import Bet, Pass
+from engine.regnekrig import Answer
 from engine.replay import run
 from engine.state import GameState, Termination
 

@@ -6,14 +6,15 @@ from collections import Counter
 
 import pytest
 
-from engine.actions import Answer, Flip, NameTarget, TimeUp
+from engine.actions import Flip, TimeUp
 from engine.cards import DeckProfile, new_deck
 from engine.config import GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError
 from engine.game import apply, legal_actions, new_game, restore, waiting_for
 from engine.options import LEVEL, SIDES_OPTION, WAR_SIZE, Option
 from engine.registry import GAMES
-from engine.state import Phase, Termination
+from engine.regnekrig import TARGET, Answer, NameTarget
+from engine.state import Termination
 from tests.engine.support import events, scenario
 
 
@@ -80,7 +81,7 @@ def test_time_up_between_rounds_ends_at_once() -> None:
     """SCENARIOS.md: time_up is applied before the next round starts."""
     config = GameConfig("regnekrig", level=5, mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 3, 4], [1, 1, 0, 0]])
-    assert state.phase is Phase.TARGET
+    assert state.phase is TARGET
     state, evs = apply(state, TimeUp())
     assert state.outcome is not None and state.outcome.reason is Termination.TIME_UP
     assert state.round == 0 and [e.type for e in evs] == ["time_up", "game_over"]

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Bet, Flip, Pass
+from engine.actions import Flip
 from engine.cards import Card
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
@@ -27,7 +27,8 @@ from engine.hints import (
     swap_chances,
     unseen_cards,
 )
-from engine.state import GameState, Phase, SideState
+from engine.intervallkrig import BET, Bet, Pass
+from engine.state import GameState, SideState
 
 
 def bet_windows(seed: int, sides: int, choices: int) -> Iterator[GameState]:
@@ -35,7 +36,7 @@ def bet_windows(seed: int, sides: int, choices: int) -> Iterator[GameState]:
     rnd = random.Random(choices)
     state, _ = new_game(GameConfig("satsing", mode=Mode.REGN, sides=sides), seed)
     while not state.is_over:
-        if state.phase is Phase.BET:
+        if state.phase is BET:
             yield state
             side = state.pending[0]
             action = rnd.choice([Pass(side), Bet(side, 0), Bet(side, 1)])
@@ -47,7 +48,7 @@ def bet_windows(seed: int, sides: int, choices: int) -> Iterator[GameState]:
 def brute_unseen(state: GameState) -> list[int]:
     """The values of every dealt card that is not face up, found from scratch."""
     face_up = {card.id for cards in state.up for card in cards}
-    face_up |= {card.id for card in state.third if card is not None}
+    face_up |= {card.id for card in state.part.face_up() if card is not None}
     everything: list[Card] = [*state.set_aside]
     for side in state.sides:
         everything += [*side.draw, *side.collection]

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.actions import Bet, Flip, Pass
+from engine.actions import Flip
 from engine.config import GameConfig, Mode
 from engine.errors import IllegalActionError
 from engine.game import apply, new_game, waiting_for
-from engine.state import PASS, Phase
+from engine.intervallkrig import BET, PASS, Bet, Pass
+from engine.state import Phase
 from engine.view import view as observe
 from tests.engine.support import events, kinds, scenario
 
@@ -106,7 +107,7 @@ def test_bet_lays_two_cards_and_swaps_one_interval_card() -> None:
     """§3.3: a side that bets lays two cards face down into the pot, then replaces one interval
     card with its next card; the replaced card goes to its own collection pile."""
     state = satsing([[1, 2, 0, 0, 6, 4, 0, 0, 0, 0], [-3, 3, 5, 0, 0, 0, 0, 0, 0, 0]])
-    assert state.phase is Phase.BET and [d.kind for d in waiting_for(state)] == ["bet", "bet"]
+    assert state.phase is BET and [d.kind for d in waiting_for(state)] == ["bet", "bet"]
     state, first = apply(state, Bet(0, 1))
     assert [e.type for e in first] == ["decided"]  # secret until every side has decided
     state, evs = apply(state, Pass(1))

@@ -38,28 +38,25 @@ from hypothesis.stateful import (
 )
 
 from engine import solver
-from engine.actions import (
-    Abandon,
-    Action,
-    Answer,
-    Bet,
-    Flip,
-    Forfeit,
-    NameTarget,
-    Pass,
-    Timeout,
-    TimeUp,
-    action_from_json,
-    action_to_json,
-)
+from engine.actions import Abandon, Action, Flip, Forfeit, Timeout, TimeUp
 from engine.cards import DeckProfile
 from engine.config import GameConfig, Mode, WarRule
 from engine.errors import EngineError
 from engine.events import Event
-from engine.game import apply, judge_answer, legal_actions, new_game, restore, waiting_for
+from engine.game import apply, legal_actions, new_game, restore, waiting_for
+from engine.intervallkrig import BET, Bet, Pass
 from engine.levels import AnswerForm
-from engine.registry import GAMES
-from engine.regnekrig import TARGET_MAX, TARGET_MIN
+from engine.registry import GAMES, action_from_json, action_to_json
+from engine.regnekrig import (
+    ANSWER,
+    TARGET,
+    TARGET_MAX,
+    TARGET_MIN,
+    Answer,
+    NameTarget,
+    judge_answer,
+    part_of,
+)
 from engine.replay import run
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
@@ -134,7 +131,7 @@ def answer_text(state: GameState, side: int, rnd: random.Random) -> str:
         return str(rnd.choice(sorted(options)))
     if roll < 0.6:
         return rnd.choice(READABLE_WRONG)
-    play = best(a, b, level, state.target)
+    play = best(a, b, level, part_of(state).target)
     return play.answer if play.value is not None else rnd.choice(READABLE_WRONG)
 
 
@@ -142,7 +139,7 @@ def random_action(state: GameState, rnd: random.Random, time_up_chance: float = 
     """A random legal action; answers are free text (`answer_text`); time runs out rarely."""
     legal = legal_actions(state)
     assert legal, "a game that is not over has legal actions"
-    if state.phase is Phase.ANSWER and rnd.random() < 0.5:
+    if state.phase is ANSWER and rnd.random() < 0.5:
         side = rnd.choice(state.pending)
         return Answer(side, answer_text(state, side, rnd))
     if TimeUp() in legal and rnd.random() < time_up_chance:
@@ -170,29 +167,32 @@ def illegal_actions(state: GameState) -> list[Action]:
     if state.is_over:
         return [*actions, Flip(0), TimeUp(), Timeout(0), NameTarget(0, 0), Pass(0)]
     phase = state.phase
-    if phase is not Phase.TARGET:
+    if phase is not TARGET:
         actions.append(NameTarget(0, 0))
-    if phase is not Phase.ANSWER:
+    if phase is not ANSWER:
         actions.append(Answer(0, "1"))
-    if phase is not Phase.BET:
+    if phase is not BET:
         actions.extend((Bet(0, 0), Pass(0)))
     if phase is Phase.FLIP:
         actions.append(Timeout(0))
     elif state.config.mode is Mode.REGN:
         actions.append(Flip(0))
     others = [s for s in range(n) if s not in state.pending]
-    if phase is Phase.TARGET:
+    if phase is TARGET:
         actions.extend(
-            (NameTarget(state.namer, TARGET_MAX + 1), NameTarget(state.namer, TARGET_MIN - 1))
+            (
+                NameTarget(part_of(state).namer, TARGET_MAX + 1),
+                NameTarget(part_of(state).namer, TARGET_MIN - 1),
+            )
         )
         actions.extend(NameTarget(s, 0) for s in others)
         actions.extend(Timeout(s) for s in others)
-    elif phase is Phase.ANSWER:
+    elif phase is ANSWER:
         for side in state.pending:
             actions.extend(Answer(side, text) for text in UNREADABLE)
         actions.extend(Answer(s, "1") for s in others)
         actions.extend(Timeout(s) for s in others)
-    elif phase is Phase.BET:
+    elif phase is BET:
         for side in state.pending:
             actions.extend((Bet(side, 2), Bet(side, -1)))
         actions.extend(Pass(s) for s in others)
@@ -494,7 +494,7 @@ class GameMachine(RuleBasedStateMachine):
         """Any listed legal action applies (TimeUp included)."""
         self._apply(data.draw(st.sampled_from(legal_actions(self.state))))
 
-    @precondition(lambda self: self._running() and self.state.phase is Phase.ANSWER)
+    @precondition(lambda self: self._running() and self.state.phase is ANSWER)
     @rule(data=st.data())
     def free_answer(self, data: st.DataObject) -> None:
         """RULES §2.2: a readable answer is judged; a reachable value counts, alone or after

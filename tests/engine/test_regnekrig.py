@@ -8,20 +8,21 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.actions import (
-    Answer,
-    ChoiceKind,
-    NameTarget,
-    RandomTarget,
-    Timeout,
-    action_from_json,
-    action_to_json,
-)
+from engine.actions import Timeout
 from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError, IllegalActionError
 from engine.game import apply, choices, new_game
-from engine.regnekrig import closeness
-from engine.state import Phase
+from engine.registry import action_from_json, action_to_json
+from engine.regnekrig import (
+    ANSWER,
+    RANDOM_TARGET_CHOICE,
+    TARGET,
+    Answer,
+    NameTarget,
+    RandomTarget,
+    closeness,
+    part_of,
+)
 from tests.engine.support import events, kinds, scenario
 
 
@@ -148,7 +149,7 @@ def regn(level: int, piles: list[list[int]], target: int | None = None):
 def test_regn_mode_waits_for_every_sides_answer_and_reveals_together() -> None:
     """§2.2: in regn mode each side submits its own answer; all are shown together."""
     state = regn(4, [[2, 7, 0], [5, 1, 0]])
-    assert state.phase is Phase.ANSWER and state.pending == (0, 1)
+    assert state.phase is ANSWER and state.pending == (0, 1)
     state, first = apply(state, Answer(0, "7-2=5"))
     assert [e.type for e in first] == ["answered"]  # nothing revealed yet
     state, second = apply(state, Answer(1, "5-1=4"))
@@ -317,14 +318,14 @@ def test_stalemate_returns_the_pot_and_ends_the_game() -> None:
 def test_targets_rotate_through_the_sides() -> None:
     """§2.5: the side that started names the first target; after each round the next side."""
     state = regn(5, [[1, 2, 3, 4, 0, 0], [1, 2, 1, 1, 0, 0]])
-    assert state.phase is Phase.TARGET and state.pending == (0,)
+    assert state.phase is TARGET and state.pending == (0,)
     with pytest.raises(IllegalActionError) as refused:
         apply(state, NameTarget(1, 3))
     assert refused.value.code == "not_your_turn"
     state, _ = apply(state, NameTarget(0, 3))
     state, _ = apply(state, Answer(0, "1+2=3"))
     state, _ = apply(state, Answer(1, "2-1=1"))
-    assert state.phase is Phase.TARGET and state.pending == (1,)
+    assert state.phase is TARGET and state.pending == (1,)
 
 
 @pytest.mark.parametrize("value", [-16, 16, 100])
@@ -344,7 +345,7 @@ def test_random_target_in_auto_mode_and_on_timeout() -> None:
     assert -15 <= start["target"] <= 15 and "named_by" not in start
     state = regn(5, [[1, 2], [3, 4]])
     state, _ = apply(state, Timeout(0))
-    assert state.target is not None and -15 <= state.target <= 15
+    assert part_of(state).target is not None and -15 <= part_of(state).target <= 15
 
 
 def test_exact_hit_bonus_three_cards() -> None:
@@ -411,10 +412,10 @@ def test_a_random_target_is_a_choice_of_its_own_and_a_stored_timeout_still_means
     `random_target`; a game stored before it existed has it as the naming side's `timeout`, and
     replays exactly the same (and both count as a decision of the side's own, RULES §1.5)."""
     state = regn(5, [[1, 2, 5, 5, 1, 1], [3, 4, 5, 5, 1, 1]])
-    [random_choice] = [c for c in choices(state) if c.kind is ChoiceKind.RANDOM_TARGET]
+    [random_choice] = [c for c in choices(state) if c.kind is RANDOM_TARGET_CHOICE]
     assert random_choice.action == RandomTarget(0)
     assert action_to_json(RandomTarget(0)) == {"type": "random_target", "side": 0}
     chosen, chosen_events = apply(state, action_from_json({"type": "random_target", "side": 0}))
     stored, stored_events = apply(state, action_from_json({"type": "timeout", "side": 0}))
     assert chosen == stored and chosen_events == stored_events
-    assert chosen.target is not None and chosen.misses == (0, 0)
+    assert part_of(chosen).target is not None and chosen.misses == (0, 0)

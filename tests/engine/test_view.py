@@ -9,25 +9,16 @@ from fractions import Fraction
 
 from hypothesis import given, settings
 
-from engine.actions import (
-    Abandon,
-    Action,
-    Answer,
-    Bet,
-    ChoiceKind,
-    Flip,
-    Forfeit,
-    NameTarget,
-    Pass,
-    Timeout,
-    TimeUp,
-)
+from engine.actions import FLIP_CHOICE, Abandon, Action, Flip, Forfeit, Timeout, TimeUp
 from engine.config import GameConfig, Mode
 from engine.dealer import Dealer
+from engine.facts import Why
 from engine.game import apply, legal_actions, new_game
+from engine.intervallkrig import BET, Bet, Pass
 from engine.registry import GAMES
+from engine.regnekrig import ANSWER, RANDOM_TARGET_CHOICE, TARGET, TARGET_CHOICE, Answer, NameTarget
 from engine.state import GameState
-from engine.view import Now, Status, Why, view
+from engine.view import Now, Status, view
 from tests.engine.strategies import game_configs, seeds
 
 
@@ -75,9 +66,9 @@ def test_a_stale_choice_is_refused_once_its_window_closed() -> None:
     config = GameConfig("regnekrig", level=5, mode=Mode.REGN)
     state, _ = new_game(config, 1)
     old = view(state, 0).choices
-    assert {c.kind for c in old} == {ChoiceKind.TARGET, ChoiceKind.RANDOM_TARGET}
+    assert {c.kind for c in old} == {TARGET_CHOICE, RANDOM_TARGET_CHOICE}
     state, _ = apply(state, NameTarget(0, 3))
-    refused = [c for c in old if c.kind is ChoiceKind.TARGET]
+    refused = [c for c in old if c.kind is TARGET_CHOICE]
     for choice in refused[:3]:
         try:
             apply(state, choice.action)
@@ -91,8 +82,8 @@ def test_in_auto_mode_the_only_choice_is_to_flip() -> None:
     """SCENARIOS: in auto mode the engine makes the decisions; players flip to go on."""
     state, _ = new_game(GameConfig("regnekrig", level=5, mode=Mode.AUTO), 3)
     seen = view(state, None)
-    assert seen.now is Now.NAME_TARGET and seen.auto
-    assert {c.kind for c in seen.choices} == {ChoiceKind.FLIP}
+    assert seen.now is TARGET and seen.auto
+    assert {c.kind for c in seen.choices} == {FLIP_CHOICE}
     assert all(s.status is None for s in seen.sides)  # nobody is "thinking" in auto mode
 
 
@@ -138,7 +129,7 @@ def test_a_war_is_told_with_its_face_down_count_and_its_second_comparison() -> N
     state, _ = apply(state, Answer(0, "5"))
     state, _ = apply(state, Answer(1, "5"))
     during = view(state, None)
-    assert during.now is Now.ANSWER
+    assert during.now is ANSWER
     assert during.war is not None and during.war.sides == (0, 1) and during.war.face_down == 2
     assert during.result is not None and during.result.comparisons[0].war == (0, 1)
     state, _ = apply(state, Answer(0, "11"))
@@ -163,7 +154,7 @@ def test_a_third_card_inside_and_a_swap_with_its_new_interval() -> None:
         "satsing",
         [[-2, 3, 9, 9, 1, 0, 0, 0], [5, 6, 1, 1, -6, 0, 0, 0]],
     )
-    assert view(state, None).now is Now.BET
+    assert view(state, None).now is BET
     state, _ = apply(state, Pass(0))
     state, _ = apply(state, Bet(1, 1))
     facts = view(state, None).result

@@ -13,11 +13,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, Answer, Bet, Flip, Pass, Timeout
+from engine.actions import Action, Flip, Timeout
 from engine.cards import Card
 from engine.config import GameConfig, Mode
 from engine.game import apply, legal_actions, new_game
+from engine.intervallkrig import BET, Bet, Pass
 from engine.judge import Verdict
+from engine.regnekrig import ANSWER, Answer
 from engine.state import GameState, Phase, SideState
 from engine.view import view as observe
 
@@ -81,7 +83,7 @@ def test_a_spectator_sees_only_face_up_cards(case: tuple[str, int], seed: int) -
     or bet of anyone."""
     for state in _states(*case, seed=seed):
         face_up = {c.id for cards in state.up for c in cards}
-        face_up |= {c.id for c in state.third if c is not None}
+        face_up |= {c.id for c in state.part.face_up() if c is not None}
         for viewer in (None, *range(state.config.sides)):
             seen = observe(state, viewer)
             cards = {v.id for v in _walk(seen) if isinstance(v, Card)}
@@ -95,7 +97,7 @@ def _answer_phase(level: int = 5) -> GameState:
     config = GameConfig("regnekrig", level=level, mode=Mode.REGN)
     state, _ = new_game(config, 0, [[5, 2, 1, 1], [3, 3, 1, 1]])
     state, _ = apply(state, Timeout(0))  # a random target
-    assert state.phase is Phase.ANSWER
+    assert state.phase is ANSWER
     return state
 
 
@@ -114,7 +116,7 @@ def test_an_answer_is_hidden_until_every_side_has_answered(answer: Answer) -> No
 def _bet_phase() -> GameState:
     config = GameConfig("satsing", mode=Mode.REGN)
     state, _ = new_game(config, 0, [[1, 2, 0, 0, 6, 4, 5], [1, 5, 0, 0, 7, 3, 3]])
-    assert state.phase is Phase.BET and state.pending == (0, 1)
+    assert state.phase is BET and state.pending == (0, 1)
     return state
 
 

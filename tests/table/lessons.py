@@ -11,8 +11,8 @@ from typing import Any
 
 import aiohttp
 
-from engine.actions import Answer
 from engine.game import choices
+from engine.regnekrig import Answer
 from table.games import TableGame
 from table.lesson import Seat
 from tests.table.support import Table

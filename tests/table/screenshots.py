@@ -13,8 +13,7 @@ from pathlib import Path
 
 from playwright.async_api import Browser, Page, async_playwright
 
-from engine.actions import Answer, NameTarget
-from engine.state import Phase
+from engine.regnekrig import TARGET, Answer, NameTarget, part_of
 from table.web import SERVED
 from tests.table.browser import CHROMIUM, CHROMIUM_ARGS
 from tests.table.lessons import best_text
@@ -39,7 +38,7 @@ async def one_screen(browser: Browser, folder: Path) -> None:
         await _press(page, "Start")
         gid = page.url.split("/game/")[1].split("?")[0]
         game = table.game(gid)
-        if game.state.phase is Phase.TARGET:
+        if game.state.phase is TARGET:
             await _press(page, "3")
         await page.fill("input[name=answer]", best_answer(game, game.state.pending[0]))
         async with page.expect_navigation():
@@ -87,8 +86,8 @@ async def lesson(browser: Browser, folder: Path) -> None:
         # Every table names target 3; everybody but Ada has answered.
         now = table.lesson.clock()
         for game in table.lesson.live_games():
-            if game.state.phase is Phase.TARGET:
-                game.play(NameTarget(game.state.namer, 3), now=now)
+            if game.state.phase is TARGET:
+                game.play(NameTarget(part_of(game.state).namer, 3), now=now)
             for side in game.state.pending:
                 seat = game.seats[side][0]
                 if table.lesson.seats[seat].name != "Ada":

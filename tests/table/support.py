@@ -11,8 +11,8 @@ from dataclasses import dataclass, field
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-from engine.actions import Answer
 from engine.game import choices
+from engine.regnekrig import Answer
 from table.app import make_app
 from table.games import Games, TableGame
 from table.lesson import Kind, Lesson

@@ -17,9 +17,9 @@ import pytest_asyncio
 
 from bot.i18n import t
 from bot.render.board_text import answer_reply
-from engine.game import judge_answer
+from engine.intervallkrig import BET
+from engine.regnekrig import ANSWER, judge_answer
 from engine.replay import run
-from engine.state import Phase
 from engine.view import view
 from table.board import round_lines, side_names
 from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, axe_violations, in_ci, missing
@@ -125,11 +125,11 @@ async def end_by_time(page: Page, table: Table, lang: str) -> None:
         if await state_of(page) == "over":
             break
         state = table.game(gid).state
-        if state.phase is Phase.ANSWER:
+        if state.phase is ANSWER:
             side = state.pending[0]
             await page.fill("input[name=answer]", best_answer(table.game(gid), side))
             await page.press("input[name=answer]", "Enter")
-        elif state.phase is Phase.BET:
+        elif state.phase is BET:
             await press(page, t("button.no_bet", lang))
         else:
             await press(page, t("button.flip", lang))
@@ -228,7 +228,7 @@ async def test_one_player_against_the_computer_bets_with_a_hint_in_sv(
     assert game.humans == frozenset({0})
     hinted = False
     for _ in range(6):
-        if game.state.phase is Phase.BET and 0 in game.state.pending:
+        if game.state.phase is BET and 0 in game.state.pending:
             if not hinted and 0 in game.state.pending:
                 await press(page, t("button.hint", "sv"))
                 assert t("hint.title", "sv") in await words(page)

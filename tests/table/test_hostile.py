@@ -13,7 +13,8 @@ import pytest
 
 from bot.i18n import t
 from engine.actions import Flip
-from engine.view import Why, view
+from engine.facts import Why
+from engine.view import view
 from table.board import card_name
 from tests.table.support import Table, best_answer, data_state, message_kinds, message_of, text_of
 

@@ -14,13 +14,13 @@ import pytest
 from bot.i18n import t
 from bot.render.board_text import answer_reply, render_hint
 from bot.render.results import result_line
-from engine.actions import Answer, Forfeit
+from engine.actions import Forfeit
 from engine.errors import ExpressionError
-from engine.game import judge_answer
 from engine.hints import swap_chances
-from engine.registry import GAMES, SATSING
+from engine.intervallkrig import BET, SATSING
+from engine.registry import GAMES
+from engine.regnekrig import ANSWER, TARGET, Answer, judge_answer, part_of
 from engine.replay import run
-from engine.state import Phase
 from engine.view import view
 from table.board import side_names
 from table.games import CAP, EXPIRY_SECONDS
@@ -320,7 +320,7 @@ async def test_at_a_shared_screen_a_wrong_answer_is_told_when_all_have_answered(
 async def test_at_a_shared_screen_a_bet_is_only_in_until_all_have_decided(table: Table) -> None:
     """RULES §3.3: bets are decided in secret and revealed together."""
     gid, _ = await start(table, game="satsing", player1="Ada", player2="Bo")
-    if table.game(gid).state.phase is not Phase.BET:
+    if table.game(gid).state.phase is not BET:
         await press(table, gid, "flip")
     status, page = await press(table, gid, "bet:0", side=0)
     assert status == 200
@@ -336,8 +336,8 @@ async def test_the_computer_plays_its_side_at_once(table: Table) -> None:
     game = table.game(gid)
     assert game.humans == frozenset({0})
     # RULES §2.5: the namer names the target; the computer names its own at once.
-    if game.state.phase is Phase.TARGET:
-        assert game.state.namer == 0
+    if game.state.phase is TARGET:
+        assert part_of(game.state).namer == 0
         status, page = await press(table, gid, "random_target")
     assert game.state.pending == (0,)
     assert t("table.turn", "en", name="Ada") in text_of(page)
@@ -351,7 +351,7 @@ async def test_the_computer_plays_its_side_at_once(table: Table) -> None:
 async def test_the_betting_hint_is_the_boards(table: Table) -> None:
     gid, _ = await start(table, game="satsing", player1="Ada", player2="Bo")
     game = table.game(gid)
-    assert game.state.phase is Phase.BET and 0 in game.state.pending  # RULES §3.3
+    assert game.state.phase is BET and 0 in game.state.pending  # RULES §3.3
     page = await (await table.client.get(f"/game/{gid}?hint=0&lang=sv")).text()
     for line in render_hint(swap_chances(game.state, 0), "sv").splitlines():
         assert text_of(line.replace("**", "")) in text_of(page)
@@ -368,12 +368,12 @@ async def play_to_the_end(table: Table, gid: str, limit: int = 3000) -> str:
         game = table.game(gid)
         state = game.state
         side = state.pending[0] if state.pending else 0
-        if state.phase is Phase.ANSWER and 'name="answer"' in page:
+        if state.phase is ANSWER and 'name="answer"' in page:
             status, page = await press(table, gid, "answer", side, answer=best_answer(game, side))
-        elif state.phase is Phase.BET:
+        elif state.phase is BET:
             status, page = await press(table, gid, "pass", side)
-        elif state.phase is Phase.TARGET:
-            status, page = await press(table, gid, "random_target", state.namer or 0)
+        elif state.phase is TARGET:
+            status, page = await press(table, gid, "random_target", part_of(state).namer or 0)
         else:
             status, page = await press(table, gid, "flip")
         assert status == 200, message_of(page)

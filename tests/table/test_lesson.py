@@ -16,7 +16,8 @@ import pytest
 import pytest_asyncio
 
 from bot.i18n import t
-from engine.state import Phase
+from engine.intervallkrig import BET
+from engine.regnekrig import ANSWER
 from table.games import COMPUTER_SIDE
 from table.lesson import MAX_SEATS
 from tests.table.lessons import (
@@ -212,7 +213,7 @@ async def _one_round(lesson: Table, choice: str, ada_answer: str = "", game_key:
     await received(bo, start + 1)
     await settle([ada, bo])
     before_reveal = bo.raw[start:]
-    assert game.state.phase in (Phase.ANSWER, Phase.BET) and side not in game.state.pending
+    assert game.state.phase in (ANSWER, BET) and side not in game.state.pending
     for device in (ada, bo, boss):
         await device.close()
     return before_reveal
@@ -364,7 +365,7 @@ async def test_the_answer_time_runs_out_and_can_be_extended(lesson: Table) -> No
     lesson.clock.now += 25
     lesson.lesson.tick()
     other = side_of(game, bo_seat)
-    assert other not in game.state.pending or game.state.phase is not Phase.ANSWER
+    assert other not in game.state.pending or game.state.phase is not ANSWER
     assert any(r.seat == bo_seat.id and r.mistake == "timeout" for r in game.records)
     for device in (ada, bo, boss):
         await device.close()

@@ -22,7 +22,8 @@ import pytest
 import pytest_asyncio
 
 from bot.i18n import t
-from engine.game import judge_answer
+from engine.intervallkrig import BET
+from engine.regnekrig import ANSWER, TARGET, judge_answer, part_of
 from engine.solver import reachable
 from engine.state import Phase
 from table.games import TableGame
@@ -182,7 +183,7 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
     namers = {}
     for name in SCREENS:
         game = room.game_of(name)
-        if game.state.phase is Phase.TARGET and room.side(name) == game.state.namer:
+        if game.state.phase is TARGET and room.side(name) == part_of(game.state).namer:
             namers[name] = game
     assert len(namers) == 2
     first = next(iter(namers))
@@ -195,8 +196,8 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         for _ in range(3):
             await page.keyboard.press("ArrowRight")
         await page.keyboard.press("Enter")
-        await until(lambda game=game: game.state.phase is Phase.ANSWER, "the target named")
-        assert game.state.target == 3
+        await until(lambda game=game: game.state.phase is ANSWER, "the target named")
+        assert part_of(game.state).target == 3
     # §2.2: every pupil types; Ada types a sign slip on purpose.
     for name in SCREENS:
         page = room.pages[name]
@@ -221,7 +222,7 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         await page.keyboard.type(typed)
         await page.keyboard.press("Enter")
     for game in games:
-        await until(lambda game=game: game.state.phase is not Phase.ANSWER, "the round revealed")
+        await until(lambda game=game: game.state.phase is not ANSWER, "the round revealed")
     for page in room.pages.values():
         round_one = t("result.round", "en", round=1).replace("**", "")
         await page.locator("#now").filter(has_text=round_one).wait_for()
@@ -334,10 +335,10 @@ async def _play_until(room: Room, done: Callable[[], bool], bet: bool = True) ->
             await page.wait_for_function(
                 f"document.getElementById('table').dataset.window === '{window}'", timeout=5000
             )
-            if game.state.phase is Phase.BET and side in game.state.pending:
+            if game.state.phase is BET and side in game.state.pending:
                 label = "button.bet_left" if bet and name in ("Ada", "Cy") else "button.no_bet"
                 await click(page, t(label, "en"))
-            elif game.state.phase is Phase.ANSWER and side in game.state.pending:
+            elif game.state.phase is ANSWER and side in game.state.pending:
                 await page.fill('input[name="answer"]', best_text(game, side))
                 await page.press('input[name="answer"]', "Enter")
             elif game.state.phase is Phase.FLIP and side == 0:

@@ -8,12 +8,14 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
-from engine.actions import Action, Answer, Bet, ChoiceKind, Flip, NameTarget, Pass
+from engine.actions import Action, Flip
 from engine.cards import DeckProfile
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
+from engine.intervallkrig import BET, BET_CHOICE, Bet, Pass
+from engine.regnekrig import TARGET, TARGET_CHOICE, Answer, NameTarget
 from engine.state import GameState
-from engine.view import Now, View, view
+from engine.view import View, view
 
 NAMES = {0: "Åse", 1: "Björn", 2: "Sølvi", 3: "Märta"}
 
@@ -44,13 +46,13 @@ def best_step(state: GameState) -> GameState:
     bet, or flip; what a table does when everyone plays well."""
     seen = _table(state)
     choices = seen.choices
-    if seen.now is Now.NAME_TARGET:
-        named = [c for c in choices if c.kind is ChoiceKind.TARGET]
+    if seen.now is TARGET:
+        named = [c for c in choices if c.kind is TARGET_CHOICE]
         if named:
             return apply(state, named[len(named) // 2 + 3].action)[0]
-    if seen.now is Now.BET:
+    if seen.now is BET:
         side = seen.awaited[0]
-        bets = [c for c in choices if c.side == side and c.kind is ChoiceKind.BET]
+        bets = [c for c in choices if c.side == side and c.kind is BET_CHOICE]
         if bets and side % 2:  # odd sides bet on their first card, even sides keep theirs
             return apply(state, bets[0].action)[0]
         return apply(state, Pass(side))[0]
@@ -99,15 +101,15 @@ def positions(deck: DeckProfile = DeckProfile.FORTEGN) -> list[Position]:
     regn5 = GameConfig("regnekrig", level=5, deck=deck, mode=Mode.REGN)
     add(
         f"regnekrig-5-result-{d}",
-        _until(regn5, 3, lambda v: _decided(v) and v.now is Now.NAME_TARGET),
+        _until(regn5, 3, lambda v: _decided(v) and v.now is TARGET),
     )
     regn7 = GameConfig("regnekrig", level=7, deck=deck, mode=Mode.AUTO, sides=4)
     add(f"regnekrig-7-four-sides-{d}", _until(regn7, 5, _decided))
     interval = GameConfig("intervallkrig", deck=deck)
     add(f"intervallkrig-result-{d}", _until(interval, 2, _decided))
     satsing = GameConfig("satsing", deck=deck, mode=Mode.REGN, sides=3)
-    add(f"satsing-bet-{d}", _until(satsing, 4, lambda v: v.now is Now.BET))
-    add(f"satsing-result-{d}", _until(satsing, 4, lambda v: _decided(v) and v.now is Now.BET))
+    add(f"satsing-bet-{d}", _until(satsing, 4, lambda v: v.now is BET))
+    add(f"satsing-result-{d}", _until(satsing, 4, lambda v: _decided(v) and v.now is BET))
     add(f"intervallkrig-over-{d}", _until(interval, 9, lambda v: v.outcome is not None))
     out.extend(_moments())
     return out

@@ -21,12 +21,12 @@ from bot.render.locale import as_lang
 from bot.render.pictures.palette import RGB
 from bot.render.pictures.tiles import Face, Mark, signed
 from engine.cards import Card
+from engine.facts import Play, RoundFacts
 from engine.registry import descriptor
-from engine.view import Now, Play, RoundFacts, SideView, Status, View
+from engine.view import SideView, Status, View
 
-# While a decision is open the cards on the table are the ones to decide on; a war waiting for
-# its flip is told by the round's facts (the interval, the third card, the tie).
-_IN_PLAY = (Now.ANSWER, Now.BET)
+# While a decision is open in a round the cards on the table are the ones to decide on; a war
+# waiting for its flip is told by the round's facts (the interval, the third card, the tie).
 _STATUS = {
     Status.NAMING: "naming",
     Status.WATCHING: "watching",
@@ -75,7 +75,8 @@ def scene(view: View, names: dict[int, str], lang: str) -> Scene:
     config = view.config
     game = descriptor(config.game)
     facts = view.result
-    in_play = view.now in _IN_PLAY
+    decision = view.decision
+    in_play = decision is not None and not decision.between_rounds
     current = facts if facts is not None and (not in_play or facts.round == view.round) else None
     previous = facts if in_play and current is None and facts is not None else None
     round_number = current.round if current is not None else view.round
@@ -165,10 +166,9 @@ def _status(view: View, side: SideView, lang: Lang) -> str:
     status = side.status
     if status is None:
         return ""
-    if status in (Status.AWAITED, Status.DECIDED):
-        word = "awaited" if status is Status.AWAITED else "decided"
-        suffix = "_bet" if view.now is Now.BET else ""
-        return t(f"picture.status.{word}{suffix}", lang)
+    decision = view.decision
+    if status in (Status.AWAITED, Status.DECIDED) and decision is not None:
+        return t(decision.picture_statuses[status], lang)
     return t(f"picture.status.{_STATUS[status]}", lang)
 
 

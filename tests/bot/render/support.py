@@ -15,21 +15,12 @@ from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
 from bot.storage import GameRecord, Player
-from engine.actions import (
-    Abandon,
-    Action,
-    Answer,
-    Bet,
-    Flip,
-    Forfeit,
-    NameTarget,
-    Pass,
-    Timeout,
-    TimeUp,
-)
+from engine.actions import Abandon, Action, Flip, Forfeit, Timeout, TimeUp
 from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
 from engine.game import apply, new_game
+from engine.intervallkrig import Bet, Pass
+from engine.regnekrig import Answer, NameTarget
 from engine.state import GameState
 from engine.view import view
 from tests.fakediscord.message_checks import check_message

@@ -10,11 +10,12 @@ import pytest
 from bot.custom_ids import Space, Verb, parse
 from bot.i18n import t
 from bot.render.board import Board, dump_board
-from engine.actions import Answer, Bet, Flip, NameTarget, Timeout
+from engine.actions import Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply, legal_actions
+from engine.intervallkrig import BET, Bet
 from engine.registry import GAMES
-from engine.state import Phase
+from engine.regnekrig import ANSWER, TARGET, Answer, NameTarget, part_of
 from tests.bot.render.support import (
     ADA,
     BO,
@@ -72,12 +73,12 @@ def test_four_sides_with_long_names_stay_within_limits(kind: str, teams: bool, l
     for _ in range(40):  # play on to collect many kinds of result
         if state.is_over:
             break
-        if state.phase is Phase.TARGET:
-            state, events = apply(state, NameTarget(state.namer, -15))
-        elif state.phase is Phase.BET:
+        if state.phase is TARGET:
+            state, events = apply(state, NameTarget(part_of(state).namer, -15))
+        elif state.phase is BET:
             for side in state.pending:
                 state, events = apply(state, Bet(side, 0))
-        elif state.phase is Phase.ANSWER:  # the best answer, or a timeout for the last side
+        elif state.phase is ANSWER:  # the best answer, or a timeout for the last side
             answers = [a for a in legal_actions(state) if isinstance(a, Answer)]
             for side in state.pending:
                 mine = [a for a in answers if a.side == side]

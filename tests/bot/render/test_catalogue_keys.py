@@ -9,7 +9,7 @@ import pytest
 
 from bot.i18n import LANGS, catalogue, is_key, t
 from engine.errors import Reason, Unreadable
-from engine.game import TIMEOUT_REASON
+from engine.regnekrig import TIMEOUT_REASON
 
 ROOT = Path(__file__).resolve().parents[3]
 ENGINE_CODES = (

@@ -14,9 +14,11 @@ from bot.custom_ids import parse
 from bot.render.board import render_board
 from bot.render.buttons import choice_of
 from bot.render.screen import GameScreen
-from engine.actions import Action, Answer, ChoiceKind, choice_action
+from engine.actions import Action, ChoiceKind, choice_action
 from engine.config import GameConfig
 from engine.game import apply, new_game
+from engine.intervallkrig import BET_CHOICE
+from engine.regnekrig import ANSWER_CHOICE, Answer
 from engine.state import GameState
 from engine.view import view
 from tests.engine.strategies import game_configs, seeds
@@ -38,12 +40,12 @@ def _controls(state: GameState, humans: frozenset[int]) -> list[tuple[ChoiceKind
         for component in row["components"]:
             cid = parse(component["custom_id"])
             assert cid is not None and cid.game_id == 7
-            kind = choice_of(cid.verb, cid.arg)
+            kind = choice_of(state.config.game, cid.verb, cid.arg)
             if kind is None:
                 continue  # autoplay, hint, rematch: the bot's own, not engine choices
             assert cid.window == state.window  # a stale press is recognised by its window
             values = [int(o["value"]) for o in component.get("options", [])]
-            if kind is ChoiceKind.BET:
+            if kind is BET_CHOICE:
                 values = [cid.int_arg() or 0]
             out.append((kind, values))
     return out
@@ -71,7 +73,7 @@ def _check(state: GameState, humans: frozenset[int]) -> None:
         # No dead control: some human side may press it now.
         assert any(
             set(_actions(kind, values, s, "0")) & {c.action for c in view(state, s).choices}
-            or (kind is ChoiceKind.ANSWER and any(c.kind is kind for c in view(state, s).choices))
+            or (kind is ANSWER_CHOICE and any(c.kind is kind for c in view(state, s).choices))
             for s in humans
         ), kind
     if not any(c.side in humans for c in table.choices):

@@ -12,10 +12,10 @@ import pytest
 from bot.render.board import dump_board
 from bot.render.board_text import answer_reply, refusal_text
 from bot.services.errors import UserFacingError
-from engine.actions import Answer, NameTarget
 from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError
 from engine.judge import judge
+from engine.regnekrig import Answer, NameTarget
 from tests.bot.render.support import ADA, BO, L5_PILES, T0, drive, live, render_board
 
 ROOT = Path(__file__).resolve().parents[3]

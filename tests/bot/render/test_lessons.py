@@ -12,9 +12,10 @@ import pytest
 
 from bot.i18n import t
 from bot.render.lessons import PRAISE_BEST, PRAISE_EXACT, PRAISE_RIGHT, round_lesson
-from engine.actions import Action, Answer, Flip, NameTarget, Timeout
+from engine.actions import Action, Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply
+from engine.regnekrig import Answer, NameTarget
 from engine.view import view
 from tests.bot.render.support import L5_PILES, drive
 

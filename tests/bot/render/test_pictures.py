@@ -20,10 +20,10 @@ from bot.render.pictures.__main__ import main
 from bot.render.pictures.compose import SCALE, WIDTH, height
 from bot.render.pictures.gallery import NAMES, Position, every_position, positions
 from bot.render.pictures.tiles import Face, Mark
-from engine.actions import Answer
 from engine.cards import DeckProfile
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
+from engine.regnekrig import Answer
 from engine.view import view
 
 PNG = b"\x89PNG\r\n\x1a\n"

@@ -13,13 +13,16 @@ import pytest
 
 from bot.render.board import Board
 from bot.render.results import LINE_MAX
-from engine.actions import Action, Bet, Flip, NameTarget, Pass, Timeout
+from engine.actions import Action, Flip, Timeout
 from engine.computer import Strength, choose
 from engine.config import GameConfig, Mode
+from engine.facts import Why
 from engine.game import apply, awaited
+from engine.intervallkrig import BET, Bet, Pass
 from engine.registry import GAMES
+from engine.regnekrig import ANSWER, TARGET, NameTarget
 from engine.state import GameState, Phase
-from engine.view import Why, view
+from engine.view import view
 from tests.bot.render.support import LANGS, T0, limit_problems, live, players_for, render_board
 
 # (game, level, sides): every level of regnekrig, both intervallkrig games, 2–4 sides.
@@ -33,10 +36,10 @@ STEPS = 160
 def _decision(state: GameState, rng: random.Random) -> Action:
     """A class's mix of moves: mostly good answers, some wrong or missing, bets and passes,
     random targets."""
-    if state.phase is Phase.TARGET:
+    if state.phase is TARGET:
         return NameTarget(state.pending[0], rng.randint(-15, 15))
     side = state.pending[0]
-    if state.phase is Phase.BET:
+    if state.phase is BET:
         return rng.choice([Bet(side, 0), Bet(side, 1), Pass(side)])
     if rng.random() < 0.15:
         return Timeout(side)
@@ -53,7 +56,7 @@ def _boards(game: str, level: int, sides: int, seed: int) -> Iterator[tuple[Game
     for _ in range(STEPS):
         if state.is_over:
             break
-        if awaited(state) or state.phase in (Phase.TARGET, Phase.ANSWER, Phase.BET):
+        if awaited(state) or state.phase in (TARGET, ANSWER, BET):
             state, events = apply(state, _decision(state, rng))
         else:
             state, events = apply(state, Flip(0))
@@ -69,7 +72,7 @@ def _new(config: GameConfig, seed: int) -> tuple[GameState, Action]:
 
 
 def _first(state: GameState) -> Action:
-    if state.phase is Phase.TARGET:
+    if state.phase is TARGET:
         return NameTarget(state.pending[0], 0)
     return Timeout(state.pending[0])
 

@@ -8,6 +8,7 @@ from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.results import ResultsService
 from bot.storage import Player
+from engine.regnekrig import ANSWER_CHOICE
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB
 from tests.bot.services.results_support import (
@@ -39,8 +40,10 @@ async def a_full_history(
     answered = await start(games, [zelda, alice], mode="regn", channel_id=11)
     game = games.live(answered)
     clock.advance(3)
-    await games.answer(answered, ZELDA, game.state.window, "1")
-    await games.answer(answered, ALICE, game.state.window, "1")  # both answered: revealed
+    await games.choose(answered, ZELDA, game.state.window, ANSWER_CHOICE, text="1")
+    await games.choose(
+        answered, ALICE, game.state.window, ANSWER_CHOICE, text="1"
+    )  # both answered: revealed
     await finish_a_round(games, clock, answered)
     await games.stop(answered, ZELDA)  # RULES §1.5: a forfeit, recorded
     others = await auto_game(games, clock, people(ALICE, BOB), seed=4, channel_id=12)

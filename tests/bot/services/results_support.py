@@ -15,7 +15,9 @@ from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
 from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import Player, Storage
+from engine.actions import FLIP_CHOICE
 from engine.game import awaited, rounds_finished
+from engine.regnekrig import ANSWER_CHOICE
 from tests.bot.clock import FakeClock
 
 GUILD = 1
@@ -73,7 +75,7 @@ async def play_out(games: GameService, clock: FakeClock, game_id: int, user_id: 
     game = games.live(game_id)
     while not game.is_finished:
         clock.advance(1)
-        await games.flip(game_id, user_id, None)
+        await games.choose(game_id, user_id, None, FLIP_CHOICE)
 
 
 async def auto_game(
@@ -95,12 +97,14 @@ async def finish_a_round(games: GameService, clock: FakeClock, game_id: int) -> 
         if not deciding:
             side = game.state.live_sides[0]
             flipper = next(p.user_id for p in game.players_of(side) if p.user_id is not None)
-            await games.flip(game_id, flipper, None)
+            await games.choose(game_id, flipper, None, FLIP_CHOICE)
             continue
         for side in deciding:
             a, b = game.state.up[side]
             player = next(p.user_id for p in game.players_of(side) if p.user_id is not None)
-            await games.answer(game_id, player, game.state.window, str(a.value + b.value))
+            await games.choose(
+                game_id, player, game.state.window, ANSWER_CHOICE, text=str(a.value + b.value)
+            )
 
 
 async def regn_game(
@@ -129,11 +133,13 @@ async def regn_game(
             continue
         if not state.pending:
             clock.advance(1)
-            await games.flip(game_id, next(iter(by_side.values())) or 0, None)
+            await games.choose(game_id, next(iter(by_side.values())) or 0, None, FLIP_CHOICE)
             continue
         side = state.pending[0]
         a, b = state.up[side][-2:]
         clock.advance(2)
-        await games.answer(game_id, by_side[side] or 0, state.window, str(a.value + b.value))
+        await games.choose(
+            game_id, by_side[side] or 0, state.window, ANSWER_CHOICE, text=str(a.value + b.value)
+        )
         answered += 1
     return game_id

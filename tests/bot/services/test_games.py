@@ -14,6 +14,9 @@ from bot.services.games import GameService
 from bot.services.settings import settings_from_options
 from bot.storage import ActionCommit, Player, Storage
 from bot.storage.errors import EventConflictError
+from engine.actions import FLIP_CHOICE
+from engine.intervallkrig import BET, PASS_CHOICE
+from engine.regnekrig import ANSWER, ANSWER_CHOICE, TARGET_CHOICE
 from engine.state import Phase
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
@@ -34,9 +37,9 @@ def sum_of(game, side: int) -> str:
 async def test_an_answer_is_stored_before_it_is_shown(games: GameService, storage: Storage) -> None:
     update = await start(games)
     game = update.game
-    assert game.state.phase is Phase.ANSWER
+    assert game.state.phase is ANSWER
     window = game.state.window
-    await games.answer(game.id, ALICE, window, sum_of(game, 0))
+    await games.choose(game.id, ALICE, window, ANSWER_CHOICE, text=sum_of(game, 0))
     stored = await storage.load_game(game.id)
     assert [e.action["type"] for e in stored.events] == ["deal", "answer"]
     assert stored.events[1].user_id == ALICE
@@ -55,12 +58,12 @@ async def test_refusals_change_nothing(games: GameService, storage: Storage) -> 
     ]
     for user, win, text, key in cases:
         with pytest.raises(UserFacingError) as refused:
-            await games.answer(game.id, user, win, text)
+            await games.choose(game.id, user, win, ANSWER_CHOICE, text=text)
         assert refused.value.key == key
         assert game.state == before
-    await games.answer(game.id, ALICE, window, "1")
+    await games.choose(game.id, ALICE, window, ANSWER_CHOICE, text="1")
     with pytest.raises(UserFacingError) as refused:
-        await games.answer(game.id, ALICE, window, "1")
+        await games.choose(game.id, ALICE, window, ANSWER_CHOICE, text="1")
     assert refused.value.key == "engine.already_decided"
     assert len((await storage.load_game(game.id)).events) == 2
 
@@ -76,8 +79,8 @@ async def test_restart_restores_the_game_exactly(
     games: GameService, storage: Storage, clock: FakeClock, tmp_path: Path
 ) -> None:
     game = (await start(games, level=5)).game
-    await games.name_target(game.id, ALICE, game.state.window, 7)
-    await games.answer(game.id, BOB, game.state.window, "0")
+    await games.choose(game.id, ALICE, game.state.window, TARGET_CHOICE, 7)
+    await games.choose(game.id, BOB, game.state.window, ANSWER_CHOICE, text="0")
     before = game.state
     restarted = GameService(storage, clock)
     [restored] = await restarted.restore_all()
@@ -91,7 +94,7 @@ async def test_answer_time_runs_out(
     """RULES §2.2: no answer before the answer time runs out counts as no value."""
     game = (await start(games, answer_seconds=30)).game
     window = game.state.window
-    await games.answer(game.id, ALICE, window, sum_of(game, 0))
+    await games.choose(game.id, ALICE, window, ANSWER_CHOICE, text=sum_of(game, 0))
     clock.advance(29)
     assert await deadlines.fire_due() == []
     clock.advance(2)
@@ -130,7 +133,7 @@ async def test_time_limit_and_idle_expiry(
     [update] = await deadlines.fire_due()
     assert update.cause == "abandon" and game.ended == "abandoned"
     with pytest.raises(UserFacingError) as refused:
-        await games.answer(game.id, ALICE, game.state.window, "1")
+        await games.choose(game.id, ALICE, game.state.window, ANSWER_CHOICE, text="1")
     assert refused.value.key == "error.game_over"
 
 
@@ -144,7 +147,7 @@ async def test_the_computer_answers_at_once(games: GameService) -> None:
         await games.start(guild_id=1, channel_id=10, settings=settings, players=players, seed=3)
     ).game
     assert game.state.pending == (0,)  # Alice names the first target
-    update = await games.name_target(game.id, ALICE, game.state.window, 5)
+    update = await games.choose(game.id, ALICE, game.state.window, TARGET_CHOICE, 5)
     assert game.state.pending == (0,)  # the computer has answered already
     assert any(e.type == "answered" and e.side == 1 for e in update.events)  # type: ignore[attr-defined]
 
@@ -178,12 +181,12 @@ async def test_autoplay_flips_rounds_at_a_pace(
 async def test_hint_only_while_betting(games: GameService) -> None:
     """RULES §3.3: the bot shows a side its chance before and after a swap."""
     game = (await start(games, game="satsing")).game
-    assert game.state.phase is Phase.BET  # a satsing round opens its betting window at once
+    assert game.state.phase is BET  # a satsing round opens its betting window at once
     chances = await games.hint(game.id, ALICE, game.state.window)
     assert 0 <= chances.now <= 1 and len(chances.swap) == 2
-    await games.bet(game.id, ALICE, game.state.window, None)
-    await games.bet(game.id, BOB, game.state.window, None)
-    if game.state.phase is not Phase.BET:
+    await games.choose(game.id, ALICE, game.state.window, PASS_CHOICE)
+    await games.choose(game.id, BOB, game.state.window, PASS_CHOICE)
+    if game.state.phase is not BET:
         with pytest.raises(UserFacingError) as refused:
             await games.hint(game.id, ALICE, game.state.window)
         assert refused.value.key == "error.no_hint"
@@ -199,7 +202,7 @@ async def test_a_finished_game_has_its_result_recorded_in_the_background(
     games = GameService(storage, clock, on_finished=results.schedule)
     game = (await start(games, mode="auto")).game
     while not game.is_finished:
-        await games.flip(game.id, ALICE, None)
+        await games.choose(game.id, ALICE, None, FLIP_CHOICE)
     await results.drain()
     recorded = await storage.load_result(game.id)
     assert recorded is not None  # recorded; an auto-mode game moves no rating (luck)
@@ -248,11 +251,13 @@ async def test_the_board_is_rendered_while_the_press_is_being_committed(
     )
     game = (await start(games)).game
     monkeypatch.setattr(storage, "commit_action", held)
-    press = asyncio.create_task(games.answer(game.id, ALICE, game.state.window, sum_of(game, 0)))
+    press = asyncio.create_task(
+        games.choose(game.id, ALICE, game.state.window, ANSWER_CHOICE, text=sum_of(game, 0))
+    )
     while not seen:
         await asyncio.sleep(0)
     assert seen == [(game.state, [])]  # the new state, the write not done
-    assert game.state.phase is Phase.ANSWER and not press.done()
+    assert game.state.phase is ANSWER and not press.done()
     gate.set()
     await press
     assert committed == [game.id] and len(seen) == 1
@@ -274,7 +279,7 @@ async def test_what_was_rendered_during_a_failed_commit_is_never_the_game(
 
     monkeypatch.setattr(storage, "commit_action", refused)
     with pytest.raises(UserFacingError) as answer:
-        await games.answer(game.id, ALICE, game.state.window, sum_of(game, 0))
+        await games.choose(game.id, ALICE, game.state.window, ANSWER_CHOICE, text=sum_of(game, 0))
     assert answer.value.key == "error.conflict"
     assert len(seen) == 1 and seen[0] is not before
     assert game.state is before

@@ -18,6 +18,7 @@ from bot.services.periods import DAY_MS
 from bot.services.privacy import WITHHELD, PrivacyService, Retention
 from bot.services.results import ResultsService
 from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
+from engine.actions import FLIP_CHOICE
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan as _scan
 from tests.bot.services.conftest import ALICE
@@ -174,7 +175,7 @@ async def test_my_data_leaves_out_a_live_games_seed_and_card_orders(
         e["type"] == "reshuffle" for s in (await storage.load_game(live)).events for e in s.events
     ):  # until a pile has been shuffled: a chance outcome
         clock.advance(1)
-        await games.flip(live, ZELDA, None)
+        await games.choose(live, ZELDA, None, FLIP_CHOICE)
     assert not game.is_finished
     finished = await auto_game(games, clock, [zelda, alice], seed=4, channel_id=12)
 

@@ -22,7 +22,7 @@ from bot.storage import (
     StoredEvent,
     StoredGame,
 )
-from engine.actions import Answer, Flip, NameTarget, Timeout, action_to_json
+from engine.actions import FLIP_CHOICE, Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.events import (
     Answered,
@@ -38,6 +38,8 @@ from engine.events import (
 )
 from engine.game import apply, awaited, new_game
 from engine.judge import judge
+from engine.registry import action_to_json
+from engine.regnekrig import ANSWER_CHOICE, TARGET_CHOICE, Answer, NameTarget
 from engine.state import Termination
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
@@ -87,7 +89,7 @@ async def test_time_up(
     game_id = await start(games, people(ALICE, BOB), minutes=1)
     clock.advance(61)
     await deadlines.fire_due()
-    await games.flip(game_id, ALICE, None)  # the round in progress is finished first
+    await games.choose(game_id, ALICE, None, FLIP_CHOICE)  # the round in progress is finished first
     result = await _recorded(results, game_id)
     _check_two_player_result(result, "time_up")
     counts = {p.side: p.cards_end for p in result.players}
@@ -203,7 +205,9 @@ async def test_missed_decisions_abandon_the_game_with_no_result(
         clock.advance(31)
         await deadlines.fire_due()
         if not game.is_finished and not awaited(game.state):
-            await games.flip(game_id, ALICE, None)  # the war's flip: pressing Flip is no answer
+            await games.choose(
+                game_id, ALICE, None, FLIP_CHOICE
+            )  # the war's flip: pressing Flip is no answer
     assert game.state.outcome is not None
     assert game.state.outcome.reason is Termination.ABANDONED
     assert (await storage.load_game(game_id)).status == "abandoned"
@@ -222,9 +226,11 @@ async def test_a_side_that_misses_while_the_other_plays_forfeits(
             break
         if awaited(game.state) and 0 in game.state.pending:
             a, b = game.state.up[0]
-            await games.answer(game_id, ALICE, game.state.window, str(a.value + b.value))
+            await games.choose(
+                game_id, ALICE, game.state.window, ANSWER_CHOICE, text=str(a.value + b.value)
+            )
         elif not awaited(game.state):
-            await games.flip(game_id, ALICE, None)
+            await games.choose(game_id, ALICE, None, FLIP_CHOICE)
             continue
         clock.advance(31)
         await deadlines.fire_due()  # Bob lets it run out
@@ -277,11 +283,13 @@ async def test_answers_per_player_with_times_and_misses(
         return str(a.value + b.value)
 
     clock.advance(4)
-    await games.answer(game_id, ALICE, game.state.window, total(0))
+    await games.choose(game_id, ALICE, game.state.window, ANSWER_CHOICE, text=total(0))
     clock.advance(2)
-    await games.answer(game_id, BOB, game.state.window, "999")  # wrong: no value
+    await games.choose(
+        game_id, BOB, game.state.window, ANSWER_CHOICE, text="999"
+    )  # wrong: no value
     clock.advance(3)
-    await games.answer(game_id, BOB, game.state.window, total(1))
+    await games.choose(game_id, BOB, game.state.window, ANSWER_CHOICE, text=total(1))
     clock.advance(31)
     await deadlines.fire_due()  # Alice times out
     await games.stop(game_id, ALICE)
@@ -301,13 +309,13 @@ async def test_squares_and_roots_count_under_their_operations(
     """Levels 5–7 count under "target", plus "square" / "root" when the expression used one."""
     game_id = await start(games, people(ALICE, BOB), mode="regn", level=7, answer_seconds=0)
     game = games.live(game_id)
-    await games.name_target(game_id, ALICE, game.state.window, 5)
+    await games.choose(game_id, ALICE, game.state.window, TARGET_CHOICE, 5)
     (a0, b0), (a1, b1) = ((c.value for c in game.state.up[s]) for s in (0, 1))
     square = f"({a0})^2 + ({b0}) = {a0 * a0 + b0}"  # RULES §2.2: with its value
     root = f"sqrt({a1}) + ({b1}) = {isqrt(max(a1, 0)) + b1}"
     root_ok = judge(root, (a1, b1), 7).accepted
-    await games.answer(game_id, ALICE, game.state.window, square)
-    await games.answer(game_id, BOB, game.state.window, root)
+    await games.choose(game_id, ALICE, game.state.window, ANSWER_CHOICE, text=square)
+    await games.choose(game_id, BOB, game.state.window, ANSWER_CHOICE, text=root)
     await games.stop(game_id, ALICE)
     result = await _recorded(results, game_id)
     alice, bob = result.players
