@@ -26,20 +26,11 @@ from bot.ui.flow import (
     thread_name,
 )
 from bot.ui.guild import board_language, check_channel, home_channel_id, house_rules
+from bot.ui.start_options import with_game_options
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands
 from cogs.stats import StatsCommands
-from engine.options import (
-    ANSWER_FORM,
-    ANSWER_TIME,
-    DECK,
-    LEVEL,
-    MODE,
-    TIME_LIMIT,
-    WAR_RULE,
-    WAR_SIZE,
-)
 from engine.registry import GAMES
 from engine.regnekrig import REGNEKRIG
 
@@ -69,54 +60,42 @@ class Mattekrig(
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="start", description=ls("cmd.start.desc"))
+    # The game's options are parameters added at import (`with_game_options`): mypy cannot
+    # match a callback taking them as **kwargs against discord.py's ParamSpec.
+    @app_commands.command(  # type: ignore[arg-type]
+        name="start", description=ls("cmd.start.desc")
+    )
     @app_commands.guild_only()
     @app_commands.describe(
         game=ls("opt.game.desc"),
-        level=ls("opt.level.desc"),
         opponent=ls("opt.opponent.desc"),
         opponent2=ls("opt.opponent2.desc"),
         opponent3=ls("opt.opponent3.desc"),
         computer=ls("opt.computer.desc"),
-        teams=ls("opt.teams.desc"),
-        deck=ls("opt.deck.desc"),
-        mode=ls("opt.mode.desc"),
-        minutes=ls("opt.minutes.desc"),
-        war_size=ls("opt.war_size.desc"),
-        war_rule=ls("opt.war_rule.desc"),
-        answer_form=ls("opt.answer_form.desc"),
-        answer_seconds=ls("opt.answer_seconds.desc"),
         thread=ls("opt.thread.desc"),
     )
     @app_commands.choices(
         game=[choice("game", g) for g in GAMES],
         computer=[choice("computer", s) for s in STRENGTHS],
-        deck=[choice("deck", d) for d in DECK.choices],
-        mode=[choice("mode", m) for m in MODE.choices],
-        war_rule=[choice("war_rule", w) for w in WAR_RULE.choices],
-        answer_form=[choice("answer_form", f) for f in ANSWER_FORM.choices],
     )
+    @with_game_options
     async def start(
         self,
         interaction: discord.Interaction[App],
         game: str | None = None,
-        level: app_commands.Range[int, LEVEL.low, LEVEL.high] | None = None,
         opponent: discord.Member | None = None,
         opponent2: discord.Member | None = None,
         opponent3: discord.Member | None = None,
         computer: str | None = None,
-        teams: bool = False,
-        deck: str | None = None,
-        mode: str | None = None,
-        minutes: app_commands.Range[int, TIME_LIMIT.low, TIME_LIMIT.high] | None = None,
-        war_size: app_commands.Range[int, WAR_SIZE.low, WAR_SIZE.high] | None = None,
-        war_rule: str | None = None,
-        answer_form: str | None = None,
-        answer_seconds: app_commands.Range[int, ANSWER_TIME.low, ANSWER_TIME.high] | None = None,
+        *,
         thread: bool | None = None,
+        **chosen: Any,
     ) -> None:
-        """Options the pupil leaves out come from the teacher's class preset for this channel
-        (or server), else the registry's defaults; a locked preset refuses any of them."""
+        """The game's options (level, deck, mode, …: every registered game's, read from its
+        descriptor) arrive in ``chosen``. Options the pupil leaves out come from the teacher's
+        class preset for this channel (or server), else the registry's defaults; a locked
+        preset refuses any of them."""
+        teams = bool(chosen.pop("teams", None))  # who plays with whom, not a rule of the game
         settings, _ = await house_rules(interaction)  # the teacher's settings
         check_channel(interaction, settings)
         lang = board_language(interaction, settings)  # every public message of the game
@@ -137,17 +116,7 @@ class Mattekrig(
         preset = await self.bot.teachers.preset_for(
             interaction.guild_id or 0, home_channel_id(interaction)
         )
-        given = {
-            "game": game,
-            "level": level,
-            "deck": deck,
-            "mode": mode,
-            "minutes": minutes,
-            "war_size": war_size,
-            "war_rule": war_rule,
-            "answer_form": answer_form,
-            "answer_seconds": answer_seconds,
-        }
+        given = {"game": game, **chosen}
         options: dict[str, Any] = {
             # RULES §2.2: the starter's answer form, else the preset's, else the server's
             "answer_form": settings.answer_form,

@@ -15,6 +15,7 @@ from engine.actions import SHARED_ACTIONS, Action
 from engine.descriptor import GameDescriptor
 from engine.errors import ConfigurationError, IllegalActionError, Refusal
 from engine.intervallkrig import INTERVALLKRIG, SATSING
+from engine.options import Option
 from engine.regnekrig import REGNEKRIG
 
 GAMES: dict[str, GameDescriptor] = {g.key: g for g in (REGNEKRIG, INTERVALLKRIG, SATSING)}
@@ -77,3 +78,18 @@ def _text(data: dict[str, Any], key: str) -> str:
     if not isinstance(value, str):
         raise IllegalActionError(f"{key!r} must be a text", code=Refusal.MALFORMED_ACTION)
     return value
+
+
+def game_options() -> tuple[Option, ...]:
+    """Every option the registered games are started with, each once, in the order the games
+    list them (a screen that starts any game offers these). Two games that name one option
+    must mean the same one."""
+    found: dict[str, Option] = {}
+    for game in GAMES.values():
+        for option in game.options:
+            known = found.setdefault(option.key, option)
+            if known != option:
+                raise ConfigurationError(
+                    f"two games declare the option {option.key!r} differently", field=option.key
+                )
+    return tuple(found.values())
