@@ -31,12 +31,11 @@ from bot.render.board_text import (
 from bot.render.cards import MINUS, count_text, number_text
 from bot.render.naming import computer_name
 from bot.render.results import round_block
-from engine.actions import FLIP_CHOICE, Choice
+from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
 from engine.hints import swap_chances
-from engine.intervallkrig import BET_CHOICE
 from engine.registry import descriptor
-from engine.regnekrig import ANSWER_CHOICE, RANDOM_TARGET_CHOICE, TARGET_CHOICE
+from engine.regnekrig import RANDOM_TARGET_CHOICE, TARGET_CHOICE
 from engine.view import Now, SideView, View
 from table.games import COMPUTER_SIDE, EXTENSIONS, TableGame
 from table.page import button, esc, hidden, md
@@ -202,23 +201,27 @@ def _answer_controls(
         f'autocapitalize="off" spellcheck="false" maxlength="100" aria-describedby="about" '
         f'placeholder="{esc(t(f"modal.answer.placeholder.{level}", lang))}" '
         f'value="{esc(typed)}">'
-        + button(t("button.answer", lang), name="choice", value="answer", cls="primary")
+        + button(t(choice.kind.label, lang), name="choice", value=choice.kind.name, cls="primary")
         + "</div>"
     )
     return _act_form(paths, table, choice.side, lang, inner)
 
 
-_BET_LABELS = {0: "button.bet_left", 1: "button.bet_right"}
+def _label(choice: Choice, lang: Lang) -> str:
+    """The words on a choice's button: its kind's, or a picked value's own number."""
+    kind = choice.kind
+    if kind.shape is Shape.PICK and choice.value is not None:
+        return number_text(choice.value)
+    return t(kind.label_for(choice.value), lang)
 
 
-def _bet_controls(
+def _press_controls(
     game: TableGame, paths: Paths, table: View, offered: list[Choice], lang: Lang, hint: bool
 ) -> str:
+    """A decision made with a press (satsing's bet or no bet, any game's own): one button
+    per choice, in secret at a shared screen, beside the side's face-up cards."""
     side = offered[0].side
-    buttons = []
-    for c in offered:
-        key = _BET_LABELS[c.value or 0] if c.kind is BET_CHOICE else "button.no_bet"
-        buttons.append(button(t(key, lang), name="choice", value=_choice_value(c)))
+    buttons = [button(_label(c, lang), name="choice", value=_choice_value(c)) for c in offered]
     cards = _cards(table.sides[side].face_up, lang)
     yours = esc(t("modal.answer.cards", lang, cards=chr(0))).replace(chr(0), cards)
     about = f'<p class="about">{yours}</p>'
@@ -269,9 +272,10 @@ def _controls(
     kinds = {c.kind for c in offered}
     if kinds & {TARGET_CHOICE, RANDOM_TARGET_CHOICE}:
         return turn, _target_controls(paths, table, offered, lang)
-    if ANSWER_CHOICE in kinds:
-        return turn, _answer_controls(game, paths, table, offered[0], lang, seen.typed)
-    return turn, _bet_controls(game, paths, table, offered, lang, seen.hint)
+    typed = next((c for c in offered if c.kind.shape is Shape.TYPE), None)
+    if typed is not None:
+        return turn, _answer_controls(game, paths, table, typed, lang, seen.typed)
+    return turn, _press_controls(game, paths, table, offered, lang, seen.hint)
 
 
 def _clock(game: TableGame, paths: Paths, table: View, now: float, lang: Lang, seen: Seen) -> str:
