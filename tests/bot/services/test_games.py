@@ -4,6 +4,8 @@ deadlines survive a restart."""
 from __future__ import annotations
 
 import asyncio
+import json
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -16,7 +18,7 @@ from bot.storage import ActionCommit, Player, Storage
 from bot.storage.errors import EventConflictError
 from engine.actions import FLIP_CHOICE
 from engine.intervallkrig import BET, PASS_CHOICE
-from engine.regnekrig import ANSWER, ANSWER_CHOICE, TARGET_CHOICE
+from engine.regnekrig import ANSWER, ANSWER_CHOICE, RANDOM_TARGET_CHOICE, TARGET_CHOICE, part_of
 from engine.state import Phase
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
@@ -86,6 +88,37 @@ async def test_restart_restores_the_game_exactly(
     [restored] = await restarted.restore_all()
     assert restored.state == before
     assert restored.answer_due_ms == game.answer_due_ms
+
+
+async def test_a_game_stored_with_the_old_random_target_loads_and_replays_exactly(
+    games: GameService, storage: Storage, clock: FakeClock, tmp_path: Path
+) -> None:
+    """RULES §1.6 and §2.5: a bot older than `random_target` stored the Random button as the
+    naming side's `timeout`. Such a game still loads after a restart and replays to the very
+    same state, event for event, as the one stored today; and the stored rows are not
+    rewritten."""
+    game = (await start(games, level=5)).game
+    namer = part_of(game.state).namer
+    await games.choose(game.id, (ALICE, BOB)[namer], game.state.window, RANDOM_TARGET_CHOICE)
+    await games.choose(game.id, ALICE, game.state.window, ANSWER_CHOICE, text="0")
+    today = game.state
+    stored = await storage.load_game(game.id)
+    [drawn] = [e for e in stored.events if e.action["type"] == "random_target"]
+    assert drawn.action == {"type": "random_target", "side": namer}
+    old = json.dumps({"type": "timeout", "side": namer})  # what the older bot wrote
+    with sqlite3.connect(tmp_path / "mattekrig.db") as db:
+        db.execute(
+            "UPDATE game_events SET action = ? WHERE game_id = ? AND seq = ?",
+            (old, game.id, drawn.seq),
+        )
+    older = await storage.load_game(game.id)
+    assert [e.action for e in older.events if e.seq == drawn.seq] == [json.loads(old)]
+    assert [e.events for e in older.events] == [e.events for e in stored.events]
+    [restored] = await GameService(storage, clock).restore_all()
+    assert restored.state == today
+    assert [e.action for e in (await storage.load_game(game.id)).events] == [
+        e.action for e in older.events
+    ]
 
 
 async def test_answer_time_runs_out(
