@@ -11,8 +11,9 @@ of its own in either (docs/architecture.md, "How to add a game"):
 * its controls on Discord: the board has a control for every choice of the sides people
   play and none for anything else, each press reads back to its choice, in every language,
   within Discord's limits;
-* its controls on the table (the browser): a game started from the setup form is played to
-  its end with the buttons and boxes its pages offer.
+* its controls on the table (the browser): a game started from the setup form at one screen,
+  and a class lesson's game on each pupil's own device, are played to their end with the
+  buttons and boxes their pages offer.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from tests.games.support import (
     played,
 )
 from tests.games.toy import TOY
+from tests.table.lessons import Device, join, teacher
 from tests.table.support import Table, serve
 
 SEEDS = (1, 2)
@@ -251,3 +253,63 @@ async def test_a_game_is_played_to_its_end_on_the_table(game: GameDescriptor) ->
     play it to the end (every press accepted)."""
     async for table in serve(seeds=[3]):
         await _play_on_the_table(table, game, random.Random(3))
+
+
+async def _play_a_lesson(table: Table, game: GameDescriptor, rng: random.Random) -> None:
+    boss = await teacher(table)
+    form = {"game": game.key, "lang": "en"}
+    if game.option("answer_seconds") is not None:
+        form["answer_seconds"] = "0"
+    status, page = await boss.post("/teacher/settings", **form)
+    assert status == 200, page
+    pupils = [await join(table, name) for name in ("Ada", "Bo")]
+    await boss.post("/teacher/pair", how="random", lang="en")
+    (live_game,) = table.lesson.live_games()
+    assert live_game.state.config.game == game.key and live_game.computer is None
+    devices: dict[int, Device] = {}
+    for device, seat in pupils:
+        side = next(s for s, held in enumerate(live_game.seats) if seat.id in held)
+        devices[side] = device
+    for _ in range(3000):
+        if live_game.over:
+            break
+        moved = False
+        for side, device in sorted(devices.items()):
+            if live_game.over:
+                break
+            state = live_game.state
+            status, page = await device.get("/table")
+            assert status == 200
+            presses = _pressable(page)
+            offered = {(c.kind.name, c.value) for c in choices(state, side)}
+            drawn = set()
+            for press in presses:
+                name, _, value = press["choice"].partition(":")
+                drawn.add((name, int(value) if value else None))
+            assert drawn <= offered, (side, drawn, offered)  # only its own side's choices
+            if presses and not moved:
+                data = dict(rng.choice(presses))
+                kind = game.kind(data["choice"].partition(":")[0])
+                assert kind is not None
+                if kind.shape is Shape.TYPE:
+                    typed = next(c for c in choices(state, side) if c.kind is kind)
+                    data["answer"] = typed.action.text  # type: ignore[attr-defined]
+                status, page = await device.post("/table/act", **data)
+                assert status == 200, page
+                moved = True
+        assert moved, "no device had anything to press"
+    assert live_game.over
+    for device, _ in pupils:
+        await device.close()
+    await boss.close()
+
+
+@pytest.mark.slow
+async def test_a_class_lessons_game_is_played_to_its_end_on_the_pupils_devices(
+    game: GameDescriptor,
+) -> None:
+    """The class lesson: the teacher picks the game, two pupils are paired, and each plays
+    its own side on its own device with the controls its page draws (and no other side's)."""
+    async for table in serve(seeds=[3], kind="class"):
+        table.lesson.rng = random.Random(3)
+        await _play_a_lesson(table, game, random.Random(5))
