@@ -247,7 +247,6 @@ async def _play_on_the_table(table: Table, game: GameDescriptor, rng: random.Ran
     } | {k for d in game.decisions for k in d.kinds if k.token is not None}
 
 
-@pytest.mark.slow
 async def test_a_game_is_played_to_its_end_on_the_table(game: GameDescriptor) -> None:
     """The one-screen table: the setup form starts the game, and the buttons its pages draw
     play it to the end (every press accepted)."""
@@ -304,7 +303,6 @@ async def _play_a_lesson(table: Table, game: GameDescriptor, rng: random.Random)
     await boss.close()
 
 
-@pytest.mark.slow
 async def test_a_class_lessons_game_is_played_to_its_end_on_the_pupils_devices(
     game: GameDescriptor,
 ) -> None:
