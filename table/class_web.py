@@ -123,9 +123,16 @@ def teacher_page(app: web.Application, lang: Lang, error: str | None = None) -> 
     return {"state": "teacher", "title": title, "html": body, "data": {}}
 
 
+def _lost(lang: Lang) -> str:
+    """What a live page says when its connection is lost (the script shows it)."""
+    return f' data-lost="{esc(t("lesson.connection.lost", lang))}"'
+
+
 def _document(message: dict[str, Any], lang: Lang, status: int = 200) -> web.Response:
-    data = ' data-live="true"' + "".join(
-        f' data-{k}="{esc(v)}"' for k, v in message["data"].items()
+    data = (
+        ' data-live="true"'
+        + _lost(lang)
+        + "".join(f' data-{k}="{esc(v)}"' for k, v in message["data"].items())
     )
     return html(
         document(lang, message["state"], message["title"], message["html"], data=data), status
@@ -341,7 +348,7 @@ def _teacher_document(request: web.Request, lang: Lang, error: str | None = None
                       status: int = 200) -> web.Response:  # fmt: skip
     message = teacher_page(request.app, lang, error)
     page = document(lang, "teacher", message["title"], message["html"],
-                    data=' data-live="teacher"')  # fmt: skip
+                    data=' data-live="teacher"' + _lost(lang))  # fmt: skip
     return html(page, status)
 
 

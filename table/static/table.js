@@ -85,17 +85,51 @@ function say(text) {
   box.replaceChildren(line);
 }
 
+// The line that says the live connection is lost: the page's last child, kept when the page
+// changes, fixed at the bottom of the screen (nothing moves when it appears).
+function linkLine() {
+  let line = document.getElementById("link");
+  if (!line) {
+    line = document.createElement("p");
+    line.id = "link";
+    line.className = "link";
+    line.setAttribute("role", "status");
+    main().append(line);
+  }
+  return line;
+}
+
+let lostSoon = null;
+
+function linkLost(lost) {
+  const line = linkLine();
+  if (!lost) {
+    clearTimeout(lostSoon);
+    lostSoon = null;
+    line.textContent = "";
+    return;
+  }
+  // A blink (a quick reconnect) is not worth a word; a lasting loss is said once.
+  if (lostSoon || line.textContent) return;
+  lostSoon = setTimeout(() => {
+    lostSoon = null;
+    line.textContent = main().dataset.lost || "";
+  }, 1500);
+}
+
 function apply(message) {
   const root = main();
   const template = document.createElement("template");
   template.innerHTML = message.html;
   const fresh = Array.from(template.content.children);
-  const old = Array.from(root.children);
+  const link = document.getElementById("link");
+  const old = Array.from(root.children).filter((el) => el !== link);
   const focused = root.contains(document.activeElement) ? document.activeElement : null;
   const same = fresh.length === old.length && fresh.every((el, i) => el.id && el.id === old[i].id);
   let moved = false;
   if (!same) {
     root.replaceChildren(...fresh);
+    if (link) root.append(link);
     moved = true;
   } else {
     fresh.forEach((el, i) => {
@@ -119,7 +153,10 @@ function connect(tries) {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const url = `${scheme}//${location.host}/live?lang=${lang}${teacher ? "&as=teacher" : ""}`;
   socket = new WebSocket(url);
-  socket.addEventListener("open", () => { tries = 0; });
+  socket.addEventListener("open", () => {
+    tries = 0;
+    linkLost(false);
+  });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
     if (message.check) return;
@@ -127,6 +164,7 @@ function connect(tries) {
   });
   socket.addEventListener("close", () => {
     socket = null;
+    linkLost(true);
     // A device that slept or lost the Wi-Fi comes back to the same seat: the first message
     // after reconnecting is the whole page as it is now.
     setTimeout(() => connect(tries + 1), Math.min(8000, 500 * 2 ** tries));

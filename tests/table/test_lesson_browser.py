@@ -26,6 +26,7 @@ from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, TARGET, judge_answer, part_of
 from engine.solver import reachable
 from engine.state import Phase
+from table.class_web import HUB
 from table.games import TableGame
 from table.lesson import Seat
 from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, axe_violations, in_ci, missing
@@ -281,6 +282,28 @@ async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None
         .filter(has_text=t("lesson.paused", "en"))
         .wait_for(state="detached")
     )
+
+
+async def test_a_lost_connection_is_said_and_the_page_comes_back(room: Room) -> None:
+    """A device whose live connection drops (the Wi-Fi, a tablet asleep) says so at the
+    bottom of the screen, in the live region, without moving the answer box; once the
+    network is back it reconnects by itself and shows its seat's table as it is now."""
+    page, context = room.pages["Cy"], room.contexts["Cy"]
+    hub = room.table.app[HUB]
+    before = await page.evaluate("document.querySelector('#turn').getBoundingClientRect().top")
+    await context.set_offline(True)
+    for ws in list(hub.pupils.get(room.seat("Cy").device, {})):
+        await ws.close()
+    line = page.locator("#link[role=status]")
+    await line.filter(has_text=t("lesson.connection.lost", "en")).wait_for()
+    after = await page.evaluate("document.querySelector('#turn').getBoundingClientRect().top")
+    assert after == before
+    await context.set_offline(False)
+    await page.wait_for_function("() => document.getElementById('link').textContent === ''",
+                                 timeout=15000)  # fmt: skip
+    await until(lambda: bool(hub.pupils.get(room.seat("Cy").device)), "Cy is back")
+    window = str(room.game_of("Cy").state.window)
+    assert await page.get_attribute("#table", "data-window") == window
 
 
 async def test_a_pupil_comes_back_with_the_cookie_and_a_stranger_acts_for_nobody(
