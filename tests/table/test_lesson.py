@@ -385,5 +385,7 @@ async def test_the_join_page_and_the_summary_speak_every_language(lesson: Table,
     async with boss.session.get(f"/teacher/summary.csv?lang={lang}") as response:
         body = await response.read()
     assert body.startswith("\ufeff".encode()) is (lang != "en")
+    head = body.decode("utf-8-sig").splitlines()[0]
+    assert head.split("," if lang == "en" else ";")[0] == t("lesson.summary.column.name", lang)
     for one in (device, boss):
         await one.close()

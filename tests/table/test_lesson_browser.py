@@ -404,5 +404,12 @@ async def test_the_summary_names_the_mistake_typed(room: Room) -> None:
     row = room.teacher.locator("tr", has_text=name)
     assert t(f"mistake.{kind}", "en") + " (1)" in await row.inner_text()
     assert {"teacher", "join", "waiting", "playing", "war", "over", "summary"} <= room.checked
+    # Printed, the summary is its table: no buttons, no links to click, no language switch.
+    await room.teacher.emulate_media(media="print")
+    assert await row.is_visible()
+    for control in ("button", ".button-link", ".langs"):
+        shown = room.teacher.locator(control)
+        assert not [i for i in range(await shown.count()) if await shown.nth(i).is_visible()]
+    await room.teacher.emulate_media(media="screen")
     for context in room.contexts.values():
         await context.close()
