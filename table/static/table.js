@@ -217,14 +217,20 @@ function checkJoin() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const probe = new WebSocket(`${scheme}//${location.host}/live`);
   const blocked = setTimeout(() => { line.textContent = line.dataset.blocked; probe.close(); }, 5000);
+  let through = false;
   probe.addEventListener("message", () => {
+    through = true;
     clearTimeout(blocked);
     line.textContent = line.dataset.ok;
   });
-  probe.addEventListener("error", () => {
-    clearTimeout(blocked);
-    line.textContent = line.dataset.blocked;
-  });
+  // Refused, cut off by a filter or closed before the server's word: blocked.
+  for (const end of ["error", "close"]) {
+    probe.addEventListener(end, () => {
+      if (through) return;
+      clearTimeout(blocked);
+      line.textContent = line.dataset.blocked;
+    });
+  }
 }
 
 document.addEventListener("DOMContentLoaded", () => {

@@ -34,7 +34,7 @@ from tests.table.lessons import best_text
 from tests.table.support import Table, serve
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page
+    from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -145,6 +145,17 @@ async def test_pupils_join_by_code_on_their_own_devices(room: Room) -> None:
     code = await room.teacher.get_attribute("[data-join-code]", "data-join-code")
     url = await room.teacher.get_attribute("[data-join-url]", "data-join-url")
     assert code == room.table.lesson.code and url == room.base
+    # A school filter that cuts the live connection: the join page says what is wrong.
+    blocked = await context.new_page()
+
+    async def cut(ws: WebSocketRoute) -> None:
+        await ws.close()
+
+    await blocked.route_web_socket("**/live*", cut)
+    await blocked.goto(url)
+    line = blocked.locator("#connection")
+    await line.filter(has_text=t("lesson.connection.blocked", "en")).wait_for()
+    await blocked.close()
     for name, screen in SCREENS.items():
         pupil = await room.browser.new_context(viewport=screen, locale="en-GB")
         page = await pupil.new_page()
