@@ -3,10 +3,13 @@ prints where; another address is a warning; the table package never imports disc
 
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
+import urllib.parse
 import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -107,15 +110,22 @@ def test_the_browser_tests_say_why_they_cannot_run(monkeypatch: pytest.MonkeyPat
     assert not browser.in_ci()
 
 
-def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link() -> None:
+def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link(
+    tmp_path: Path,
+) -> None:
     """`mattekrig class`: a lesson on this computer; the terminal names the address pupils
-    open, the code, and the teacher's own link (its key), which opens the teacher's page."""
+    open, the code, and the teacher's own link (its key), which opens the teacher's page.
+    Nothing is written to disk (its working and home folders stay empty)."""
+    env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / ".cache"),
+           "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
     process = subprocess.Popen(
         [sys.executable, "-m", "table", "class", "--no-browser", "--host", "127.0.0.1",
          "--port", "0"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        cwd=tmp_path,
+        env={**env, "PYTHONPATH": os.pathsep.join(sys.path)},
     )  # fmt: skip
     try:
         assert process.stdout is not None
@@ -132,10 +142,18 @@ def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link(
             page = response.read().decode("utf-8")
         assert f'data-join-code="{found.group(2)}"' in page
         assert f'data-join-url="{found.group(1)}"' in page
+        join = urllib.parse.urlencode({"code": found.group(2), "name": "Ada"}).encode()
+        origin = {"Origin": found.group(1).rstrip("/")}
+        request = urllib.request.Request(found.group(1) + "join", data=join, headers=origin)
+        with urllib.request.build_opener(urllib.request.HTTPCookieProcessor()).open(
+            request, timeout=10
+        ) as response:
+            assert 'data-state="waiting"' in response.read().decode("utf-8")
     finally:
         process.terminate()
         _, err = process.communicate(timeout=10)
     assert "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize(
