@@ -115,9 +115,14 @@ def _announce_lesson(
             flush=True,
         )
     elif is_loopback(shown):
+        why = (
+            "no network address found"
+            if host in ANY
+            else f"listening on {host}, this computer's own address"
+        )
         print(
-            "Warning: no network address found: only this computer can join. "
-            "Connect to the school network, or use --base-url.",
+            f"Warning: {why}: only this computer can join. "
+            "Connect to the school network (and leave out --host), or use --base-url.",
             file=sys.stderr,
             flush=True,
         )
