@@ -234,6 +234,23 @@ def _seats(lesson: Lesson, lang: Lang) -> str:
     return f'<h2>{esc(count)}</h2><ul class="seats">{"".join(rows)}</ul>'
 
 
+def _removing(lesson: Lesson, lang: Lang) -> str:
+    """The question before a seat is removed (its game ends as given up)."""
+    seat = lesson.seats.get(lesson.removing or "")
+    if seat is None:
+        return ""
+    name = seat.name
+    return (
+        f'<div class="message correction ask" role="alert">'
+        f"<p>{esc(t('lesson.teacher.remove_ask', lang, name=name))}</p>"
+        + _control("remove", t("lesson.teacher.remove_yes", lang, name=name), lang, "primary",
+                   seat=seat.id, confirm="yes")
+        + _control("remove", t("lesson.teacher.remove_no", lang, name=name), lang,
+                   seat=seat.id, confirm="no")
+        + "</div>"
+    )  # fmt: skip
+
+
 def _table_card(game: TableGame, lang: Lang) -> str:
     table = game.view(None)
     names = side_names(game, lang)
@@ -293,6 +310,7 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     if lesson.paused:
         message += f'<p class="message note" role="status">{esc(t("lesson.paused", lang))}</p>'
+    message += _removing(lesson, lang)
     return {
         "messages": message,
         "join": _join_box(lesson, url, address_note, qr, lang),

@@ -408,7 +408,15 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
                 game.version += 1
         return lesson.live_games()
     if what == "remove":
-        left = lesson.remove(form.get("seat", ""))
+        # A press on the projector is easily a slip: removing ends a game, so it is asked.
+        seat = form.get("seat", "")
+        if seat not in lesson.seats:
+            raise Refused("lesson.error.no_seat", 404)
+        if form.get("confirm") != "yes":
+            lesson.removing = None if form.get("confirm") == "no" else seat
+            return []
+        lesson.removing = None
+        left = lesson.remove(seat)
         return [left] if left is not None else []
     if what == "show":
         if "table" in form:

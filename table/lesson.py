@@ -94,6 +94,7 @@ class Lesson:
         # front of the class is nobody's unless the teacher decides otherwise.
         self.shown: Shown | None = None
         self.hide_names = True
+        self.removing: str | None = None  # the seat the teacher is asked to confirm removing
         self.renew = False  # "new partners": pair again once every game is over
         self.rng = rng or random.Random(secrets.randbits(64))
         self.version = 0  # counts changes of the lobby (joins, pairings, pauses …)

@@ -305,7 +305,7 @@ async def test_pause_end_remove_and_new_partners(lesson: Table) -> None:
     bo, bo_seat = pupils["Bo"]
     bo_game = lesson.lesson.game_of(bo_seat)
     assert bo_game is not None
-    await boss.post("/teacher/remove", seat=bo_seat.id, lang="en")
+    await boss.post("/teacher/remove", seat=bo_seat.id, confirm="yes", lang="en")
     assert bo_game.over and bo_game.state.outcome is not None
     assert bo_game.state.outcome.reason.value == "forfeit"
     status, page = await bo.get("/table")

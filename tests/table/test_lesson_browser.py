@@ -287,6 +287,11 @@ async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None
     await teacher_press(room, t("lesson.teacher.pause", "en"))
     await room.pages["Cy"].locator("#messages").filter(has_text=t("lesson.paused", "en")).wait_for()
     await teacher_press(room, t("lesson.teacher.resume", "en"))
+    # Removing a seat is asked first (axe checks the question); the teacher keeps Di.
+    await teacher_press(room, t("lesson.teacher.remove", "en", name="Di"))
+    await room.axe(room.teacher, "teacher")
+    await teacher_press(room, t("lesson.teacher.remove_no", "en", name="Di"))
+    assert len(room.table.lesson.seats) == 4
     await (
         room.pages["Cy"]
         .locator("#messages")

@@ -35,6 +35,12 @@ def quiet_log(caplog: pytest.LogCaptureFixture) -> Any:
     assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
 
 
+def part_messages(page: str) -> str:
+    found = re.search(r'<div id="messages">(.*?)</div><section', page, re.S)
+    assert found is not None
+    return found.group(1)
+
+
 def part(page: str, name: str) -> str:
     found = re.search(rf'<section id="{name}"[^>]*>(.*?)</section>', page, re.S)
     assert found is not None, name
@@ -130,9 +136,20 @@ async def test_a_removed_seat_is_told_and_its_work_stays_in_the_summary(lesson: 
     ada, bo = await pupils(lesson, boss, "Ada", "Bo")
     await one_round(lesson, [ada, bo], wrong="Bo")
     bo_seat = next(s for s in lesson.lesson.seats.values() if s.name == "Bo")
+    game = lesson.lesson.game_of(bo_seat)
+    assert game is not None and not game.over
+    # A press on the projector is easily a slip: the teacher is asked first, and may say no.
+    ask = t("lesson.teacher.remove_ask", "en", name="Bo")
+    status, page = await boss.post("/teacher/remove", seat=bo_seat.id, lang="en")
+    assert status == 200 and ask in text_of(part_messages(page))
+    assert bo_seat.id in lesson.lesson.seats and not game.over
+    status, page = await boss.post("/teacher/remove", seat=bo_seat.id, confirm="no", lang="en")
+    assert ask not in text_of(page) and bo_seat.id in lesson.lesson.seats and not game.over
+    await boss.post("/teacher/remove", seat=bo_seat.id, lang="en")
     await bo.listen()
     start = len(bo.raw)
-    await boss.post("/teacher/remove", seat=bo_seat.id, lang="en")
+    status, page = await boss.post("/teacher/remove", seat=bo_seat.id, confirm="yes", lang="en")
+    assert ask not in text_of(page) and game.over
     await received(bo, start + 1)
     assert bo.received[-1]["state"] == "join"
     assert t("lesson.removed", "en") in text_of(bo.received[-1]["html"])
