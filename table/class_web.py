@@ -307,7 +307,9 @@ async def live(request: web.Request) -> web.StreamResponse:
         await ws.send_str(json.dumps({"check": "ok"}))
         await ws.close()
         return ws
-    hub.add(device, ws, lang)
+    for old in hub.add(device, ws, lang):
+        hub.drop(device, old)
+        await old.close()
     try:
         first = teacher_page(request.app, lang) if teacher else pupil_page(lesson, device, lang)
         await ws.send_str(json.dumps(first, ensure_ascii=False))

@@ -25,6 +25,7 @@ log = logging.getLogger(__name__)
 # (device digest or None for the teacher, lang) -> the message to send
 Render = Callable[[str | None, Lang], dict[str, Any]]
 TEACHER_DELAY = 0.5  # the overview is drawn at most this often while many tables move
+MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are closed
 
 
 @dataclass
@@ -37,11 +38,16 @@ class Hub:
     _task: asyncio.Task[None] | None = None
     sent: int = 0  # messages sent (the benchmark reads it)
 
-    def add(self, device: str | None, ws: web.WebSocketResponse, lang: Lang) -> None:
-        if device is None:
-            self.teachers[ws] = lang
-        else:
-            self.pupils.setdefault(device, {})[ws] = lang
+    def add(
+        self, device: str | None, ws: web.WebSocketResponse, lang: Lang
+    ) -> list[web.WebSocketResponse]:
+        """Keep `ws` for the device (None: a teacher); returns the device's oldest
+        connections beyond `MAX_SOCKETS` for the caller to close: a device with a few tabs
+        is normal, one that opens hundreds would make every change cost hundreds of pages."""
+        held = self.teachers if device is None else self.pupils.setdefault(device, {})
+        held[ws] = lang
+        extra = len(held) - MAX_SOCKETS
+        return list(held)[:extra] if extra > 0 else []
 
     def drop(self, device: str | None, ws: web.WebSocketResponse) -> None:
         if device is None:

@@ -19,7 +19,8 @@ from aiohttp import web
 
 from bot.i18n import t
 from engine.replay import run
-from table.class_web import CONTROLS
+from table.class_web import CONTROLS, HUB
+from table.live import MAX_SOCKETS
 from table.web import SECURITY_HEADERS, TEACHER_COOKIE, Served
 from tests.table.lessons import Device, join, teacher
 from tests.table.support import Table, message_of, serve
@@ -194,4 +195,29 @@ async def test_a_pupils_replay_file_waits_for_the_end_of_the_game(lesson: Table)
         replayed = run(json.loads(await response.text()))
     assert replayed["status"] == "over"
     for device in (ada, bo, boss):
+        await device.close()
+
+
+async def test_a_device_opening_many_live_connections_keeps_only_its_last_few(
+    lesson: Table,
+) -> None:
+    """A device with a few tabs is normal; one that opens hundreds of live connections would
+    make every change of its game cost hundreds of pages for the whole lesson. Beyond
+    `MAX_SOCKETS` the device's oldest connections are closed (a stale tab reconnects)."""
+    ada, seat = await join(lesson, "Ada")
+    sockets = [await ada.session.ws_connect("/live?lang=en") for _ in range(MAX_SOCKETS + 2)]
+    for ws in sockets:
+        first = json.loads(await ws.receive_str())
+        assert first["state"] == "waiting"
+    for ws in sockets[:2]:
+        closing = await ws.receive()
+        assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+    hub = lesson.app[HUB]
+    assert len(hub.pupils[seat.device]) == MAX_SOCKETS
+    bo, _ = await join(lesson, "Bo")  # a change: each kept connection hears of it
+    for ws in sockets[2:]:
+        assert json.loads(await ws.receive_str())["state"] == "waiting"
+    for ws in sockets:
+        await ws.close()
+    for device in (ada, bo):
         await device.close()
