@@ -41,10 +41,13 @@ class Hub:
     def add(
         self, device: str | None, ws: web.WebSocketResponse, lang: Lang
     ) -> list[web.WebSocketResponse]:
-        """Keep `ws` for the device (None: a teacher); returns the device's oldest
+        """Keep `ws` for the device (None: a teacher); returns a pupil device's oldest
         connections beyond `MAX_SOCKETS` for the caller to close: a device with a few tabs
         is normal, one that opens hundreds would make every change cost hundreds of pages."""
-        held = self.teachers if device is None else self.pupils.setdefault(device, {})
+        if device is None:  # the teacher's pages (the key is the teacher's alone)
+            self.teachers[ws] = lang
+            return []
+        held = self.pupils.setdefault(device, {})
         held[ws] = lang
         extra = len(held) - MAX_SOCKETS
         return list(held)[:extra] if extra > 0 else []
