@@ -120,6 +120,9 @@ async def test_the_class_goal_counts_what_the_class_finds_together(lesson: Table
     assert t("lesson.goal.of", "nb", done=found, goal=5) in text_of(goal)
     assert f'<progress max="5" value="{min(found, 5)}"' in goal
     assert not any(name in goal for name in ("Ada", "Bo", "Cy", "Di"))
+    # The projector never ranks pupils: the seats stay in the order they joined (Di erred).
+    seats = re.findall(r'<li data-seat="[^"]+">([^<]+) <span', part(page, "seats"))
+    assert seats == ["Ada", "Bo", "Cy", "Di"]
     for bad in ("-1", "lots", "10000", ""):
         status, page = await boss.post("/teacher/goal", goal=bad, lang="sv")
         assert status == 400 and message_of(page) == t("lesson.error.goal", "sv")
