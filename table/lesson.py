@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
+import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -44,6 +45,16 @@ def digest(secret: str) -> str:
 def clean_name(text: str) -> str:
     """A name as typed, with its spaces folded (checked alike on the page: 1–32 characters)."""
     return " ".join(text.split())
+
+
+def printable(name: str) -> bool:
+    """No control characters and no direction overrides (a name that turns the projector's
+    text backwards); the joiners of emoji sequences are fine."""
+    return not any(unicodedata.category(c) == "Cc" or c in _DIRECTION_CONTROLS for c in name)
+
+
+_DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                                "\u2066\u2067\u2068\u2069")  # fmt: skip
 
 
 @dataclass
@@ -177,7 +188,7 @@ class Lesson:
         if seat is not None:
             return None, seat
         name = clean_name(name)
-        if not 1 <= len(name) <= MAX_NAME:
+        if not 1 <= len(name) <= MAX_NAME or not printable(name):
             raise Refused("lesson.error.name", count=MAX_NAME)
         if any(s.name.casefold() == name.casefold() for s in self.seats.values()):
             raise Refused("lesson.error.name_taken", name=name)

@@ -74,7 +74,9 @@ async def test_the_teachers_page_shows_the_code_the_url_and_its_qr_code(lesson: 
 @pytest.mark.parametrize(
     ("code", "name", "key", "status"),
     [("000000", "Ada", "lesson.error.code", 400), (None, "", "lesson.error.name", 400),
-     (None, "A" * 33, "lesson.error.name", 400), (None, "   ", "lesson.error.name", 400)],
+     (None, "A" * 33, "lesson.error.name", 400), (None, "   ", "lesson.error.name", 400),
+     (None, "Ada\x07\x00", "lesson.error.name", 400),
+     (None, "\u202eadA", "lesson.error.name", 400)],
 )  # fmt: skip
 async def test_a_join_that_cannot_be_taken_says_why(
     lesson: Table, code: str | None, name: str, key: str, status: int
