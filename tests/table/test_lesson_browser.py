@@ -314,6 +314,8 @@ async def test_a_lost_connection_is_said_and_the_page_comes_back(room: Room) -> 
     await line.filter(has_text=t("lesson.connection.lost", "en")).wait_for()
     after = await page.evaluate("document.querySelector('#turn').getBoundingClientRect().top")
     assert after == before
+    state = await page.get_attribute("#table", "data-state")
+    await room.axe(page, state or "")  # the line's contrast and place
     await context.set_offline(False)
     await page.wait_for_function("() => document.getElementById('link').textContent === ''",
                                  timeout=15000)  # fmt: skip
