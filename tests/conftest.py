@@ -16,6 +16,8 @@ of a slow kind is marked without anyone remembering to:
 
 from __future__ import annotations
 
+import os
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -30,6 +32,22 @@ EXHAUSTIVE = {  # every card pair against a brute force, or every phase of many 
     ("test_solver.py", "test_levels_1_to_4_match_brute_force_for_every_pair"),
     ("test_computer.py", "test_only_legal_actions_in_every_phase"),
 }
+
+
+# Linux's shared-memory file system: files in memory, an fsync costs nothing.
+RAM_DISK = Path("/dev/shm")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """The tests' temporary files, their SQLite databases above all, in memory where the
+    system has a RAM disk (unless TMPDIR names a place). The bot commits with an fsync before
+    it answers (synchronous=FULL); on a disk shared with other work an fsync took up to 0.9 s,
+    so the end-to-end tests measured the disk against Discord's 3-second window. The same
+    games on the RAM disk, side by side on a busy machine (3,092 answers each): the slowest
+    answer 0.15 s instead of 0.73 s, the 99th percentile 0.05 s instead of 0.17 s. A kill -9
+    loses nothing either way: what was written is in the kernel's page cache."""
+    if "TMPDIR" not in os.environ and RAM_DISK.is_dir() and os.access(RAM_DISK, os.W_OK):
+        tempfile.tempdir = str(RAM_DISK)
 
 
 def is_slow(item: pytest.Item) -> bool:
