@@ -17,7 +17,7 @@ from bot.i18n import t
 from bot.render.board_text import answer_reply
 from bot.render.cards import number_text
 from bot.services.errors import UserFacingError
-from engine.actions import ChoiceKind, choice_action
+from engine.actions import ChoiceKind, Shape, choice_action
 from engine.errors import EngineError, Refusal
 from engine.intervallkrig import BET_CHOICE, PASS_CHOICE
 from engine.registry import descriptor
@@ -129,9 +129,12 @@ def _answer(game: TableGame, side: int, seat: str, text: str, now: float) -> Non
 
 
 def _reply(game: TableGame, kind: ChoiceKind, value: int | None) -> Text | None:
-    """The Discord reply to a target or a bet; at a shared screen a bet is only "in" (what
-    it was stays secret until every side has decided, RULES §3.3)."""
-    if kind in (BET_CHOICE, PASS_CHOICE) and game.hot_seat:
+    """The Discord reply to a target or a bet; at a shared screen a decision the sides make
+    together (a bet, any game's own) is only "in": what it was stays secret until every side
+    has decided (RULES §3.3)."""
+    decisions = descriptor(game.state.config.game).decisions
+    together = any(kind in d.kinds and not d.alone for d in decisions)
+    if together and kind.shape is Shape.PRESS and game.hot_seat:
         return lambda lang: t("table.note.decided", lang)
     if kind is BET_CHOICE:
         card_key = "reply.bet_left" if value == 0 else "reply.bet_right"

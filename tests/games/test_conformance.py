@@ -10,7 +10,7 @@ of its own in either (docs/architecture.md, "How to add a game"):
   nothing else, every choice applies, and a kind rebuilds its action from its value;
 * its controls on Discord: the board has a control for every choice of the sides people
   play and none for anything else, each press reads back to its choice, in every language,
-  within Discord's limits;
+  within Discord's limits, and the card picture of every state is drawn with its words;
 * its controls on the table (the browser): a game started from the setup form at one screen,
   and a class lesson's game on each pupil's own device, are played to their end with the
   buttons and boxes their pages offer.
@@ -26,8 +26,9 @@ from collections.abc import Iterator
 import pytest
 
 from bot.custom_ids import parse
-from bot.i18n import LANGS
+from bot.i18n import LANGS, t
 from bot.render.buttons import SELECT_MAX, choice_of, value_of
+from bot.render.pictures import ALT_MAX, draw_table
 from engine.actions import Shape
 from engine.config import GameConfig
 from engine.descriptor import GameDescriptor
@@ -48,7 +49,7 @@ from tests.games.support import (
 )
 from tests.games.toy import TOY
 from tests.table.lessons import Device, join, teacher
-from tests.table.support import Table, serve
+from tests.table.support import Table, message_of, serve
 
 SEEDS = (1, 2)
 
@@ -196,6 +197,21 @@ def test_the_discord_board_offers_every_choice_and_reads_every_press_back(
     assert {k for d in game.decisions for k in d.kinds} <= seen_kinds
 
 
+def test_the_card_picture_of_a_game_is_drawn_in_every_language(game: GameDescriptor) -> None:
+    """The board's picture (`bot.render.pictures`) is drawn from the view alone, with the
+    decision's own picture statuses, and its alternative text fits Discord's limit."""
+    drawn = 0
+    for config, _, states, _ in _games(game):
+        if config.sides != 2 or config.level != game.levels[0]:
+            continue
+        for state in states[:: max(1, len(states) // 6)]:
+            for lang in LANGS:
+                picture = draw_table(view(state, None), {0: "Ada", 1: "Bo"}, lang)
+                assert picture.png.startswith(b"\x89PNG") and 0 < len(picture.alt) <= ALT_MAX
+                drawn += 1
+    assert drawn
+
+
 _CONTROL = re.compile(r'<form method="post" action="[^"]*/act"[^>]*>(.*?)</form>', re.DOTALL)
 
 
@@ -311,3 +327,38 @@ async def test_a_class_lessons_game_is_played_to_its_end_on_the_pupils_devices(
     async for table in serve(seeds=[3], kind="class"):
         table.lesson.rng = random.Random(3)
         await _play_a_lesson(table, game, random.Random(5))
+
+
+async def test_at_a_shared_screen_a_decision_made_together_is_only_in(
+    game: GameDescriptor,
+) -> None:
+    """RULES §3.3 for bets, and the same for any game's own decision that the sides make
+    together: at one screen, a side's press is told only as made, so the others cannot read
+    it before they decide."""
+    together = [k for d in game.decisions if not d.alone for k in d.kinds if k.shape is Shape.PRESS]
+    if not together:
+        pytest.skip(f"{game.key} has no decision the sides make together with a press")
+    async for table in serve(seeds=[3]):
+        form = {"game": game.key, "player1": "Ada", "player2": "Bo", "lang": "en"}
+        response = await table.client.post("/games", data=form, allow_redirects=False)
+        gid = re.search(r"/game/([\w-]+)", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+        live_game = table.game(gid)
+        for _ in range(50):
+            state = live_game.state
+            if state.pending == (0, 1) and any(c.kind in together for c in choices(state, 0)):
+                break
+            flip = next(c for c in choices(state) if c.kind.name == "flip")
+            data = {"window": str(state.window), "side": str(flip.side), "choice": "flip"}
+            await table.client.post(f"/game/{gid}/act", data={**data, "lang": "en"})
+        else:
+            raise AssertionError("the decision never came up")
+        choice = next(c for c in choices(state, 0) if c.kind in together)
+        value = (
+            f"{choice.kind.name}:{choice.value}" if choice.value is not None else choice.kind.name
+        )
+        data = {"window": str(state.window), "side": "0", "choice": value, "lang": "en"}
+        response = await table.client.post(f"/game/{gid}/act", data=data)
+        assert response.status == 200
+        page = await response.text()
+        decided = t("table.note.side", "en", name="Ada", text=t("table.note.decided", "en"))
+        assert message_of(page) == decided
