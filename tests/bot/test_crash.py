@@ -272,19 +272,22 @@ async def test_sigterm_drains_checkpoints_and_leaves_no_wal(
     user, channel = fake.world.add_user("pupil", locale="no"), fake.world.add_channel("bord")
     bot = BotProcess(fake, "real", database)
     await bot.start()
-    await game_with_a_flip(driver, database, user, channel)
     answered, last = 0, None
-    for n in range(10):
-        board = board_of(fake, database, channel)
-        flip = flip_of(board) if board is not None else None
-        if board is None or flip is None:
-            break
-        if n == 9:  # the last press is still in flight when SIGTERM comes
-            last = await driver.click(user, board, flip, wait=False)
-            break
-        press = await driver.click(user, board, flip)
-        answered += press.response_type == UPDATE_MESSAGE
-    await bot.stop()  # SIGTERM
+    try:
+        await game_with_a_flip(driver, database, user, channel)
+        for n in range(10):
+            board = board_of(fake, database, channel)
+            flip = flip_of(board) if board is not None else None
+            if board is None or flip is None:
+                break
+            if n == 9:  # the last press is still in flight when SIGTERM comes
+                last = await driver.click(user, board, flip, wait=False)
+                break
+            press = await driver.click(user, board, flip)
+            answered += press.response_type == UPDATE_MESSAGE
+        await bot.stop()  # SIGTERM
+    finally:
+        await bot.stop()  # when a check above failed: no bot process left running for ever
     if last is not None and last.answered and last.response_type == UPDATE_MESSAGE:
         answered += 1
     wal = database.with_name(database.name + "-wal")
