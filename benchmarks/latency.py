@@ -52,7 +52,7 @@ from typing import Any
 
 from engine.actions import FLIP_CHOICE
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.process import ENV_NO_PICTURES, BotProcess
+from tests.fakediscord.process import ENV_NO_PICTURES, BotProcess, start_against_computer
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeInteraction, FakeMessage, FakeUser
 from tests.postgres import new_schema_url
@@ -182,15 +182,7 @@ class Table:
     async def start(self, user: FakeUser, channel: FakeChannel) -> float | None:
         """Start a game; the seconds until its board is shown, None if it never was."""
         sent = time.perf_counter()
-        interaction = await self.driver.slash(
-            user,
-            "mattekrig start",
-            channel=channel,
-            game="intervallkrig",
-            computer="easy",
-            thread=False,
-            wait=False,
-        )
+        interaction = await start_against_computer(self.driver, user, channel, wait=False)
         shown = self.watcher.start(interaction)
         try:
             at = await asyncio.wait_for(shown, 10)

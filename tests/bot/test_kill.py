@@ -15,7 +15,7 @@ import sqlite3
 from pathlib import Path
 
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.process import BotProcess
+from tests.fakediscord.process import BotProcess, start_against_computer
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeInteraction, FakeMessage, FakeUser
 
@@ -53,14 +53,7 @@ async def test_sigkill_mid_batch_loses_no_answered_press_and_doubles_none(
     try:
         boards: list[tuple[FakeUser, FakeMessage]] = []
         for user, channel in seats:
-            start = await driver.slash(
-                user,
-                "mattekrig start",
-                channel=channel,
-                game="intervallkrig",
-                computer="easy",
-                thread=False,
-            )
+            start = await start_against_computer(driver, user, channel)
             assert start.answered and start.original is not None, bot.output
             boards.append((user, start.original))
         await asyncio.sleep(0.2)  # the boards' ids are stored just after the answers

@@ -15,7 +15,7 @@ import pytest
 
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.gateway import IDENTIFY
-from tests.fakediscord.process import ENV_GUILD, BotProcess
+from tests.fakediscord.process import ENV_GUILD, BotProcess, start_against_computer
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeChannel, FakeMessage, FakeUser
 from tests.postgres import fresh_schema_url
@@ -86,14 +86,7 @@ async def test_two_shard_processes_share_one_postgresql_and_survive_sigkill(
         assert shards == [[0, 2], [1, 2]]  # each process on its own shard only
         for shard in (0, 1):
             for user, channel in seats[shard]:
-                start = await driver.slash(
-                    user,
-                    "mattekrig start",
-                    channel=channel,
-                    game="intervallkrig",
-                    computer="easy",
-                    thread=False,
-                )
+                start = await start_against_computer(driver, user, channel)
                 assert start.answered and start.original is not None, bots[shard].output
                 boards[shard].append((user, start.original))
         await asyncio.sleep(0.3)  # the boards' ids are stored just after the answers

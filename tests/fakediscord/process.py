@@ -24,7 +24,9 @@ import discord
 import yarl
 from discord.ext import commands
 
+from .driver import Driver
 from .server import FakeDiscord
+from .state import FakeChannel, FakeInteraction, FakeUser
 
 READY = "READY"
 ENV_API, ENV_GATEWAY, ENV_TOKEN, ENV_GUILD = (
@@ -155,6 +157,23 @@ class BotProcess:
 
     async def __aexit__(self, *exc: object) -> None:
         await self.stop()
+
+
+async def start_against_computer(
+    driver: Driver, user: FakeUser, channel: FakeChannel, *, wait: bool = True
+) -> FakeInteraction:
+    """The game the process tests and the benchmarks play: `/mattekrig start` of Intervallkrig
+    against the easy computer in the channel itself (no thread), so that a press is one answer
+    and one board edit, the same for every kind of bot."""
+    return await driver.slash(
+        user,
+        "mattekrig start",
+        channel=channel,
+        game="intervallkrig",
+        computer="easy",
+        thread=False,
+        wait=wait,
+    )
 
 
 # --------------------------------------------------------------------- the child
