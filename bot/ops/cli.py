@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import sqlite3
 import sys
@@ -289,19 +290,16 @@ def _privacy(args: argparse.Namespace) -> int:
         print(f"wrote {done.rows} row(s) about user {args.user_id} to {done.path}")
         return 0
     if args.verb == "forget":
-        privacy.confirmed(
-            f"This deletes everything stored about user {args.user_id} in {config.database_label}.",
-            args.yes,
-        )
-        counts = privacy.forget(config, args.user_id)
-        print(f"forgot user {args.user_id}: {privacy.counts_text(counts)}")
-        return 0
+        where = "" if args.guild is None else f" in server {args.guild}"
+        whom, stored = f"user {args.user_id}{where}", "stored about"
+        forget = functools.partial(privacy.forget, config, args.user_id, args.guild)
+    else:
+        whom, stored = f"server {args.guild_id}", "stored for"
+        forget = functools.partial(privacy.forget_guild, config, args.guild_id)
     privacy.confirmed(
-        f"This deletes everything stored for server {args.guild_id} in {config.database_label}.",
-        args.yes,
+        f"This deletes everything {stored} {whom} in {config.database_label}.", args.yes
     )
-    counts = privacy.forget_guild(config, args.guild_id)
-    print(f"forgot server {args.guild_id}: {privacy.counts_text(counts)}")
+    print(f"forgot {whom}: {privacy.counts_text(forget())}")
     return 0
 
 

@@ -140,6 +140,19 @@ def test_forget_asks_then_leaves_the_pupil_nowhere(
     assert school.scan(ALICE)  # the others' results stay
 
 
+def test_forget_in_one_server_leaves_the_pupil_in_the_others(
+    school: School, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`privacy forget USER_ID --guild ID` deletes what forget-me deletes in that server only
+    (README, "Running the bot"): Zelda's history, all in GUILD, stays when another server is
+    named, and is gone from GUILD when it is."""
+    assert main(["privacy", "forget", str(ZELDA), "--guild", "5", "--yes"]) == 0
+    assert capsys.readouterr().out.startswith(f"forgot user {ZELDA} in server 5: ")
+    assert school.scan(ZELDA, NAME)  # nothing of hers was in server 5
+    assert main(["privacy", "forget", str(ZELDA), "--guild", str(GUILD), "--yes"]) == 0
+    assert school.scan(ZELDA, NAME) == []
+
+
 def test_forget_guild_leaves_the_server_nowhere(
     school: School, capsys: pytest.CaptureFixture[str]
 ) -> None:
