@@ -12,8 +12,6 @@ import pytest
 
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
-from bot.services.invitations import InvitationService
-from bot.services.leaderboard import LeaderboardService
 from bot.services.periods import DAY_MS
 from bot.services.privacy import WITHHELD, PrivacyService, Retention
 from bot.services.results import ResultsService
@@ -35,16 +33,8 @@ from tests.bot.services.results_support import (  # noqa: F401 - fixtures
     start,
 )
 
-
-@pytest.fixture
-async def history(
-    games: GameService,
-    invitations: InvitationService,
-    results: ResultsService,
-    leaderboards: LeaderboardService,
-    clock: FakeClock,
-) -> dict[str, int]:
-    return await a_full_history(games, invitations, results, leaderboards, clock)
+# Zelda in every table (privacy_support), as a fixture over the services' fixtures
+history = pytest.fixture(a_full_history, name="history")
 
 
 async def test_my_data_holds_every_tables_rows_for_the_user(
