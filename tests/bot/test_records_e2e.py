@@ -11,7 +11,6 @@ import io
 import json
 import logging
 from collections.abc import Iterator
-from dataclasses import replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -23,16 +22,14 @@ from bot.client import MattekrigBot
 from bot.custom_ids import Verb, build, parse
 from bot.i18n import t
 from bot.render.leaderboard import LeaderboardOptions
-from bot.services.periods import day_key, week_key
-from bot.services.ratings import plan
 from bot.services.settings import settings_from_options
-from bot.storage import GameResult, Player
+from bot.storage import Player
 from bot.ui.leaderboard import MemberCheck
 from engine.actions import FLIP_CHOICE
+from tests.bot.class_results import record_duels
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan
 from tests.bot.e2e import settle_bot
-from tests.bot.storage.results_helpers import duel
 from tests.fakediscord.harness import BotHarness
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeInteraction, FakeMessage, FakeUser
@@ -85,34 +82,6 @@ async def play_auto_game(
     await bot.results.drain()
     assert await bot.storage.load_result(gid) is not None
     return gid
-
-
-async def record_duels(
-    bot: MattekrigBot, clock: FakeClock, pairs: list[tuple[int, int]], name: str = "P"
-) -> list[GameResult]:
-    """Results recorded straight into storage (fast: many players for paging)."""
-    stored = []
-    for n, (winner, loser) in enumerate(pairs):
-        at = clock.now_ms()
-        result = duel(
-            900_000 + n,
-            winner,
-            loser,
-            at=at,
-            guild_id=bot.config.dev_guild_id or 0,
-            day=day_key(at),
-            week=week_key(at),
-            answers={winner: (10, 9), loser: (10, 5)},
-        )
-        result = replace(
-            result,
-            players=tuple(replace(p, display_name=f"{name}{p.user_id}") for p in result.players),
-        )
-        clock.advance(60)
-        recorded = await bot.storage.record_result(result, at=at, rate=plan)
-        assert recorded is not None
-        stored.append(recorded)
-    return stored
 
 
 def embed(message: FakeMessage | None) -> dict[str, Any]:

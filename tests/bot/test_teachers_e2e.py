@@ -21,14 +21,17 @@ import pytest
 from bot.custom_ids import Verb, build
 from bot.i18n import option_name, t
 from bot.render.board import when
+from bot.storage import OperationTally
 from engine.regnekrig import ANSWER
 from engine.state import Phase
+from tests.bot.class_results import record_duels
 from tests.bot.e2e import (
     Table,
     assert_all_answered,
     assert_game_over,
     assert_refused,
     best_answer,
+    message_text,
     seed_deals,
     strong_vs_weak,
 )
@@ -55,13 +58,7 @@ async def lang(request: pytest.FixtureRequest, table: Table) -> str:
     return chosen
 
 
-def _texts(message: Any) -> str:
-    parts = [message.content or ""]
-    for embed in message.embeds:
-        parts += [embed.get("title") or "", embed.get("description") or ""]
-        parts += [f"{f['name']} {f['value']}" for f in embed.get("fields", [])]
-        parts.append((embed.get("footer") or {}).get("text") or "")
-    return "\n".join(parts)
+_texts = message_text  # everything a message says in words
 
 
 def _channel(table: Table, name: str) -> Any:
@@ -518,8 +515,6 @@ async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
     """By default a member sees the teacher's public board, the top of the class (at
     most 10, never the bottom half) and their own place below it. Six duels: six winners
     share the top, Alice and the other losers share the bottom half."""
-    from tests.bot.test_records_e2e import record_duels
-
     alice = table.user("alice")
     pairs = [(7_000 + i, 8_000 + i) for i in range(5)] + [(7_100, alice.id)]
     await record_duels(table.bot, table.bot.clock, pairs)  # type: ignore[arg-type]
@@ -586,32 +581,13 @@ async def test_the_report_pages_through_a_class_of_more_than_nine(
 async def _class_of(table: Table, pairs: list[tuple[int, int]]) -> None:
     """Level-1 duels recorded straight into storage, each pupil with ten additions (8 right):
     a report line each, without playing 24 games through Discord."""
-    from dataclasses import replace
-
-    from bot.services.periods import day_key, week_key
-    from bot.services.ratings import plan
-    from bot.storage import OperationTally
-    from tests.bot.storage.results_helpers import duel
-
-    clock: Any = table.bot.clock
     tally = OperationTally("add", answers=10, correct=8, best=6, times=(4000,) * 10)
-    for n, (winner, loser) in enumerate(pairs):
-        at = clock.now_ms()
-        result = duel(
-            960_000 + n,
-            winner,
-            loser,
-            at=at,
-            guild_id=table.fake.guild.id,
-            day=day_key(at),
-            week=week_key(at),
-            answers={winner: (10, 8), loser: (10, 8)},
-        )
-        players = tuple(
-            replace(p, display_name=f"P{p.user_id}", operations=(tally,)) for p in result.players
-        )
-        clock.advance(60)
-        recorded = await table.bot.storage.record_result(
-            replace(result, players=players), at=at, rate=plan
-        )
-        assert recorded is not None
+    clock: Any = table.bot.clock
+    await record_duels(
+        table.bot,
+        clock,
+        pairs,
+        first_game=960_000,
+        answers=((10, 8), (10, 8)),
+        operations=(tally,),
+    )

@@ -7,6 +7,7 @@ import pytest
 
 from bot.services.errors import UserFacingError
 from bot.services.invitations import InvitationService
+from bot.storage import Invitation
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA, EVE
 
@@ -103,15 +104,20 @@ async def test_challenges_expire_after_two_minutes(
         await invitations.answer(inv.id, BOB, accept=True)
 
 
-async def test_lobby_join_leave_start_with_teams(invitations: InvitationService) -> None:
-    """RULES §1.2: four players play two teams of two; a team is one side."""
-    lobby = await invitations.lobby(
+async def _team_lobby(invitations: InvitationService) -> Invitation:
+    """Alice's open lobby for four players in two teams."""
+    return await invitations.lobby(
         guild_id=1,
         channel_id=10,
         host_id=ALICE,
         options={**OPTIONS, "teams": True},
         host_name="Alice",
     )
+
+
+async def test_lobby_join_leave_start_with_teams(invitations: InvitationService) -> None:
+    """RULES §1.2: four players play two teams of two; a team is one side."""
+    lobby = await _team_lobby(invitations)
     with pytest.raises(UserFacingError) as refused:
         await invitations.begin(lobby.id, ALICE)
     assert refused.value.key == "error.lobby_size"
@@ -164,13 +170,7 @@ async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationS
 
 async def test_the_host_picks_a_team_mate(invitations: InvitationService) -> None:
     """Four players can pick teams (or be split automatically by join order)."""
-    lobby = await invitations.lobby(
-        guild_id=1,
-        channel_id=10,
-        host_id=ALICE,
-        options={**OPTIONS, "teams": True},
-        host_name="Alice",
-    )
+    lobby = await _team_lobby(invitations)
     for user in (BOB, CARL, DINA):
         lobby = await invitations.join(lobby.id, user, f"U{user}")
     with pytest.raises(UserFacingError) as refused:
