@@ -30,7 +30,7 @@ from bot.storage.records import (
     StoredEvent,
     StoredGame,
 )
-from bot.storage.sql import Transactions, all_rows, dump, new_id, one, placeholders
+from bot.storage.sql import Transactions, all_rows, dump, new_id, one, placeholders, record_of
 
 # "The channel" of a game is its thread when it has one; matches games_one_live_per_channel.
 _LIVE_IN_CHANNEL = (
@@ -295,15 +295,7 @@ def _players(
             tuple(game_ids),
         )
         for r in rows:
-            found[r["game_id"]].append(
-                Player(
-                    seat=r["seat"],
-                    side=r["side"],
-                    display_name=r["display_name"],
-                    user_id=r["user_id"],
-                    computer=r["computer"],
-                )
-            )
+            found[r["game_id"]].append(record_of(Player, r))
     return defaultdict(tuple, {k: tuple(v) for k, v in found.items()})
 
 

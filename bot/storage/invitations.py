@@ -25,7 +25,7 @@ from bot.storage.records import (
     Member,
     MemberState,
 )
-from bot.storage.sql import Transactions, all_rows, dump, new_id, one, placeholders
+from bot.storage.sql import Transactions, all_rows, dump, new_id, one, placeholders, record_of
 
 
 class InvitationStorage(Transactions):
@@ -337,20 +337,6 @@ def _invitations(conn: sqlite3.Connection, ids: Iterable[int]) -> list[Invitatio
     for m in member_rows:
         members[m["invitation_id"]].append(Member(m["user_id"], m["state"]))
     return [
-        Invitation(
-            id=r["id"],
-            kind=r["kind"],
-            guild_id=r["guild_id"],
-            channel_id=r["channel_id"],
-            message_id=r["message_id"],
-            host_id=r["host_id"],
-            options=json.loads(r["options"]),
-            status=r["status"],
-            game_id=r["game_id"],
-            created_at=r["created_at"],
-            updated_at=r["updated_at"],
-            expires_at=r["expires_at"],
-            members=tuple(members[r["id"]]),
-        )
+        record_of(Invitation, r, options=json.loads(r["options"]), members=tuple(members[r["id"]]))
         for r in rows
     ]

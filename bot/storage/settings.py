@@ -14,7 +14,7 @@ from bot.storage.records import (
     GuildSettings,
     SettingsChange,
 )
-from bot.storage.sql import Transactions, one
+from bot.storage.sql import Transactions, one, record_of
 
 
 class SettingsStorage(Transactions):
@@ -106,15 +106,5 @@ class SettingsStorage(Transactions):
 
 
 def _settings(row: sqlite3.Row) -> GuildSettings:
-    return GuildSettings(
-        guild_id=row["guild_id"],
-        board=row["board"],
-        channels=tuple(json.loads(row["channels"])),
-        language=row["language"],
-        threads=bool(row["threads"]),
-        pings=bool(row["pings"]),
-        answer_form=row["answer_form"],
-        updated_at=row["updated_at"],
-        public_board=row["public_board"],
-        pictures=bool(row["pictures"]),
-    )
+    flags = {name: bool(row[name]) for name in ("threads", "pings", "pictures")}
+    return record_of(GuildSettings, row, channels=tuple(json.loads(row["channels"])), **flags)

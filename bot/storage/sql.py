@@ -6,11 +6,16 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Mapping, Sequence
-from typing import Any, TypeVar
+from dataclasses import fields
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from bot.storage.database import Work, Workers
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
 T = TypeVar("T")
+R = TypeVar("R", bound="DataclassInstance")
 
 Params = Sequence[Any] | Mapping[str, Any]
 
@@ -52,6 +57,13 @@ def new_id(conn: sqlite3.Connection, sql: str, params: Params = ()) -> int:
     if row is None:
         raise ValueError(f"nothing returned by {sql!r}")
     return int(row[0])
+
+
+def record_of(record: type[R], row: Any, **given: Any) -> R:
+    """A record read from a row whose columns bear its fields' names; the ``given`` fields are
+    not read (a column stored as JSON or 0/1, a field from another table)."""
+    read = {f.name: row[f.name] for f in fields(record) if f.name not in given}
+    return record(**read, **given)
 
 
 def placeholders(count: int) -> str:

@@ -24,7 +24,7 @@ from bot.storage.records import (
     NamedPreset,
     preset_key,
 )
-from bot.storage.sql import Transactions, all_rows, new_id
+from bot.storage.sql import Transactions, all_rows, new_id, record_of
 
 T = TypeVar("T")
 
@@ -324,7 +324,7 @@ class TeacherStorage(Transactions):
                 "SELECT * FROM assignments WHERE guild_id = ? AND due_at > ? ORDER BY due_at, id",
                 (guild_id, due_after),
             )
-            return [Assignment(**{k: r[k] for k in r.keys()}) for r in found]  # noqa: SIM118
+            return [record_of(Assignment, r) for r in found]
 
         return await self._read(_tx)
 
@@ -339,33 +339,16 @@ def _first_session(where: str, params: tuple[Any, ...]) -> Work[ClassSession | N
 
 def _session(row: Any) -> ClassSession:
     kept = row["preset"]
-    return ClassSession(
-        id=row["id"],
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        lang=row["lang"],
-        started_at=row["started_at"],
-        ends_at=row["ends_at"],
-        summarized_at=row["summarized_at"],
-        preset=None if kept is None else NamedPreset.from_json(row["guild_id"], json.loads(kept)),
-    )
+    preset = None if kept is None else NamedPreset.from_json(row["guild_id"], json.loads(kept))
+    return record_of(ClassSession, row, preset=preset)
 
 
 def _named(row: Any) -> NamedPreset:
-    return NamedPreset(
-        guild_id=row["guild_id"],
-        name=row["name"],
-        options=json.loads(row["options"]),
-        locked=bool(row["locked"]),
-        updated_at=row["updated_at"],
+    return record_of(
+        NamedPreset, row, options=json.loads(row["options"]), locked=bool(row["locked"])
     )
 
 
 def _preset(row: Any) -> ClassPreset:
-    return ClassPreset(
-        guild_id=row["guild_id"],
-        channel_id=row["channel_id"],
-        options=json.loads(row["options"]),
-        locked=bool(row["locked"]),
-        updated_at=row["updated_at"],
-    )
+    options, locked = json.loads(row["options"]), bool(row["locked"])
+    return record_of(ClassPreset, row, options=options, locked=locked, name=None)
