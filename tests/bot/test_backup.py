@@ -1,4 +1,4 @@
-"""`mattekrig backup` and `mattekrig restore` (README "Backups"): a backup taken
+"""`mattekrig backup` and `mattekrig restore` (docs/operations.md, "Backups"): a backup taken
 while the bot is busy restores to a database whose every game replays; restore never runs
 under a bot and keeps what it replaces."""
 
@@ -66,8 +66,9 @@ def _mode(path: Path) -> int:
 async def test_a_path_ending_in_a_slash_is_a_folder_made_for_dated_backups(
     tmp_path: Path,
 ) -> None:
-    """README "Backups": `mattekrig backup /srv/backups/` every night. The first night used to
-    make a *file* named `backups`, and every later night failed with "already exists"."""
+    """docs/operations.md, "Backups": `mattekrig backup /srv/backups/` every night. A path
+    ending in `/` is a folder, made on the first night, never a *file* named `backups` that
+    every later night would refuse to overwrite."""
     database = await _database(tmp_path / "m.db")
     nights = [NOON + dt.timedelta(days=n) for n in range(3)]
     made = [backup(database, f"{tmp_path}/nightly/backups/", now=night).path for night in nights]
@@ -104,8 +105,8 @@ async def test_keep_prunes_only_older_dated_backups(tmp_path: Path) -> None:
 async def test_the_nightly_cron_line_keeps_two_weeks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The command line of README's cron line: a folder made on the first night, then one
-    dated backup a night, and never more than --keep of them."""
+    """The command line of the cron line in docs/operations.md: a folder made on the first
+    night, then one dated backup a night, and never more than --keep of them."""
     database = await _database(tmp_path / "m.db")
     monkeypatch.setenv("DATABASE_PATH", str(database))
     monkeypatch.chdir(tmp_path)

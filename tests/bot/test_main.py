@@ -122,7 +122,8 @@ def test_a_text_file_as_database_is_one_sentence(
 def test_a_newer_schema_is_refused_with_one_sentence(
     work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """README "Upgrading": a database from a newer bot is never opened by an older one."""
+    """docs/operations.md, "Upgrading": a database from a newer bot is never opened by an
+    older one."""
     newer = work / "newer.db"
     with sqlite3.connect(newer) as conn:
         conn.execute(f"PRAGMA user_version = {known_version() + 1}")
