@@ -1,8 +1,8 @@
 """A class lesson under load on one machine: `python -m benchmarks.lesson`.
 
-Why: every device of a game must see a press at once (the issue's target: from an action to
-every device of that game updated, p99 ≤ 100 ms on a 2-core machine with the load generator
-on it), and a teacher must know what one laptop holds.
+Why: every device of a game must see a press at once (the target: from an action to every
+device of that game updated, p99 ≤ 100 ms on a 2-core machine with the load generator on
+it), and a teacher must know what one laptop holds.
 
 The server is `python -m table class` in a process of its own on 127.0.0.1 (so its CPU is
 its own). The load generator joins `--devices` pupils (default 30: 15 games), each an HTTP
