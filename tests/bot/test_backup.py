@@ -260,7 +260,7 @@ async def test_a_backup_during_50_presses_restores_to_games_that_all_replay(
 async def test_a_restored_backup_forgets_again_who_was_forgotten_after_it(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """PRIVACY.md, "Backups": restoring an old backup used to bring forgotten pupils back.
+    """PRIVACY.md, "Backups": restoring an old backup never brings a forgotten pupil back.
     Every forget recorded after the backup was taken is applied again (a pupil, a whole
     server); one recorded before it is not, so a pupil who came back and played since keeps
     what they played."""

@@ -86,8 +86,8 @@ def test_check_reports_what_run_stops_at(
 
 @pytest.mark.slow  # its own processes, under a read-only mount
 def test_check_and_run_agree_on_a_folder_that_cannot_be_made(tmp_path: Path) -> None:
-    """`check` used to say a database in a folder that does not exist yet was fine, while
-    `run` stopped because the folder above it was read-only."""
+    """`check` and `run` give one verdict on a database in a folder that does not exist yet
+    and cannot be made (the folder above it is read-only): both name the problem."""
     folder = tmp_path / "ro"
     folder.mkdir()
     wrap = read_only_wrapper(folder) if os.geteuid() == 0 else None

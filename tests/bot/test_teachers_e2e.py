@@ -431,8 +431,8 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
 ) -> None:
     """The report, worked out by hand from `SCRIPT`: 5 answers (the miss is no answer), 2 of them
     accepted → 40,0 % correct; 2 best moves of the 6 rounds asked → 33,3 %; 1 miss, no exact
-    hit (level 1 has no target); the median of 2, 3, 4, 10 and 16 seconds is 4,0 s (the game's
-    mean time, which the report used to show, is 7,0 s; the miss's 30 s count nowhere); the
+    hit (level 1 has no target); the median of 2, 3, 4, 10 and 16 seconds is 4,0 s (not the
+    game's mean time, 7,0 s, which one slow answer pulls up; the miss's 30 s count nowhere); the
     commonest mistake is the arithmetic slip, 3 times, and 3 of 6 rounds asked is over a
     quarter, so she needs help with it (the one miss is under `HELP_MIN_MISTAKES`).
     The overview in Discord names her under that kind; dates outside her games give an empty
