@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 
-from bot.services.clock import Clock
+from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import AssignmentProgress
 from bot.storage import PlayerGame
@@ -21,11 +21,7 @@ ROUNDS = range(1, 501)
 DAYS = range(1, 91)
 
 
-class AssignmentService:
-    def __init__(self, storage: Store, clock: Clock) -> None:
-        self.storage = storage
-        self.clock = clock
-
+class AssignmentService(StoredService[Store]):
     async def create(
         self,
         guild_id: int,

@@ -18,7 +18,7 @@ every leaderboard from then on, until they play in the server again (`record` cl
 
 from __future__ import annotations
 
-from bot.services.clock import Clock
+from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import GAMES, PERIODS, Leaderboard, Period
 from bot.services.periods import SCHOOL_TZ, week_key, week_start_ms
@@ -40,11 +40,8 @@ WEEK_MS = 7 * 86_400_000
 DEFAULT_RATING_GAME = "regnekrig"
 
 
-class LeaderboardService:
-    def __init__(self, storage: Store, clock: Clock) -> None:
-        self.storage = storage
-        self.clock = clock
-        self.tz = SCHOOL_TZ
+class LeaderboardService(StoredService[Store]):
+    tz = SCHOOL_TZ  # the school's weeks and days
 
     async def leaderboard(
         self,

@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from bot.services.clock import Clock
+from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassMistake, PupilLine, SessionSummary
 from bot.services.results import OPERATIONS
@@ -27,11 +27,7 @@ SESSION_MINUTES = range(1, 121)
 TOP_MISTAKES = 3  # the class's most common mistake kinds shown in the summary
 
 
-class SessionService:
-    def __init__(self, storage: Store, clock: Clock) -> None:
-        self.storage = storage
-        self.clock = clock
-
+class SessionService(StoredService[Store]):
     async def start(
         self,
         guild_id: int,

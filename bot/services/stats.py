@@ -27,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.services.advice import find_practice
-from bot.services.clock import Clock
+from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import LevelSuggestion, PlayerStats
 from bot.services.results import LEVEL_OPERATIONS, OPERATIONS
@@ -45,11 +45,7 @@ MAX_LEVEL = 7
 TREND = 10
 
 
-class StatsService:
-    def __init__(self, storage: Store, clock: Clock) -> None:
-        self.storage = storage
-        self.clock = clock
-
+class StatsService(StoredService[Store]):
     async def stats(
         self,
         guild_id: int,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from bot.services.clock import Clock
+from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.storage.contract import TeachingStore
 from bot.storage.records import PRESET_NAME_MAX as PRESET_NAME_MAX
@@ -82,11 +82,7 @@ def preset_name(text: str) -> str:
     return name
 
 
-class TeacherService:
-    def __init__(self, storage: TeachingStore, clock: Clock) -> None:
-        self.storage = storage
-        self.clock = clock
-
+class TeacherService(StoredService[TeachingStore]):
     async def set_preset(
         self,
         guild_id: int,
