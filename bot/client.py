@@ -1,5 +1,5 @@
 """The Discord client: one `commands.Bot` subclass whose `setup_hook` opens storage, loads the
-cogs, registers the dynamic items, restores live games and their timers, and syncs commands
+cogs, restores live games and their timers, and syncs commands
 to the development server (globally only when asked)."""
 
 from __future__ import annotations
@@ -45,14 +45,9 @@ from bot.shards import ShardGameStore, Shards
 from bot.storage import Invitation, Storage
 from bot.storage.contract import GameStore
 from bot.storage.select import open_storage
-from bot.ui.admin import SeasonItem
-from bot.ui.items import DYNAMIC_ITEMS
-from bot.ui.leaderboard import PageItem
 from bot.ui.modals import handle_answer_submit
 from bot.ui.options import wrong_option
-from bot.ui.privacy import ForgetItem
-from bot.ui.report import ReportPageItem
-from bot.ui.sessions import MyLineItem
+from bot.ui.presses import handle_press
 
 log = logging.getLogger(__name__)
 
@@ -202,9 +197,6 @@ class MattekrigBot(App):
         await self.tree.set_translator(MattekrigTranslator())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(
-            *DYNAMIC_ITEMS, PageItem, ForgetItem, SeasonItem, MyLineItem, ReportPageItem
-        )
         if self.boards.pictures:  # the picture worker imports while the games are restored
             self.boards.drawer.start()
         restored = await self.games.restore_all()
@@ -271,7 +263,10 @@ class MattekrigBot(App):
         await self.on_guild_join(guild)
 
     async def on_interaction(self, interaction: discord.Interaction[MattekrigBot]) -> None:
-        await handle_answer_submit(interaction)
+        """Our presses and answer modals, whatever message they came from (`bot.ui.presses`,
+        `bot.ui.modals`): discord.py routes neither to an item it would not find."""
+        if not await handle_press(interaction):
+            await handle_answer_submit(interaction)
 
     def _render_board(self, game: LiveGame) -> None:
         """The board's text of a game whose change is being committed. The game service hands

@@ -25,9 +25,9 @@ class Panel:
     kept: discord.Attachment | None = None
 
     def __post_init__(self) -> None:
-        # Every press is handled by the DynamicItems in bot/ui, which work on any message, old
-        # or new. A stopped view is still sent, but discord.py does not keep it in memory for
-        # each message forever (and does not dispatch presses to it twice).
+        # Every press is handled by the items in bot/ui (bot/ui/presses.py), which work on
+        # any message, old or new. A stopped view is still sent, but discord.py does not keep
+        # it in memory for each message forever (and does not dispatch presses to it twice).
         self.view.stop()
 
     def with_picture(self, picture: Picture) -> Panel:

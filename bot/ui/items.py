@@ -1,9 +1,10 @@
 # mypy: disable-error-code="override"
 # (discord.py types item callbacks for any client; these items are only ever added to the App)
-"""The buttons and selects of boards, challenges and lobbies as `DynamicItem`s: discord.py
-rebuilds them from the custom_id of any message, so they keep working on old messages and
+"""The buttons and selects of boards, challenges and lobbies as `DynamicItem`s: each is built
+from the pressed custom_id alone (`bot.ui.presses`), so they keep working on old messages and
 after a restart. Each one answers every press: its result, or a short private explanation
-(discord.py only logs exceptions of dynamic items, so each catches its own)."""
+(an exception that escaped an item would leave the press unanswered, so each catches its
+own)."""
 
 from __future__ import annotations
 
@@ -289,27 +290,8 @@ class CancelItem(MattekrigItem, template=template(Verb.CANCEL)):
         await _show_invitation(interaction, invitation)
 
 
-class UnknownItem(discord.ui.DynamicItem[ItemT], template=TEMPLATE):
-    """Any id of our shape that no verb's item takes (an unknown verb, a wrong marker: never
-    built by us, so sent by a broken or hostile client): answered, not left to fail. It
-    matches every id of ours too, so it steps aside whenever a verb's item takes the press
-    (discord.py runs every item whose template matches)."""
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction[App], item: ItemT, match: re.Match[str], /
-    ) -> UnknownItem:
-        return cls(item)
-
-    async def interaction_check(self, interaction: discord.Interaction[App]) -> bool:
-        custom_id = str(self.item.custom_id)  # type: ignore[attr-defined]
-        return not any(template(verb).fullmatch(custom_id) for verb in Verb)
-
-    async def callback(self, interaction: discord.Interaction[App]) -> None:
-        await send_private(interaction, t("error.unknown_button", lang_of(interaction)))
-
-
-DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[ItemT]], ...] = (
+# The items of boards, challenges and lobbies (bot/ui/presses.py runs every press).
+BOARD_ITEMS: tuple[type[MattekrigItem], ...] = (
     ChoiceItem,
     AutoplayItem,
     HintItem,
@@ -323,5 +305,4 @@ DYNAMIC_ITEMS: tuple[type[discord.ui.DynamicItem[ItemT]], ...] = (
     BeginItem,
     CancelItem,
     TeamsItem,
-    UnknownItem,
 )

@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from . import payloads
+from .component_checks import walk_components
 from .limits import ANSWER_WINDOW, SELECT_TYPES, TEXT_INPUT
 from .server import FakeDiscord
 from .state import (
@@ -127,11 +128,16 @@ class Driver:
         locale: str | None = None,
         wait: bool = True,
         age: float = 0.0,
+        seen: Mapping[str, Any] | None = None,
     ) -> FakeInteraction:
-        """Press the button ``custom_id`` on ``message`` (as it looks now)."""
+        """Press the button ``custom_id`` on ``message`` (as it looks now). ``seen``: the
+        press was made on an earlier version of the message (one of its ``history``
+        snapshots), which must have had the button; Discord delivers such a press with the
+        message as it is *now* (two pupils pressing at the same moment: the first press moved
+        the board on before the second arrived)."""
         actor = self._user(user)
         current = self._visible_message(message, actor)
-        component = self._component(current, custom_id, {2})
+        component = self._component(current, custom_id, {2}, seen)
         data: dict[str, Any] = {"custom_id": custom_id, "component_type": 2}
         if "id" in component:
             data["id"] = component["id"]
@@ -151,12 +157,14 @@ class Driver:
         locale: str | None = None,
         wait: bool = True,
         age: float = 0.0,
+        seen: Mapping[str, Any] | None = None,
     ) -> FakeInteraction:
         """Pick ``values`` in the select menu ``custom_id`` (option values for string selects;
-        users/roles/channels for the others), within its min/max."""
+        users/roles/channels for the others), within its min/max. ``seen``: picked on an
+        earlier version of the message, as for `click`."""
         actor = self._user(user)
         current = self._visible_message(message, actor)
-        component = self._component(current, custom_id, set(SELECT_TYPES))
+        component = self._component(current, custom_id, set(SELECT_TYPES), seen)
         kind = int(component["type"])
         low, high = int(component.get("min_values", 1)), int(component.get("max_values", 1))
         if not low <= len(values) <= high:
@@ -419,12 +427,24 @@ class Driver:
         return current
 
     @staticmethod
-    def _component(message: FakeMessage, custom_id: str, kinds: set[int]) -> dict[str, Any]:
-        component = message.component(custom_id)
+    def _component(
+        message: FakeMessage,
+        custom_id: str,
+        kinds: set[int],
+        seen: Mapping[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """The component as the user saw it: on the message now, or on the earlier version
+        ``seen`` (a snapshot from the message's ``history``)."""
+        if seen is None:
+            component = message.component(custom_id)
+            offered = message.custom_ids()
+        else:
+            shown = [dict(c) for c in walk_components(seen.get("components") or [])]
+            component = next((c for c in shown if c.get("custom_id") == custom_id), None)
+            offered = [c["custom_id"] for c in shown if "custom_id" in c]
         if component is None or component.get("type") not in kinds:
             raise LookupError(
-                f"message {message.id} has no such component {custom_id!r}; it has "
-                f"{message.custom_ids()}"
+                f"message {message.id} has no such component {custom_id!r}; it has {offered}"
             )
         if component.get("disabled"):
             raise LookupError(f"component {custom_id!r} is disabled")
