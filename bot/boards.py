@@ -23,7 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
 import aiohttp
@@ -52,6 +52,9 @@ CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 reque
 PRESS_WAITS_S = 1.0
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
 FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
+# What the boards show is stored this long after they were written, a batch at a time: not a
+# write per press, and what a crash loses of it is only boards redrawn once more at start-up.
+SHOWN_STORED_AFTER_S = 1.0
 # What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
 # answer to a request: never a bug here.
 TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
@@ -66,6 +69,8 @@ class BoardGames(Protocol):
     ) -> None: ...
 
     async def shown(self, game_id: int) -> LiveGame: ...
+
+    async def boards_shown(self, shown: Mapping[int, int]) -> None: ...
 
 
 class BoardPublisher:
@@ -89,6 +94,8 @@ class BoardPublisher:
         self.drawer = drawing.shared()
         self._boards: dict[int, BoardState] = {}
         self._background: set[asyncio.Task[None]] = set()
+        self._shown_seqs: dict[int, int] = {}  # boards written since what they show was stored
+        self._store_shown: asyncio.TimerHandle | None = None
         self._closing = False
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
@@ -234,9 +241,10 @@ class BoardPublisher:
             await interaction.response.defer()
             return True
         try:
-            panel = self.render(game)
+            panel, seq = self.render(game), game.next_seq
             kept = self._kept(game, pressed) if pictured else None
             await show_in(interaction, panel if kept is None else panel.keeping(kept))
+            self._wrote(game, seq)
             if kept is None:
                 board.wrote(None)
             if game.record.message_id is None:  # the pressed board is the board
@@ -264,6 +272,25 @@ class BoardPublisher:
         except TRANSPORT_ERRORS:  # Discord answers nothing at all now; the log holds it
             log.info("could not tell the presser that their move in game %s counted", game.id)
 
+    def _wrote(self, game: LiveGame, seq: int) -> None:
+        """The board now shows the game up to ``seq`` (the next action's): noted for storage,
+        so that after a crash the boards the log is ahead of are known (`catch_up`)."""
+        self._shown_seqs[game.id] = max(seq, self._shown_seqs.get(game.id, 0))
+        if self._store_shown is None and not self._closing:
+            loop = asyncio.get_running_loop()
+            self._store_shown = loop.call_later(SHOWN_STORED_AFTER_S, self._store_shown_now)
+
+    def _store_shown_now(self) -> None:
+        self._store_shown = None
+        self._spawn(self._keep_shown())
+
+    async def _keep_shown(self) -> None:
+        shown, self._shown_seqs = self._shown_seqs, {}
+        try:
+            await self.games.boards_shown(shown)
+        except Exception:  # a database going away: those boards are redrawn at start-up
+            log.warning("could not store what %d board(s) show", len(shown))
+
     async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
         """The board as the interaction's own answer (the start path): its message
         id comes back in the callback response (discord.py asks ``with_response``), so no
@@ -272,7 +299,9 @@ class BoardPublisher:
         text; its picture follows as an edit, like a press's."""
         board = self._board(game.id)
         async with board.lock:
-            message = await answer_message(interaction, **self.render(game).fields())
+            panel, seq = self.render(game), game.next_seq
+            message = await answer_message(interaction, **panel.fields())
+            self._wrote(game, seq)
             board.wrote(None)
             await self.games.set_board(game, message.id)
         if not interaction.app_permissions.attach_files:
@@ -369,13 +398,17 @@ class BoardPublisher:
     ) -> discord.Message:
         """The board written with its picture; where the channel refuses files (Attach Files
         is missing), the text alone, and text from now on."""
+        seq = game.next_seq
         try:
-            return await write(self._panel(game, picture))
+            message = await write(self._panel(game, picture))
         except discord.Forbidden as refused:
             if picture is None or refused.code != MISSING_PERMISSIONS:
                 raise
-        await self._text_from_now(game)
-        return await write(self.render(game))
+            await self._text_from_now(game)
+            seq = game.next_seq
+            message = await write(self.render(game))
+        self._wrote(game, seq)
+        return message
 
     async def _edit_board(
         self, channel: discord.PartialMessageable, game: LiveGame, picture: Picture | None
@@ -436,10 +469,18 @@ class BoardPublisher:
 
     # -- after a restart, and boards found behind ----------
 
-    def catch_up(self, games: Sequence[LiveGame]) -> asyncio.Task[None]:
-        """Draw every given board again from its game's state, in the background and paced
-        to Discord's limits (start-up: the log may be ahead of what Discord shows)."""
-        return self._spawn(self._catch_up(list(games)))
+    async def catch_up(self, games: Sequence[LiveGame]) -> None:
+        """Draw every given board again from its game's state, paced to Discord's limits
+        (start-up: the log may be ahead of what Discord shows). A board known to be behind
+        its game (its last action was committed but never shown: a crash came between), or
+        not known to be true, and every board of a game that ended lately, is drawn before
+        this returns, so before the bot takes its first press: a pupil never presses a board
+        that is behind and is refused. The others follow in the background."""
+        behind = [g for g in games if _behind(g)]
+        await self._catch_up(behind)
+        if behind:
+            log.info("redrew %d board(s) behind their games", len(behind))
+        self._spawn(self._catch_up([g for g in games if not _behind(g)]))
 
     async def _catch_up(self, games: list[LiveGame]) -> None:
         pending = []
@@ -447,7 +488,6 @@ class BoardPublisher:
             pending.append(self._spawn(self.refresh(game)))
             await asyncio.sleep(1 / self.catch_up_per_s)
         await asyncio.gather(*pending, return_exceptions=True)
-        log.info("redrew %d board(s) after the restart", len(games))
 
     def heal(self, game_id: int, pressed: discord.Message | None) -> None:
         """A press was refused as stale: if it was pressed on the game's board, that board
@@ -480,6 +520,10 @@ class BoardPublisher:
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
+        if self._store_shown is not None:
+            self._store_shown.cancel()
+            self._store_shown = None
+        await self._keep_shown()  # a clean stop leaves no board to redraw
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
         """Tell a player it is their turn: only where the game waits for one side
@@ -512,6 +556,13 @@ class BoardPublisher:
             await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
         except TRANSPORT_ERRORS:  # the game goes on without it (a stop under way, too)
             log.info("could not ping the players of game %s", game.id)
+
+
+def _behind(game: LiveGame) -> bool:
+    """Whether the game's board may be behind it after a restart: its last action was never
+    noted as shown, or the game ended lately (a stop moves no seq)."""
+    shown = game.record.shown_seq
+    return game.is_finished or shown is None or shown < game.next_seq
 
 
 def describe_failure(error: BaseException) -> str:

@@ -203,8 +203,8 @@ class MattekrigBot(App):
         log.info("restored %d live game(s)", len(restored))
         await self.results.record_pending()  # games that ended just before a crash
         # The log may be ahead of Discord (a crash between a commit and its board edit):
-        # every board is drawn again from its game, in the background.
-        self.boards.catch_up([*restored, *await self.games.ended_lately()])
+        # every board is drawn again from its game, those behind before the first press.
+        await self.boards.catch_up([*restored, *await self.games.ended_lately()])
         self.scheduler.start()
         self.purge_daily.start()
         if self.config.dev_guild_id is not None:

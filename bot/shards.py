@@ -9,7 +9,7 @@ timer of another process's game is neither fired nor cleared here.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -112,6 +112,9 @@ class ShardGameStore:
 
     async def set_status(self, game_id: int, status: GameStatus, at: int) -> None:
         await self._inner.set_status(game_id, status, at)
+
+    async def set_boards_shown(self, shown: Mapping[int, int]) -> None:
+        await self._inner.set_boards_shown(shown)
 
     async def set_timer(self, game_id: int, kind: str, due_at: int, payload: Any = None) -> None:
         await self._inner.set_timer(game_id, kind, due_at, payload)

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import random
 import secrets
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
@@ -271,6 +271,11 @@ class GameService:
         except BaseException:
             game.record = before
             raise
+
+    async def boards_shown(self, shown: Mapping[int, int]) -> None:
+        """Remember what the games' boards show (game id → the seq of the next action when
+        each was last written): after a crash, `GameRecord.shown_seq` says which are behind."""
+        await self.storage.set_boards_shown(shown)
 
     # -- player actions ----------
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.storage.errors import (
@@ -130,6 +130,24 @@ class GameStorage(Transactions):
                 "UPDATE games SET message_id = ?, thread_id = coalesce(?, thread_id),"
                 " updated_at = ? WHERE id = ?",
                 (message_id, thread_id, at, game_id),
+            )
+
+        await self._write(_tx)
+
+    async def set_boards_shown(self, shown: Mapping[int, int]) -> None:
+        """Remember what the games' boards show: game id → the seq of the next action when
+        its board was last written. Only ever forward (an older note arriving late changes
+        nothing); a game deleted meanwhile is skipped. Not a game's change: `updated_at`
+        stays."""
+        rows = [(seq, game_id, seq) for game_id, seq in sorted(shown.items())]
+        if not rows:
+            return
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            conn.executemany(
+                "UPDATE games SET shown_seq = ? WHERE id = ?"
+                " AND (shown_seq IS NULL OR shown_seq < ?)",
+                rows,
             )
 
         await self._write(_tx)
@@ -280,6 +298,7 @@ def _game_fields(row: sqlite3.Row) -> dict[str, Any]:
         "status": row["status"],
         "created_at": row["created_at"],
         "updated_at": row["updated_at"],
+        "shown_seq": row["shown_seq"],
     }
 
 

@@ -14,6 +14,7 @@ import contextlib
 import sqlite3
 from pathlib import Path
 
+from tests.bot.test_crash import game_with_a_flip, stale_boards
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.process import BotProcess, start_against_computer
 from tests.fakediscord.server import FakeDiscord
@@ -21,6 +22,7 @@ from tests.fakediscord.state import FakeInteraction, FakeMessage, FakeUser
 
 GAMES = 50
 UPDATE_MESSAGE = 7
+CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 
 
 def _flip_of(board: FakeMessage) -> str:
@@ -81,6 +83,59 @@ async def test_sigkill_mid_batch_loses_no_answered_press_and_doubles_none(
             if user.id in answered:
                 assert len(seqs) == 1, f"{user.username}'s answered press was lost"
         # and the restored games take the next press
+        user, board = boards[0]
+        current = fake.message(board.id)
+        again = await driver.click(user, current, _flip_of(current))
+        assert again.answered and again.response_type == UPDATE_MESSAGE
+
+
+BEHIND_GAMES = 30
+UNSHOWN = 4  # presses committed whose answers never reach Discord before the kill
+
+
+async def test_after_a_sigkill_every_board_is_true_before_the_first_press(
+    fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
+) -> None:
+    """A kill can come between a press's commit and its answer (the board edit): the log is
+    then ahead of the board. The restarted bot redraws such a board before it takes a press
+    again, so nobody presses a board that is behind and is refused: when the bot says it is
+    ready, every board offers its game's current round."""
+    fake = fake_discord
+    database = tmp_path / "behind.sqlite3"
+    seats = [
+        (fake.world.add_user(f"pupil{i}", locale="no"), fake.world.add_channel(f"bord-{i}"))
+        for i in range(BEHIND_GAMES)
+    ]
+    bot = BotProcess(fake, "real", database)
+    await bot.start()
+    held = None
+    try:
+        boards = []
+        for user, channel in seats:
+            board, _ = await game_with_a_flip(driver, database, user, channel)
+            boards.append((user, board))
+        # The first answers are held on their way to Discord: committed, never shown.
+        held = fake.faults.stall(CALLBACK, times=UNSHOWN)
+        presses = [
+            await driver.click(user, board, _flip_of(board), wait=False) for user, board in boards
+        ]
+        await fake.wait_until(
+            lambda: (
+                held.caught == UNSHOWN
+                and sum(p.answered for p in presses) == BEHIND_GAMES - UNSHOWN
+            ),
+            timeout=10,
+            what="every answer sent or held",
+        )
+        behind = stale_boards(fake, database)
+        assert len(behind) == UNSHOWN  # the log is ahead of these boards
+    finally:
+        await bot.kill()
+        if held is not None:
+            held.stalled.set()  # type: ignore[union-attr]
+
+    async with BotProcess(fake, "real", database):
+        assert stale_boards(fake, database) == []  # ready, and no board behind its game
         user, board = boards[0]
         current = fake.message(board.id)
         again = await driver.click(user, current, _flip_of(current))

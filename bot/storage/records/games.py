@@ -59,6 +59,9 @@ class GameRecord:
     created_at: int
     updated_at: int
     players: tuple[Player, ...]
+    # The seq of the next action when the board was last written to Discord (None: not
+    # known): a live game whose log is ahead of it has a board behind its game.
+    shown_seq: int | None = None
 
     @property
     def home_channel_id(self) -> int:

@@ -185,6 +185,23 @@ async def test_games_ended_since_a_moment_with_a_board(store: Storage) -> None:
     assert await store.ended_since(T0) == [early, late]
 
 
+async def test_what_a_board_shows_only_moves_forward(store: Storage) -> None:
+    """After a crash, a board is behind its game when the log went further than the seq its
+    board was last written with: what the boards show is stored a batch at a time, only ever
+    forward (a batch written late never takes a board back), and without touching the game's
+    `updated_at` (retention and the games ended lately read it)."""
+    game_id = await new_game(store, channel_id=500)
+    other = await new_game(store, channel_id=501)
+    assert (await store.load_game(game_id)).shown_seq is None  # not known: redrawn
+    await store.set_boards_shown({game_id: 3, other: 1})
+    await store.set_boards_shown({game_id: 2, 999_999: 5})  # late, and a game gone meanwhile
+    await store.set_boards_shown({})
+    game = await store.load_game(game_id)
+    assert (game.shown_seq, game.updated_at) == (3, T0)
+    assert (await store.load_game(other)).shown_seq == 1
+    assert [g.shown_seq for g in await store.load_live_games()] == [3, 1]
+
+
 @pytest.mark.parametrize(
     "players",
     [
