@@ -52,6 +52,7 @@ CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 reque
 PRESS_WAITS_S = 1.0
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
 FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
+PING_EVERY_MS = 60_000  # a player is pinged at most once a minute, whatever the games
 # What the boards show is stored this long after they were written, a batch at a time: not a
 # write per press, and what a crash loses of it is only boards redrawn once more at start-up.
 SHOWN_STORED_AFTER_S = 1.0
@@ -96,6 +97,7 @@ class BoardPublisher:
         self._background: set[asyncio.Task[None]] = set()
         self._shown_seqs: dict[int, int] = {}  # boards written since what they show was stored
         self._store_shown: asyncio.TimerHandle | None = None
+        self._pinged_at: dict[int, int] = {}  # player → when last pinged (clock ms)
         self._closing = False
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
@@ -529,24 +531,34 @@ class BoardPublisher:
         """Tell a player it is their turn: only where the game waits for one side
         alone — naming the target, or the game's first decision — mentioning only that side's
         players, once per decision, never the player who just pressed, and not where the
-        teacher turned pings off."""
+        teacher turned pings off. Quiet enough for a class channel: never in a game against
+        the computer (the pupil is at the board already), and at most one ping per player a
+        minute (a fast game's turns are seen on the board; a ping is for one who looked away)."""
         window = game.state.window
         board = self._board(game.id)
-        if game.is_finished or board.pinged == window:
+        if game.is_finished or board.pinged == window or game.computer_sides():
             return
         seen = self._seen(game)
-        humans = [s for s in seen.awaited if s not in game.computer_sides()]
         first = board.pinged is None and seen.round <= 1
         decision = seen.decision
-        if decision is None or len(humans) != 1 or not (decision.alone or first):
+        if decision is None or len(seen.awaited) != 1 or not (decision.alone or first):
             return
-        users = [p.user_id for p in game.players_of(humans[0]) if p.user_id is not None]
+        users = [p.user_id for p in game.players_of(seen.awaited[0]) if p.user_id is not None]
         board.pinged = window
         if not users or users == [presser]:
+            return
+        now_ms = self.clock.now_ms()
+        users = [
+            u for u in users if now_ms - self._pinged_at.get(u, -PING_EVERY_MS) >= PING_EVERY_MS
+        ]
+        if not users:
             return
         guild_id = game.record.guild_id
         if guild_id is not None and not (await self.settings(guild_id)).pings:
             return
+        self._pinged_at = {
+            u: at for u, at in self._pinged_at.items() if now_ms - at < PING_EVERY_MS
+        } | dict.fromkeys(users, now_ms)
         lang = game.settings.locale
         key = decision.ping
         players = " ".join(f"<@{uid}>" for uid in users)
