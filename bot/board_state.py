@@ -13,6 +13,7 @@ from bot.render.display_names import side_names
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.pictures import FILENAME
+from bot.render.pictures.scene import Scene
 from bot.render.screen import GameScreen
 from bot.services.live import LiveGame
 from engine.view import View, view
@@ -79,14 +80,23 @@ class BoardState:
     asked: int = 0  # refreshes asked for so far; a pass covers those asked before it writes
     picture_known: bool = False  # whether `picture` is what this process last wrote
     picture: discord.Attachment | None = None  # the picture file on it
+    scene: Scene | None = None  # what that picture shows, when known
     text_only: bool = False  # its channel refuses attachments
     retrying: asyncio.Task[None] | None = None  # an edit that failed waits to be tried again
     healed_at: float | None = None  # when a stale press last redrew it (loop time)
     pinged: int | None = None  # the decision window its players were last pinged for
     rendered: Rendered | None = None  # its text, last rendered
 
-    def wrote(self, picture: discord.Attachment | None) -> None:
+    def wrote(self, picture: discord.Attachment | None, scene: Scene | None = None) -> None:
         self.picture_known, self.picture = True, picture
+        self.scene = scene if picture is not None else None
+
+    def shows(self, scene: Scene | None) -> discord.Attachment | None:
+        """The picture file on the board when it shows `scene` already (no new picture is
+        needed), else None."""
+        if scene is None or not self.picture_known or self.scene != scene:
+            return None
+        return self.picture
 
 
 def screen_of(game: LiveGame, lang: str) -> GameScreen:

@@ -37,6 +37,7 @@ from bot.render.display_names import side_names
 from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.pictures import Picture
+from bot.render.pictures.scene import Scene, scene
 from bot.replies import answer_message, edit_panel, reply_lang, send_panel, show_in
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
@@ -135,9 +136,19 @@ class BoardPublisher:
             return last.seen
         return view(game.state, None)
 
-    def _panel(self, game: LiveGame, picture: Picture | None) -> Panel:
+    def _panel(
+        self, game: LiveGame, picture: Picture | None, kept: discord.Attachment | None = None
+    ) -> Panel:
         panel = self.render(game)
-        return panel if picture is None else panel.with_picture(picture)
+        if picture is not None:
+            return panel.with_picture(picture)
+        return panel if kept is None else panel.keeping(kept)
+
+    def _scene(self, game: LiveGame) -> Scene:
+        """What the game's picture shows now (`bot.render.pictures.scene`): a picture is drawn
+        and uploaded only when this differs from what the board's picture shows."""
+        lang = game.settings.locale
+        return scene(self._seen(game), side_names(game, as_lang(lang), plain=True), lang)
 
     async def pictured(self, game: LiveGame) -> bool:
         """Whether the game's board shows a picture: the bot draws them, the server has not
@@ -147,15 +158,16 @@ class BoardPublisher:
         guild_id = game.record.guild_id
         return guild_id is None or (await self.settings(guild_id)).pictures
 
-    async def _picture(self, game: LiveGame) -> Picture | None:
-        """The picture of the game as it is now (None: the board is text only), drawn by the
-        worker process — CPU work, never on the event loop, and below the bot's priority, so
-        that under load the presses' answers keep the cores and pictures wait their turn."""
+    async def _picture(self, game: LiveGame) -> tuple[Picture | None, Scene | None]:
+        """The picture of the game as it is now and what it shows (None: the board is text
+        only), drawn by the worker process — CPU work, never on the event loop, and below the
+        bot's priority, so that under load the presses' answers keep the cores and pictures
+        wait their turn."""
         if not await self.pictured(game) or self._closing:  # stopping: the text stays
-            return None
+            return None, None
         lang = game.settings.locale
-        names = side_names(game, as_lang(lang), plain=True)
-        return await self.drawer.draw(self._seen(game), names, lang)
+        seen, names = self._seen(game), side_names(game, as_lang(lang), plain=True)
+        return await self.drawer.draw(seen, names, lang), scene(seen, names, lang)
 
     async def _text_from_now(self, game: LiveGame) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""
@@ -251,9 +263,12 @@ class BoardPublisher:
                 board.wrote(None)
             if game.record.message_id is None:  # the pressed board is the board
                 await self.games.set_board(game, pressed.id)
+            # A tick ("has answered ✓") changes the text only: the picture kept shows the
+            # table as it is, and no second edit follows.
+            current = kept is not None and board.shows(self._scene(game)) is kept
         finally:
             lock.release()
-        return pictured
+        return pictured and not current
 
     def _kept(self, game: LiveGame, pressed: discord.Message) -> discord.Attachment | None:
         """The picture file on the board now: as this process last wrote it, else as the
@@ -313,13 +328,18 @@ class BoardPublisher:
 
     async def post(self, channel: discord.abc.Messageable, game: LiveGame) -> discord.Message:
         """A new board message for the game (at start, or when the old one was deleted)."""
-        return await self._post(channel, game, await self._picture(game))
+        picture, shows = await self._picture(game)
+        return await self._post(channel, game, picture, shows)
 
     async def _post(
-        self, channel: discord.abc.Messageable, game: LiveGame, picture: Picture | None
+        self,
+        channel: discord.abc.Messageable,
+        game: LiveGame,
+        picture: Picture | None,
+        shows: Scene | None,
     ) -> discord.Message:
         message = await self._written(game, picture, lambda panel: send_panel(channel, panel))
-        self._board(game.id).wrote(picture_of(message))
+        self._board(game.id).wrote(picture_of(message), shows)
         thread_id = channel.id if isinstance(channel, discord.Thread) else None
         await self.games.set_board(game, message.id, thread_id=thread_id)
         await self.ping(game, None)
@@ -357,30 +377,41 @@ class BoardPublisher:
 
         The picture is drawn first, without the board's lock (a press meanwhile is answered
         at once), and shown only with the text of the state it was drawn from: when the
-        game changed meanwhile, the newer state is drawn instead (the latest wins)."""
+        game changed meanwhile, the newer state is drawn instead (the latest wins). When the
+        picture on the board shows the table as it is already, it is kept (nothing drawn,
+        nothing uploaded): only the text changes."""
         while True:
             drawn = game.state
-            picture = await self._picture(game)
+            kept = None
+            if game.record.message_id is not None and await self.pictured(game):
+                kept = board.shows(self._scene(game))
+            picture, shows = (None, board.scene) if kept is not None else await self._picture(game)
             async with board.lock:
-                if game.state is not drawn:
+                if game.state is not drawn or (kept is not None and board.picture is not kept):
                     continue
                 covered = board.asked
-                if not await self._write(game, picture):
+                if not await self._write(game, picture, shows, kept):
                     return None
                 break
         if not game.is_finished:
             await self.ping(game, None)
         return covered
 
-    async def _write(self, game: LiveGame, picture: Picture | None) -> bool:
+    async def _write(
+        self,
+        game: LiveGame,
+        picture: Picture | None,
+        shows: Scene | None,
+        kept: discord.Attachment | None,
+    ) -> bool:
         if self._closing:  # no picture was drawn: an edit now would take the board's away
             return True
         channel = self.channel(game.channel_id)
         try:
             if game.record.message_id is None:
-                await self._post(channel, game, picture)
+                await self._post(channel, game, picture, shows)
             else:
-                await self._edit_board(channel, game, picture)
+                await self._edit_board(channel, game, picture, shows, kept)
         except discord.Forbidden:
             log.warning("no permission to show the board of game %s", game.id)
         except TRANSPORT_ERRORS as refused:
@@ -397,14 +428,16 @@ class BoardPublisher:
         game: LiveGame,
         picture: Picture | None,
         write: Callable[[Panel], Awaitable[discord.Message]],
+        kept: discord.Attachment | None = None,
     ) -> discord.Message:
-        """The board written with its picture; where the channel refuses files (Attach Files
-        is missing), the text alone, and text from now on."""
+        """The board written with its picture (a new one, or the one it carries: ``kept``);
+        where the channel refuses files (Attach Files is missing), the text alone, and text
+        from now on."""
         seq = game.next_seq
         try:
-            message = await write(self._panel(game, picture))
+            message = await write(self._panel(game, picture, kept))
         except discord.Forbidden as refused:
-            if picture is None or refused.code != MISSING_PERMISSIONS:
+            if (picture is None and kept is None) or refused.code != MISSING_PERMISSIONS:
                 raise
             await self._text_from_now(game)
             seq = game.next_seq
@@ -413,17 +446,26 @@ class BoardPublisher:
         return message
 
     async def _edit_board(
-        self, channel: discord.PartialMessageable, game: LiveGame, picture: Picture | None
+        self,
+        channel: discord.PartialMessageable,
+        game: LiveGame,
+        picture: Picture | None,
+        shows: Scene | None,
+        kept: discord.Attachment | None,
     ) -> None:
         assert game.record.message_id is not None
         board = channel.get_partial_message(game.record.message_id)
         try:
-            message = await self._written(game, picture, lambda panel: edit_panel(board, panel))
+            message = await self._written(
+                game, picture, lambda panel: edit_panel(board, panel), kept
+            )
         except discord.NotFound:
             log.info("board of game %s is gone; posting a new one", game.id)
-            await self._post(channel, game, picture)
+            if kept is not None:  # the kept file went with the message: draw it anew
+                picture, shows = await self._picture(game)
+            await self._post(channel, game, picture, shows)
             return
-        self._board(game.id).wrote(picture_of(message))
+        self._board(game.id).wrote(picture_of(message), shows)
 
     def _forget_later(self, game_id: int) -> None:
         """A finished game's board state is let go, but not at once: the press that

@@ -173,15 +173,23 @@ class AdminGroup(
         game: app_commands.Range[int, 1, MAX_GAME_ID] | None = None,
     ) -> None:
         """Ends a game with no result (RULES §1.5: counted for nobody); logged by the service.
-        Without a game number: the game in this channel."""
+        Without a game number: the game in this channel, or in one of its threads (a class
+        channel's games run in threads); where several run, the teacher is told their
+        numbers to choose from."""
         bot = interaction.client
         guild_id, _ = _manager(interaction)
         _, lang = await house_rules(interaction)
-        live = (
-            bot.games.in_channel(interaction.channel_id or 0)
-            if game is None
-            else bot.games.games.get(game)
-        )
+        if game is None:
+            here = interaction.channel_id or 0
+            live = bot.games.in_channel(here)
+            threads = [g for g in bot.games.in_threads_of(here) if g.record.guild_id == guild_id]
+            if live is None and len(threads) > 1:
+                numbers = ", ".join(f"#{g.id}" for g in threads)
+                raise UserFacingError("error.which_game", games=numbers)
+            if live is None and threads:
+                live = threads[0]
+        else:
+            live = bot.games.games.get(game)
         if live is None or live.record.guild_id != guild_id:
             raise UserFacingError("error.no_game")
         update = await bot.games.end(live.id, interaction.user.id)

@@ -50,11 +50,8 @@ class Decision(str, Generic[D]):
     ping: ClassVar[str] = "board.ping.turn"
     mark: ClassVar[str] = ""
     # Each side's status while it is open (`engine.view.Status` values) → its catalogue key,
-    # on the board and (shorter) on the picture.
+    # on the board. (The picture shows none of them: it changes only when the table does.)
     statuses: ClassVar[Mapping[str, str]] = MappingProxyType({})
-    picture_statuses: ClassVar[Mapping[str, str]] = MappingProxyType(
-        {"awaited": "picture.status.awaited", "decided": "picture.status.decided"}
-    )
 
     def __new__(cls, key: str) -> Self:
         return super().__new__(cls, key)

@@ -372,9 +372,6 @@ class BetDecision(Decision[IntervalDealer]):
             "watching": "board.status.watching",
         }
     )
-    picture_statuses = MappingProxyType(
-        {"awaited": "picture.status.awaited_bet", "decided": "picture.status.decided_bet"}
-    )
 
     def check(self, state: GameState, action: SideAction) -> None:
         if isinstance(action, Bet) and action.swap not in (0, 1):

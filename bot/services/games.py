@@ -253,6 +253,20 @@ class GameService:
                 return game
         return None
 
+    def in_threads_of(self, channel_id: int) -> list[LiveGame]:
+        """The live games played in threads of a channel (a class channel's games each have
+        a thread of their own), oldest first."""
+        return sorted(
+            (
+                g
+                for g in self.games.values()
+                if g.record.thread_id is not None
+                and g.record.channel_id == channel_id
+                and not g.is_finished
+            ),
+            key=lambda g: g.id,
+        )
+
     async def set_board(
         self, game: LiveGame, message_id: int, thread_id: int | None = None
     ) -> None:

@@ -10,8 +10,10 @@ from typing import Any
 import pytest
 
 from bot.boards import PING_EVERY_MS
+from bot.i18n import t
+from engine.game import rounds_finished
 from engine.state import Phase
-from tests.bot.e2e import Table, seed_deals, strong_vs_weak
+from tests.bot.e2e import Table, assert_refused, seed_deals, strong_vs_weak
 from tests.fakediscord.state import FakeMessage
 
 PRESS_S = 2.0  # a fast pair: a decision every two seconds
@@ -88,3 +90,66 @@ async def test_a_player_is_pinged_at_most_once_a_minute(
         assert all(b - a >= PING_EVERY_MS for a, b in itertools.pairwise(times))
     minutes = (table.bot.clock.now_ms() - began) // PING_EVERY_MS
     assert seen <= 2 * (1 + minutes)  # each of the two: once, then once a minute at most
+
+
+ROUNDS = 6
+
+
+async def play_answer_rounds(table: Table, gid: int) -> int:
+    """Level 3, two pupils answering: until ROUNDS rounds are done; returns how many."""
+    decide = strong_vs_weak(3)
+    for n in range(ROUNDS * 10):
+        state = table.state(gid)
+        if state.is_over or rounds_finished(state) >= ROUNDS:
+            break
+        for press in await table.step(gid, decide, player=n):
+            assert press.answered and not press.rejected, press
+            table.bot.clock.advance(PRESS_S)  # type: ignore[attr-defined]
+            await table.settle()
+    return rounds_finished(table.state(gid))
+
+
+async def test_a_new_picture_only_when_the_table_changes(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A picture is a new upload and a new look for the class: it changes when what it shows
+    changes (cards turned, a round's result), not for a tick such as "has answered ✓", which
+    the text carries. Level 3, two pupils answering, the next cards dealt as a round ends:
+    the first answer edits the text only, the second edits the text and then the picture
+    of the round's result. Six rounds were 22 edits and 10 pictures; now 18 and 6."""
+    seed_deals(monkeypatch, 4)
+    gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=3)
+    await table.settle()
+    edits_before, uploads_before = len(table.board(gid).history), len(_uploads(table))
+    rounds = await play_answer_rounds(table, gid)
+    edits = len(table.board(gid).history) - edits_before
+    uploads = len(_uploads(table)) - uploads_before
+    assert rounds == ROUNDS
+    assert uploads == rounds  # the round's result (and the next cards) only
+    assert edits == 3 * rounds  # the tick, the round's text, its picture
+
+
+def _uploads(table: Table) -> list[Any]:
+    return [r for r in table.fake.requests if r.files]
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("no", "nb"), ("sv-SE", "sv"), ("en-US", "en")])
+async def test_admin_end_in_a_class_channel_finds_the_games_in_its_threads(
+    table: Table, locale: str, lang: str, no_errors: Any
+) -> None:
+    """A class channel's games run in threads of their own: `admin end` typed in the
+    channel ends the one game running in its threads, and where several run, names them
+    for the teacher to choose (RULES §1.5: an ended game counts for nobody)."""
+    first, _ = await table.start_computer("alice", game="intervallkrig", thread=True)
+    second, _ = await table.start_computer("bob", game="intervallkrig", thread=True)
+    assert table.game(first).record.thread_id is not None
+    which = await table.driver.slash("teacher", "mattekrig admin end", locale=locale)
+    games = f"#{first}, #{second}"
+    await assert_refused(table.fake, which, "error.which_game", lang, games=games)
+    thread = table.fake.world.channels[table.board(second).channel_id]
+    stopped = await table.driver.slash("bob", "mattekrig stop", channel=thread)
+    assert stopped.answered and table.game(second).is_finished
+    ended = await table.driver.slash("teacher", "mattekrig admin end", locale=locale)
+    assert ended.original is not None and ended.original.ephemeral
+    assert ended.original.content == t("admin.end.done", lang, game=first)
+    assert (await table.stored(first)).status == "stopped"

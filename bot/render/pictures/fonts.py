@@ -57,11 +57,28 @@ def printable(text: str) -> str:
     return " ".join("".join(c for c in text if has_glyph(c)).split())
 
 
+def _word_ends(text: str) -> list[int]:
+    """Where `text` may be cut: before each space that is not inside brackets (an interval
+    such as `[−2, 3]` stays whole), longest first."""
+    ends, depth = [], 0
+    for i, c in enumerate(text):
+        depth += (c in "[(") - (c in "])")
+        if c == " " and depth <= 0:
+            ends.append(i)
+    return ends[::-1]
+
+
 def fit(text: str, size: int, bold: bool, width: int) -> str:
-    """`text`, cut with an ellipsis so it is at most `width` pixels wide."""
+    """`text`, shortened with an ellipsis so it is at most `width` pixels wide: cut between
+    words, never inside one (`9 innenfor [−…` tells a pupil nothing), unless its first word
+    alone is too wide (a long name)."""
     face = font(size, bold)
     if face.getlength(text) <= width:
         return text
+    for end in _word_ends(text):
+        shown = text[:end].rstrip(" ,;:·") + "…"
+        if face.getlength(shown) <= width:
+            return shown
     while text and face.getlength(text + "…") > width:
         text = text[:-1]
     return text.rstrip() + "…"

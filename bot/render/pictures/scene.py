@@ -141,9 +141,9 @@ def play_text(play: Play, lang: Lang) -> str:
         low, high = play.interval
         key = "picture.play.inside" if play.inside else "picture.play.outside"
         text = t(key, lang, third=signed(play.third), low=signed(low), high=signed(high))
-        if play.swap is not None:
+        if play.swap is not None:  # after the verdict: where room is short, the swap goes
             old, new = play.swap
-            text = t("picture.play.swapped", lang, old=signed(old), new=signed(new)) + ", " + text
+            text += ", " + t("picture.play.swapped", lang, old=signed(old), new=signed(new))
         return text
     if play.played is not None:
         if not play.played:
@@ -162,13 +162,14 @@ def play_text(play: Play, lang: Lang) -> str:
     return ""
 
 
-def _status(view: View, side: SideView, lang: Lang) -> str:
+def _status(side: SideView, lang: Lang) -> str:
+    """Where a side stands, when that is news a picture should carry (naming the target,
+    out of a war, out of cards). Whether it has answered or bet yet is not: the board's text
+    ticks that off, and the picture, a new upload and a new look for every pupil, changes
+    only when the table does (cards, a result, a target)."""
     status = side.status
-    if status is None:
+    if status is None or status in (Status.AWAITED, Status.DECIDED):
         return ""
-    decision = view.decision
-    if status in (Status.AWAITED, Status.DECIDED) and decision is not None:
-        return t(decision.picture_statuses[status], lang)
     return t(f"picture.status.{_STATUS[status]}", lang)
 
 
@@ -197,7 +198,7 @@ def _row(
         third = Face(deck, shown.third) if shown.third is not None else None
         stack = _laid_down(current, i, shown)
     play = play_text(shown, lang) if shown is not None else ""
-    status = _status(view, side, lang)
+    status = _status(side, lang)
     note, note_mark = "", None
     before = _last_play(previous, i)
     if previous is not None and before is not None:

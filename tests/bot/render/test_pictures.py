@@ -18,6 +18,7 @@ from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, forget, 
 from bot.render.pictures import palette as p
 from bot.render.pictures.__main__ import main
 from bot.render.pictures.compose import SCALE, WIDTH, height
+from bot.render.pictures.fonts import fit, font
 from bot.render.pictures.gallery import NAMES, Position, every_position, positions
 from bot.render.pictures.tiles import Face, Mark
 from engine.cards import DeckProfile
@@ -159,11 +160,14 @@ def test_the_picture_shows_no_secret() -> None:
     same moment give the same picture: what one side typed never reaches it."""
     config = GameConfig("regnekrig", level=1, mode=Mode.REGN)
     state, _ = new_game(config, piles=[[3, 4, 1, 1], [2, 2, 1, 1]])
+    asked = scene(view(state, None), NAMES, "en")
     state, _ = apply(state, Answer(0, "3 + 4 = 7"))
     own = scene(view(state, 0), NAMES, "en")
     assert own == scene(view(state, None), NAMES, "en")
     assert "3 + 4" not in draw_table(view(state, 0), NAMES, "en").alt
-    assert own.rows[0].play == t("picture.status.decided", "en")
+    # Nor does the picture change for it: "has answered ✓" is the text's news, and the
+    # picture (a new upload for every pupil) changes only when the table does.
+    assert own == asked
 
 
 @pytest.mark.parametrize("lang", LANGS)
@@ -226,9 +230,9 @@ def test_an_interval_and_its_third_card() -> None:
     assert rows[1].note == t(
         "picture.last",
         "en",
-        play=t("picture.play.swapped", "en", old="6", new="−6")
+        play=t("picture.play.inside", "en", third="0", low="−6", high="5")
         + ", "
-        + t("picture.play.inside", "en", third="0", low="−6", high="5"),
+        + t("picture.play.swapped", "en", old="6", new="−6"),
     )
     flipped = scene(_by_name("intervallkrig-war").view, NAMES, "en").rows
     assert [f.value for f in flipped[0].cards] == [1, 5]
@@ -265,6 +269,23 @@ def test_the_heltall_deck_has_its_own_face() -> None:
 def test_card_faces_are_drawn_once() -> None:
     face = Face("vanlig", 12, "D", 12)
     assert tiles.face(face, SCALE) is tiles.face(face, SCALE)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_play_too_long_for_its_row_is_cut_between_words(lang: str) -> None:
+    """A row's play is its most useful line: shortened to fit, it loses whole words from its
+    end (the swap, told after the verdict), never half a word or half an interval
+    ("9 innenfor [−…" tells a pupil nothing)."""
+    verdict = t("picture.play.inside", lang, third="−9", low="−12", high="13")
+    text = verdict + ", " + t("picture.play.swapped", lang, old="−12", new="13")
+    for width in range(60, 600, 7):
+        shown = fit(text, 15, True, width)
+        if shown == text:
+            continue
+        stem = shown.removesuffix("…")
+        assert text.startswith(stem) and text[len(stem)] in " ,", (width, shown)
+        if width >= font(15, True).getlength(verdict + "…"):  # room for the verdict: kept
+            assert shown.startswith(verdict), (width, shown)
 
 
 def test_long_names_are_cut_to_fit() -> None:
