@@ -14,6 +14,8 @@ from bot.i18n import t
 from engine.game import rounds_finished
 from engine.state import Phase
 from tests.bot.e2e import Table, assert_refused, seed_deals, strong_vs_weak
+from tests.bot.test_pictures_follow_e2e import picture_now
+from tests.fakediscord.ratelimits import EDIT
 from tests.fakediscord.state import FakeMessage
 
 PRESS_S = 2.0  # a fast pair: a decision every two seconds
@@ -153,3 +155,51 @@ async def test_admin_end_in_a_class_channel_finds_the_games_in_its_threads(
     assert ended.original is not None and ended.original.ephemeral
     assert ended.original.content == t("admin.end.done", lang, game=first)
     assert (await table.stored(first)).status == "stopped"
+
+
+UPDATE_MESSAGE = 7  # the press's own answer is the board's new text
+
+
+async def test_a_fast_pair_in_its_thread_stays_within_discords_edit_limit(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Discord lets a bot edit messages in one channel five times in five seconds (the fake
+    models the bucket; its clock stands still but where the test moves it). A pair playing
+    a round every two seconds in its thread: every press is answered at once with its own
+    update of the board (within Discord's 3 s, in the fake's time), no request meets a 429,
+    and the pictures fold into one per round, the last showing the table as it is."""
+    seed_deals(monkeypatch, 4)
+    fake = table.fake
+    gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=3, thread=True)
+    assert table.game(gid).record.thread_id is not None
+    await table.settle()
+    fake.clock.freeze()
+    fake.rate_limits.enable()
+    uploads_before = len(_uploads(table))
+    decide = strong_vs_weak(3)
+    presses = []
+    for n in range(ROUNDS * 10):
+        state = table.state(gid)
+        if state.is_over or rounds_finished(state) >= ROUNDS:
+            break
+        presses.extend(await table.step(gid, decide, player=n))
+        await table.settle()  # each picture is shown before the next round: none folded away
+        fake.clock.advance(2.0)  # the next round, two seconds on
+        table.bot.clock.advance(2.0)  # type: ignore[attr-defined]
+    await table.settle()
+    rounds = rounds_finished(table.state(gid))
+    assert rounds == ROUNDS
+    decisions = [p for p in presses if p.modal is None]
+    assert len(decisions) == 2 * rounds
+    for press in presses:
+        assert press.answered and not press.rejected, press
+        assert press.answer_latency is not None and press.answer_latency <= 3.0
+    assert all(p.response_type == UPDATE_MESSAGE for p in decisions)
+    assert [str(r) for r in fake.requests if r.status == 429] == []
+    # Headroom under the bucket: at most three edits through the channel in any five
+    # seconds (a picture per round; it was two per round, five of the five allowed).
+    edits = [r.at for r in fake.requests if (r.method, r.route) == EDIT]
+    assert edits and max(sum(a <= b < a + 5 for b in edits) for a in edits) <= 3
+    assert len(_uploads(table)) - uploads_before <= rounds
+    (picture,) = table.board(gid).attachments
+    assert picture.description == picture_now(table, gid).alt  # the last state wins
