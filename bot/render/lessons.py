@@ -5,11 +5,12 @@ block can add it: `round_lesson` gives the lines, one for the round's own target
 already shows the next one) and one per side that played a value: its distance to the target
 (``12 er 3 unna 15``), the middle step where a square or a root was involved
 (``3² + (−2) = 9 − 2 = 7``, from the engine's `middle_step`), the best move's middle step when
-the best was not played, and a short word of praise for a best move or an exact hit. The
-praise varies with the round, the side and the target (the same board always says the same
-thing, so an edit never changes it), and is given only for an answer a pupil gave: in auto
-mode the engine plays, and nobody is praised for it, nor is the computer. At levels 1–2 there is
-no choice to praise: a right answer is called right.
+the round's winner did not play the best (the board is public: a side that lost reads the best
+move it missed in its own "My summary", never in front of the class), and a short word of praise
+for a best move or an exact hit. The praise varies with the round, the side and the target (the
+same board always says the same thing, so an edit never changes it), and is given only for an
+answer a pupil gave: in auto mode the engine plays, and nobody is praised for it, nor is the
+computer. At levels 1–2 there is no choice to praise: a right answer is called right.
 """
 
 from __future__ import annotations
@@ -62,6 +63,15 @@ def _praise(kind: str, count: int, facts: RoundFacts, play: Play, lang: Lang) ->
     return t(f"lesson.praise.{kind}.{number}", lang)
 
 
+def best_move_text(best: str, value: Fraction, lang: Lang) -> str:
+    """A best move as a pupil reads it: with its middle step where a square or a root is
+    involved (``2² + 3 = 4 + 3 = 7``), else the calculation and its value."""
+    step = _step(best, value, lang)
+    if step is not None:
+        return step
+    return school_expression(f"{best} = {number_text(value)}", lang)
+
+
 def _side_line(
     facts: RoundFacts, play: Play, name: str, praise: bool, level: int, lang: Lang
 ) -> str | None:
@@ -88,7 +98,9 @@ def _side_line(
         if step is not None:
             parts.append(step)
     best_value = play.best_value
-    if best_value is not None and best_value != value:
+    # The board is public: the best move a side missed is told for the round's winner only
+    # (its play is the round's news); a side that lost reads its own in "My summary".
+    if best_value is not None and best_value != value and facts.winner == play.side:
         step = _step(play.best, best_value, lang)
         if step is not None:
             parts.append(t("lesson.best_step", lang, step=step))

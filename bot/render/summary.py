@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.i18n import Lang, t
+from bot.render.lessons import best_move_text
 from bot.render.locale import as_lang
 from bot.render.records import percent
 from bot.render.stats import practice_text
@@ -48,6 +49,17 @@ def _render_summary(summary: PupilSummary, lang: Lang) -> str:
         lines.append(t("summary.mistakes", lang, kinds=kinds))
     elif summary.asked:
         lines.append(t("summary.no_mistakes", lang))
+    if summary.missed_best:  # told here, to the pupil alone: the board is the class's
+        moves = "; ".join(
+            t(
+                "summary.best_move",
+                lang,
+                round=m.round,
+                step=best_move_text(m.expression, m.value, lang),
+            )
+            for m in summary.missed_best
+        )
+        lines.append(t("summary.best_missed", lang, moves=moves))
     if summary.practice is not None:
         advice = practice_text(summary.practice, lang)
         lines.append(t("summary.suggest.practise", lang, advice=advice))

@@ -6,6 +6,7 @@ that render draws them while importing no service (tests/test_layers.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Literal
 
 from bot.storage.records import (
@@ -289,6 +290,15 @@ Direction = Literal["down", "stay", "up", "practise"]
 
 
 @dataclass(frozen=True, slots=True)
+class BestMove:
+    """A round's best move that a pupil's answer missed (RULES §2.5)."""
+
+    round: int
+    expression: str  # in the engine's notation
+    value: Fraction
+
+
+@dataclass(frozen=True, slots=True)
 class PupilSummary:
     """One pupil's end-of-game summary, shown to that pupil only: best
     moves found of the rounds they were asked, exact hits, misses, the mistake kinds that came
@@ -306,6 +316,7 @@ class PupilSummary:
     suggested_level: int
     practise: str | None  # an operation key (add … root), or None
     practice: Practice | None = None  # a mistake that kept coming back, and how to train it
+    missed_best: tuple[BestMove, ...] = ()  # the best moves of the pupil's last rounds missed
 
     @property
     def best_rate(self) -> float:

@@ -34,6 +34,7 @@ from fractions import Fraction
 
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
+from bot.services.figures import BestMove
 from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
 from bot.services.periods import SCHOOL_TZ, day_key, week_key
@@ -291,6 +292,31 @@ def final_counts(stored: StoredGame, settings: GameSettings) -> tuple[int, ...] 
     except Exception:  # an old game the engine can no longer replay keeps its other facts
         log.warning("game %s could not be replayed for its card counts", stored.id)
         return None
+
+
+def best_moves_missed(stored: StoredGame) -> dict[int, tuple[BestMove, ...]]:
+    """Each user's answers that were not a best move, with the best move of that round (RULES
+    §2.5): what a pupil reads in their own summary, never on the public board."""
+    settings = GameSettings.from_json(stored.config)
+    targets = descriptor(settings.engine.game).has_targets(settings.engine.level)
+    round_, target = 0, None
+    waiting: dict[int, int] = {}  # side -> the user who answered, until revealed
+    missed: defaultdict[int, list[BestMove]] = defaultdict(list)
+    for step in _steps(stored):
+        action = step.action
+        if isinstance(action, Answer) and step.stored.user_id is not None:
+            waiting[action.side] = step.stored.user_id
+        for event in step.events:
+            if isinstance(event, RoundStarted):
+                round_, target = event.round, event.target
+            elif isinstance(event, ValueShown):
+                user = waiting.pop(event.side, None)
+                best = _fraction(event.best_value)
+                value = _fraction(event.value)
+                found = _is_best(value, best, target, targets)
+                if user is not None and best is not None and not found:
+                    missed[user].append(BestMove(round_, event.best, best))
+    return {user: tuple(moves) for user, moves in missed.items()}
 
 
 def _fraction(text: str | None) -> Fraction | None:

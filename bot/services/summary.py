@@ -19,17 +19,19 @@ about one game only — `/mattekrig stats` reads the whole record:
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 
 from bot.services.advice import find_practice
 from bot.services.errors import UserFacingError
-from bot.services.figures import Direction, PupilSummary
+from bot.services.figures import BestMove, Direction, PupilSummary
 from bot.services.results import (
     Mistakes,
     NotFinishedError,
+    best_moves_missed,
     compute_result_with_mistakes,
 )
 from bot.services.stats import operations_with_misses
-from bot.storage import GameResult, PlayerGame
+from bot.storage import GameResult, PlayerGame, StoredGame
 from bot.storage.contract import GameEventStore
 from engine.regnekrig import TARGET_LEVELS
 
@@ -40,6 +42,7 @@ UP_RATE = 0.8
 MISSED_SHARE_UP = 0.2
 TOP_MISTAKES = 3
 MAX_LEVEL = 7
+MISSED_BEST_SHOWN = 3  # the last rounds' best moves missed, kept short for a phone
 
 
 def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> PupilSummary | None:
@@ -102,10 +105,17 @@ class SummaryService:
             raise UserFacingError("summary.not_player")
         try:
             # a replay: CPU work, off the event loop
-            result, mistakes = await asyncio.to_thread(compute_result_with_mistakes, stored)
+            result, mistakes, missed = await asyncio.to_thread(_read, stored)
         except NotFinishedError:
             raise UserFacingError("summary.not_over") from None
         summary = summarise(result, user_id, mistakes.get(user_id, ()))
         if summary is None:  # pragma: no cover - the player check above already refused
             raise UserFacingError("summary.not_player")
-        return summary
+        return replace(summary, missed_best=missed.get(user_id, ())[-MISSED_BEST_SHOWN:])
+
+
+def _read(
+    stored: StoredGame,
+) -> tuple[GameResult, dict[int, Mistakes], dict[int, tuple[BestMove, ...]]]:
+    result, mistakes = compute_result_with_mistakes(stored)
+    return result, mistakes, best_moves_missed(stored)

@@ -5,15 +5,18 @@ computer, and reaches a player at most once a minute."""
 from __future__ import annotations
 
 import itertools
+import re
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
 from bot.boards import PING_EVERY_MS
+from bot.custom_ids import Verb, build
 from bot.i18n import t
 from engine.game import rounds_finished
 from engine.state import Phase
-from tests.bot.e2e import Table, assert_refused, seed_deals, strong_vs_weak
+from tests.bot.e2e import Table, assert_refused, private_reply, seed_deals, strong_vs_weak
 from tests.bot.test_pictures_follow_e2e import picture_now
 from tests.fakediscord.ratelimits import EDIT
 from tests.fakediscord.state import FakeMessage
@@ -203,3 +206,51 @@ async def test_a_fast_pair_in_its_thread_stays_within_discords_edit_limit(
     assert len(_uploads(table)) - uploads_before <= rounds
     (picture,) = table.board(gid).attachments
     assert picture.description == picture_now(table, gid).alt  # the last state wins
+
+
+@pytest.mark.parametrize(("locale", "lang"), [("no", "nb"), ("sv-SE", "sv"), ("en-US", "en")])
+async def test_the_best_moves_a_pupil_missed_are_in_their_own_summary(
+    table: Table, locale: str, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The board is the class's: it shows a round's result and the winner's play, and the
+    best move a losing pupil missed is told to that pupil alone, in "My summary" (RULES
+    §2.5: the best move is the value nearest the target)."""
+    seed_deals(monkeypatch, 6)
+    gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=6)
+    decide = strong_vs_weak(5, weak_side=1)
+    for n in range(ROUNDS * 10):
+        state = table.state(gid)
+        if state.is_over or rounds_finished(state) >= ROUNDS:
+            break
+        for press in await table.step(gid, decide, player=n):
+            assert press.answered and not press.rejected, press
+            table.bot.clock.advance(PRESS_S)  # type: ignore[attr-defined]
+    missed = _rounds_missed(await table.events(gid), side=1)
+    assert missed, "the weak side missed a best move"
+    await table.driver.slash("bob", "mattekrig stop")
+    await table.settle()
+    summary_id = build(Verb.SUMMARY, gid)
+    press = await table.driver.click("bob", table.board(gid), summary_id, locale=locale)
+    text = await private_reply(table.fake, press)
+    heading = t("summary.best_missed", lang, moves="")
+    (line,) = [x for x in text.splitlines() if x.startswith(heading)]
+    shown = [int(r) for r in re.findall(r"(\d+): ", line.removeprefix(heading))]
+    assert shown == missed[-3:]  # the last three, for a phone
+    theirs = await table.driver.click("alice", table.board(gid), summary_id, locale=locale)
+    assert heading not in await private_reply(table.fake, theirs)  # Alice played best
+
+
+def _rounds_missed(events: list[tuple[int, Any, list[Any]]], side: int) -> list[int]:
+    """The rounds in which `side` answered a value farther from the target than the best."""
+    rounds, round_, target = [], 0, None
+    for _, _, shown in events:
+        for event in shown:
+            if event.get("type") == "round_start":
+                round_, target = event["round"], event.get("target")
+            elif event.get("type") == "value" and event["side"] == side and target is not None:
+                if event["value"] is None or event["best_value"] is None:
+                    continue
+                value, best = Fraction(event["value"]), Fraction(event["best_value"])
+                if abs(value - target) > abs(best - target):
+                    rounds.append(round_)
+    return rounds

@@ -76,14 +76,34 @@ def test_the_rounds_own_target_and_each_sides_distance(
 )
 def test_the_middle_step_of_a_square_and_of_the_best_move(lang: str, exact: str, best: str) -> None:
     """Level 6, target 7: Ada types the rules page's 3² + (−2) = 7, an exact hit; Bo (2, 3)
-    types 2 · 3 = 6, one away, where 2² + 3 = 7 was best: he is shown its middle step and is
-    not praised."""
+    types 2 · 3 = 6, one away, where 2² + 3 = 7 was best. He lost the round, and the board is
+    the class's: his result is shown, not the best move he missed (his own summary has it),
+    and he is not praised."""
     actions = [NameTarget(0, 7), Answer(0, "3^2+(-2)=7"), Answer(1, "2*3=6")]
     lines = _lesson(6, actions, L6_PILES, lang)
     ada, bo = lines[1], lines[2]
     assert ada.startswith(f"Ada: {exact} · 3² + (−2) = 9 − 2 = 7 · ")
     assert ada.split(" · ")[-1] in _praises(lang, "exact", PRAISE_EXACT)
-    assert bo == best and not _praised(bo, lang)
+    assert bo == best.split(" · ")[0] and not _praised(bo, lang)
+
+
+@pytest.mark.parametrize(
+    ("lang", "best"),
+    [
+        ("nb", "Bo: 6 er 1 unna 7 · beste trekk: 2² + 3 = 4 + 3 = 7"),
+        ("sv", "Bo: 6 är 1 från 7 · bästa drag: 2² + 3 = 4 + 3 = 7"),
+        ("en", "Bo: 6 is 1 away from 7 · best move: 2² + 3 = 4 + 3 = 7"),
+    ],
+)
+def test_the_best_move_is_shown_for_the_rounds_winner_only(lang: str, best: str) -> None:
+    """The public board shows the round's result and the winner's play: Bo wins with 6 and is
+    shown the 2² + 3 = 7 he could have played; Ada, who lost with 3 · (−2) = −6, is not shown
+    the 3² + (−2) = 7 she missed, in front of the class."""
+    actions = [NameTarget(0, 7), Answer(0, "3*(-2)=-6"), Answer(1, "2*3=6")]
+    lines = _lesson(6, actions, L6_PILES, lang)
+    ada, bo = lines[1], lines[2]
+    assert bo == best
+    assert ada.startswith("Ada: −6 ") and " · " not in ada  # her result only
 
 
 def test_division_in_the_middle_step_is_written_the_schools_way() -> None:
