@@ -13,10 +13,17 @@ import pytest
 
 from bot.boards import PING_EVERY_MS
 from bot.custom_ids import Verb, build
-from bot.i18n import t
+from bot.i18n import LANGS, t
 from engine.game import rounds_finished
 from engine.state import Phase
-from tests.bot.e2e import Table, assert_refused, private_reply, seed_deals, strong_vs_weak
+from tests.bot.e2e import (
+    Table,
+    assert_refused,
+    private_reply,
+    seed_deals,
+    speak,
+    strong_vs_weak,
+)
 from tests.bot.test_pictures_follow_e2e import picture_now
 from tests.fakediscord.ratelimits import EDIT
 from tests.fakediscord.state import FakeMessage
@@ -138,23 +145,24 @@ def _uploads(table: Table) -> list[Any]:
     return [r for r in table.fake.requests if r.files]
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("no", "nb"), ("sv-SE", "sv"), ("en-US", "en")])
+@pytest.mark.parametrize("lang", LANGS)
 async def test_admin_end_in_a_class_channel_finds_the_games_in_its_threads(
-    table: Table, locale: str, lang: str, no_errors: Any
+    table: Table, lang: str, no_errors: Any
 ) -> None:
     """A class channel's games run in threads of their own: `admin end` typed in the
     channel ends the one game running in its threads, and where several run, names them
     for the teacher to choose (RULES §1.5: an ended game counts for nobody)."""
+    await speak(table, lang)
     first, _ = await table.start_computer("alice", game="intervallkrig", thread=True)
     second, _ = await table.start_computer("bob", game="intervallkrig", thread=True)
     assert table.game(first).record.thread_id is not None
-    which = await table.driver.slash("teacher", "mattekrig admin end", locale=locale)
+    which = await table.driver.slash("teacher", "mattekrig admin end")
     games = f"#{first}, #{second}"
     await assert_refused(table.fake, which, "error.which_game", lang, games=games)
     thread = table.fake.world.channels[table.board(second).channel_id]
     stopped = await table.driver.slash("bob", "mattekrig stop", channel=thread)
     assert stopped.answered and table.game(second).is_finished
-    ended = await table.driver.slash("teacher", "mattekrig admin end", locale=locale)
+    ended = await table.driver.slash("teacher", "mattekrig admin end")
     assert ended.original is not None and ended.original.ephemeral
     assert ended.original.content == t("admin.end.done", lang, game=first)
     assert (await table.stored(first)).status == "stopped"
@@ -208,14 +216,15 @@ async def test_a_fast_pair_in_its_thread_stays_within_discords_edit_limit(
     assert picture.description == picture_now(table, gid).alt  # the last state wins
 
 
-@pytest.mark.parametrize(("locale", "lang"), [("no", "nb"), ("sv-SE", "sv"), ("en-US", "en")])
+@pytest.mark.parametrize("lang", LANGS)
 async def test_the_best_moves_a_pupil_missed_are_in_their_own_summary(
-    table: Table, locale: str, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The board is the class's: it shows a round's result and the winner's play, and the
     best move a losing pupil missed is told to that pupil alone, in "My summary" (RULES
     §2.5: the best move is the value nearest the target)."""
     seed_deals(monkeypatch, 6)
+    await speak(table, lang)
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=6)
     decide = strong_vs_weak(5, weak_side=1)
     for n in range(ROUNDS * 10):
@@ -230,13 +239,13 @@ async def test_the_best_moves_a_pupil_missed_are_in_their_own_summary(
     await table.driver.slash("bob", "mattekrig stop")
     await table.settle()
     summary_id = build(Verb.SUMMARY, gid)
-    press = await table.driver.click("bob", table.board(gid), summary_id, locale=locale)
+    press = await table.driver.click("bob", table.board(gid), summary_id)
     text = await private_reply(table.fake, press)
     heading = t("summary.best_missed", lang, moves="")
     (line,) = [x for x in text.splitlines() if x.startswith(heading)]
     shown = [int(r) for r in re.findall(r"(\d+): ", line.removeprefix(heading))]
     assert shown == missed[-3:]  # the last three, for a phone
-    theirs = await table.driver.click("alice", table.board(gid), summary_id, locale=locale)
+    theirs = await table.driver.click("alice", table.board(gid), summary_id)
     assert heading not in await private_reply(table.fake, theirs)  # Alice played best
 
 
