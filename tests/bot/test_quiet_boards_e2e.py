@@ -15,7 +15,7 @@ from bot.boards import PING_EVERY_MS
 from bot.custom_ids import Verb, build
 from bot.i18n import LANGS, t
 from engine.game import rounds_finished
-from engine.state import Phase
+from engine.regnekrig import ANSWER
 from tests.bot.e2e import (
     Table,
     assert_refused,
@@ -57,7 +57,7 @@ async def test_no_ping_in_a_game_against_the_computer(
         state = table.state(gid)
         if state.is_over or state.round > 8:
             break
-        if state.phase is Phase.ANSWER and state.round % 2 == 0:  # time runs out
+        if state.phase is ANSWER and state.round % 2 == 0:  # time runs out
             clock.advance(table.game(gid).settings.answer_seconds + 1)
             await table.bot.scheduler.run_due()
         else:
