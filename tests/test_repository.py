@@ -229,3 +229,18 @@ async def test_readme_lists_every_command() -> None:
         assert f"`{' '.join(path)}" in table, path
     for command in ("run", "check", "sync", "backup", "restore"):
         assert f"`mattekrig {command}" in readme, command
+
+
+def test_no_hypothesis_test_has_a_deadline() -> None:
+    """Speed is measured in the benchmarks, never in a test: a Hypothesis example may take as long
+    as a busy machine makes it, so the tests' profile has no deadline and no test sets one."""
+    from hypothesis import settings
+
+    assert settings().deadline is None
+    setter = re.compile(r"settings\([^()]*\bdeadline\s*=", re.DOTALL)
+    setters = [
+        path.name
+        for path in Path(__file__).resolve().parent.rglob("*.py")
+        if setter.search(path.read_text(encoding="utf-8"))
+    ]
+    assert setters == []

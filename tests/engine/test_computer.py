@@ -98,7 +98,7 @@ def test_hard_plays_the_solvers_best(level: int) -> None:
             )
 
 
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=20)
 @given(seed=st.integers(0, 2**32), sides=st.integers(2, 4))
 def test_hard_bets_only_when_gain_times_pot_is_at_least_two(seed: int, sides: int) -> None:
     """RULES §3.3 bet: two cards cost; hard bets on the better swap exactly when the gain in

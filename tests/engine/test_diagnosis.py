@@ -373,7 +373,7 @@ def _accepted(verdict: Verdict, value: Fraction) -> bool:
     return verdict.reason is None and verdict.value == value
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
 @given(
     cards=st.tuples(st.integers(-15, 15), st.integers(-15, 15)),
     level=st.integers(1, 7),

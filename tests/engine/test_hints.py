@@ -76,7 +76,7 @@ def brute_swap(keep: int, unseen: list[int]) -> Fraction:
     return Fraction(hits, total) if total else Fraction(0)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=25)
 @given(seed=st.integers(0, 2**32), sides=st.integers(2, 4), choices=st.integers(0, 2**32))
 def test_chances_equal_brute_force_enumeration(seed: int, sides: int, choices: int) -> None:
     """§3.3: before and after swapping either card, in every betting window of a game."""

@@ -80,7 +80,6 @@ READABLE_WRONG = (
 
 PROPERTY_SETTINGS = settings(
     max_examples=200,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
@@ -565,7 +564,6 @@ class GameMachine(RuleBasedStateMachine):
 GameMachine.TestCase.settings = settings(
     max_examples=150,
     stateful_step_count=40,
-    deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 TestGameMachine = GameMachine.TestCase

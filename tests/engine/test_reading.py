@@ -269,7 +269,7 @@ def test_the_order_after_sign_slip() -> None:
     assert mistake("3*4=13", (3, 4), 5) == "arithmetic_slip"  # the expression says what was meant
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 @given(cards=st.tuples(st.integers(-15, 15), st.integers(-15, 15)), level=st.integers(1, 7))
 def test_the_negative_of_every_legal_value_that_is_not_legal_is_a_sign_slip(
     cards: tuple[int, int], level: int

@@ -186,7 +186,7 @@ def test_levels_5_to_7_match_brute_force_for_every_pair_and_target(level: int) -
                 checked.add(play)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=150)
 @given(
     st.integers(-200, 200),
     st.integers(-200, 200),

@@ -44,7 +44,7 @@ def _play(config: GameConfig, seed: int, steps: int) -> list[GameState]:
     return states
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=40)
 @given(config=game_configs(max_rounds=30), seed=seeds)
 def test_the_choices_are_exactly_the_legal_actions_and_each_applies(
     config: GameConfig, seed: int

@@ -65,7 +65,7 @@ CASES = [("regnekrig", level) for level in (1, 3, 5, 7)] + [
 ]
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32))
 def test_nobody_sees_a_piles_order(case: tuple[str, int], seed: int) -> None:
     """RULES §1.3: piles are face down: reordering any pile changes no observation."""
@@ -76,7 +76,7 @@ def test_nobody_sees_a_piles_order(case: tuple[str, int], seed: int) -> None:
             assert observe(other, viewer) == observe(state, viewer)
 
 
-@settings(max_examples=12, deadline=None)
+@settings(max_examples=12)
 @given(case=st.sampled_from(CASES), seed=st.integers(0, 2**32))
 def test_a_spectator_sees_only_face_up_cards(case: tuple[str, int], seed: int) -> None:
     """Every card in any observation is face up on the table now; a spectator has no answer

@@ -80,7 +80,7 @@ def _check(state: GameState, humans: frozenset[int]) -> None:
         assert not controls  # only the computer decides: the board shows nothing to press
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=30)
 @given(config=game_configs(max_rounds=25), computer=st.booleans(), seed=seeds)
 def test_the_boards_controls_are_exactly_the_legal_choices(
     config: GameConfig, computer: bool, seed: int
