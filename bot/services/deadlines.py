@@ -67,7 +67,8 @@ def note_deadlines(game: LiveGame, change: ActionCommit) -> None:
     change.timers[IDLE_TIMER] = Deadline(now + IDLE_MINUTES * 60_000)
     deciding = awaited(game.state)  # auto mode: the engine decides, nothing is timed
     window = game.state.window
-    if deciding and game.answer_window != window:
+    opens = bool(deciding) and game.answer_window != window
+    if opens:
         game.answer_window = window
         game.answer_opened_ms = now
     opened = game.answer_opened_ms if game.answer_opened_ms is not None else now
@@ -80,7 +81,9 @@ def note_deadlines(game: LiveGame, change: ActionCommit) -> None:
     ]
     if deadlines:
         due = min(deadlines)
-        if game.answer_due_ms != due:
+        # A window that opens in the same millisecond as the last one has the same due time,
+        # but its timer must carry the new window, or it fires for a round that is over.
+        if game.answer_due_ms != due or opens:
             game.answer_due_ms = due
             change.timers[ANSWER_TIMER] = Deadline(due, {"window": window, "opened": opened})
     elif game.answer_due_ms is not None:

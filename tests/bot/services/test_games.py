@@ -155,6 +155,26 @@ async def test_two_passes_at_once_fire_a_deadline_once(
     assert {e.type for e in update.events} >= {"value"}
 
 
+async def test_a_window_opened_in_the_same_moment_as_the_last_has_its_own_answer_time(
+    games: GameService, deadlines: GameDeadlines, clock: FakeClock
+) -> None:
+    """RULES §2.2: each round's answer time runs out for that round. Both sides answer in the
+    very moment the round opened, so the next round opens in the same millisecond with the same
+    due time: its timer must still be the new round's, or it fires for a round that is over and
+    nobody's time ever runs out."""
+    game = (await start(games, answer_seconds=30)).game
+    first = game.state.window
+    await games.choose(game.id, ALICE, first, ANSWER_CHOICE, text=sum_of(game, 0))
+    await games.choose(game.id, BOB, first, ANSWER_CHOICE, text=sum_of(game, 1))
+    second = game.state.window
+    assert second > first and game.state.phase is ANSWER
+    clock.advance(31)
+    [update] = await deadlines.fire_due()
+    shown = [e for e in update.events if e.type == "value"]
+    assert {e.side: e.reason for e in shown} == {0: "timeout", 1: "timeout"}  # type: ignore[attr-defined]
+    assert game.state.window > second
+
+
 async def test_time_limit_and_idle_expiry(
     games: GameService, deadlines: GameDeadlines, clock: FakeClock
 ) -> None:
