@@ -50,6 +50,7 @@ from table.web import (
     lang_of,
     read_form,
     refused_json,
+    replay_file,
     set_cookie,
     wants_json,
 )
@@ -251,16 +252,7 @@ async def replay(request: web.Request) -> web.Response:
     """RULES §1.6: the replay file, once the game is over (it holds the seed and every
     answer, which must stay secret while the game runs)."""
     game, _, _ = _seat_game(request)
-    if not game.over:
-        raise Refused("table.error.replay_after", 409)
-    body = json.dumps(game.replay(), ensure_ascii=False, indent=1)
-    name = f"mattekrig-{game.state.config.game}-{game.id}.json"
-    return web.Response(
-        text=body + "\n",
-        content_type="application/json",
-        charset="utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    return replay_file(game)
 
 
 async def challenge(request: web.Request) -> web.StreamResponse:

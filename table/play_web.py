@@ -12,8 +12,6 @@ time runs out), ``GET /game/{id}/replay.json`` the replay file, once the game is
 
 from __future__ import annotations
 
-import json
-
 from aiohttp import web
 
 from bot.i18n import Lang, t
@@ -29,6 +27,7 @@ from table.web import (
     html,
     lang_of,
     read_form,
+    replay_file,
     set_cookie,
 )
 
@@ -166,16 +165,7 @@ async def replay(request: web.Request) -> web.Response:
     """RULES §1.6: the replay file, once the game is over (it holds the seed, which tells
     every card to come, and every answer)."""
     game, _, _ = _mine(request)
-    if not game.over:
-        raise Refused("table.error.replay_after", 409)
-    body = json.dumps(game.replay(), ensure_ascii=False, indent=1)
-    name = f"mattekrig-{game.state.config.game}-{game.id}.json"
-    return web.Response(
-        text=body + "\n",
-        content_type="application/json",
-        charset="utf-8",
-        headers={"Content-Disposition": f'attachment; filename="{name}"'},
-    )
+    return replay_file(game)
 
 
 def add_routes(app: web.Application) -> None:

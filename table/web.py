@@ -9,6 +9,7 @@ page's CSS and script — and the app for either kind of lesson.
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -20,6 +21,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.i18n import Lang
 from bot.render.board_text import refusal_text
+from table.games import TableGame
 from table.lang import page_lang
 from table.lesson import Lesson
 from table.page import document, not_found_page
@@ -191,6 +193,21 @@ async def static(request: web.Request) -> web.Response:
     response = web.Response(body=data, content_type=STATIC[name], charset="utf-8")
     response.headers["Cache-Control"] = "max-age=3600"  # the pages themselves are no-store
     return response
+
+
+def replay_file(game: TableGame) -> web.Response:
+    """RULES §1.6: a game's replay file, to download once the game is over (it holds the seed,
+    which tells every card to come, and every answer, which stay secret while it runs)."""
+    if not game.over:
+        raise Refused("table.error.replay_after", 409)
+    body = json.dumps(game.replay(), ensure_ascii=False, indent=1)
+    name = f"mattekrig-{game.state.config.game}-{game.id}.json"
+    return web.Response(
+        text=body + "\n",
+        content_type="application/json",
+        charset="utf-8",
+        headers={"Content-Disposition": f'attachment; filename="{name}"'},
+    )
 
 
 def page(lang: Lang, state: str, title: str, body: str, data: str = "") -> str:

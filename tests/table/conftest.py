@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import logging
+import random
+from collections.abc import AsyncIterator, Iterator
 
+import pytest
 import pytest_asyncio
 
 from tests.table.support import Table, serve
@@ -13,3 +16,20 @@ from tests.table.support import Table, serve
 async def table() -> AsyncIterator[Table]:
     async for served in serve():
         yield served
+
+
+@pytest_asyncio.fixture
+async def lesson() -> AsyncIterator[Table]:
+    """A class lesson whose pairing draws the same partners every run."""
+    async for served in serve(seeds=[7], kind="class"):
+        served.lesson.rng = random.Random(3)
+        yield served
+
+
+@pytest.fixture
+def quiet_log(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
+    """Bad input gets a clear answer and changes nothing: no traceback, and no error at all,
+    reaches the log."""
+    caplog.set_level(logging.INFO)
+    yield
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]

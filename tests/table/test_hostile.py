@@ -5,9 +5,7 @@ is outside the live region, the cards are page elements with names)."""
 
 from __future__ import annotations
 
-import logging
 import re
-from typing import Any
 
 import pytest
 
@@ -21,12 +19,7 @@ from tests.table.support import Table, best_answer, data_state, message_kinds, m
 REGNEKRIG_2 = {"game": "regnekrig", "level": "1", "player1": "Ada", "player2": "Bo"}
 
 
-@pytest.fixture(autouse=True)
-def quiet_log(caplog: pytest.LogCaptureFixture) -> Any:
-    """Hostile input never puts a traceback (or any error) in the log."""
-    caplog.set_level(logging.INFO)
-    yield
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+pytestmark = pytest.mark.usefixtures("quiet_log")
 
 
 async def start(table: Table, **form: str) -> str:

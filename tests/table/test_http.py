@@ -5,7 +5,6 @@ played through the routes to their end, whose download `engine.replay` plays bac
 from __future__ import annotations
 
 import json
-import logging
 import re
 from typing import Any
 
@@ -37,12 +36,7 @@ from tests.table.support import (
 REGNEKRIG_2 = {"game": "regnekrig", "level": "1", "mode": "regn", "player1": "Ada", "player2": "Bo"}
 
 
-@pytest.fixture(autouse=True)
-def quiet_log(caplog: pytest.LogCaptureFixture) -> Any:
-    """Bad input never puts a traceback (or any error) in the log."""
-    caplog.set_level(logging.INFO)
-    yield
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+pytestmark = pytest.mark.usefixtures("quiet_log")
 
 
 async def start(table: Table, lang: str = "en", **form: str) -> tuple[str, str]:

@@ -6,14 +6,10 @@ from __future__ import annotations
 
 import csv
 import io
-import logging
 import random
 import re
-from collections.abc import AsyncIterator
-from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from bot.i18n import t
 from engine.intervallkrig import BET
@@ -32,19 +28,7 @@ from tests.table.lessons import (
 )
 from tests.table.support import Table, message_of, serve, text_of
 
-
-@pytest_asyncio.fixture
-async def lesson() -> AsyncIterator[Table]:
-    async for served in serve(seeds=[7], kind="class"):
-        served.lesson.rng = random.Random(3)
-        yield served
-
-
-@pytest.fixture(autouse=True)
-def quiet_log(caplog: pytest.LogCaptureFixture) -> Any:
-    caplog.set_level(logging.INFO)
-    yield
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+pytestmark = pytest.mark.usefixtures("quiet_log")
 
 
 async def settings(table: Table, boss: Device, **form: str) -> None:

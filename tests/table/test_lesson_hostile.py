@@ -6,15 +6,10 @@ headers, and a pupil's replay file waits for the end of the game."""
 from __future__ import annotations
 
 import json
-import logging
-import random
 import re
-from collections.abc import AsyncIterator
-from typing import Any
 
 import aiohttp
 import pytest
-import pytest_asyncio
 from aiohttp import web
 
 from bot.i18n import t
@@ -28,19 +23,7 @@ from tests.table.support import Table, message_of, serve
 PROXY = "https://mattekrig.school.example"
 
 
-@pytest_asyncio.fixture
-async def lesson() -> AsyncIterator[Table]:
-    async for served in serve(seeds=[7], kind="class"):
-        served.lesson.rng = random.Random(3)
-        yield served
-
-
-@pytest.fixture(autouse=True)
-def quiet_log(caplog: pytest.LogCaptureFixture) -> Any:
-    """Hostile input never puts a traceback (or any error) in the log."""
-    caplog.set_level(logging.INFO)
-    yield
-    assert not [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+pytestmark = pytest.mark.usefixtures("quiet_log")
 
 
 def post_paths(app: web.Application) -> list[str]:
