@@ -21,6 +21,7 @@ import discord
 import pytest
 
 from bot.client import MattekrigBot
+from bot.config import Config
 from bot.custom_ids import Verb, build, parse
 from bot.i18n import t
 from bot.services.live import LiveGame
@@ -29,8 +30,9 @@ from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, TARGET, part_of
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
+from tests.bot.clock import FakeClock
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.harness import BotHarness
+from tests.fakediscord.harness import BotHarness, ClientFactory
 from tests.fakediscord.server import FakeDiscord
 from tests.fakediscord.state import FakeInteraction, FakeMessage, FakeUser
 
@@ -449,6 +451,33 @@ def seed_deals(monkeypatch: pytest.MonkeyPatch, seed: int) -> None:
     import bot.services.games
 
     monkeypatch.setattr(bot.services.games, "secrets", _Seeds(seed))
+
+
+@pytest.fixture(name="bot_clock")
+def bot_clock_fixture() -> FakeClock:
+    """The bot's clock: tests advance it and call `bot.scheduler.run_due()` for timers."""
+    return FakeClock()
+
+
+@pytest.fixture(name="bot_pictures")
+def bot_pictures_fixture() -> bool:
+    """Whether the bot draws its boards' pictures (a test module may say no)."""
+    return True
+
+
+@pytest.fixture(name="bot_factory")
+def bot_factory_fixture(
+    fake_discord: FakeDiscord, tmp_database: Path, bot_clock: FakeClock, bot_pictures: bool
+) -> ClientFactory:
+    config = Config(
+        token="fake-token",
+        database_path=tmp_database,
+        dev_guild_id=fake_discord.guild.id,
+        log_level="INFO",
+    )
+    return lambda: MattekrigBot(
+        config, clock=bot_clock, guild_ready_timeout=0, pictures=bot_pictures
+    )
 
 
 @pytest.fixture(name="table")

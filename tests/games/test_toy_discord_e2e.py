@@ -12,24 +12,20 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.client import MattekrigBot
-from bot.config import Config
 from bot.custom_ids import Verb, build, parse
 from engine.state import Phase
-from tests.bot.clock import FakeClock
 from tests.bot.e2e import (  # noqa: F401 (fixtures)
     Table,
     assert_all_answered,
+    bot_clock_fixture,
+    bot_factory_fixture,
     no_errors_fixture,
     table_fixture,
 )
-from tests.fakediscord.harness import ClientFactory
-from tests.fakediscord.server import FakeDiscord
 from tests.games.support import every_game
 from tests.games.toy import KEEP, TOY
 
@@ -42,21 +38,8 @@ def toy_game(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 
 @pytest.fixture
-def bot_clock() -> FakeClock:
-    return FakeClock()
-
-
-@pytest.fixture
-def bot_factory(
-    fake_discord: FakeDiscord, tmp_database: Path, bot_clock: FakeClock
-) -> ClientFactory:
-    config = Config(
-        token="fake-token",
-        database_path=tmp_database,
-        dev_guild_id=fake_discord.guild.id,
-        log_level="INFO",
-    )
-    return lambda: MattekrigBot(config, clock=bot_clock, guild_ready_timeout=0, pictures=False)
+def bot_pictures() -> bool:
+    return False  # the picture process knows only the games the product lists
 
 
 async def test_the_toy_is_played_to_its_end_with_its_own_buttons(
