@@ -15,7 +15,7 @@ from playwright.async_api import Browser, Page, async_playwright
 
 from engine.regnekrig import TARGET, Answer, NameTarget, part_of
 from table.web import SERVED
-from tests.table.browser import CHROMIUM, CHROMIUM_ARGS
+from tests.table.browser import launch
 from tests.table.lessons import best_text
 from tests.table.support import best_answer, serve
 
@@ -106,7 +106,7 @@ async def lesson(browser: Browser, folder: Path) -> None:
 async def take(folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await launch(playwright)
         await one_screen(browser, folder)
         await lesson(browser, folder)
         await browser.close()

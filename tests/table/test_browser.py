@@ -22,7 +22,7 @@ from engine.regnekrig import ANSWER, judge_answer
 from engine.replay import run
 from engine.view import view
 from table.board import round_lines, side_names
-from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, axe_violations, in_ci, missing
+from tests.table.browser import axe_violations, launch, need_browser
 from tests.table.support import Table, best_answer, serve
 
 if TYPE_CHECKING:
@@ -33,15 +33,11 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    reason = missing()
-    if reason is not None:
-        if in_ci():
-            pytest.fail(f"the browser tests must run in CI: {reason}")
-        pytest.skip(reason)
+    need_browser()
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        launched = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        launched = await launch(playwright)
         yield launched
         await launched.close()
 

@@ -29,7 +29,7 @@ from engine.state import Phase
 from table.class_web import HUB
 from table.games import TableGame
 from table.lesson import Seat
-from tests.table.browser import CHROMIUM, CHROMIUM_ARGS, axe_violations, in_ci, missing
+from tests.table.browser import axe_violations, launch, need_browser
 from tests.table.lessons import best_text
 from tests.table.support import Table, serve
 
@@ -85,15 +85,11 @@ class Room:
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def room() -> AsyncIterator[Room]:
-    reason = missing()
-    if reason is not None:
-        if in_ci():
-            pytest.fail(f"the browser tests must run in CI: {reason}")
-        pytest.skip(reason)
+    need_browser()
     from playwright.async_api import async_playwright
 
     async with async_playwright() as playwright:
-        browser = await playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        browser = await launch(playwright)
         async for table in serve(seeds=[21, 22, 23, 24, 25, 26], kind="class"):
             table.lesson.rng = random.Random(5)
             yield Room(table, browser)
