@@ -11,6 +11,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -24,6 +25,7 @@ from engine.view import View
 
 POSITIONS = every_position()
 STARVED_S = 0.5  # a picture's time when the worker gets little of the machine
+STOP_BEGINS_S = 30  # a bound on waiting for a step that a healthy run takes milliseconds for
 
 
 def _view(index: int) -> View:
@@ -159,24 +161,36 @@ async def test_a_stop_waits_for_the_picture_in_hand_only(
 ) -> None:
     """The worker runs at the lowest priority, so on a busy machine each picture can take a
     while; a stop still ends it within its wait: the picture in hand is finished, the ones
-    still queued are answered with none at once."""
+    still queued are answered with none at once. The picture in hand is held until the stop
+    has begun (not for a fixed time, which a busy machine can outlast before the stop even
+    starts), then drawn slowly."""
     await drawer.draw(_view(0), NAMES, "nb")
     worker = drawer.worker_pid()
+    courier = drawer._running()
     draw = drawing._Worker.draw
+    in_hand: list[drawing.Scene] = []
+    taken = threading.Event()
 
     def starved(worker: drawing._Worker, shown: drawing.Scene) -> drawing.Picture | str:
+        in_hand.append(shown)
+        taken.set()
+        assert courier.stopping.wait(STOP_BEGINS_S), "the stop never began"
         time.sleep(STARVED_S)
         return draw(worker, shown)
 
     monkeypatch.setattr(drawing._Worker, "draw", starved)
     asked = [asyncio.ensure_future(drawer.draw(_view(i), NAMES, "nb")) for i in range(1, 13)]
-    await asyncio.sleep(0)  # all twelve queued; drawn one by one they would outlast the stop
+    assert await asyncio.to_thread(taken.wait, STOP_BEGINS_S)  # one in hand, eleven queued
     await asyncio.to_thread(drawer.close)
     assert worker is not None
     with pytest.raises(ProcessLookupError):
         os.kill(worker, 0)
     drawn = await asyncio.gather(*asked)
-    assert sum(picture is not None for picture in drawn) <= 1
+    assert len(in_hand) == 1  # the queued ones never went to the worker
+    # drawn: the one in hand, and any whose scene is the first picture's (kept, not redrawn)
+    shown = {drawing.scene(_view(0), NAMES, "nb"), in_hand[0]}
+    expected = [drawing.scene(_view(i), NAMES, "nb") in shown for i in range(1, 13)]
+    assert [picture is not None for picture in drawn] == expected
 
 
 async def test_a_drawer_closed_draws_again_when_asked(drawer: drawing.PictureDrawer) -> None:
