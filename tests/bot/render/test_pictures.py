@@ -4,14 +4,13 @@ alternative text tells the round in the board's language."""
 
 from __future__ import annotations
 
-import io
 import sys
 import threading
 from collections import Counter
 from pathlib import Path
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image
 
 from bot.i18n import LANGS, t
 from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, forget, scene, tiles
@@ -26,6 +25,7 @@ from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
 from engine.regnekrig import Answer
 from engine.view import view
+from tests.bot.render.pictures_check import difference, every_cache_cold, open_png
 
 PNG = b"\x89PNG\r\n\x1a\n"
 MAX_BYTES = 60 * 1024  # a picture's budget for four sides (docs/performance.md)
@@ -34,12 +34,6 @@ POSITIONS = every_position()
 
 def _by_name(name: str) -> Position:
     return next(p for p in POSITIONS if p.name == name)
-
-
-def _open(png: bytes) -> Image.Image:
-    image = Image.open(io.BytesIO(png))
-    image.load()
-    return image
 
 
 def test_the_gallery_has_every_kind_of_round() -> None:
@@ -70,7 +64,7 @@ def test_every_round_draws_in_every_language(position: Position, lang: str) -> N
     assert isinstance(shown, Picture) and shown.filename == FILENAME
     assert shown.png.startswith(PNG)
     assert len(shown.png) <= MAX_BYTES
-    image = _open(shown.png)
+    image = open_png(shown.png)
     assert image.mode == "P"  # an 8-bit palette: what keeps it small
     sides = len(position.view.sides)
     banner = bool(scene(position.view, NAMES, lang).banner)
@@ -85,7 +79,7 @@ def test_four_sides_stay_small() -> None:
     for position in four:
         shown = draw_table(position.view, NAMES, "nb")
         assert len(shown.png) <= MAX_BYTES
-        assert _open(shown.png).width == 2 * WIDTH
+        assert open_png(shown.png).width == 2 * WIDTH
 
 
 def test_the_same_view_gives_the_same_bytes() -> None:
@@ -109,21 +103,15 @@ def test_a_second_drawing_of_the_same_state_is_the_cached_picture() -> None:
     assert draw_table(position.view, NAMES, "nb") is not first
 
 
-def _every_cache_cold() -> None:
-    forget()
-    for cached in (tiles.face, tiles.back, tiles.stack, tiles.mark, tiles.text):
-        cached.cache_clear()
-
-
 def test_drawing_from_many_threads_gives_the_same_pictures() -> None:
     """Callers may draw in threads (`asyncio.to_thread`): every round drawn at once from many
     threads, every cache cold, gives exactly what drawing one by one gives. The interpreter
     switches threads as often as it can meanwhile, so a step of the drawing that two threads
     could take at once would interleave here, not only on a busy machine."""
     jobs = [(p.view, "nb") for p in POSITIONS]
-    _every_cache_cold()
+    every_cache_cold()
     expected = [draw_table(view, NAMES, lang).png for view, lang in jobs]
-    _every_cache_cold()
+    every_cache_cold()
     results: dict[int, bytes] = {}
 
     def work(index: int) -> None:
@@ -142,17 +130,7 @@ def test_drawing_from_many_threads_gives_the_same_pictures() -> None:
         sys.setswitchinterval(interval)
         forget()  # a wrong picture kept here would fail other tests, not this one
     differ = [i for i in range(len(jobs)) if results[i] != expected[i]]
-    assert differ == [], [_difference(POSITIONS[i].name, results[i], expected[i]) for i in differ]
-
-
-def _difference(name: str, got: bytes, drawn: bytes) -> str:
-    """Whether two PNGs of the same round differ in their pixels (and where) or only in how
-    they were compressed: the two call for different mends."""
-    mine, theirs = _open(got), _open(drawn)
-    if mine.size != theirs.size:
-        return f"{name}: {mine.size} against {theirs.size}"
-    box = ImageChops.difference(mine.convert("RGB"), theirs.convert("RGB")).getbbox()
-    return f"{name}: pixels differ in {box}" if box else f"{name}: same pixels, other bytes"
+    assert differ == [], [difference(POSITIONS[i].name, results[i], expected[i]) for i in differ]
 
 
 def test_the_picture_shows_no_secret() -> None:
@@ -294,7 +272,7 @@ def test_long_names_are_cut_to_fit() -> None:
     position = _by_name("regnekrig-6-four-sides-exact-hit")
     names = {side: "W" * 32 for side in range(4)} | {0: "**bold_name**"}
     shown = draw_table(position.view, names, "en")
-    assert _open(shown.png).width == WIDTH * SCALE
+    assert open_png(shown.png).width == WIDTH * SCALE
     assert "**bold_name**" in shown.alt
 
 
