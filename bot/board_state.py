@@ -91,6 +91,14 @@ class BoardState:
         self.picture_known, self.picture = True, picture
         self.scene = scene if picture is not None else None
 
+    def seen(self, game: LiveGame) -> View:
+        """The engine's view of the game now: the one its text was rendered from when that is
+        of this state (a press's answer, its picture and its ping share it)."""
+        last = self.rendered
+        if last is not None and last.shown.state is game.state:
+            return last.seen
+        return view(game.state, None)
+
     def shows(self, scene: Scene | None) -> discord.Attachment | None:
         """The picture file on the board when it shows `scene` already (no new picture is
         needed), else None."""

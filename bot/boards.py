@@ -9,14 +9,12 @@ edit that renders the latest state; after a restart every live game's board, and
 games that ended just before it, are drawn again from their state. Nothing here ever holds a
 game's lock, so a game never waits on a board that is behind it.
 
-The board carries a picture of the table (`bot.render.pictures`), drawn in a worker process
-below the bot's priority (`bot.drawing`), with the text kept as its alternative. A press is
-answered with the new text at once, over the picture the board already carries (kept by id,
-nothing uploaded); the new picture is edited in afterwards by the game's refresh: one pass at
-a time per game, later changes folded into it, and a picture only ever shown with the text
-of the state it was drawn from. Where the bot may not attach files, the board is text only
-and the game's starter is told once; a server can turn pictures off
-(`/mattekrig admin settings pictures:false`)."""
+The board carries a picture of the table (`bot.board_pictures`). A press is answered with
+the new text at once, over the picture the board already carries (kept by id, nothing
+uploaded); the new picture is edited in afterwards by the game's refresh: one pass at a time
+per game, later changes folded into it, and a picture only ever shown with the text of the
+state it was drawn from. Its players are told their turn by `bot.pings`; what each board
+shows is noted for storage by `bot.shown_seqs`."""
 
 from __future__ import annotations
 
@@ -26,23 +24,31 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
 from typing import Any, Protocol
 
-import aiohttp
 import discord
 
-from bot import drawing
+from bot import board_pictures
+from bot.board_pictures import BoardPictures
 from bot.board_state import BoardState, Rendered, Shown, picture_of, screen_of
+from bot.drawing import PictureDrawer
 from bot.i18n import pick_locale, t
+from bot.pings import TurnPings
 from bot.render.board import render_board
-from bot.render.display_names import side_names
-from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.pictures import Picture
-from bot.render.pictures.scene import Scene, scene
-from bot.replies import answer_message, edit_panel, reply_lang, send_panel, show_in
+from bot.render.pictures.scene import Scene
+from bot.replies import (
+    TRANSPORT_ERRORS,
+    answer_message,
+    describe_failure,
+    edit_panel,
+    reply_lang,
+    send_panel,
+    show_in,
+)
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
 from bot.services.live import GameUpdate, LiveGame
-from engine.view import View, view
+from bot.shown_seqs import ShownSeqs
 
 log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
@@ -53,13 +59,6 @@ CATCH_UP_PER_S = 20.0  # boards redrawn after a restart: well under the 50 reque
 PRESS_WAITS_S = 1.0
 HEAL_EVERY_S = 10.0  # a stale board pressed again and again is redrawn at most this often
 FORGET_AFTER_S = 60.0  # a finished game's lock and picture are kept this long
-PING_EVERY_MS = 60_000  # a player is pinged at most once a minute, whatever the games
-# What the boards show is stored this long after they were written, a batch at a time: not a
-# write per press, and what a crash loses of it is only boards redrawn once more at start-up.
-SHOWN_STORED_AFTER_S = 1.0
-# What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
-# answer to a request: never a bug here.
-TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
 
 
 class BoardGames(Protocol):
@@ -89,21 +88,28 @@ class BoardPublisher:
         ``channel`` opens a channel by id, for the edits and posts nobody's press carries;
         ``pictures`` draws the table as a picture on every board."""
         self.games = games
-        self.settings = settings
         self.channel = channel
         self.clock = clock
-        self.pictures = pictures
-        self.drawer = drawing.shared()
+        self.art = BoardPictures(settings, channel, pictures=pictures)
+        self.pings = TurnPings(settings, channel, clock)
+        self.shown = ShownSeqs(games.boards_shown, self._spawn)
         self._boards: dict[int, BoardState] = {}
         self._background: set[asyncio.Task[None]] = set()
-        self._shown_seqs: dict[int, int] = {}  # boards written since what they show was stored
-        self._store_shown: asyncio.TimerHandle | None = None
-        self._pinged_at: dict[int, int] = {}  # player → when last pinged (clock ms)
         self._closing = False
         self.retry_delays_s: tuple[float, ...] = RETRY_DELAYS_S
         self.catch_up_per_s = CATCH_UP_PER_S
         self.press_waits_s = PRESS_WAITS_S
         self.forget_after_s = FORGET_AFTER_S
+
+    @property
+    def pictures(self) -> bool:
+        """Whether the bot draws the table as a picture on its boards."""
+        return self.art.pictures
+
+    @property
+    def drawer(self) -> PictureDrawer:
+        """The worker process the pictures are drawn in."""
+        return self.art.drawer
 
     def _board(self, game_id: int) -> BoardState:
         board = self._boards.get(game_id)
@@ -127,15 +133,6 @@ class BoardPublisher:
         board.rendered = Rendered(shown, screen.view, panel, now_ms)
         return panel
 
-    def _seen(self, game: LiveGame) -> View:
-        """The engine's view of the game now: the one its board's text was rendered from
-        when that is of this state (a press's answer, its picture and its ping share it)."""
-        board = self._boards.get(game.id)
-        last = board.rendered if board is not None else None
-        if last is not None and last.shown.state is game.state:
-            return last.seen
-        return view(game.state, None)
-
     def _panel(
         self, game: LiveGame, picture: Picture | None, kept: discord.Attachment | None = None
     ) -> Panel:
@@ -144,45 +141,19 @@ class BoardPublisher:
             return panel.with_picture(picture)
         return panel if kept is None else panel.keeping(kept)
 
-    def _scene(self, game: LiveGame) -> Scene:
-        """What the game's picture shows now (`bot.render.pictures.scene`): a picture is drawn
-        and uploaded only when this differs from what the board's picture shows."""
-        lang = game.settings.locale
-        return scene(self._seen(game), side_names(game, as_lang(lang), plain=True), lang)
-
     async def pictured(self, game: LiveGame) -> bool:
-        """Whether the game's board shows a picture: the bot draws them, the server has not
-        turned them off (`/mattekrig admin settings pictures`), the channel takes files."""
-        if not self.pictures or self._board(game.id).text_only:
-            return False
-        guild_id = game.record.guild_id
-        return guild_id is None or (await self.settings(guild_id)).pictures
+        """Whether the game's board shows a picture (`BoardPictures.pictured`)."""
+        return await self.art.pictured(game, self._board(game.id))
 
     async def _picture(self, game: LiveGame) -> tuple[Picture | None, Scene | None]:
         """The picture of the game as it is now and what it shows (None: the board is text
-        only), drawn by the worker process — CPU work, never on the event loop, and below the
-        bot's priority, so that under load the presses' answers keep the cores and pictures
-        wait their turn."""
-        if not await self.pictured(game) or self._closing:  # stopping: the text stays
+        only, or the bot is stopping and the text stays)."""
+        if not await self.pictured(game) or self._closing:
             return None, None
-        lang = game.settings.locale
-        seen, names = self._seen(game), side_names(game, as_lang(lang), plain=True)
-        return await self.drawer.draw(seen, names, lang), scene(seen, names, lang)
+        return await self.art.draw(game, self._board(game.id))
 
     async def _text_from_now(self, game: LiveGame) -> None:
-        """Attach Files is missing here: text from now on, and the starter is told once."""
-        board = self._board(game.id)
-        if board.text_only:
-            return
-        board.text_only = True
-        log.info("no permission to attach files for game %s; the board is text only", game.id)
-        starter = next((p for p in game.players if p.user_id is not None), None)
-        if starter is None or starter.user_id is None:
-            return
-        text = t("board.pictures_off", game.settings.locale, player=f"<@{starter.user_id}>")
-        mentions = discord.AllowedMentions(users=[discord.Object(starter.user_id)])
-        with contextlib.suppress(*TRANSPORT_ERRORS):
-            await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
+        await self.art.text_from_now(game, self._board(game.id))
 
     async def respond(self, interaction: discord.Interaction, update: GameUpdate) -> None:
         """Show what the press changed: on the board itself when it was pressed there."""
@@ -256,7 +227,7 @@ class BoardPublisher:
             return True
         try:
             panel, seq = self.render(game), game.next_seq
-            kept = self._kept(game, pressed) if pictured else None
+            kept = board_pictures.kept(game, board, pressed) if pictured else None
             await show_in(interaction, panel if kept is None else panel.keeping(kept))
             self._wrote(game, seq)
             if kept is None:
@@ -265,19 +236,10 @@ class BoardPublisher:
                 await self.games.set_board(game, pressed.id)
             # A tick ("has answered ✓") changes the text only: the picture kept shows the
             # table as it is, and no second edit follows.
-            current = kept is not None and board.shows(self._scene(game)) is kept
+            current = kept is not None and board.shows(self.art.scene(game, board)) is kept
         finally:
             lock.release()
         return pictured and not current
-
-    def _kept(self, game: LiveGame, pressed: discord.Message) -> discord.Attachment | None:
-        """The picture file on the board now: as this process last wrote it, else as the
-        press saw it (after a restart, or while the board's id is not known yet: what this
-        process wrote may then be another message's file)."""
-        board = self._board(game.id)
-        if board.picture_known and game.record.message_id == pressed.id:
-            return board.picture
-        return picture_of(pressed)
 
     async def _tell_counted(self, interaction: discord.Interaction, game: LiveGame) -> None:
         text = t("reply.counted", pick_locale(interaction.locale, interaction.guild_locale))
@@ -292,21 +254,7 @@ class BoardPublisher:
     def _wrote(self, game: LiveGame, seq: int) -> None:
         """The board now shows the game up to ``seq`` (the next action's): noted for storage,
         so that after a crash the boards the log is ahead of are known (`catch_up`)."""
-        self._shown_seqs[game.id] = max(seq, self._shown_seqs.get(game.id, 0))
-        if self._store_shown is None and not self._closing:
-            loop = asyncio.get_running_loop()
-            self._store_shown = loop.call_later(SHOWN_STORED_AFTER_S, self._store_shown_now)
-
-    def _store_shown_now(self) -> None:
-        self._store_shown = None
-        self._spawn(self._keep_shown())
-
-    async def _keep_shown(self) -> None:
-        shown, self._shown_seqs = self._shown_seqs, {}
-        try:
-            await self.games.boards_shown(shown)
-        except Exception:  # a database going away: those boards are redrawn at start-up
-            log.warning("could not store what %d board(s) show", len(shown))
+        self.shown.wrote(game.id, seq)
 
     async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
         """The board as the interaction's own answer (the start path): its message
@@ -384,7 +332,7 @@ class BoardPublisher:
             drawn = game.state
             kept = None
             if game.record.message_id is not None and await self.pictured(game):
-                kept = board.shows(self._scene(game))
+                kept = board.shows(self.art.scene(game, board))
             picture, shows = (None, board.scene) if kept is not None else await self._picture(game)
             async with board.lock:
                 if game.state is not drawn or (kept is not None and board.picture is not kept):
@@ -561,55 +509,15 @@ class BoardPublisher:
         """Stop retrying and drawing (the next start redraws every board anyway). The
         worker process is the whole process's and ends with it."""
         self._closing = True
+        self.shown.stop()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
-        if self._store_shown is not None:
-            self._store_shown.cancel()
-            self._store_shown = None
-        await self._keep_shown()  # a clean stop leaves no board to redraw
+        await self.shown.store_now()  # a clean stop leaves no board to redraw
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
-        """Tell a player it is their turn: only where the game waits for one side
-        alone — naming the target, or the game's first decision — mentioning only that side's
-        players, once per decision, never the player who just pressed, and not where the
-        teacher turned pings off. Quiet enough for a class channel: never in a game against
-        the computer (the pupil is at the board already), and at most one ping per player a
-        minute (a fast game's turns are seen on the board; a ping is for one who looked away)."""
-        window = game.state.window
-        board = self._board(game.id)
-        if game.is_finished or board.pinged == window or game.computer_sides():
-            return
-        seen = self._seen(game)
-        first = board.pinged is None and seen.round <= 1
-        decision = seen.decision
-        if decision is None or len(seen.awaited) != 1 or not (decision.alone or first):
-            return
-        users = [p.user_id for p in game.players_of(seen.awaited[0]) if p.user_id is not None]
-        board.pinged = window
-        if not users or users == [presser]:
-            return
-        now_ms = self.clock.now_ms()
-        users = [
-            u for u in users if now_ms - self._pinged_at.get(u, -PING_EVERY_MS) >= PING_EVERY_MS
-        ]
-        if not users:
-            return
-        guild_id = game.record.guild_id
-        if guild_id is not None and not (await self.settings(guild_id)).pings:
-            return
-        self._pinged_at = {
-            u: at for u, at in self._pinged_at.items() if now_ms - at < PING_EVERY_MS
-        } | dict.fromkeys(users, now_ms)
-        lang = game.settings.locale
-        key = decision.ping
-        players = " ".join(f"<@{uid}>" for uid in users)
-        text = t(key, lang, players=players, round=seen.round, count=len(users))  # a team: both
-        mentions = discord.AllowedMentions(users=[discord.Object(uid) for uid in users])
-        try:
-            await self.channel(game.channel_id).send(text, allowed_mentions=mentions)
-        except TRANSPORT_ERRORS:  # the game goes on without it (a stop under way, too)
-            log.info("could not ping the players of game %s", game.id)
+        """Tell a player it is their turn, where one should be told (`bot.pings`)."""
+        await self.pings.ping(game, self._board(game.id), presser)
 
 
 def _behind(game: LiveGame) -> bool:
@@ -617,9 +525,3 @@ def _behind(game: LiveGame) -> bool:
     noted as shown, or the game ended lately (a stop moves no seq)."""
     shown = game.record.shown_seq
     return game.is_finished or shown is None or shown < game.next_seq
-
-
-def describe_failure(error: BaseException) -> str:
-    if isinstance(error, discord.HTTPException):
-        return f"{error.status} {error.code}"
-    return type(error).__name__

@@ -23,6 +23,16 @@ from engine.errors import EngineError
 log = logging.getLogger(__name__)
 MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user
 NO_MENTIONS = discord.AllowedMentions.none()
+# What Discord, the network or a stop under way ("Session is closed", a RuntimeError) can
+# answer to a request the bot makes of its own (a board's edit, a ping): never a bug here.
+TRANSPORT_ERRORS = (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError)
+
+
+def describe_failure(error: BaseException) -> str:
+    """A transport error in a log line: Discord's status and code, else the error's kind."""
+    if isinstance(error, discord.HTTPException):
+        return f"{error.status} {error.code}"
+    return type(error).__name__
 
 
 def permission_name(attribute: str, lang: str) -> str:
@@ -51,7 +61,7 @@ async def send_private(interaction: discord.Interaction[Any], text: str) -> None
             await interaction.followup.send(text, ephemeral=True)
         else:
             await interaction.response.send_message(text, ephemeral=True)
-    except (discord.HTTPException, aiohttp.ClientError, OSError, RuntimeError):  # or a stop
+    except TRANSPORT_ERRORS:
         log.warning("could not answer interaction %s", interaction.id)
 
 

@@ -318,8 +318,12 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.storage",),
     ("bot.services", "bot.shards"),
     ("bot.render", "bot.drawing"),  # pure screens, and the pictures' worker
-    # Discord's side of the services: answers, boards, what the Discord layer may use of the bot
-    ("bot.replies", "bot.boards", "bot.board_state", "bot.app"),
+    # Discord's side of the services: answers, what the Discord layer may use of the bot, what
+    # is kept of each board; then a board's picture, its turn pings, what it shows noted for
+    # storage; then the boards kept true
+    ("bot.replies", "bot.app", "bot.board_state"),
+    ("bot.board_pictures", "bot.pings", "bot.shown_seqs"),
+    ("bot.boards",),
     ("bot.ui",),
     ("cogs",),
     ("bot.client",),  # builds every part

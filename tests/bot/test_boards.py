@@ -17,9 +17,11 @@ from tests.bot.e2e import Table, assert_refused, seed_deals
 
 
 def games_held(boards: BoardPublisher) -> set[int]:
-    """Every game id the publisher holds anything for, in any of its maps or sets."""
+    """Every game id the publisher holds anything for, in any of its maps or sets, its own
+    or its notes of what the boards show."""
     held: set[int] = set()
-    for value in vars(boards).values():
+    parts = [boards, boards.shown]
+    for value in (value for part in parts for value in vars(part).values()):
         if isinstance(value, dict | set):
             held.update(key for key in value if isinstance(key, int))
     return held
@@ -63,5 +65,5 @@ async def test_a_ping_as_the_bot_stops_is_dropped_without_a_traceback(
     async def settings(guild_id: int) -> GuildSettings:  # storage is closed too by now
         return GuildSettings(guild_id)
 
-    boards.settings = settings
+    boards.pings.settings = settings
     await boards.ping(game, None)

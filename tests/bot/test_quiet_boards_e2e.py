@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from bot.boards import PING_EVERY_MS
 from bot.custom_ids import Verb, build
 from bot.i18n import LANGS, t
+from bot.pings import PING_EVERY_MS
 from engine.game import rounds_finished
 from engine.regnekrig import ANSWER
 from tests.bot.e2e import (
