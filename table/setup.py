@@ -5,7 +5,7 @@ form offers, and accepts, exactly what `/mattekrig start` does."""
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from bot.services.settings import GameSettings, settings_from_options
@@ -91,6 +91,42 @@ def _option(option: Option, raw: str | None) -> int | str:
     return value
 
 
+def _chosen(
+    game: GameDescriptor, form: Mapping[str, str], *, lesson: bool = False
+) -> dict[str, int | str]:
+    """Every option a game's settings are built from, by its registry key: as the form chose
+    it where the form asks for it (refused when the registry does not allow it), else the
+    registry's default."""
+    asked = {o.key: _option(o, form.get(o.key)) for o in form_options(game, lesson)}
+    return {key: asked.get(key, o.default) for key, o in LESSON_OPTIONS.items()}
+
+
+def _settings(
+    game: GameDescriptor,
+    chosen: Mapping[str, int | str],
+    *,
+    teams: bool = False,
+    computer: str | None = None,
+    sides: int = 2,
+) -> GameSettings:
+    """A game's settings from its chosen options (as `_chosen` reads them) and how its
+    players sit."""
+    return settings_from_options(
+        game=game.key,
+        level=int(chosen["level"]),
+        deck=str(chosen["deck"]),
+        mode=str(chosen["mode"]),
+        war_size=int(chosen["war_size"]),
+        war_rule=str(chosen["war_rule"]),
+        answer_form=str(chosen["answer_form"]),
+        answer_seconds=int(chosen["answer_seconds"]),
+        minutes=int(chosen["minutes"]),
+        teams=teams,
+        computer=computer,
+        sides=sides,
+    )
+
+
 def _names(form: Mapping[str, str]) -> list[str]:
     names = [" ".join(form.get(f, "").split()) for f in PLAYER_FIELDS]
     typed = [n for n in names if n]
@@ -108,7 +144,7 @@ def _names(form: Mapping[str, str]) -> list[str]:
 def read_setup(form: Mapping[str, str]) -> NewTable:
     """The game the form asks for; raises `SetupError` for anything the form cannot start."""
     game = read_game(form.get("game"))
-    options = {o.key: _option(o, form.get(o.key)) for o in form_options(game)}
+    chosen = _chosen(game, form)
     opponent = form.get("opponent", EACH_OTHER)
     teams = form.get("teams") == "on"
     names = _names(form)
@@ -131,20 +167,8 @@ def read_setup(form: Mapping[str, str]) -> NewTable:
         if len(names) not in SIDES:
             raise SetupError("error.lobby_size")
         sides = tuple(names)
-    value = {key: options.get(key, o.default) for key, o in FORM_OPTIONS.items()}
-    settings = settings_from_options(
-        game=game.key,
-        level=int(value["level"]),
-        deck=str(value["deck"]),
-        mode=str(value["mode"]),
-        war_size=int(value["war_size"]),
-        war_rule=str(value["war_rule"]),
-        minutes=int(value["minutes"]),
-        answer_seconds=0,  # at one screen the players see each other think: no answer time
-        teams=teams,
-        computer=computer,
-        sides=len(sides),
-    )
+    chosen["answer_seconds"] = 0  # at one screen the players see each other think
+    settings = _settings(game, chosen, teams=teams, computer=computer, sides=len(sides))
     return NewTable(settings, sides)
 
 
@@ -156,20 +180,13 @@ class LessonSetup:
     teams: bool = False
 
     def for_match(self, sides: int, teams: bool, computer: str | None) -> GameSettings:
-        """The settings of one game of the lesson (a team is one side, RULES §1.2)."""
-        return settings_from_options(
-            game=self.settings.engine.game,
-            level=self.settings.engine.level,
-            deck=self.settings.engine.deck.value,
-            mode=self.settings.engine.mode.value,
-            war_size=self.settings.engine.war_size,
-            war_rule=self.settings.engine.war_rule.value,
-            answer_form=self.settings.engine.answer_form.value,
-            answer_seconds=self.settings.answer_seconds,
-            minutes=self.settings.minutes,
+        """The settings of one game of the lesson: the class's, with this game's sides (a
+        team is one side, RULES §1.2), teams and computer."""
+        return replace(
+            self.settings,
+            engine=replace(self.settings.engine, sides=sides),
             teams=teams,
-            computer=computer,
-            sides=sides,
+            computer=Strength(computer) if computer else None,
         )
 
 
@@ -180,17 +197,5 @@ def read_lesson_setup(form: Mapping[str, str]) -> LessonSetup:
     """The teacher's choice for the class; raises `SetupError` for a value the registry does
     not allow."""
     game = read_game(form.get("game"))
-    options = {o.key: _option(o, form.get(o.key)) for o in form_options(game, lesson=True)}
-    value = {key: options.get(key, o.default) for key, o in LESSON_OPTIONS.items()}
-    settings = settings_from_options(
-        game=game.key,
-        level=int(value["level"]),
-        deck=str(value["deck"]),
-        mode=str(value["mode"]),
-        war_size=int(value["war_size"]),
-        war_rule=str(value["war_rule"]),
-        answer_form=str(value["answer_form"]),
-        answer_seconds=int(value["answer_seconds"]),
-        minutes=int(value["minutes"]),
-    )
+    settings = _settings(game, _chosen(game, form, lesson=True))
     return LessonSetup(settings, teams=form.get("teams") == "on")
