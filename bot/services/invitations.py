@@ -156,11 +156,7 @@ class InvitationService:
             return invitation
 
     async def withdraw(self, invitation_id: int, user_id: int) -> Invitation:
-        async with self._lock(invitation_id):
-            invitation = await self._open(invitation_id)
-            if user_id != invitation.host_id:
-                raise UserFacingError("error.not_host")
-            return await self._close(invitation, "withdrawn")
+        return await self._closed_by_host(invitation_id, user_id, "withdrawn")
 
     # -- lobbies ----------
 
@@ -223,11 +219,7 @@ class InvitationService:
             )
 
     async def cancel(self, invitation_id: int, user_id: int) -> Invitation:
-        async with self._lock(invitation_id):
-            invitation = await self._open(invitation_id)
-            if user_id != invitation.host_id:
-                raise UserFacingError("error.not_host")
-            return await self._close(invitation, "cancelled")
+        return await self._closed_by_host(invitation_id, user_id, "cancelled")
 
     # -- starting the game ----------
 
@@ -365,6 +357,14 @@ class InvitationService:
         if invitation.status != "open" or invitation.expires_at <= self.clock.now_ms():
             raise UserFacingError(closed_key(invitation.kind))
         return invitation
+
+    async def _closed_by_host(self, invitation_id: int, user_id: int, status: Any) -> Invitation:
+        """An open challenge withdrawn, or an open lobby cancelled: by its host only."""
+        async with self._lock(invitation_id):
+            invitation = await self._open(invitation_id)
+            if user_id != invitation.host_id:
+                raise UserFacingError("error.not_host")
+            return await self._close(invitation, status)
 
     async def _close(self, invitation: Invitation, status: Any) -> Invitation:
         """Close ``invitation`` (as `_open` found it: its kind names the refusal)."""

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
+import random
 from typing import Any
 
 from engine.replay import run
+from engine.state import GameState, SideState
 
 
 def scenario(game: str = "regnekrig", **keys: Any) -> dict[str, Any]:
@@ -23,3 +26,14 @@ def events(out: dict[str, Any], kind: str, **match: Any) -> list[dict[str, Any]]
 
 def kinds(out: dict[str, Any]) -> list[str]:
     return [e["type"] for e in out["events"]]
+
+
+def reorder_hidden(state: GameState, rnd: random.Random) -> GameState:
+    """The same game with every pile in another order: what no side can see."""
+    sides = []
+    for side in state.sides:
+        draw, collection = list(side.draw), list(side.collection)
+        rnd.shuffle(draw)
+        rnd.shuffle(collection)
+        sides.append(SideState(tuple(draw), tuple(collection), side.out))
+    return dataclasses.replace(state, sides=tuple(sides))

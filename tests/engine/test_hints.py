@@ -28,7 +28,8 @@ from engine.hints import (
     unseen_cards,
 )
 from engine.intervallkrig import BET, Bet, Pass
-from engine.state import GameState, SideState
+from engine.state import GameState
+from tests.engine.support import reorder_hidden
 
 
 def bet_windows(seed: int, sides: int, choices: int) -> Iterator[GameState]:
@@ -128,21 +129,6 @@ def test_the_hint_counts_the_cards_inside() -> None:
     assert count.chance == chance_inside((1, 2), [1, 3, 5])
 
 
-def _shuffle_hidden(state: GameState, rnd: random.Random) -> GameState:
-    """The same game with every hidden order changed: what a side cannot see."""
-    sides = []
-    for side in state.sides:
-        draw, collection = list(side.draw), list(side.collection)
-        rnd.shuffle(draw)
-        rnd.shuffle(collection)
-        sides.append(SideState(tuple(draw), tuple(collection), side.out))
-    return GameState(**{**_fields(state), "sides": tuple(sides)})
-
-
-def _fields(state: GameState) -> dict[str, object]:
-    return {name: getattr(state, name) for name in GameState.__slots__}
-
-
 @pytest.mark.parametrize("seed", range(5))
 def test_chances_depend_only_on_what_the_side_can_see(seed: int) -> None:
     """§3.3 "computed from the cards it cannot see": reordering hidden piles changes
@@ -150,4 +136,4 @@ def test_chances_depend_only_on_what_the_side_can_see(seed: int) -> None:
     rnd = random.Random(seed)
     for state in bet_windows(seed, 3, seed):
         for side in state.pending:
-            assert swap_chances(_shuffle_hidden(state, rnd), side) == swap_chances(state, side)
+            assert swap_chances(reorder_hidden(state, rnd), side) == swap_chances(state, side)

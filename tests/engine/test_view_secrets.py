@@ -20,8 +20,9 @@ from engine.game import apply, legal_actions, new_game
 from engine.intervallkrig import BET, Bet, Pass
 from engine.judge import Verdict
 from engine.regnekrig import ANSWER, Answer
-from engine.state import GameState, Phase, SideState
+from engine.state import GameState, Phase
 from engine.view import view as observe
+from tests.engine.support import reorder_hidden
 
 
 def _walk(value: Any) -> Iterator[Any]:
@@ -48,17 +49,6 @@ def _states(game: str, level: int, seed: int, sides: int = 3) -> Iterator[GameSt
         state, _ = apply(state, rnd.choice(choices))
 
 
-def _reorder_hidden(state: GameState, rnd: random.Random) -> GameState:
-    """The same game with every pile in another order."""
-    sides = []
-    for side in state.sides:
-        draw, collection = list(side.draw), list(side.collection)
-        rnd.shuffle(draw)
-        rnd.shuffle(collection)
-        sides.append(SideState(tuple(draw), tuple(collection), side.out))
-    return dataclasses.replace(state, sides=tuple(sides))
-
-
 CASES = [("regnekrig", level) for level in (1, 3, 5, 7)] + [
     ("intervallkrig", 1),
     ("satsing", 1),
@@ -71,7 +61,7 @@ def test_nobody_sees_a_piles_order(case: tuple[str, int], seed: int) -> None:
     """RULES §1.3: piles are face down: reordering any pile changes no observation."""
     rnd = random.Random(seed)
     for state in _states(*case, seed=seed):
-        other = _reorder_hidden(state, rnd)
+        other = reorder_hidden(state, rnd)
         for viewer in (None, *range(state.config.sides)):
             assert observe(other, viewer) == observe(state, viewer)
 
