@@ -9,13 +9,12 @@ fields, a decimal comma and a byte-order mark; in en a comma and a decimal point
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
 from bot.i18n import Lang, t
+from bot.services.report import spreadsheet, spreadsheet_cell
 from table.games import Record
 from table.lesson import Lesson
 
@@ -116,8 +115,7 @@ def decimal(value: Fraction | None, lang: Lang) -> str:
     """A share with two decimals in the language's decimal mark ("0,75"); empty for none."""
     if value is None:
         return ""
-    text = f"{float(value):.2f}"
-    return text if lang == "en" else text.replace(".", ",")
+    return f"{float(value):.2f}".replace(".", t("notation.decimal_mark", lang))
 
 
 def percent(value: Fraction | None, lang: Lang) -> str:
@@ -126,23 +124,14 @@ def percent(value: Fraction | None, lang: Lang) -> str:
     return t("lesson.percent", lang, percent=round(float(value) * 100))
 
 
-def _cell(text: str) -> str:
-    """A name as a cell, never as a formula (a name typed as "=1+1" stays text)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
-
-
 def csv_bytes(summary: ClassLine, lang: Lang) -> bytes:
     """The summary as a CSV file for a spreadsheet in `lang`."""
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter="," if lang == "en" else ";", lineterminator="\r\n")
-    writer.writerow(
-        [t(f"lesson.summary.column.{c}", lang) for c in
-         ("name", "games", "rounds", "answers", "best", "rate", "exact", "mistakes")]
+    columns = ("name", "games", "rounds", "answers", "best", "rate", "exact", "mistakes")
+    header = [t(f"lesson.summary.column.{column}", lang) for column in columns]
+    rows = (
+        [spreadsheet_cell(pupil_name(p, lang)), p.games, p.rounds, p.answers, p.best,
+         decimal(p.rate, lang), p.exact, mistakes_text(p.mistakes, lang)]
+        for p in summary.pupils
     )  # fmt: skip
-    for p in summary.pupils:
-        writer.writerow(
-            [_cell(pupil_name(p, lang)), p.games, p.rounds, p.answers, p.best,
-             decimal(p.rate, lang), p.exact, mistakes_text(p.mistakes, lang)]
-        )  # fmt: skip
-    text = out.getvalue()
+    text = spreadsheet([header, *rows], lang)
     return (text if lang == "en" else "\ufeff" + text).encode("utf-8")

@@ -2,8 +2,9 @@
 
 The engine prints one canonical form (``6 ÷ (−2)``, decimal comma). Norwegian and Swedish
 schools write division as ``:`` (and ÷ can read as a minus sign there), English ones as ÷;
-English writes a decimal point, Norwegian and Swedish a decimal comma. A value that is not
-whole is shown as the exact fraction with its decimal beside it (``7/2 = 3,5``, or
+English writes a decimal point, Norwegian and Swedish a decimal comma; both signs are the
+catalogue's (``notation.division``, ``notation.decimal_mark``). A value that is not whole is
+shown as the exact fraction with its decimal beside it (``7/2 = 3,5``, or
 ``10/3 ≈ 3,33`` when the decimal never ends), so a ten-year-old can place it on the number
 line without losing the exact value the game compares.
 """
@@ -13,20 +14,23 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from bot.i18n import Lang
+from bot.i18n import Lang, t
 from bot.render.cards import MINUS, number_text
 from bot.render.locale import as_lang
 
 DIVIDE = "\u00f7"
-_DIVISION = {"nb": ":", "nn": ":", "sv": ":", "en": DIVIDE}
-_DECIMAL_MARK = {"nb": ",", "nn": ",", "sv": ",", "en": "."}
 _ENGINE_DECIMAL = re.compile(r"(?<=\d),(?=\d)")  # the engine's decimal comma inside a number
 _PLACES = 2  # a decimal that never ends is rounded to this many places
 
 
 def _expression(text: str, lang: Lang) -> str:
-    text = text.replace(DIVIDE, _DIVISION[lang])
-    return _ENGINE_DECIMAL.sub(_DECIMAL_MARK[lang], text)
+    text = text.replace(DIVIDE, t("notation.division", lang))
+    return _ENGINE_DECIMAL.sub(decimal_mark(lang), text)
+
+
+def decimal_mark(lang: str) -> str:
+    """The language's decimal mark (``,`` in nb, nn and sv; ``.`` in en)."""
+    return t("notation.decimal_mark", lang)
 
 
 def _decimal(value: Fraction, lang: Lang) -> tuple[str, bool]:
@@ -36,7 +40,7 @@ def _decimal(value: Fraction, lang: Lang) -> tuple[str, bool]:
     rounded = round(abs(scaled))
     whole, part = divmod(rounded, 10**_PLACES)
     digits = f"{part:0{_PLACES}d}".rstrip("0") if exact else f"{part:0{_PLACES}d}"
-    text = str(whole) + (_DECIMAL_MARK[lang] + digits if digits else "")
+    text = str(whole) + (decimal_mark(lang) + digits if digits else "")
     return (MINUS + text if value < 0 and rounded else text), exact
 
 
@@ -67,4 +71,4 @@ def seconds_text(ms: int, lang: str) -> str:
     whole, tenth = divmod(tenths, 10)
     if whole >= 10 or not tenth:
         return str(round(ms / 1000))
-    return f"{whole}{_DECIMAL_MARK[as_lang(lang)]}{tenth}"
+    return f"{whole}{decimal_mark(lang)}{tenth}"

@@ -7,17 +7,22 @@ but a server's admins can change that per command, so every method here also tak
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Unpack
 
+from bot.i18n import DEFAULT_LANG, lang_of, t
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport
-from bot.services.report import class_report, day_bounds, parse_day, spreadsheet_cell
+from bot.services.report import (
+    class_report,
+    day_bounds,
+    parse_day,
+    spreadsheet,
+    spreadsheet_cell,
+)
 from bot.services.results import OPERATIONS, ResultsService
 from bot.services.stats import summarize
 from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
@@ -29,78 +34,6 @@ from engine.options import LEVELS
 
 LANGUAGES = ("nb", "nn", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
-
-# Report headers, in the language the teacher asks for.
-_OP_SIGNS = {
-    "add": "+",
-    "multiply": "·",
-    "divide": "÷",
-    "subtract": "−",
-    "square": "x²",
-    "root": "√",
-}
-_HEADERS = {
-    "en": {
-        "name": "Pupil",
-        "games": "Games",
-        "wins": "Wins",
-        "answers": "Answers",
-        "missed": "Missed",
-        "accuracy": "Best moves (%)",
-        "op": "Best moves {op} (%)",
-        "level": "Best moves level {level} (%)",
-        "level_missed": "Missed level {level}",
-        "median": "Median time (s)",
-        "mistake": "Most common mistake",
-        "suggested": "Suggested level",
-        "target": "target",
-    },
-    "nb": {
-        "name": "Elev",
-        "games": "Spill",
-        "wins": "Seire",
-        "answers": "Svar",
-        "missed": "Ikke svart",
-        "accuracy": "Beste trekk (%)",
-        "op": "Beste trekk {op} (%)",
-        "level": "Beste trekk nivå {level} (%)",
-        "level_missed": "Ikke svart nivå {level}",
-        "median": "Median svartid (s)",
-        "mistake": "Vanligste feil",
-        "suggested": "Foreslått nivå",
-        "target": "målverdi",
-    },
-    "nn": {
-        "name": "Elev",
-        "games": "Spel",
-        "wins": "Sigrar",
-        "answers": "Svar",
-        "missed": "Ikkje svart",
-        "accuracy": "Beste trekk (%)",
-        "op": "Beste trekk {op} (%)",
-        "level": "Beste trekk nivå {level} (%)",
-        "level_missed": "Ikkje svart nivå {level}",
-        "median": "Median svartid (s)",
-        "mistake": "Vanlegaste feil",
-        "suggested": "Føreslått nivå",
-        "target": "målverdi",
-    },
-    "sv": {
-        "name": "Elev",
-        "games": "Spel",
-        "wins": "Vinster",
-        "answers": "Svar",
-        "missed": "Utan svar",
-        "accuracy": "Bästa drag (%)",
-        "op": "Bästa drag {op} (%)",
-        "level": "Bästa drag nivå {level} (%)",
-        "level_missed": "Utan svar nivå {level}",
-        "median": "Median svarstid (s)",
-        "mistake": "Vanligaste fel",
-        "suggested": "Föreslagen nivå",
-        "target": "målvärde",
-    },
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,31 +149,34 @@ def report_csv(
 ) -> str:
     """The teacher's report from every pupil's games (pure); the commonest mistake in words
     (``mistake_name``: a reason code in the teacher's language, never the code itself)."""
-    words = _HEADERS.get(lang, _HEADERS["en"])
+    lang = lang_of(lang) or DEFAULT_LANG
     by_user: defaultdict[int, list[PlayerGame]] = defaultdict(list)
     for g in games:
         if g.player.user_id is not None:
             by_user[g.player.user_id].append(g)
     header = [
-        words["name"],
-        words["games"],
-        words["wins"],
-        words["answers"],
-        words["missed"],
-        words["accuracy"],
-        words["median"],
-        words["mistake"],
+        t(f"report.csv.{column}", lang)
+        for column in (
+            "pupil",
+            "pupils.games",
+            "pupils.wins",
+            "answers",
+            "pupils.missed",
+            "best",
+            "pupils.median",
+            "pupils.mistake",
+        )
     ]
-    for op in OPERATIONS:
-        sign = words["target"] if op == "target" else _OP_SIGNS[op]
-        if op == "divide" and lang != "en":
-            sign = ":"  # school notation: Norwegian and Swedish schools divide with ':'
-        header.append(words["op"].format(op=sign))
+    for op in OPERATIONS:  # each by its sign, division as the language's schools write it
+        header.append(t("report.csv.pupils.best_op", lang, op=t(f"report.csv.op.{op}", lang)))
     for level in LEVELS:
         header.extend(
-            (words["level"].format(level=level), words["level_missed"].format(level=level))
+            (
+                t("report.csv.pupils.best_level", lang, level=level),
+                t("report.csv.pupils.missed_level", lang, level=level),
+            )
         )
-    header.append(words["suggested"])
+    header.append(t("report.csv.pupils.suggested", lang))
     lines = []
     for user_id, mine in by_user.items():
         stats = summarize(0, user_id, mine[-1].player.display_name, mine)
@@ -266,11 +202,7 @@ def report_csv(
         row.append(str(stats.suggestion.level))
         lines.append(row)
     lines.sort(key=lambda r: r[0].casefold())
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter="," if lang == "en" else ";", lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(lines)
-    return "\ufeff" + out.getvalue()
+    return "\ufeff" + spreadsheet([header, *lines], lang)
 
 
 def _percent(value: float | None) -> str:

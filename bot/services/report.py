@@ -14,74 +14,32 @@ import csv
 import io
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, datetime, timedelta
 
+from bot.i18n import DEFAULT_LANG, lang_of, t
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport, SkillLine
 from bot.services.periods import SCHOOL_TZ, week_key
 from bot.services.results import LEVEL_OPERATIONS
 from bot.storage import OperationTally, PlayerGame
 
-_HEADERS = {
-    "en": (
-        "Pupil",
-        "Level",
-        "Operation",
-        "Answers",
-        "Correct (%)",
-        "Best moves (%)",
-        "No answer in time",
-        "Exact hits",
-        "Median time (s)",
-        "Best moves by week",
-        "Most common mistakes",
-        "Needs help with",
-    ),
-    "nb": (
-        "Elev",
-        "Nivå",
-        "Regneart",
-        "Svar",
-        "Riktige (%)",
-        "Beste trekk (%)",
-        "Ikke svart i tide",
-        "Fulltreffere",
-        "Mediantid (s)",
-        "Beste trekk per uke",
-        "Vanligste feil",
-        "Trenger hjelp med",
-    ),
-    "nn": (
-        "Elev",
-        "Nivå",
-        "Rekneart",
-        "Svar",
-        "Rette (%)",
-        "Beste trekk (%)",
-        "Ikkje svart i tide",
-        "Fulltreff",
-        "Mediantid (s)",
-        "Beste trekk per veke",
-        "Vanlegaste feil",
-        "Treng hjelp med",
-    ),
-    "sv": (
-        "Elev",
-        "Nivå",
-        "Räknesätt",
-        "Svar",
-        "Rätta (%)",
-        "Bästa drag (%)",
-        "Inte svarat i tid",
-        "Fullträffar",
-        "Mediantid (s)",
-        "Bästa drag per vecka",
-        "Vanligaste fel",
-        "Behöver hjälp med",
-    ),
-}
-_WEEK = {"en": "w", "nb": "u", "nn": "v", "sv": "v"}
+# The columns, each a catalogue key (``report.csv.<column>``, the ones both spreadsheets share,
+# or ``report.csv.skills.<column>``), so a translator words the spreadsheet with the screens.
+_COLUMNS = (
+    "pupil",
+    "skills.level",
+    "skills.operation",
+    "answers",
+    "skills.correct",
+    "best",
+    "skills.missed",
+    "skills.exact",
+    "skills.median",
+    "skills.weeks",
+    "skills.mistakes",
+    "skills.help",
+)
 
 
 def parse_day(text: str | None, option: str) -> date | None:
@@ -184,46 +142,56 @@ def report_rows_csv(
     """The report as a spreadsheet: `;` and a decimal comma in nb/nn/sv (`,` and a point in en),
     UTF-8 with a BOM so æøå open correctly, headers in the teacher's language; mistake
     kinds in words (``mistake_name``: a reason code in the teacher's language)."""
-    lang = lang if lang in _HEADERS else "en"
-    comma = lang != "en"
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=";" if comma else ",", lineterminator="\r\n")
-    writer.writerow(_HEADERS[lang])
+    lang = lang_of(lang) or DEFAULT_LANG
+    mark = t("notation.decimal_mark", lang)
+    rows = [[t(f"report.csv.{column}", lang) for column in _COLUMNS]]
     for line in report.lines:
         weeks = ", ".join(
-            f"{_WEEK[lang]}{w % 100:02d}: {_number(b / a * 100, comma, 0)} %"
+            t(
+                "report.csv.skills.week",
+                lang,
+                week=f"{w % 100:02d}",
+                percent=_number(b / a * 100, mark, 0),
+            )
             for w, a, b in line.weeks
             if a
         )
         kinds = ", ".join(f"{mistake_name(code)} ({n})" for code, n in line.mistakes[:3])
-        writer.writerow(
+        rows.append(
             [
                 spreadsheet_cell(line.name),
                 str(line.level),
                 op_names.get(line.op, line.op),
                 str(line.answers),
-                _number(_pct(line.accuracy), comma, 1),
-                _number(_pct(line.best_rate), comma, 1),
+                _number(_pct(line.accuracy), mark, 1),
+                _number(_pct(line.best_rate), mark, 1),
                 str(line.missed),
                 str(line.exact_hits),
-                "" if line.median_ms is None else _number(line.median_ms / 1000, comma, 1),
+                "" if line.median_ms is None else _number(line.median_ms / 1000, mark, 1),
                 weeks,
                 kinds,
                 ", ".join(mistake_name(code) for code in line.help_kinds),
             ]
         )
-    return "\ufeff" + out.getvalue()
+    return "\ufeff" + spreadsheet(rows, lang)
 
 
 def _pct(value: float | None) -> float | None:
     return None if value is None else value * 100
 
 
-def _number(value: float | None, comma: bool, places: int) -> str:
-    if value is None:
-        return ""
-    text = f"{value:.{places}f}"
-    return text.replace(".", ",") if comma else text
+def _number(value: float | None, mark: str, places: int) -> str:
+    return "" if value is None else f"{value:.{places}f}".replace(".", mark)
+
+
+def spreadsheet(rows: Iterable[Iterable[object]], lang: str) -> str:
+    """Rows as CSV text a spreadsheet in ``lang`` opens by a double click: where the decimal
+    mark is a comma (nb, nn, sv) Excel and LibreOffice split fields at a semicolon,
+    elsewhere at a comma."""
+    out = io.StringIO()
+    comma = t("notation.decimal_mark", lang) == ","
+    csv.writer(out, delimiter=";" if comma else ",", lineterminator="\r\n").writerows(rows)
+    return out.getvalue()
 
 
 def spreadsheet_cell(text: str) -> str:
