@@ -3,15 +3,13 @@
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LANG, LANGS, Lang, lang_of
+from bot.i18n import DEFAULT_LANG, LANGS, Lang, lang_of, t
 
-# The switch shows each language in its own words.
-LANG_NAMES: dict[Lang, str] = {
-    "nb": "Norsk (bokmål)",
-    "nn": "Norsk (nynorsk)",
-    "sv": "Svenska",
-    "en": "English",
-}
+
+def language_name(lang: Lang) -> str:
+    """A language in its own words ("Norsk nynorsk", "Svenska"), as the switch shows it: its
+    own catalogue's name for it, the one the server's language setting on Discord shows."""
+    return t(f"choice.language.{lang}", lang)
 
 
 def accepted(header: str | None) -> Lang | None:

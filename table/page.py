@@ -18,7 +18,7 @@ from engine.computer import Strength
 from engine.descriptor import GameDescriptor
 from engine.options import Option
 from engine.registry import GAMES
-from table.lang import LANG_NAMES
+from table.lang import language_name
 from table.setup import EACH_OTHER, PLAYER_FIELDS, form_options
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
@@ -65,7 +65,7 @@ def lang_switch(lang: Lang, action: str, keep: Mapping[str, str]) -> str:
     fields = "".join(hidden(k, v) for k, v in keep.items())
     buttons = "".join(
         f'<button type="submit" name="lang" value="{code}" lang="{code}"'
-        f' aria-pressed="{"true" if code == lang else "false"}">{esc(LANG_NAMES[code])}</button>'
+        f' aria-pressed="{"true" if code == lang else "false"}">{esc(language_name(code))}</button>'
         for code in LANGS
     )
     return (
