@@ -104,7 +104,9 @@ class Reason(StrEnum):
     CARD_TWICE = "card_twice"  # number: one card used twice
     CARD_MISSING = "card_missing"  # missing: a card left out
     TOO_MANY_OPERATIONS = "too_many_operations"  # operators
-    OPERATOR_NOT_ALLOWED = "operator_not_allowed"  # operator, allowed, level[, expression]
+    # operator, allowed, level, expression: the pupil's own calculation or, for a number typed
+    # alone, the one of another operation that gives it, with that number as value
+    OPERATOR_NOT_ALLOWED = "operator_not_allowed"
     SQUARE_NOT_ALLOWED = "square_not_allowed"  # level (any power below level 6)
     ROOT_NOT_ALLOWED = "root_not_allowed"  # level
     SQUARES_BOTH = "squares_both"

@@ -393,6 +393,7 @@ def _shape_problem(expr: Expr, cards: tuple[int, int], level: int) -> _Problem |
                 "operator": operator_symbol(binop.op),
                 "allowed": [operator_symbol(op) for op in allowed],
                 "level": level,
+                "expression": to_text(expr),  # the pupil's own calculation, told back (§2.6)
             }
     if squares and level < SQUARE_LEVEL:
         return Reason.SQUARE_NOT_ALLOWED, {"level": level}

@@ -198,9 +198,17 @@ def test_card_missing_for_a_card_left_out() -> None:
 
 
 def test_operator_not_allowed_in_an_expression() -> None:
+    """The pupil's own calculation comes with it, to be told back (§2.6)."""
     assert no_value("6-4", (6, 4), 3, EXPRESSION) == (
         "operator_not_allowed",
-        {"operator": "\u2212", "allowed": ["\u00f7"], "level": 3, "card_a": 6, "card_b": 4},
+        {
+            "operator": "\u2212",
+            "allowed": ["\u00f7"],
+            "level": 3,
+            "expression": "6 \u2212 4",
+            "card_a": 6,
+            "card_b": 4,
+        },
     )
 
 

@@ -202,6 +202,35 @@ def test_an_illegal_expression_without_its_result_says_why(
     assert refused(text, cards, level) == code
 
 
+@pytest.mark.parametrize(
+    ("text", "cards", "level", "expression", "operator"),
+    [
+        ("6:3", (6, 3), 1, "6 \u00f7 3", "\u00f7"),
+        ("6\u00f73", (6, 3), 1, "6 \u00f7 3", "\u00f7"),
+        ("(-6):3", (-6, 3), 1, "\u22126 \u00f7 3", "\u00f7"),
+        ("6-(-3)", (6, -3), 2, "6 \u2212 (\u22123)", "\u2212"),
+        ("3*4", (3, 4), 4, "3 \u00b7 4", "\u00b7"),
+    ],
+)
+def test_an_operation_the_level_does_not_allow_is_told_with_the_pupils_calculation(
+    text: str, cards: tuple[int, int], level: int, expression: str, operator: str
+) -> None:
+    """§2.6 "Illegal before missing": "When that expression is also illegal (…, an operation
+    the level does not allow), the message says why it is illegal, not 'type the result'".
+    Why names what the pupil typed: the refusal carries their calculation (`expression`, in
+    the canonical notation), with or without its result, so the reply can show it to them."""
+    code, details = refusal(text, cards, level)
+    assert code == "operator_not_allowed"
+    assert (details["expression"], details["operator"], details["level"]) == (
+        expression,
+        operator,
+        level,
+    )
+    counted = judge(f"{text}=1", cards, level)  # with a result it counts as no value
+    assert counted.reason == "operator_not_allowed"
+    assert counted.details["expression"] == expression and "value" not in counted.details
+
+
 def test_a_legal_expression_without_its_result_is_missing_it() -> None:
     assert refusal("sqrt(4)+6", (4, 6), 7) == ("result_missing", {"expression": "\u221a4 + 6"})
 
