@@ -152,13 +152,17 @@ async def test_an_illegal_answer_is_told_why_it_counts_as_no_value(
     table: Table, duel: int, no_errors: Any
 ) -> None:
     """RULES §2.2: a readable but illegal answer counts as *no value*; the pupil is told
-    privately which rule it broke (here: multiplying at the division level)."""
+    privately which rule it broke (here: multiplying at the division level), with the
+    calculation they typed (§2.6), its minus signs the true ones."""
     gid = duel
     a, b = cards(table.state(gid), 1)
     product = f"{a}*{b}" if b >= 0 else f"{a}*({b})"
     _, sent = await table.answer("bob", gid, f"{product}={a * b}")
     assert sent is not None and sent.answered
-    expected = t("answer.rejected.operator_not_allowed", "sv", operator="·", level=3)
+    typed = product.replace("*", " · ").replace("-", "\u2212")
+    expected = t(
+        "answer.rejected.operator_not_allowed", "sv", expression=typed, operator="·", level=3
+    )
     reply = await private_reply(table.fake, sent)
     assert reply.startswith(expected), reply
     assert t("answer.counts_as_no_value", "sv") in reply

@@ -12,6 +12,7 @@ import pytest
 
 from bot.i18n import t
 from bot.render.board_text import answer_reply, render_hint
+from bot.render.cards import number_text
 from bot.render.results import result_line
 from engine.actions import Forfeit
 from engine.errors import ExpressionError
@@ -257,6 +258,30 @@ async def test_an_unreadable_answer_is_refused_and_kept_in_the_box(table: Table)
     assert message_of(page) == t("table.note.side", "en", name="Ada", text=reason)
     assert 'value="3 +* 4"' in page
     assert game.state is state
+
+
+def school_division(a: int, b: int, sign: str = ":") -> str:
+    """``a : b`` as the pupils read it: the true minus sign, a negative divisor in brackets."""
+    right = number_text(b) if b >= 0 else f"({number_text(b)})"
+    return f"{number_text(a)} {sign} {right}"
+
+
+async def test_a_division_at_level_1_is_refused_with_the_pupils_own_calculation(
+    table: Table,
+) -> None:
+    """RULES §2.6 "Illegal before missing": "When that expression is also illegal (…, an
+    operation the level does not allow), the message says why it is illegal, not 'type the
+    result'". The page names the division Ada typed, as Norwegian schools write it."""
+    gid, _ = await start(table, lang="nb", **REGNEKRIG_2)
+    game = table.game(gid)
+    state = game.state
+    a, b = (card.value for card in state.up[0])
+    typed = f"({a}):({b})"
+    status, page = await press(table, gid, "answer", answer=typed, lang="nb")
+    assert status == 400 and game.state is state
+    why = f"Du skrev {school_division(a, b)}, men tegnet : hører ikke med på nivå 1."
+    text = f"{why} {t('answer.not_counted', 'nb')}"
+    assert message_of(page) == t("table.note.side", "nb", name="Ada", text=text)
 
 
 async def test_a_right_and_a_wrong_answer_are_told_as_on_discord(table: Table) -> None:

@@ -15,7 +15,7 @@ from bot.i18n import t
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER
 from table.games import COMPUTER_SIDE
-from table.lesson import MAX_SEATS
+from table.lesson import MAX_SEATS, Seat
 from tests.table.lessons import (
     Device,
     best_text,
@@ -335,14 +335,23 @@ async def test_challenges_need_an_accept(lesson: Table) -> None:
         await device.close()
 
 
+async def level_1_pair(
+    lesson: Table, answer_seconds: str
+) -> tuple[Device, tuple[Device, Seat], tuple[Device, Seat]]:
+    """The teacher's device, and Ada's and Bo's with their seats, paired in a Regnekrig game at
+    level 1."""
+    boss = await teacher(lesson)
+    await settings(lesson, boss, game="regnekrig", level="1", answer_seconds=answer_seconds)
+    ada = await join(lesson, "Ada")
+    bo = await join(lesson, "Bo")
+    await boss.post("/teacher/pair", how="random", lang="en")
+    return boss, ada, bo
+
+
 async def test_the_answer_time_runs_out_and_can_be_extended(lesson: Table) -> None:
     """RULES §2.2: no answer in time counts as no value; WCAG 2.2.1: a pupil can ask for
     more time, and the teacher can turn the timer off (0)."""
-    boss = await teacher(lesson)
-    await settings(lesson, boss, game="regnekrig", level="1", answer_seconds="20")
-    ada, ada_seat = await join(lesson, "Ada")
-    bo, bo_seat = await join(lesson, "Bo")
-    await boss.post("/teacher/pair", how="random", lang="en")
+    boss, (ada, ada_seat), (bo, bo_seat) = await level_1_pair(lesson, answer_seconds="20")
     (game,) = lesson.lesson.live_games()
     side = side_of(game, ada_seat)
     at = game.answer_deadlines[side]
@@ -375,3 +384,29 @@ async def test_the_join_page_and_the_summary_speak_every_language(lesson: Table,
     assert head.split("," if lang == "en" else ";")[0] == t("lesson.summary.column.name", lang)
     for one in (device, boss):
         await one.close()
+
+
+async def test_a_division_at_level_1_is_told_with_the_pupils_own_calculation(
+    lesson: Table,
+) -> None:
+    """RULES §2.6 "Illegal before missing": "When that expression is also illegal (…, an
+    operation the level does not allow), the message says why it is illegal, not 'type the
+    result'". On a pupil's own device in a nynorsk lesson, Ada's division at level 1 is named
+    as she typed it, as Norwegian schools write it: refused without its result (typed
+    again), and with one it counts as no value and says why."""
+    boss, (ada, ada_seat), (bo, _) = await level_1_pair(lesson, answer_seconds="0")
+    (game,) = lesson.lesson.live_games()
+    side = side_of(game, ada_seat)
+    a, b = (card.value for card in game.state.up[side])
+    calc = (f"{a} : {b}" if b >= 0 else f"{a} : ({b})").replace("-", "\u2212")  # true minus
+    why = f"Du skreiv {calc}, men teiknet : høyrer ikkje med på nivå 1."
+    window = str(game.state.window)
+    status, page = await ada.post("/table/act", window=window, choice="answer",
+                                  answer=f"({a}):({b})", lang="nn")  # fmt: skip
+    assert status == 400 and message_of(page) == f"{why} {t('answer.not_counted', 'nn')}"
+    status, page = await ada.post("/table/act", window=window, choice="answer",
+                                  answer=f"({a}):({b})=1", lang="nn")  # fmt: skip
+    assert status == 200 and side not in game.state.pending
+    assert f"{why} {t('answer.counts_as_no_value', 'nn')}" in text_of(page)
+    for device in (ada, bo, boss):
+        await device.close()

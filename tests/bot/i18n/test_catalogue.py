@@ -90,6 +90,7 @@ def test_required_keys_exist() -> None:
         "card_b",
     }
     assert placeholders(catalogue("en")["answer.rejected.operator_not_allowed"]) == {
+        "expression",
         "operator",
         "level",
     }

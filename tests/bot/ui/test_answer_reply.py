@@ -133,3 +133,38 @@ def test_a_refusal_writes_numbers_and_calculations_as_the_replies_do(lang: str) 
 def test_a_word_is_named_whole(lang: str) -> None:
     """`hei` is not "I don't understand `h`"."""
     assert "`hei`" in refused("hei", (3, 4), 1, lang)
+
+
+# RULES §2.6: an operation the level does not allow is told with the pupil's own calculation,
+# division written as the language's schools write it (':' in nb, nn, sv; '÷' in en).
+OPERATION_REFUSED = {
+    "nb": "Du skrev {calc}, men tegnet {sign} hører ikke med på nivå 1.",
+    "nn": "Du skreiv {calc}, men teiknet {sign} høyrer ikkje med på nivå 1.",
+    "sv": "Du skrev {calc}, men tecknet {sign} hör inte till nivå 1.",
+    "en": "You wrote {calc}, but the sign {sign} is not part of level 1.",
+}
+NUMBER_OF_ANOTHER_OPERATION = {
+    "nb": "2 er 6 : 3, men tegnet : hører ikke med på nivå 1.",
+    "nn": "2 er 6 : 3, men teiknet : høyrer ikkje med på nivå 1.",
+    "sv": "2 är 6 : 3, men tecknet : hör inte till nivå 1.",
+    "en": "2 is 6 \u00f7 3, but the sign \u00f7 is not part of level 1.",
+}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_forbidden_operation_is_told_with_the_pupils_own_calculation(lang: str) -> None:
+    """RULES §2.6 "Illegal before missing": "When that expression is also illegal (…, an
+    operation the level does not allow), the message says why it is illegal, not 'type the
+    result'". At level 1, `6 : 3` is told as the pupil typed it, in the notation they read
+    (the true minus sign, ':' or '÷'), whether it is refused for lack of its result (nothing
+    counted) or counts as no value with one; the bot's private reply and the browser's note
+    are these sentences."""
+    sign = "\u00f7" if lang == "en" else ":"
+    for typed, calc in (("6:3", f"6 {sign} 3"), ("(-6)\u00f73", f"\u22126 {sign} 3")):
+        cards = (6, 3) if typed == "6:3" else (-6, 3)
+        why = OPERATION_REFUSED[lang].format(calc=calc, sign=sign)
+        assert refused(typed, cards, 1, lang) == f"{why} {t('answer.not_counted', lang)}"
+        reply = answer_reply(judge(f"{typed}=2", cards, 1), lang)
+        assert reply == f"{why} {t('answer.counts_as_no_value', lang)}"
+    number = answer_reply(judge("2", (6, 3), 1), lang)  # the number 6 : 3 gives, typed alone
+    assert number == f"{NUMBER_OF_ANOTHER_OPERATION[lang]} {t('answer.counts_as_no_value', lang)}"
