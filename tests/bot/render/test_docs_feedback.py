@@ -1,6 +1,7 @@
 """The README and the rule pages quote the bot word for word as it speaks English: the private
 replies (RULES §2.6: a sign slip is told to look at the sign; a rounded decimal is told its
-fraction) and the README's board, so a teacher reading the docs meets what a class will."""
+fraction; a forbidden operation is told with the pupil's calculation) and the README's board,
+so a teacher reading the docs meets what a class will."""
 
 from __future__ import annotations
 
@@ -50,6 +51,12 @@ def test_a_sign_slip_is_quoted_as_the_bot_says_it(page: str) -> None:
 def test_a_rounded_decimal_is_quoted_as_the_bot_says_it(page: str) -> None:
     """Level 3, −5 and 6, the answer `-0,83`: the English reply writes −0.83 with a point."""
     assert _quote(page, "-0,83") == _refused("-0,83", (-5, 6), 3)
+
+
+def test_a_forbidden_operation_is_quoted_as_the_bot_says_it() -> None:
+    """Level 1, 6 and 3, the answer `6:3` (RULES §2.6 "Illegal before missing": the reply
+    says why it is illegal, not "type the result"): it names the pupil's calculation."""
+    assert _quote("docs/rules.md", "6:3") == _refused("6:3", (6, 3), 1)
 
 
 def test_the_readmes_board_is_the_board_the_bot_draws() -> None:
