@@ -241,7 +241,7 @@ def test_the_client_wires_services_through_their_constructors() -> None:
             and node.value.value.id == "self"
         )
 
-    patched = []
+    patched: list[int] = []
     for node in ast.walk(tree):
         targets: list[ast.expr] = []
         if isinstance(node, ast.Assign):
@@ -254,7 +254,7 @@ def test_the_client_wires_services_through_their_constructors() -> None:
             and node.func.attr in ("append", "extend", "insert")
         ):
             targets = [node.func.value]
-        patched.extend(node.lineno for t in targets if on_a_part_of_self(t))
+        patched.extend(t.lineno for t in targets if on_a_part_of_self(t))
     assert patched == []
 
 

@@ -216,14 +216,20 @@ def test_the_migrate_recipes_name_what_compose_has() -> None:
 # -- systemd ------------------------------------------------------------------------------
 
 
+class Unit(configparser.ConfigParser):
+    """A systemd unit file: its keys keep their case (`ExecStart`, not `execstart`)."""
+
+    def optionxform(self, optionstr: str) -> str:
+        return optionstr
+
+
 def units() -> dict[str, configparser.ConfigParser]:
     """The systemd units docs/operations.md gives, by the file name in their first line."""
     text = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    found = {}
+    found: dict[str, configparser.ConfigParser] = {}
     for block in re.findall(r"```ini\n(.*?)```", text, flags=re.S):
         name = block.splitlines()[0].removeprefix("# ").rsplit("/", 1)[-1]
-        unit = configparser.ConfigParser(strict=False, interpolation=None)
-        unit.optionxform = str  # type: ignore[assignment,method-assign]
+        unit = Unit(strict=False, interpolation=None)
         unit.read_string(block)
         found[name] = unit
     return found

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.actions import Action, Flip, Timeout
+from engine.actions import Action, Flip, SideAction, Timeout
 from engine.computer import Strength, choose
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game
@@ -64,13 +64,13 @@ def test_only_legal_actions_in_every_phase(game: str, level: int, strength: Stre
     (a whole game is played with them); every answer is readable in the `number` answer form
     (RULES §2.2: "the value, alone or after the expression that gives it"), and a hard one
     always counts."""
-    phases = set()
+    phases: set[str] = set()
     for state, side, action in computer_game(game, level, strength, seed=level, sides=3):
         phases.add(state.phase)
         if side not in state.pending:
             assert action is None
             continue
-        assert action is not None and action.side == side
+        assert isinstance(action, SideAction) and action.side == side
         apply(state, action)  # raises if illegal
         if state.phase is TARGET:
             assert isinstance(action, NameTarget)
@@ -81,7 +81,7 @@ def test_only_legal_actions_in_every_phase(game: str, level: int, strength: Stre
                 assert verdict.accepted or strength is not Strength.HARD
         else:
             assert state.phase is BET and isinstance(action, Bet | Pass)
-    expected = {ANSWER} | ({TARGET} if level >= 5 else set())
+    expected: set[str] = {ANSWER} | ({TARGET} if level >= 5 else set())
     if game != "regnekrig":
         expected = {Phase.FLIP} | ({BET} if game == "satsing" else set())
     assert expected <= phases

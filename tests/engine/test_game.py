@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any
 
 import pytest
 
-from engine.actions import Flip, TimeUp
+from engine.actions import Action, Flip, TimeUp
 from engine.cards import DeckProfile, new_deck
 from engine.config import GameConfig, Mode
 from engine.errors import ConfigurationError, IllegalActionError
@@ -163,7 +164,7 @@ def test_restore_from_actions_and_recorded_outcomes() -> None:
     chance outcomes are taken from the record, not from re-running the RNG."""
     config = GameConfig("regnekrig", level=6, mode=Mode.AUTO)
     state, recorded = new_game(config, 99)
-    actions = []
+    actions: list[Action] = []
     while not state.is_over and len(actions) < 40:
         action = Flip(0)
         actions.append(action)
@@ -187,6 +188,13 @@ def test_card_conservation_in_a_whole_game() -> None:
         assert sorted(c.id for c in state.all_cards()) == dealt
 
 
+def configured(key: str, value: int) -> GameConfig:
+    """A regnekrig configuration with one option set by its key, as a screen sets it: the key
+    is known only when the test runs, so the keyword cannot be checked before."""
+    option: dict[str, Any] = {key: value}
+    return GameConfig("regnekrig", **option)
+
+
 @pytest.mark.parametrize("option", [LEVEL, SIDES_OPTION, WAR_SIZE], ids=lambda o: o.key)
 def test_a_configuration_is_checked_by_the_options_a_screen_offers(option: Option) -> None:
     """§1.2 (2–4 sides), §2.2 (levels 1–7), §2.3 (war size 1–6): one range each, said once
@@ -194,9 +202,9 @@ def test_a_configuration_is_checked_by_the_options_a_screen_offers(option: Optio
     a refusal names the option."""
     for value in range(option.low - 2, option.high + 3):
         if option.allows(value):
-            GameConfig("regnekrig", **{option.key: value})
+            configured(option.key, value)
             continue
         with pytest.raises(ConfigurationError) as refused:
-            GameConfig("regnekrig", **{option.key: value})
+            configured(option.key, value)
         assert refused.value.details["field"] == option.key
     assert all(option in g.options for g in GAMES.values() if g.option(option.key))

@@ -2,24 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from engine.actions import Flip
 from engine.config import GameConfig, Mode
 from engine.errors import IllegalActionError
+from engine.events import RoundWon, Swapped, ThirdDrawn
 from engine.game import apply, new_game, waiting_for
 from engine.intervallkrig import BET, PASS, Bet, Pass
-from engine.state import Phase
+from engine.state import GameState, Phase
 from engine.view import view as observe
 from tests.engine.support import events, kinds, scenario
 
 FILL = [0, 0, 0, 0]  # extra cards so a round is not an endgame round (§3.4)
 
 
-def first_round(out: dict) -> list[dict]:
+def first_round(out: dict[str, Any]) -> list[dict[str, Any]]:
     k = kinds(out)
     end = next(i for i, t in enumerate(k) if t in ("round_won", "pot_returned", "game_over"))
-    return out["events"][: end + 1]
+    played: list[dict[str, Any]] = out["events"]
+    return played[: end + 1]
 
 
 # -- §3.1 a round ----------
@@ -97,7 +101,7 @@ def test_equal_war_cards_fight_another_war() -> None:
 # -- §3.3 swap bets ----------
 
 
-def satsing(piles: list[list[int]], mode: Mode = Mode.REGN):
+def satsing(piles: list[list[int]], mode: Mode = Mode.REGN) -> GameState:
     config = GameConfig("satsing", mode=mode)
     state, _ = new_game(config, 0, piles)
     return state
@@ -113,12 +117,12 @@ def test_bet_lays_two_cards_and_swaps_one_interval_card() -> None:
     state, evs = apply(state, Pass(1))
     types = [e.type for e in evs]
     assert types[:4] == ["decided", "bet", "swap", "pass"]
-    swap = next(e for e in evs if e.type == "swap")
-    assert (swap.out, swap.in_) == (2, 6)  # type: ignore[attr-defined]
-    thirds = [(e.side, e.card, e.inside) for e in evs if e.type == "third"]  # type: ignore[attr-defined]
+    swap = next(e for e in evs if isinstance(e, Swapped))
+    assert (swap.out, swap.in_) == (2, 6)
+    thirds = [(e.side, e.card, e.inside) for e in evs if isinstance(e, ThirdDrawn)]
     assert thirds == [(0, 4, True), (1, 5, False)]
-    won = next(e for e in evs if e.type == "round_won")
-    assert (won.side, won.cards) == (0, 8)  # type: ignore[attr-defined]
+    won = next(e for e in evs if isinstance(e, RoundWon))
+    assert (won.side, won.cards) == (0, 8)
     # 13 and 7 after the round (the swapped-out 2 is in side 0's collection pile); a satsing
     # round opens its betting window at once, so the next two cards each are already laid.
     assert state.round == 2 and state.counts == (11, 5)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given
@@ -11,6 +12,7 @@ from hypothesis import strategies as st
 from engine.actions import Timeout
 from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError, IllegalActionError
+from engine.events import RoundWon, ValueShown
 from engine.game import apply, choices, new_game
 from engine.registry import action_from_json, action_to_json
 from engine.regnekrig import (
@@ -23,10 +25,11 @@ from engine.regnekrig import (
     closeness,
     part_of,
 )
+from engine.state import GameState
 from tests.engine.support import events, kinds, scenario
 
 
-def values(out: dict, round_events: int = 0) -> dict[int, str | None]:
+def values(out: dict[str, Any], round_events: int = 0) -> dict[int, str | None]:
     return {e["side"]: e["value"] for e in events(out, "value")}
 
 
@@ -138,7 +141,7 @@ def test_after_each_round_the_best_move_is_reported() -> None:
 # -- §2.2 regn mode: answers ----------
 
 
-def regn(level: int, piles: list[list[int]], target: int | None = None):
+def regn(level: int, piles: list[list[int]], target: int | None = None) -> GameState:
     config = GameConfig("regnekrig", level=level, mode=Mode.REGN)
     state, _ = new_game(config, 0, piles)
     if target is not None:
@@ -163,10 +166,10 @@ def test_wrong_answer_counts_as_no_value() -> None:
     state = regn(1, [[2, 3, 0], [1, 1, 0]])
     state, _ = apply(state, Answer(0, "4"))  # 2 + 3 is 5, not 4
     state, evs = apply(state, Answer(1, "2"))
-    shown = {e.side: e for e in evs if e.type == "value"}  # type: ignore[attr-defined]
+    shown = {e.side: e for e in evs if isinstance(e, ValueShown)}
     assert shown[0].value is None and shown[0].reason == "arithmetic_slip"
     assert shown[1].value == "2"
-    assert any(e.type == "round_won" and e.side == 1 for e in evs)  # type: ignore[attr-defined]
+    assert any(isinstance(e, RoundWon) and e.side == 1 for e in evs)
 
 
 def test_levels_one_and_two_ask_for_the_result() -> None:
@@ -174,7 +177,7 @@ def test_levels_one_and_two_ask_for_the_result() -> None:
     state = regn(2, [[-3, 4, 0], [2, 2, 0]])
     state, _ = apply(state, Answer(0, "-12"))
     state, evs = apply(state, Answer(1, "4"))
-    shown = {e.side: e.value for e in evs if e.type == "value"}  # type: ignore[attr-defined]
+    shown = {e.side: e.value for e in evs if isinstance(e, ValueShown)}
     assert shown == {0: "-12", 1: "4"}
 
 
@@ -183,7 +186,7 @@ def test_no_answer_in_time_counts_as_no_value() -> None:
     state = regn(3, [[6, 3, 0], [1, 1, 0]])
     state, _ = apply(state, Timeout(0))
     state, evs = apply(state, Answer(1, "1"))
-    shown = {e.side: e for e in evs if e.type == "value"}  # type: ignore[attr-defined]
+    shown = {e.side: e for e in evs if isinstance(e, ValueShown)}
     assert shown[0].value is None and shown[0].reason == "timeout"
     assert shown[0].best == "6 ÷ 3"
 
@@ -225,7 +228,7 @@ def test_expression_answers_use_the_sides_cards_at_its_level() -> None:
     state = regn(6, [[3, 2, 0], [1, 1, 0]], target=7)
     state, _ = apply(state, Answer(0, "3^2-2=7"))
     state, evs = apply(state, Answer(1, "1+1^2=2"))
-    shown = {e.side: e for e in evs if e.type == "value"}  # type: ignore[attr-defined]
+    shown = {e.side: e for e in evs if isinstance(e, ValueShown)}
     assert shown[0].value == "7" and shown[0].expr == "3² − 2"
     assert shown[1].value == "2"
 
@@ -345,7 +348,8 @@ def test_random_target_in_auto_mode_and_on_timeout() -> None:
     assert -15 <= start["target"] <= 15 and "named_by" not in start
     state = regn(5, [[1, 2], [3, 4]])
     state, _ = apply(state, Timeout(0))
-    assert part_of(state).target is not None and -15 <= part_of(state).target <= 15
+    target = part_of(state).target
+    assert target is not None and -15 <= target <= 15
 
 
 def test_exact_hit_bonus_three_cards() -> None:

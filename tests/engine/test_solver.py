@@ -180,7 +180,7 @@ def test_levels_5_to_7_match_brute_force_for_every_pair_and_target(level: int) -
         for target in TARGETS:
             play = best(a, b, level, target)
             assert distance(play.value, target) == closest_distance(values, target)
-            assert play.text == table[play.value]  # type: ignore[index]
+            assert play.value is not None and play.text == table[play.value]
             if play not in checked:
                 assert_is_legal_play(play, a, b, level)
                 checked.add(play)
@@ -278,7 +278,7 @@ def test_precompute_makes_every_answer_a_lookup(monkeypatch: pytest.MonkeyPatch)
 def test_reachable_is_read_only() -> None:
     table = reachable(3, 4, 5)
     with pytest.raises(TypeError):
-        table[Fraction(99)] = "x"  # type: ignore[index]
+        table[Fraction(99)] = "x"  # type: ignore[index]  # the write a Mapping forbids
 
 
 def test_on_demand_tables_are_dropped_but_precomputed_ones_stay(

@@ -85,6 +85,7 @@ def played(config: GameConfig, seed: int, limit: int = 600) -> Iterator[tuple[Ga
         offered = [c.action for c in choices(state)]
         timed = [a for a in legal_actions(state) if isinstance(a, Timeout)]
         roll = rng.random()
+        action: Action
         if timed and roll < 0.1:
             action = rng.choice(timed)
         elif roll < 0.005 and not state.time_up:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 
 import pytest
 
@@ -29,7 +29,7 @@ from bot.custom_ids import parse
 from bot.i18n import LANGS, t
 from bot.render.buttons import SELECT_MAX, choice_of, value_of
 from bot.render.pictures import ALT_MAX, draw_table
-from engine.actions import Shape
+from engine.actions import Action, Shape
 from engine.config import GameConfig
 from engine.descriptor import GameDescriptor
 from engine.events import Event
@@ -62,7 +62,7 @@ def game(
         yield descriptor(request.param)
 
 
-def _games(game: GameDescriptor) -> Iterator[tuple[GameConfig, int, list[GameState], list]]:
+def _games(game: GameDescriptor) -> Iterator[tuple[GameConfig, int, list[GameState], list[Action]]]:
     for config in configs(game):
         for seed in SEEDS:
             steps = list(played(config, seed))
@@ -187,7 +187,8 @@ def test_the_discord_board_offers_every_choice_and_reads_every_press_back(
             for (verb, arg), values in controls.items():
                 if verb in ("hint", "auto"):
                     continue
-                for value in values or [None]:
+                pressed_values: Sequence[str | None] = values or [None]
+                for value in pressed_values:
                     kind, number = _pressed(config.game, verb, arg, value)
                     assert kind is not None, (verb, arg)
                     pressed.add((kind, number))
