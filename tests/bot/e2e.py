@@ -23,7 +23,7 @@ import pytest
 from bot.client import MattekrigBot
 from bot.config import Config
 from bot.custom_ids import Verb, build, parse
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.services.live import LiveGame
 from bot.storage import StoredGame
 from engine.intervallkrig import BET
@@ -82,7 +82,7 @@ def bot_at_work() -> list[str]:
 
 
 async def settle_bot(
-    fake: FakeDiscord, quiet: float = 0.05, drawing: Callable[[], bool] = bool
+    fake: FakeDiscord, quiet: float = 0.05, drawing: Callable[[], int] = bool
 ) -> None:
     """Let the bot finish what it does after answering (followups, board edits, records): wait
     until none of its tasks is running, it has made no REST call for ``quiet`` seconds and
@@ -509,7 +509,7 @@ def final_controls(table: Table, gid: int) -> list[str]:
     return ids
 
 
-async def assert_game_over(table: Table, gid: int, lang: str, reason: str) -> GameState:
+async def assert_game_over(table: Table, gid: int, lang: Lang, reason: str) -> GameState:
     """The board says who won and why and offers only Rematch (and a summary); the game is
     stored as over, and replaying its stored actions gives the very state the players saw."""
     from bot.render.display_names import side_names

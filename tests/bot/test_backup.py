@@ -21,7 +21,8 @@ from bot.ops.database import known_version
 from bot.ops.lock import DatabaseLock, lock_path
 from bot.services.settings import GameSettings
 from bot.storage import Player, Storage
-from engine.game import apply, chance_outcomes, new_game
+from engine.events import chance_outcomes
+from engine.game import apply, new_game
 from engine.registry import action_from_json
 from tests.bot.db_scan import scan
 from tests.bot.e2e import Table, assert_all_answered

@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from bot import drawing
-from bot.render.pictures import draw_table
+from bot.render.pictures import Picture, Scene, draw_table, scene
 from bot.render.pictures.gallery import NAMES, every_position
 from engine.view import View
 from tests.bot.render.pictures_check import why_they_differ
@@ -33,7 +33,7 @@ def _view(index: int) -> View:
     return POSITIONS[index % len(POSITIONS)].view
 
 
-def _as_drawn_here(picture: drawing.Picture | None, index: int, lang: str) -> None:
+def _as_drawn_here(picture: Picture | None, index: int, lang: str) -> None:
     """The worker's picture is the very picture this process draws (bytes and alt text)."""
     assert picture is not None
     here = draw_table(_view(index), NAMES, lang)
@@ -82,7 +82,7 @@ async def test_the_same_scene_asked_while_it_is_drawn_is_drawn_once_and_counted_
     sent: list[object] = []
     draw = drawing._Worker.draw
 
-    def counted(worker: drawing._Worker, shown: drawing.Scene) -> drawing.Picture | str:
+    def counted(worker: drawing._Worker, shown: Scene) -> Picture | str:
         sent.append(shown)
         return draw(worker, shown)
 
@@ -100,7 +100,7 @@ async def test_the_same_scene_asked_while_it_is_drawn_is_drawn_once_and_counted_
     assert drawer.waiting() == 0
 
 
-def _never(*_: object) -> drawing.Picture:
+def _never(*_: object) -> Picture:
     raise AssertionError("drawn again")
 
 
@@ -137,7 +137,7 @@ async def test_a_drawing_that_fails_is_logged_and_gives_no_picture(
     error's words, logged once; the worker lives on and draws the next picture."""
     courier = drawer._running()
     loop = asyncio.get_running_loop()
-    future: asyncio.Future[drawing.Picture | None] = loop.create_future()
+    future: asyncio.Future[Picture | None] = loop.create_future()
     with caplog.at_level(logging.ERROR, logger="bot.drawing"):
         courier.requests.put(drawing._Request("not a scene", loop, future))  # type: ignore[arg-type]
         assert await future is None
@@ -175,10 +175,10 @@ async def test_a_stop_waits_for_the_picture_in_hand_only(
     worker = drawer.worker_pid()
     courier = drawer._running()
     draw = drawing._Worker.draw
-    in_hand: list[drawing.Scene] = []
+    in_hand: list[Scene] = []
     taken = threading.Event()
 
-    def starved(worker: drawing._Worker, shown: drawing.Scene) -> drawing.Picture | str:
+    def starved(worker: drawing._Worker, shown: Scene) -> Picture | str:
         in_hand.append(shown)
         taken.set()
         assert courier.stopping.wait(STOP_BEGINS_S), "the stop never began"
@@ -195,8 +195,8 @@ async def test_a_stop_waits_for_the_picture_in_hand_only(
     drawn = await asyncio.gather(*asked)
     assert len(in_hand) == 1  # the queued ones never went to the worker
     # drawn: the one in hand, and any whose scene is the first picture's (kept, not redrawn)
-    shown = {drawing.scene(_view(0), NAMES, "nb"), in_hand[0]}
-    expected = [drawing.scene(_view(i), NAMES, "nb") in shown for i in range(1, 13)]
+    shown = {scene(_view(0), NAMES, "nb"), in_hand[0]}
+    expected = [scene(_view(i), NAMES, "nb") in shown for i in range(1, 13)]
     assert [picture is not None for picture in drawn] == expected
 
 
@@ -243,7 +243,7 @@ async def test_a_request_that_cannot_be_sent_costs_that_picture_only(
 ) -> None:
     courier = drawer._running()
     loop = asyncio.get_running_loop()
-    future: asyncio.Future[drawing.Picture | None] = loop.create_future()
+    future: asyncio.Future[Picture | None] = loop.create_future()
     with caplog.at_level(logging.ERROR, logger="bot.drawing"):
         courier.requests.put(drawing._Request(lambda: None, loop, future))  # type: ignore[arg-type]
         assert await asyncio.wait_for(future, 30) is None

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.render.board import game_title
 from bot.render.texts import help_text, rules_text
 from engine.regnekrig import ANSWER, REGNEKRIG, TARGET
@@ -21,7 +21,7 @@ from tests.bot.e2e import (
     seed_deals,
 )
 
-BOARD = "nb"  # the fake server's Discord locale: every public message of a game
+BOARD: Lang = "nb"  # the fake server's Discord locale: every public message of a game
 BOARD_WORDS = "Spill #"  # the board's footer in Norwegian
 LANGUAGES = [
     ("alice", "no", "nb"),
@@ -37,7 +37,7 @@ async def test_the_same_game_in_each_language(
     table: Table,
     user: str,
     locale: str,
-    lang: str,
+    lang: Lang,
     monkeypatch: pytest.MonkeyPatch,
     no_errors: Any,
 ) -> None:

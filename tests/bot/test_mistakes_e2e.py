@@ -13,11 +13,12 @@ from __future__ import annotations
 
 import csv
 import io
+from fractions import Fraction
 from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from engine.errors import Reason
 from engine.regnekrig import ANSWER
 from engine.solver import best, number_answer
@@ -45,9 +46,9 @@ SLIPS = 4  # rounds Alice answers with the result's sign flipped
 
 
 @pytest.fixture(params=LANGS)
-async def lang(request: pytest.FixtureRequest, table: Table) -> str:
+async def lang(request: pytest.FixtureRequest, table: Table) -> Lang:
     """The server's language: the teacher's setting, the server's locale and every member's."""
-    chosen: str = request.param
+    chosen: Lang = request.param
     await speak(table, chosen)
     return chosen
 
@@ -61,16 +62,16 @@ def sign_slip(state: Any) -> str:
     assert play.value is not None
     if play.value != 0:
         return f"{play.text} = {number_answer(-play.value)}"
-    return number_answer(-(abs(a) + abs(b))) if a or b else "0"
+    return number_answer(Fraction(-(abs(a) + abs(b)))) if a or b else "0"
 
 
-def csv_rows(data: bytes, lang: str) -> list[list[str]]:
+def csv_rows(data: bytes, lang: Lang) -> list[list[str]]:
     text = data.decode("utf-8").removeprefix("\ufeff")
     return list(csv.reader(io.StringIO(text), delimiter="," if lang == "en" else ";"))
 
 
 async def test_a_level_four_session_of_sign_slips_is_named_a_sign_slip_everywhere(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed_deals(monkeypatch, 4)
     opened = await table.driver.slash("teacher", "mattekrig admin session", minutes=1)

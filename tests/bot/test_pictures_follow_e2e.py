@@ -12,6 +12,7 @@ import pytest
 
 import bot.boards
 from bot import drawing
+from bot.render.board import render_board
 from bot.render.display_names import side_names
 from bot.render.locale import as_lang
 from bot.render.pictures import Picture, draw_table
@@ -204,7 +205,6 @@ async def test_the_text_of_a_state_is_rendered_once_for_the_press_and_its_pictur
     await picture_follows(table, gid)
     await table.settle()
     rendered: list[int] = []
-    render_board = bot.boards.render_board
 
     def counted(*args: Any) -> Any:
         rendered.append(gid)

@@ -458,7 +458,7 @@ async def test_new_season_asks_first(
     assert f"P{alice.id}" in text_of(old)
     missing = await driver.slash("alice", "mattekrig leaderboard", season=9)
     await fake_discord.wait_until(lambda: missing.original is not None)
-    assert missing.original.content == t("board.unknown_season", "nb", season=9)  # type: ignore[union-attr]
+    assert missing.original.content == t("board.unknown_season", "nb", season=9)
 
 
 async def test_void_takes_a_result_back(
@@ -474,7 +474,7 @@ async def test_void_takes_a_result_back(
     assert t("leaderboard.empty", "en") in text_of(board)
     again = await driver.slash("teacher", "mattekrig admin void", game=gid)
     await fake_discord.wait_until(lambda: again.original is not None)
-    assert again.original.content == t("admin.void.unknown_game", "nb", game=gid)  # type: ignore[union-attr]
+    assert again.original.content == t("admin.void.unknown_game", "nb", game=gid)
 
 
 async def test_settings_channels_language_threads(
@@ -498,10 +498,10 @@ async def test_settings_channels_language_threads(
             threads=False,
         ),
     )
-    shown = text_of(saved)
-    assert t("admin.settings.saved", "nb") in shown and f"<#{classroom.id}>" in shown
-    assert t("admin.settings.threads.off", "nb") in shown
-    assert t("admin.settings.pings.on", "nb") in shown  # what was not given is kept
+    said = text_of(saved)
+    assert t("admin.settings.saved", "nb") in said and f"<#{classroom.id}>" in said
+    assert t("admin.settings.threads.off", "nb") in said
+    assert t("admin.settings.pings.on", "nb") in said  # what was not given is kept
     settings = await bot.admin.settings(fake_discord.guild.id)
     assert (settings.channels, settings.language, settings.threads) == (
         (classroom.id,),
@@ -513,7 +513,7 @@ async def test_settings_channels_language_threads(
         "alice", "mattekrig start", channel=hallway, game="regnekrig", computer="easy"
     )
     await fake_discord.wait_until(lambda: elsewhere.original is not None)
-    assert elsewhere.original.content == t(  # type: ignore[union-attr]
+    assert elsewhere.original.content == t(
         "start.channel_not_allowed", "nb", channels=f"<#{classroom.id}>"
     )
     assert bot.games.games == {}
@@ -552,7 +552,8 @@ class _Response:
 class _Guild:
     def __init__(self, gone: set[int], broken: set[int]) -> None:
         self.id = 1
-        self.gone, self.broken, self.asked = gone, broken, []
+        self.gone, self.broken = gone, broken
+        self.asked: list[int] = []
 
     def get_member(self, user_id: int) -> None:
         return None
@@ -560,9 +561,9 @@ class _Guild:
     async def fetch_member(self, user_id: int) -> object:
         self.asked.append(user_id)
         if user_id in self.gone:
-            raise discord.NotFound(_Response(), {"code": 10007, "message": "Unknown Member"})  # type: ignore[arg-type]
+            raise discord.NotFound(_Response(), {"code": 10007, "message": "Unknown Member"})
         if user_id in self.broken:
-            raise discord.NotFound(_Response(), {"code": 0, "message": "404: Not Found"})  # type: ignore[arg-type]
+            raise discord.NotFound(_Response(), {"code": 0, "message": "404: Not Found"})
         return SimpleNamespace(id=user_id)
 
 
@@ -588,7 +589,7 @@ async def test_departed_members_leave_the_board(
 
     async def fetch_member(self: discord.Guild, user_id: int) -> object:
         if user_id == 8_001:
-            raise discord.NotFound(_Response(), {"code": 10007, "message": "Unknown Member"})  # type: ignore[arg-type]
+            raise discord.NotFound(_Response(), {"code": 10007, "message": "Unknown Member"})
         return SimpleNamespace(id=user_id)
 
     monkeypatch.setattr(discord.Guild, "fetch_member", fetch_member)

@@ -173,11 +173,12 @@ async def test_timers_fire_after_restart(
     await table.bot.scheduler.run_due()
     await table.settle()
     state = table.state(gid)
-    assert state.phase is ANSWER and part_of(state).target is not None  # drawn at random
+    drawn = part_of(state).target
+    assert state.phase is ANSWER and drawn is not None  # drawn at random
     after = await table.events(gid)
     assert after[: len(before)] == before and after[-1][1]["type"] == "timeout"
     assert table.board(gid).id == board.id
-    target = t("board.target", "nb", target=number_text(part_of(state).target))
+    target = t("board.target", "nb", target=number_text(drawn))
     assert target in table.fake.message(board.id).embeds[0]["description"]
 
     await restart(table)

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import option_name, t
+from bot.i18n import Lang, option_name, t
 from bot.render.board import when
 from bot.storage import OperationTally
 from engine.regnekrig import ANSWER
@@ -47,9 +47,9 @@ WRONG_KIND = "arithmetic_slip"
 
 
 @pytest.fixture(params=sorted(LANGS))
-async def lang(request: pytest.FixtureRequest, table: Table) -> str:
+async def lang(request: pytest.FixtureRequest, table: Table) -> Lang:
     """The server's language: the teacher's setting, the server's locale and every member's."""
-    chosen: str = request.param
+    chosen: Lang = request.param
     world = table.fake.world
     table.fake.guild.preferred_locale = LANGS[chosen]
     for user in world.users.values():
@@ -67,13 +67,13 @@ def _channel(table: Table, name: str) -> Any:
     return existing[0] if existing else world.add_channel(name)
 
 
-def _op_words(lang: str, level: int = 1) -> str:
+def _op_words(lang: Lang, level: int = 1) -> str:
     """An operation in running text, as `mistake.in_op` takes it ("addisjon")."""
     name = t(f"level.{level}.name", lang)
     return name[:1].lower() + name[1:]
 
 
-def _mistake_in(lang: str, code: str = WRONG_KIND) -> str:
+def _mistake_in(lang: Lang, code: str = WRONG_KIND) -> str:
     return t("mistake.in_op", lang, kind=t(f"mistake.{code}", lang), op=_op_words(lang))
 
 
@@ -88,7 +88,7 @@ async def _teacher(table: Table, command: str, **options: Any) -> Any:
 
 
 async def test_an_unlocked_preset_fills_what_pupils_leave_out(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The server's preset gives level, answer time and time limit to every game a
     pupil starts without choosing them; a pupil's own choice still counts; the board's footer
@@ -128,7 +128,7 @@ async def test_an_unlocked_preset_fills_what_pupils_leave_out(
 
 
 async def test_a_locked_channel_preset_lets_pupils_choose_only_opponents(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A locked preset: any game option a pupil types is refused and nothing starts; with only
     an opponent (here: the computer) the game gets the preset, the computer's strength too. A
@@ -159,7 +159,7 @@ async def test_a_locked_channel_preset_lets_pupils_choose_only_opponents(
 
 
 async def test_named_presets_saved_picked_by_name_for_a_channel_and_a_session_then_deleted(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """A session's ``[preset]``: the teacher saves "Brøk uke 12" (level 3, locked) and
     "Addisjon" (level 1); the autocomplete offers them by what is typed (a pupil is offered
@@ -222,7 +222,7 @@ async def test_named_presets_saved_picked_by_name_for_a_channel_and_a_session_th
 
 
 async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_others(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Bob gets twice the answer time. When the table's 20 seconds run out Alice's
     side times out and Bob may still answer; after 40 seconds his side times out too. The
@@ -274,7 +274,7 @@ async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_oth
 # -- a class session ------------------------------------------------------------------------------
 
 
-def _summaries(table: Table, lang: str) -> list[Any]:
+def _summaries(table: Table, lang: Lang) -> list[Any]:
     title = t("session.summary.title", lang)
     return [
         m
@@ -284,7 +284,7 @@ def _summaries(table: Table, lang: str) -> list[Any]:
 
 
 async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_their_own_line(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The teacher opens a 1-minute session; three pupils start games against the
     computer in three channels, each getting the session's end as its time limit. Alice
@@ -336,8 +336,8 @@ async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_the
     assert t("level.1.name", lang) in shown  # addition: the class's accuracy per operation
     assert t("session.summary.mistakes", lang) in shown
     assert t("session.summary.mistake", lang, kind=_mistake_in(lang), count=1, pupils=1) in shown
-    for name in ("Alice", "Bob", "Carol"):  # nobody's line in the public summary
-        assert name not in shown
+    for pupil in ("Alice", "Bob", "Carol"):  # nobody's line in the public summary
+        assert pupil not in shown
     button = build(Verb.MY_LINE, session.id)
     assert posted.custom_ids() == [button]
 
@@ -347,7 +347,7 @@ async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_the
         assert pressed.original is not None and pressed.original.ephemeral
         mine = _texts(pressed.original)
         name = table.user(who).global_name
-        assert name in mine
+        assert name is not None and name in mine
         assert all(other not in mine for other in ("Alice", "Bob", "Carol") if other != name)
         made = t("summary.mistakes", lang, kinds=f"{_mistake_in(lang)} (1)")
         assert (made in mine) is (who == "alice")
@@ -362,10 +362,10 @@ async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_the
     await table.settle()
     assert pressed.original is not None and pressed.original.ephemeral
     assert "Bob" in _texts(pressed.original)
-    mine = await table.driver.slash("carol", "mattekrig stats")  # and under stats, too
+    stats = await table.driver.slash("carol", "mattekrig stats")  # and under stats, too
     await table.settle()
-    assert mine.original is not None and mine.original.ephemeral
-    titles = [e.get("title") or "" for e in mine.original.embeds]
+    assert stats.original is not None and stats.original.ephemeral
+    titles = [e.get("title") or "" for e in stats.original.embeds]
     assert any(t("session.mine.title", lang, date="").split("(")[0] in x for x in titles)
 
     await table.bot.scheduler.run_due()  # posted once
@@ -377,7 +377,7 @@ async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_the
 
 
 async def test_an_assignment_met_and_not_met(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """An assignment: "2 rounds at level 1 with at least 50 % best moves". Alice answers three
     rounds with the best move and meets it; Bob answers one and does not yet. Each sees their
@@ -427,7 +427,7 @@ SCRIPT: tuple[tuple[int, str | None], ...] = (
 
 
 async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """The report, worked out by hand from `SCRIPT`: 5 answers (the miss is no answer), 2 of them
     accepted → 40,0 % correct; 2 best moves of the 6 rounds asked → 33,3 %; 1 miss, no exact
@@ -467,7 +467,10 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     separator = "," if lang == "en" else ";"
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=separator))
     (alice,) = [r for r in rows[1:] if r[0] == "Alice"]
-    decimal = (lambda s: s) if lang == "en" else (lambda s: s.replace(".", ","))
+
+    def decimal(figure: str) -> str:
+        return figure if lang == "en" else figure.replace(".", ",")
+
     wrong = t(f"mistake.{WRONG_KIND}", lang)
     assert alice == [
         "Alice",
@@ -510,7 +513,7 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
 
 
 async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
-    table: Table, lang: str, no_errors: Any
+    table: Table, lang: Lang, no_errors: Any
 ) -> None:
     """By default a member sees the teacher's public board, the top of the class (at
     most 10, never the bottom half) and their own place below it. Six duels: six winners
@@ -534,7 +537,7 @@ async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
 
 
 async def test_the_report_pages_through_a_class_of_more_than_nine(
-    table: Table, lang: str, no_errors: Any
+    table: Table, lang: Lang, no_errors: Any
 ) -> None:
     """The report as "a private embed with pages": a message holds the overview and nine pupils,
     so a class of 24 is three pages; ◀ ▶ turn them in place (the CSV files stay attached),

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from engine.regnekrig import ANSWER
 from engine.state import Phase
 from tests.bot.e2e import (
@@ -30,9 +30,9 @@ ROUNDS = 5  # rounds both pupils answer, each with the best move
 
 
 @pytest.fixture(params=LANGS)
-async def lang(request: pytest.FixtureRequest, table: Table) -> str:
+async def lang(request: pytest.FixtureRequest, table: Table) -> Lang:
     """The server's language: the teacher's setting, the server's locale and every member's."""
-    chosen: str = request.param
+    chosen: Lang = request.param
     await speak(table, chosen)
     return chosen
 
@@ -45,7 +45,7 @@ async def private(table: Table, who: str, command: str, **options: Any) -> str:
 
 
 async def test_a_void_keeps_both_pupils_practice_and_assignment_progress(
-    table: Table, lang: str, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+    table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seed_deals(monkeypatch, 4)
     await private(
@@ -56,8 +56,8 @@ async def test_a_void_keeps_both_pupils_practice_and_assignment_progress(
         state = table.state(gid)
         assert state.phase is ANSWER
         for side in state.pending:
-            (who,) = table.players_of(gid, side)
-            await table.answer(who, gid, best_answer(table.state(gid), side))
+            (player,) = table.players_of(gid, side)
+            await table.answer(player, gid, best_answer(table.state(gid), side))
         if table.state(gid).phase is Phase.FLIP:
             await table.flip("alice", gid)
     clock: Any = table.bot.clock

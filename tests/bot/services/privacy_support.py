@@ -64,5 +64,6 @@ async def a_full_history(
     await invitations.join(lobby.id, ZELDA, NAME)
     await invitations.choose_partner(lobby.id, ALICE, ZELDA)  # her id in its options
     await leaderboards.members_left(GUILD, [ZELDA])
-    await games.storage.set_accommodation(GUILD, ZELDA, 200, clock.now_ms())  # a teacher's
+    # a teacher's (the same storage as the games', seen as the whole backend it is)
+    await leaderboards.storage.set_accommodation(GUILD, ZELDA, 200, clock.now_ms())
     return {"played": played, "answered": answered, "others": others, "lobby": lobby.id}

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from bot.i18n import t
+from bot.i18n import Lang, t
 from bot.render.stats import practice_text, render_stats
 from bot.render.summary import render_summary
 from bot.services.figures import Practice
@@ -128,7 +128,7 @@ def test_sign_slips_in_subtraction_are_practised_with_the_sign_deck() -> None:
         ),
     ],
 )
-def test_the_advice_in_words(lang: str, advice: str) -> None:
+def test_the_advice_in_words(lang: Lang, advice: str) -> None:
     practice = suggest_level([SIGN_SLIPPER]).practice
     assert practice is not None and practice_text(practice, lang) == advice
     summary = summarise(SIGN_SLIPPER.result, A)

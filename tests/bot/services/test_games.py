@@ -7,31 +7,38 @@ import asyncio
 import json
 import sqlite3
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.services.deadlines import GameDeadlines
 from bot.services.errors import UserFacingError
 from bot.services.games import GameService
+from bot.services.live import GameUpdate, LiveGame
 from bot.services.settings import settings_from_options
 from bot.storage import ActionCommit, Player, Storage
 from bot.storage.errors import EventConflictError
 from engine.actions import FLIP_CHOICE
+from engine.events import Answered, ValueShown
 from engine.intervallkrig import BET, PASS_CHOICE
 from engine.regnekrig import ANSWER, ANSWER_CHOICE, RANDOM_TARGET_CHOICE, TARGET_CHOICE, part_of
-from engine.state import Phase
+from engine.state import Phase, Step
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
 
 
-async def start(games: GameService, **options: object):
-    settings = settings_from_options(**{"game": "regnekrig", "level": 1, **options})  # type: ignore[arg-type]
+async def start(
+    games: GameService, game: str = "regnekrig", level: int = 1, **options: Any
+) -> GameUpdate:
+    """A two-player game; `options` are the slash command's other options, passed on as
+    they are (their types are `settings_from_options`' own)."""
+    settings = settings_from_options(game=game, level=level, **options)
     return await games.start(
         guild_id=1, channel_id=10, settings=settings, players=two_players(), seed=7
     )
 
 
-def sum_of(game, side: int) -> str:
+def sum_of(game: LiveGame, side: int) -> str:
     a, b = game.state.up[side]
     return str(a.value + b.value)
 
@@ -132,8 +139,8 @@ async def test_answer_time_runs_out(
     assert await deadlines.fire_due() == []
     clock.advance(2)
     [update] = await deadlines.fire_due()
-    shown = [e for e in update.events if e.type == "value"]
-    assert {e.side: e.reason for e in shown} == {0: None, 1: "timeout"}  # type: ignore[attr-defined]
+    shown = [e for e in update.events if isinstance(e, ValueShown)]
+    assert {e.side: e.reason for e in shown} == {0: None, 1: "timeout"}
     assert game.state.window > window
 
 
@@ -170,8 +177,8 @@ async def test_a_window_opened_in_the_same_moment_as_the_last_has_its_own_answer
     assert second > first and game.state.phase is ANSWER
     clock.advance(31)
     [update] = await deadlines.fire_due()
-    shown = [e for e in update.events if e.type == "value"]
-    assert {e.side: e.reason for e in shown} == {0: "timeout", 1: "timeout"}  # type: ignore[attr-defined]
+    shown = [e for e in update.events if isinstance(e, ValueShown)]
+    assert {e.side: e.reason for e in shown} == {0: "timeout", 1: "timeout"}
     assert game.state.window > second
 
 
@@ -202,7 +209,7 @@ async def test_the_computer_answers_at_once(games: GameService) -> None:
     assert game.state.pending == (0,)  # Alice names the first target
     update = await games.choose(game.id, ALICE, game.state.window, TARGET_CHOICE, 5)
     assert game.state.pending == (0,)  # the computer has answered already
-    assert any(e.type == "answered" and e.side == 1 for e in update.events)  # type: ignore[attr-defined]
+    assert any(isinstance(e, Answered) and e.side == 1 for e in update.events)
 
 
 async def test_stop_by_a_player_and_end_by_a_manager(games: GameService) -> None:
@@ -226,7 +233,7 @@ async def test_autoplay_flips_rounds_at_a_pace(
     rounds = game.state.round
     clock.advance(3.1)
     await deadlines.fire_due()
-    assert game.state.round > rounds or game.state.step.value != "round"
+    assert game.state.round > rounds or game.state.step != Step.ROUND
     await games.toggle_autoplay(game.id, BOB, None)
     assert not game.autoplay
 
@@ -268,6 +275,7 @@ async def test_a_timer_that_fails_is_dropped_not_retried_forever(
     storage: Storage,
     clock: FakeClock,
     caplog: pytest.LogCaptureFixture,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A deadline whose handling fails is logged and cleared, so the scheduler's next pass does
     not fail on it again."""
@@ -277,7 +285,7 @@ async def test_a_timer_that_fails_is_dropped_not_retried_forever(
     async def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    deadlines._fire = broken  # type: ignore[method-assign]
+    monkeypatch.setattr(deadlines, "_fire", broken)
     assert await deadlines.fire_due() == []
     assert "answer" not in {t.kind for t in await storage.timers_for(game.id)}
     assert "dropping it" in caplog.text

@@ -7,6 +7,7 @@ import pytest
 
 from bot.services.errors import UserFacingError
 from bot.services.invitations import InvitationService
+from bot.services.live import GameUpdate
 from bot.storage import Invitation
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA, EVE
@@ -14,7 +15,7 @@ from tests.bot.services.conftest import ALICE, BOB, CARL, DINA, EVE
 OPTIONS = {"game": "regnekrig", "level": 3, "mode": "regn", "locale": "nb"}
 
 
-async def challenge(invitations: InvitationService, *invited: int, **options: object):
+async def challenge(invitations: InvitationService, *invited: int, **options: object) -> Invitation:
     return await invitations.challenge(
         guild_id=1,
         channel_id=10,
@@ -164,6 +165,7 @@ async def test_computer_game_starts_at_once_and_rematch(invitations: InvitationS
     assert refused.value.key == "error.channel_busy"
     await invitations.games.stop(game.id, ALICE)
     again = await invitations.rematch(game.id, ALICE)
+    assert isinstance(again, GameUpdate)  # the computer accepts at once: the game starts
     assert again.game.id != game.id
     assert [p.computer for p in again.game.players] == [None, "easy"]
 

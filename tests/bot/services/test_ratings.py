@@ -6,6 +6,7 @@ pairwise, and a void subtracts exactly what the game moved."""
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Any
 
 import pytest
 
@@ -80,7 +81,7 @@ async def test_at_most_three_rated_games_per_pair_per_day(storage: Storage) -> N
         ({"game": "intervallkrig"}, "luck"),
     ],
 )
-async def test_unrated_games(storage: Storage, change: dict, reason: str) -> None:
+async def test_unrated_games(storage: Storage, change: dict[str, Any], reason: str) -> None:
     result = replace(duel(1, A, B), **change)
     stored = await _record(storage, result)
     assert not stored.rated and stored.unrated == reason

@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 from fractions import Fraction
 from math import isqrt
+from typing import Any
 
 from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
@@ -15,6 +16,7 @@ from bot.services.settings import GameSettings, settings_from_options
 from bot.storage import (
     ActionCommit,
     GameResult,
+    GameStatus,
     NewEvent,
     NewGame,
     Player,
@@ -329,7 +331,9 @@ async def test_squares_and_roots_count_under_their_operations(
     }
 
 
-def _stored(events: list[tuple[dict, list[dict], int, int | None]], status: str) -> StoredGame:
+def _stored(
+    events: list[tuple[dict[str, Any], list[dict[str, Any]], int, int | None]], status: GameStatus
+) -> StoredGame:
     settings = settings_from_options(game="regnekrig", level=5, mode="regn")
     return StoredGame(
         id=7,
@@ -340,7 +344,7 @@ def _stored(events: list[tuple[dict, list[dict], int, int | None]], status: str)
         game="regnekrig",
         config=settings.to_json(),
         seed=0,
-        status=status,  # type: ignore[arg-type]
+        status=status,
         created_at=0,
         updated_at=events[-1][2],
         players=tuple(people(ALICE, BOB)),
@@ -367,8 +371,8 @@ def _laid(seq: int) -> list[CardsLaid]:
 
 
 def _step(
-    action: dict, events: list[Event], at: int, user: int | None
-) -> tuple[dict, list[dict], int, int | None]:
+    action: dict[str, Any], events: list[Event], at: int, user: int | None
+) -> tuple[dict[str, Any], list[dict[str, Any]], int, int | None]:
     return action, [e.to_json() for e in events], at, user
 
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 
 import pytest
 
+from bot.services.figures import PupilSummary
 from bot.services.summary import summarise
 from bot.storage import OperationTally
 from tests.bot.storage.results_helpers import duel
@@ -14,7 +15,9 @@ from tests.bot.storage.results_helpers import duel
 A, B = 201, 202
 
 
-def _summary(level: int, answers: int, best: int, missed: int = 0, *ops: OperationTally):
+def _summary(
+    level: int, answers: int, best: int, missed: int = 0, *ops: OperationTally
+) -> PupilSummary:
     result = duel(1, A, B, level=level)
     players = tuple(
         replace(p, answers=answers, best=best, missed=missed, operations=ops, exact_hits=2)

@@ -7,6 +7,7 @@ from collections.abc import Mapping, Sequence
 from bot.storage import (
     GameResult,
     OperationTally,
+    PlayerOutcome,
     PlayerResult,
     RatingChange,
     RatingPlan,
@@ -23,7 +24,7 @@ def seat(
     seat_no: int,
     side: int,
     user_id: int | None,
-    outcome: str,
+    outcome: PlayerOutcome,
     *,
     name: str | None = None,
     answers: int = 0,
@@ -36,7 +37,7 @@ def seat(
         side=side,
         kind="user" if user_id is not None else "computer",
         display_name=name or (f"user{user_id}" if user_id else "Datamaskin"),
-        outcome=outcome,  # type: ignore[arg-type]
+        outcome=outcome,
         user_id=user_id,
         computer=computer if user_id is None else None,
         cards_end=52 if outcome == "win" else 0,
@@ -66,6 +67,7 @@ def duel(
     """A two-player game ``winner_id`` won against ``loser_id``; ``answers`` maps a user to
     (answers, correct)."""
     answers = answers or {}
+    outcomes: tuple[tuple[int, PlayerOutcome], ...] = ((winner_id, "win"), (loser_id, "loss"))
     players = tuple(
         seat(
             i,
@@ -75,7 +77,7 @@ def duel(
             answers=answers.get(uid, (0, 0))[0],
             correct=answers.get(uid, (0, 0))[1],
         )
-        for i, (uid, outcome) in enumerate(((winner_id, "win"), (loser_id, "loss")))
+        for i, (uid, outcome) in enumerate(outcomes)
     )
     return GameResult(
         game_id=game_id,

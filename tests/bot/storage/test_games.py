@@ -129,7 +129,7 @@ async def test_one_live_game_per_channel(store: Storage) -> None:
 async def test_ending_a_game(store: Storage) -> None:
     game_id = await new_game(store)
     with pytest.raises(ValueError):
-        await store.set_status(game_id, "live", T0)  # type: ignore[arg-type]
+        await store.set_status(game_id, "live", T0)
     await store.set_status(game_id, "stopped", T0 + 7)
     game = await store.load_game(game_id)
     assert (game.status, game.updated_at) == ("stopped", T0 + 7)
@@ -150,7 +150,7 @@ async def test_the_last_event_and_the_end_are_stored_together(store: Storage) ->
     assert len(game.events) == 1
     assert await store.timers_for(game_id) == []
     with pytest.raises(ValueError):
-        await append(store, game_id, 1, {}, [], T0, status="live")  # type: ignore[arg-type]
+        await append(store, game_id, 1, {}, [], T0, status="live")
 
 
 async def test_board_message_and_thread(store: Storage) -> None:

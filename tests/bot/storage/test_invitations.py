@@ -98,7 +98,7 @@ async def test_closing_is_compare_and_set(store: Storage) -> None:
     with pytest.raises(ValueError):
         await store.close_invitation(cid, "withdrawn", T0, game_id=1)
     with pytest.raises(ValueError):
-        await store.close_invitation(cid, "open", T0)  # type: ignore[arg-type]
+        await store.close_invitation(cid, "open", T0)
     results = await asyncio.gather(
         store.close_invitation(cid, "withdrawn", T0 + 1),
         store.close_invitation(cid, "declined", T0 + 1),

@@ -30,10 +30,10 @@ async def test_a_result_round_trips_with_players_and_operations(store: Storage) 
     ops = (OperationTally("add", 4, 3, 2, 4000),)
     result = duel(1, A, B, answers={A: (4, 3)})
     players = (
-        result.players[0].__class__(**{**_fields(result.players[0]), "operations": ops}),
+        replace(result.players[0], operations=ops),
         result.players[1],
     )
-    result = result.__class__(**{**_fields(result), "players": players})
+    result = replace(result, players=players)
     stored = await record(store, result)
     assert stored.season == 1 and stored.rated and stored.recorded_at == T0 + 1
     loaded = await store.load_result(1)
@@ -211,12 +211,13 @@ async def test_display_names_are_refreshed_by_newer_games(store: Storage) -> Non
     await record(store, first)
     renamed = duel(2, A, B, at=T0 + DAY, day=2)
     players = (
-        renamed.players[0].__class__(**{**_fields(renamed.players[0]), "display_name": "Ny"}),
+        replace(renamed.players[0], display_name="Ny"),
         renamed.players[1],
     )
-    await record(store, renamed.__class__(**{**_fields(renamed), "players": players}))
+    await record(store, replace(renamed, players=players))
     assert await store.player_names(1, [A, B]) == {A: "Ny", B: f"user{B}"}
-    assert (await store.load_result(1)).players[0].display_name == f"user{A}"  # type: ignore[union-attr]
+    kept = await store.load_result(1)
+    assert kept is not None and kept.players[0].display_name == f"user{A}"
     page = await store.board(BoardQuery(1, "all", sort="wins"))
     assert page.rows[0].display_name == "Ny"
 
@@ -282,12 +283,6 @@ async def test_results_survive_a_restart(backend: Backend) -> None:
     async with await backend.open() as store:
         assert (await store.load_result(1)) is not None
         assert (await store.board(BoardQuery(1, "all", sort="wins"))).total == 2
-
-
-def _fields(obj: object) -> dict[str, object]:
-    from dataclasses import fields
-
-    return {f.name: getattr(obj, f.name) for f in fields(obj)}  # type: ignore[arg-type]
 
 
 async def test_mistake_kinds_and_answer_times_round_trip(store: Storage) -> None:

@@ -15,11 +15,13 @@ T0 = 1_767_225_600_000
 async def test_a_channels_preset_wins_over_the_servers(store: Storage) -> None:
     assert await store.preset_for(GUILD, CHANNEL) is None
     await store.set_preset(ClassPreset(GUILD, SERVER_WIDE, {"level": 2}), T0)
-    assert (await store.preset_for(GUILD, CHANNEL)).options == {"level": 2}  # type: ignore[union-attr]
+    shared = await store.preset_for(GUILD, CHANNEL)
+    assert shared is not None and shared.options == {"level": 2}
     await store.set_preset(ClassPreset(GUILD, CHANNEL, {"level": 4}, locked=True), T0 + 1)
     mine = await store.preset_for(GUILD, CHANNEL)
     assert mine is not None and mine.options == {"level": 4} and mine.locked
-    assert (await store.preset_for(GUILD, CHANNEL + 1)).options == {"level": 2}  # type: ignore[union-attr]
+    other = await store.preset_for(GUILD, CHANNEL + 1)
+    assert other is not None and other.options == {"level": 2}
     assert await store.preset_for(OTHER, CHANNEL) is None
     assert await store.clear_preset(GUILD, CHANNEL) and not await store.clear_preset(GUILD, CHANNEL)
     assert [p.channel_id for p in await store.presets(GUILD)] == [SERVER_WIDE]
