@@ -41,7 +41,7 @@ DESC_KEY = re.compile(r"(group|cmd|opt)\..+\.desc")
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_names_follow_discords_rule(lang: str) -> None:
-    texts = catalogue(lang)  # type: ignore[arg-type]
+    texts = catalogue(lang)
     names = {k: v for k, v in texts.items() if NAME_KEY.fullmatch(k)}
     assert names
     assert {k: v for k, v in names.items() if not is_valid_name(v)} == {}
@@ -49,7 +49,7 @@ def test_names_follow_discords_rule(lang: str) -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_descriptions_and_choices_fit(lang: str) -> None:
-    for key, text in catalogue(lang).items():  # type: ignore[arg-type]
+    for key, text in catalogue(lang).items():
         if DESC_KEY.fullmatch(key):
             assert 1 <= len(text) <= DESCRIPTION_MAX, (lang, key, len(text))
         if key.startswith("choice."):
@@ -74,7 +74,7 @@ def test_the_commands_and_options_are_all_there() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_names_are_unique_where_discord_needs_them(lang: str) -> None:
-    texts = catalogue(lang)  # type: ignore[arg-type]
+    texts = catalogue(lang)
     options = [texts[f"opt.{o}.name"] for o in START_OPTIONS]
     assert len(set(options)) == len(options)
     commands = [texts[f"cmd.{c}.name"] for c in COMMANDS]

@@ -5,7 +5,12 @@ from __future__ import annotations
 import discord
 import pytest
 from discord import Locale, app_commands
-from discord.app_commands import TranslationContext, TranslationContextLocation, locale_str
+from discord.app_commands import (
+    TranslationContext,
+    TranslationContextLocation,
+    TranslationContextTypes,
+    locale_str,
+)
 
 from bot.i18n.translator import MattekrigTranslator, choice, context_key, is_valid_name, ls
 
@@ -16,10 +21,9 @@ group = app_commands.Group(name="mattekrig", description=ls("group.mattekrig.des
 
 @group.command(name=ls("cmd.start.name"), description=ls("cmd.start.desc"))
 @app_commands.describe(game=ls("opt.game.desc"), level=ls("opt.level.desc"))
-@app_commands.choices(
-    game=[choice("game", g) for g in ("regnekrig", "intervallkrig", "satsing")],
-    level=[choice("level", n) for n in range(1, 8)],
-)
+# One decorator per option: discord.py types all of one call's choices with one value type.
+@app_commands.choices(game=[choice("game", g) for g in ("regnekrig", "intervallkrig", "satsing")])
+@app_commands.choices(level=[choice("level", n) for n in range(1, 8)])
 async def start(interaction: discord.Interaction, game: str, level: int | None = None) -> None:
     """Never called: the tests only read its metadata."""
 
@@ -87,7 +91,7 @@ def translator() -> MattekrigTranslator:
 async def test_translates_for_norwegian_and_swedish_only(
     translator: MattekrigTranslator,
     string: locale_str,
-    context: TranslationContext,  # type: ignore[type-arg]
+    context: TranslationContextTypes,
     nb: str,
     sv: str,
 ) -> None:
@@ -101,13 +105,15 @@ async def test_choices_carry_their_key(translator: MattekrigTranslator) -> None:
     regnekrig = choice("game", "regnekrig")
     assert regnekrig.value == "regnekrig"
     assert regnekrig.name == "Regnekrig"  # English, from en.json
-    context = TranslationContext(L.choice_name, regnekrig)
+    context: TranslationContextTypes = TranslationContext(L.choice_name, regnekrig)
+    assert regnekrig._locale_name is not None  # a choice of ours carries its key
     assert await translator.translate(regnekrig._locale_name, Locale.swedish, context) == (
         "Räknekrig"
     )
     level = choice("level", 3)
     assert level.value == 3
     context = TranslationContext(L.choice_name, level)
+    assert level._locale_name is not None
     assert await translator.translate(level._locale_name, Locale.norwegian, context) == (
         "3 · Divisjon"
     )
@@ -119,13 +125,13 @@ async def test_choices_carry_their_key(translator: MattekrigTranslator) -> None:
 async def test_unknown_and_invalid_translations_become_none(
     translator: MattekrigTranslator,
 ) -> None:
-    context = TranslationContext(L.command_name, start)
+    context: TranslationContextTypes = TranslationContext(L.command_name, start)
     missing = locale_str("start", key="cmd.nothing.name")
     assert await translator.translate(missing, Locale.norwegian, context) is None
     # a description used as a name would break Discord's name rule: dropped, not sent
     wrong = locale_str("start", key="cmd.start.desc")
     assert await translator.translate(wrong, Locale.norwegian, context) is None
-    other = TranslationContext(L.other, None)
+    other: TranslationContextTypes = TranslationContext(L.other, None)
     assert await translator.translate(locale_str("x"), Locale.norwegian, other) is None
 
 

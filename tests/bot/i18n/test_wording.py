@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from bot.i18n import LANGS, catalogue, t
+from bot.i18n import LANGS, Lang, catalogue, t
 from bot.render.invitations import options_lines
 from bot.render.stats import op_name
 from bot.services.admin import report_csv
@@ -29,7 +29,7 @@ SCOLDING = r"Ta det litt rolig|Ta det litt roleg|Ta det lite lugnt|Slow down"
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_one_word_per_game_term(lang: str) -> None:
-    texts = catalogue(lang)  # type: ignore[arg-type]
+    texts = catalogue(lang)
     found = {
         key: text
         for key, text in texts.items()
@@ -67,7 +67,7 @@ def test_a_pupil_who_did_nothing_wrong_is_not_told_off(lang: str, expected: str)
     """The wait between two challenges is a rule of the bot, not the pupil's fault: the
     refusal says when they can challenge again ("Ta det litt rolig!" said otherwise)."""
     assert t("error.cooldown", lang, count=20) == expected
-    assert [k for k, v in catalogue(lang).items() if re.search(SCOLDING, v)] == []  # type: ignore[arg-type]
+    assert [k for k, v in catalogue(lang).items() if re.search(SCOLDING, v)] == []
 
 
 def test_swedish_reads_as_swedish() -> None:
@@ -105,7 +105,7 @@ def test_a_ping_to_a_team_is_worded_for_two(lang: str, one: str, two: str) -> No
 def test_a_sentence_names_each_command_as_the_readers_discord_does(lang: str) -> None:
     """ "Prøv /mattekrig help" named a command a Norwegian Discord calls hjelp. Nynorsk has no
     Discord locale, so its commands are Discord's Norwegian (bokmål) ones."""
-    texts = catalogue(lang)  # type: ignore[arg-type]
+    texts = catalogue(lang)
     names = {v for k, v in texts.items() if k.startswith("cmd.") and k.endswith(".name")}
     named = {
         (key, found)
@@ -118,7 +118,7 @@ def test_a_sentence_names_each_command_as_the_readers_discord_does(lang: str) ->
 
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("form", ["number", "expression"])
-def test_an_options_line_does_not_say_its_word_twice(lang: str, form: str) -> None:
+def test_an_options_line_does_not_say_its_word_twice(lang: Lang, form: str) -> None:
     """A challenge listed "Svar: Svar med tallet"; a preset lists the setting's own name
     (answer form) before its value."""
     lines = options_lines({"game": "regnekrig", "level": 3, "answer_form": form}, lang)

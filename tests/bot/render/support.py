@@ -14,7 +14,7 @@ from bot.board_state import screen_of
 from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
 from bot.services.settings import GameSettings
-from bot.storage import GameRecord, Player
+from bot.storage import GameRecord, GameStatus, Player
 from engine.actions import Abandon, Action, Flip, Forfeit, Timeout, TimeUp
 from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
@@ -79,6 +79,14 @@ def until_over(
     return state, events
 
 
+def _status(state: GameState, ended: Ending | None) -> GameStatus:
+    """The stored status of a game so drawn, as the bot stores it (`GameService.end_game`):
+    a game a server manager ended is stored as stopped."""
+    if ended is None:
+        return "over" if state.is_over else "live"
+    return "abandoned" if ended == "abandoned" else "stopped"
+
+
 def live(
     config: GameConfig,
     state: GameState,
@@ -99,7 +107,7 @@ def live(
         game=config.game,
         config=config.to_json(),
         seed=0,
-        status="live" if ended is None and not state.is_over else (ended or "over"),
+        status=_status(state, ended),
         created_at=T0,
         updated_at=T0,
         players=players or players_for(config.sides),

@@ -36,7 +36,7 @@ from tests.bot.render.support import (
 
 
 def board_of(name: str, lang: str = "en", now_ms: int = T0) -> Board:
-    return render_board(POSITIONS[name](), lang, now_ms)  # type: ignore[arg-type]
+    return render_board(POSITIONS[name](), lang, now_ms)
 
 
 def description(board: Board) -> str:
@@ -86,7 +86,7 @@ def test_four_sides_with_long_names_stay_within_limits(kind: str, teams: bool, l
                 state, events = apply(state, action)
         else:
             state, events = apply(state, Flip(0))
-        board = render_board(live(config, state, events, players), lang, T0)  # type: ignore[arg-type]
+        board = render_board(live(config, state, events, players), lang, T0)
         assert limit_problems(board) == {}, dump_board(board)
         names = [field.name for field in board.embed.fields]
         if teams:
@@ -192,7 +192,7 @@ def test_autoplay_label_follows_the_toggle() -> None:
 def test_an_answer_stays_hidden_until_every_side_has_answered(lang: str) -> None:
     config = GameConfig(game="regnekrig", level=5, mode=Mode.REGN)
     state, events = drive(config, [NameTarget(0, 7), Answer(0, "3*(-2)=-6")], piles=L5_PILES)
-    text = everything(render_board(live(config, state, events), lang, T0))  # type: ignore[arg-type]
+    text = everything(render_board(live(config, state, events), lang, T0))
     assert "3 · (−2)" not in text and "−6" not in text and "3*(-2)" not in text
     assert "✓" in text  # but everyone sees that side 0 has answered
 
@@ -393,7 +393,7 @@ def test_the_computer_is_named_in_the_boards_language() -> None:
     config = GameConfig(game="intervallkrig")
     state, events = drive(config, seed=1)
     for lang, name in (("nb", "🤖 Datamaskin (Middels)"), ("sv", "🤖 Datorn (Medel)")):
-        board = render_board(live(config, state, events, (ADA, CPU)), lang, T0)  # type: ignore[arg-type]
+        board = render_board(live(config, state, events, (ADA, CPU)), lang, T0)
         assert board.embed.fields[1].name == name
 
 
@@ -406,7 +406,7 @@ def test_the_board_never_praises_the_computer() -> None:
     praise = {t(f"lesson.praise.right.{n}", "en") for n in (1, 2)}
     people = everything(render_board(live(config, state, events), "en", T0))
     assert all(p in people for p in praise)  # each side praised, one way each
-    board = everything(render_board(live(config, state, events, (ADA, CPU)), "en", T0))  # type: ignore[arg-type]
+    board = everything(render_board(live(config, state, events, (ADA, CPU)), "en", T0))
     assert sum(p in board for p in praise) == 1  # Ada's only
 
 

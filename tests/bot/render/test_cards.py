@@ -64,7 +64,7 @@ def test_exact_values(value: Fraction, text: str) -> None:
     ("lang", "word"), [("en", "no value"), ("nb", "ingen verdi"), ("sv", "inget värde")]
 )
 def test_no_value_uses_the_glossary_word(lang: str, word: str) -> None:
-    assert value_text(None, lang) == word  # type: ignore[arg-type]
+    assert value_text(None, lang) == word
 
 
 def test_card_counts_are_plural_in_english_only() -> None:

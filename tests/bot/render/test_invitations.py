@@ -56,7 +56,7 @@ def verbs(board: Board) -> list[Verb]:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_open_challenge(lang: str) -> None:
-    board = render_challenge(invitation(), lang, NAMES)  # type: ignore[arg-type]
+    board = render_challenge(invitation(), lang, NAMES)
     assert limit_problems(board) == {}
     assert verbs(board) == [Verb.ACCEPT, Verb.DECLINE, Verb.WITHDRAW]
     assert all(parse(c).space is Space.CHALLENGE for c in custom_ids(board.view))  # type: ignore[union-attr]
@@ -96,7 +96,7 @@ def test_intervallkrig_options_show_the_war_rule_not_the_mode() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_closed_challenges_have_no_buttons(status: str, lang: str) -> None:
     members = (Member(2, "accepted"), Member(3, "declined"))
-    board = render_challenge(invitation(status=status, members=members), lang, NAMES)  # type: ignore[arg-type]
+    board = render_challenge(invitation(status=status, members=members), lang, NAMES)
     assert custom_ids(board.view) == [] and board.content is None
     assert limit_problems(board) == {}
 
@@ -110,7 +110,7 @@ def test_a_declined_challenge_says_who_declined() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_an_open_lobby(lang: str) -> None:
     members = (Member(1, "joined"), Member(2, "joined"))
-    board = render_lobby(invitation("lobby", members=members), lang, NAMES)  # type: ignore[arg-type]
+    board = render_lobby(invitation("lobby", members=members), lang, NAMES)
     assert limit_problems(board) == {}
     assert verbs(board) == [Verb.JOIN, Verb.LEAVE, Verb.BEGIN, Verb.CANCEL]
     assert custom_ids(board.view)[0] == "mk:join:l17"
@@ -121,7 +121,7 @@ def test_an_open_lobby(lang: str) -> None:
 @pytest.mark.parametrize("status", ["started", "cancelled", "expired"])
 @pytest.mark.parametrize("lang", LANGS)
 def test_closed_lobbies_have_no_buttons(status: str, lang: str) -> None:
-    board = render_lobby(invitation("lobby", status=status), lang, NAMES)  # type: ignore[arg-type]
+    board = render_lobby(invitation("lobby", status=status), lang, NAMES)
     assert custom_ids(board.view) == []
     assert limit_problems(board) == {}
 
@@ -137,7 +137,7 @@ def test_long_names_and_unknown_users_stay_within_limits() -> None:
 def test_bad_options_never_crash() -> None:
     board = render_challenge(invitation(options={"game": "poker", "level": "x"}), "en", NAMES)
     assert "Regnekrig" in (board.embed.description or "")
-    board = render_challenge(invitation(options=None or {}), "en", {})  # type: ignore[arg-type]
+    board = render_challenge(invitation(options=None or {}), "en", {})
     assert "<@1>" in (board.embed.description or "")
 
 

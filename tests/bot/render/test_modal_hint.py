@@ -23,8 +23,8 @@ def test_modal_texts_fit_discords_modal_limits(name: str, lang: str) -> None:
     game = POSITIONS[name]()
     for round_ in (1, 99, 1000):
         game.state = replace(game.state, round=round_)
-        texts = render_answer_modal(game, 0, lang)  # type: ignore[arg-type]
-        assert 0 < len(texts.title) <= 45 and texts.title == render_modal_title(game, lang)  # type: ignore[arg-type]
+        texts = render_answer_modal(game, 0, lang)
+        assert 0 < len(texts.title) <= 45 and texts.title == render_modal_title(game, lang)
         assert 0 < len(texts.label) <= 45
         assert 0 < len(texts.description) <= 100 and 0 < len(texts.placeholder) <= 100
 
@@ -61,5 +61,5 @@ def test_hint_says_what_to_count_and_marks_the_best() -> None:
 @pytest.mark.parametrize("lang", LANGS)
 def test_hint_for_a_real_position(lang: str) -> None:
     game = POSITIONS["sk_bet"]()
-    text = render_hint(swap_chances(game.state, 0), lang)  # type: ignore[arg-type]
+    text = render_hint(swap_chances(game.state, 0), lang)
     assert len(text) < 2000 and "%" in text and "/" not in text  # no bare fractions

@@ -219,7 +219,11 @@ def test_an_interval_and_its_third_card() -> None:
 
 def _colours(image: Image.Image) -> Counter[p.RGB]:
     rgb = image.convert("RGB")
-    return Counter({colour: count for count, colour in rgb.getcolors(1 << 16) or []})
+    colours: Counter[p.RGB] = Counter()
+    for count, colour in rgb.getcolors(1 << 16) or []:
+        assert isinstance(colour, tuple) and len(colour) == 3  # an RGB image's: a triple each
+        colours[colour] = count
+    return colours
 
 
 def test_the_fortegn_deck_is_red_for_negative_and_black_for_positive() -> None:

@@ -20,11 +20,19 @@ from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
 from bot.render.privacy import render_forget_confirm
 from bot.render.records import render_done
 from bot.render.stats import render_stats, trend_text
-from bot.services.figures import GAMES, PERIODS, Leaderboard, LevelSuggestion, PlayerStats
+from bot.services.figures import (
+    GAMES,
+    PERIODS,
+    Leaderboard,
+    LevelSuggestion,
+    Period,
+    PlayerStats,
+)
 from bot.storage import (
     BOARD_SORTS,
     BOARD_VISIBILITIES,
     BoardRow,
+    BoardSort,
     GuildSettings,
     OperationTally,
     RatingLine,
@@ -105,7 +113,7 @@ def _no_problems(board: Board) -> None:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("sort", BOARD_SORTS)
 @pytest.mark.parametrize("period", PERIODS)
-def test_every_board_fits_in_every_language(lang: str, sort: str, period: str) -> None:
+def test_every_board_fits_in_every_language(lang: str, sort: BoardSort, period: Period) -> None:
     for shared, page in itertools.product((False, True), (0, 1, 2)):
         board = leaderboard(sort=sort, period=period, page=page)
         drawn = render_leaderboard(board, lang, USER + 3, shared=shared, archived=None)
@@ -123,7 +131,7 @@ def test_every_board_fits_in_every_language(lang: str, sort: str, period: str) -
                 sort,
                 None,
                 shared,
-                lang if shared else None,  # type: ignore[arg-type]
+                lang if shared else None,
             )
         pressed = [parse(c).number for c in ids]  # type: ignore[union-attr]
         assert pressed == [max(page - 1, 0), min(page + 1, 2)]
@@ -168,7 +176,7 @@ def test_leaderboard_options_round_trip() -> None:
     ):
         if season is not None and period != "season":
             continue
-        options = LeaderboardOptions(game, level, period, sort, season, lang is not None, lang)  # type: ignore[arg-type]
+        options = LeaderboardOptions(game, level, period, sort, season, lang is not None, lang)
         arg = options.to_arg()
         assert re.fullmatch(r"[A-Za-z0-9_.,+\-]+", arg) and len(arg) <= 40
         assert LeaderboardOptions.from_arg(arg) == options
@@ -233,13 +241,10 @@ def test_stats_fit_and_say_everything(lang: str) -> None:
     assert "▼▲•" in text and t("records.percent", lang, percent=77) in text
     assert t("stats.tally.missed", lang, missed=999) in text
     for rule in ("start", "stay", "previous"):
-        other = replace(stats, suggestion=LevelSuggestion(2, 3, rule))  # type: ignore[arg-type]
-        assert (
-            render_stats(other, lang)
-            .fields[-1]
-            .value.startswith(
-                t(f"stats.next.{rule}", lang, level=2, current=3, name=t("level.2.name", lang))[:8]
-            )
+        other = replace(stats, suggestion=LevelSuggestion(2, 3, rule))
+        advice = render_stats(other, lang).fields[-1].value
+        assert advice is not None and advice.startswith(
+            t(f"stats.next.{rule}", lang, level=2, current=3, name=t("level.2.name", lang))[:8]
         )
 
 
@@ -320,10 +325,10 @@ def test_settings_fit(lang: str) -> None:
         )
         embed = render_settings(settings, lang, "sv-SE", saved=True)
         _no_problems(Board(None, embed, _empty_view()))
-        text = "\n".join(f.value for f in embed.fields)
+        text = "\n".join(f.value or "" for f in embed.fields)
         assert t(f"admin.settings.board.{board}", lang) in text
     plain = render_settings(GuildSettings(GUILD), lang, "no")
-    values = [f.value for f in plain.fields]
+    values = [f.value or "" for f in plain.fields]
     assert values[1] == t("admin.settings.channels.all", lang)
     assert t("choice.language.nb", lang) in values[2]
     assert plain.description is None

@@ -121,7 +121,7 @@ def test_every_round_renders_within_discords_limits(game: str, level: int, sides
                 assert all(line in _lines(board) for line in result)
             facts = view(state, None).result
             if facts is not None and facts.why is not None:
-                seen.add(facts.why.value)
+                seen.add(str(facts.why))  # a `Why` or a reason of the game's own
             if facts is not None:
                 seen.update(f"war:{c.war_kind}" for c in facts.comparisons if c.war_kind)
                 seen.update(f"kind:{c.kind}" for c in facts.comparisons)

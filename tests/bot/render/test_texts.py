@@ -31,12 +31,12 @@ def all_text(embeds: list[discord.Embed]) -> str:
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("game", GAMES)
 def test_rules_fit_in_one_message(game: str | None, lang: str) -> None:
-    fits_one_message(rules_text(game, lang))  # type: ignore[arg-type]
+    fits_one_message(rules_text(game, lang))
 
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_regnekrig_rules_have_all_levels_and_the_worked_example(lang: str) -> None:
-    text = all_text(rules_text("regnekrig", lang))  # type: ignore[arg-type]
+    text = all_text(rules_text("regnekrig", lang))
     for n in range(1, 8):
         assert f"**{n} · " in text
     assert "3 − (−2) = **5**" in text and "3² + (−2) = 9 − 2 = **7**" in text
@@ -69,7 +69,7 @@ def test_unknown_game_gives_the_overview() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_help_fits_and_lists_the_localised_commands(lang: str) -> None:
-    embeds = help_text(lang)  # type: ignore[arg-type]
+    embeds = help_text(lang)
     fits_one_message(embeds)
     text = all_text(embeds)
     expected = {"nb": "/mattekrig stopp", "sv": "/mattekrig stoppa", "en": "/mattekrig stop"}[lang]
