@@ -8,9 +8,12 @@ import importlib.util
 import os
 import shutil
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:  # Playwright may be missing here: the tests then skip (`missing`)
+    from playwright.async_api import Browser, Page, Playwright
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 # No network beyond this computer, no first-run work, no GPU: a quiet, quick browser.
@@ -62,7 +65,7 @@ WARM_UP_PAGE = (
 )
 
 
-async def launch(playwright: Any) -> Any:
+async def launch(playwright: Playwright) -> Browser:
     """Debian's chromium, launched and warmed up: one tab has drawn a page and closed."""
     browser = await playwright.chromium.launch(
         executable_path=CHROMIUM, args=CHROMIUM_ARGS, timeout=WARM_UP_MS
@@ -85,7 +88,7 @@ AXE_RULES = {
 }
 
 
-async def axe_violations(page: Any) -> list[str]:
+async def axe_violations(page: Page) -> list[str]:
     """axe-core (bundled with axe-playwright-python, so it runs offline) on the page as it is:
     each violation as its rule and the first elements it names."""
     from axe_playwright_python.async_playwright import Axe

@@ -11,7 +11,7 @@ import random
 import sys
 from pathlib import Path
 
-from playwright.async_api import Browser, Page, async_playwright
+from playwright.async_api import Browser, FloatRect, Page, ViewportSize, async_playwright
 
 from engine.regnekrig import TARGET, Answer, NameTarget, part_of
 from table.web import SERVED
@@ -19,7 +19,7 @@ from tests.table.browser import launch
 from tests.table.lessons import best_text
 from tests.table.support import best_answer, serve
 
-SIZE = {"width": 800, "height": 900}
+SIZE: ViewportSize = {"width": 800, "height": 900}
 
 
 async def _press(page: Page, label: str) -> None:
@@ -94,7 +94,7 @@ async def lesson(browser: Browser, folder: Path) -> None:
                     game.play(Answer(side, best_text(game, side)), seat, now)
         await teacher.reload()
         await teacher.evaluate("window.scrollTo(0, 0)")
-        shown = {"x": 0, "y": 0, "width": 1366, "height": 1000}
+        shown: FloatRect = {"x": 0, "y": 0, "width": 1366, "height": 1000}
         await teacher.screenshot(
             path=str(folder / "lesson-teacher.png"), full_page=True, clip=shown
         )

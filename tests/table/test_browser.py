@@ -26,7 +26,7 @@ from tests.table.browser import axe_violations, launch, need_browser
 from tests.table.support import Table, best_answer, serve
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page
+    from playwright.async_api import Browser, BrowserContext, Page, ViewportSize
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -163,8 +163,12 @@ async def test_hot_seat_two_players_type_their_answers_in_nb(
     assert await axe_violations(page) == []
     # The answer box and whose turn it is are in sight without scrolling on a classroom's
     # screens (a picture loading above them used to push them off-screen).
-    for size in ({"width": 1280, "height": 800}, {"width": 1366, "height": 768},
-                 {"width": 1024, "height": 768}):  # fmt: skip
+    sizes: tuple[ViewportSize, ...] = (
+        {"width": 1280, "height": 800},
+        {"width": 1366, "height": 768},
+        {"width": 1024, "height": 768},
+    )
+    for size in sizes:
         await page.set_viewport_size(size)
         await page.reload()
         for selector in ("input[name=answer]", "#turn"):

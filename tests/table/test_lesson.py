@@ -282,6 +282,7 @@ async def test_pause_end_remove_and_new_partners(lesson: Table) -> None:
     game = lesson.lesson.game_of(ada_seat)
     assert game is not None
     deadline = game.deadline
+    assert deadline is not None  # the round's answer time runs
     lesson.clock.now += 30
     status, page = await ada.post("/table/act", window=str(game.state.window), choice="flip")
     assert status == 409 and t("lesson.paused", "en") in text_of(page)

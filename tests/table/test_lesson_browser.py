@@ -34,11 +34,11 @@ from tests.table.lessons import best_text
 from tests.table.support import Table, serve
 
 if TYPE_CHECKING:
-    from playwright.async_api import Browser, BrowserContext, Page, WebSocketRoute
+    from playwright.async_api import Browser, BrowserContext, Page, ViewportSize, WebSocketRoute
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
-SCREENS = {
+SCREENS: dict[str, ViewportSize] = {
     "Ada": {"width": 1280, "height": 800},
     "Bo": {"width": 1366, "height": 768},
     "Cy": {"width": 1024, "height": 768},
@@ -102,6 +102,21 @@ async def until(check: Callable[[], bool], what: str) -> None:
             return
         await asyncio.sleep(0.02)
     raise AssertionError(f"never: {what}")
+
+
+# The checks `until` waits on, each bound to its game when made (not when a loop moves on).
+
+
+def phase_is(game: TableGame, phase: str) -> Callable[[], bool]:
+    return lambda: game.state.phase is phase
+
+
+def phase_left(game: TableGame, phase: str) -> Callable[[], bool]:
+    return lambda: game.state.phase is not phase
+
+
+def version_past(game: TableGame, before: int) -> Callable[[], bool]:
+    return lambda: game.version > before
 
 
 async def state_is(page: Page, state: str) -> None:
@@ -204,7 +219,7 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         for _ in range(3):
             await page.keyboard.press("ArrowRight")
         await page.keyboard.press("Enter")
-        await until(lambda game=game: game.state.phase is ANSWER, "the target named")
+        await until(phase_is(game, ANSWER), "the target named")
         assert part_of(game.state).target == 3
     # §2.2: every pupil types; Ada types a sign slip on purpose.
     for name in SCREENS:
@@ -230,7 +245,7 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         await page.keyboard.type(typed)
         await page.keyboard.press("Enter")
     for game in games:
-        await until(lambda game=game: game.state.phase is not ANSWER, "the round revealed")
+        await until(phase_left(game, ANSWER), "the round revealed")
     for page in room.pages.values():
         round_one = t("result.round", "en", round=1).replace("**", "")
         await page.locator("#now").filter(has_text=round_one).wait_for()
@@ -382,7 +397,7 @@ async def _play_until(room: Room, done: Callable[[], bool], bet: bool = True) ->
                 await click(page, t("button.flip", "en"))
             else:
                 continue
-            await until(lambda game=game, before=before: game.version > before, "the press")
+            await until(version_past(game, before), "the press")
     raise AssertionError("the games did not get there")
 
 
