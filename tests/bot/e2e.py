@@ -116,7 +116,16 @@ class Table:
 
     @property
     def bot(self) -> MattekrigBot:
-        return self.harness.client  # type: ignore[return-value]
+        client = self.harness.client
+        assert isinstance(client, MattekrigBot)
+        return client
+
+    @property
+    def clock(self) -> FakeClock:
+        """The bot's clock: the fake one (`bot_clock`) a test moves on."""
+        clock = self.bot.clock
+        assert isinstance(clock, FakeClock)
+        return clock
 
     def user(self, name: str | FakeUser) -> FakeUser:
         return name if isinstance(name, FakeUser) else self.fake.user(name)

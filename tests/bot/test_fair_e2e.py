@@ -143,7 +143,7 @@ async def test_an_abandoned_game_is_no_draw_and_in_no_record(
     if lang != "nb":
         await table.bot.admin.update_settings(table.fake.guild.id, manager=True, language=lang)
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=1)
-    clock: Any = table.bot.clock
+    clock = table.clock
     for _ in range(12):
         if table.state(gid).is_over:
             break
@@ -189,7 +189,7 @@ async def test_auto_mode_left_alone_for_ten_answer_times_changes_nothing(
     board = table.board(gid).embeds[0]
     timers = await table.bot.storage.timers_for(gid)
     assert all(timer.kind != "answer" for timer in timers)
-    clock: Any = table.bot.clock
+    clock = table.clock
     for _ in range(10):
         clock.advance(31)  # ten answer times: far below the 10-minute idle end
         await table.bot.scheduler.run_due()
@@ -267,7 +267,7 @@ async def test_the_namer_is_pinged_once_and_pings_can_be_turned_off(
     await table.driver.slash("alice", "mattekrig stop")
     await table.settle()
     await table.bot.admin.update_settings(table.fake.guild.id, manager=True, pings=False)
-    table.bot.clock.advance(30)  # type: ignore[attr-defined]  # past the challenge cooldown
+    table.clock.advance(30)  # past the challenge cooldown
     quiet = await table.challenge_game("alice", ["bob"], game="regnekrig", level=5)
     await table.settle()
     later = [m for m in pinged(table, quiet) if PING in m.content]

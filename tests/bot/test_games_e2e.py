@@ -33,6 +33,13 @@ from tests.bot.e2e import (
 LEVEL_SEEDS = {1: 7, 3: 2, 5: 2, 7: 11}
 
 
+def ended_by(table: Table, gid: int) -> str:
+    """Why the game ended (RULES §1.5), as the board names it; the game must be over."""
+    outcome = table.state(gid).outcome
+    assert outcome is not None, "the game is not over"
+    return outcome.reason.value
+
+
 @pytest.mark.parametrize("level", [1, 3, 5, 7])
 async def test_regnekrig_to_the_end_in_regn_mode(
     table: Table, level: int, no_errors: Any, monkeypatch: pytest.MonkeyPatch
@@ -92,9 +99,9 @@ async def test_intervallkrig_to_the_end(
     for _ in range(2_000):
         if table.state(gid).is_over:
             break
-        table.bot.clock.advance(3)  # type: ignore[attr-defined]
+        table.clock.advance(3)
         await bot.scheduler.run_due()
-    await assert_game_over(table, gid, "nb", table.state(gid).outcome.reason.value)  # type: ignore[union-attr]
+    await assert_game_over(table, gid, "nb", ended_by(table, gid))
     assert_all_answered(table.fake)
 
 
@@ -128,7 +135,7 @@ async def test_satsing_with_bets_to_the_end(
         return rng.choice([0, 1, None, None])
 
     await table.play(gid, decide)
-    state = await assert_game_over(table, gid, "nb", table.state(gid).outcome.reason.value)  # type: ignore[union-attr]
+    state = await assert_game_over(table, gid, "nb", ended_by(table, gid))
     assert state.is_over
     kinds = {e["type"] for _, _, events in await table.events(gid) for e in events}
     assert {"bet", "swap", "pass"} <= kinds
@@ -180,7 +187,7 @@ async def test_against_the_computer_with_rematch(
     game = table.game(gid)
     assert game.computer_sides() == {1}
     await table.play(gid, strong_vs_weak(weak_side=-1))
-    await assert_game_over(table, gid, "nb", table.state(gid).outcome.reason.value)  # type: ignore[union-attr]
+    await assert_game_over(table, gid, "nb", ended_by(table, gid))
     stored = await table.stored(gid)
     assert any(e.user_id is None and e.action["type"] == "target" for e in stored.events)
 
@@ -208,7 +215,7 @@ async def test_timed_game_ends_on_time(
     for _ in range(3):  # a few rounds, then time runs out while Carol thinks
         await table.answer("carol", gid, best_answer(table.state(gid), 0), locale="en-US")
     assert table.state(gid).phase is ANSWER
-    table.bot.clock.advance(60)  # type: ignore[attr-defined]
+    table.clock.advance(60)
     await table.bot.scheduler.run_due()
     await table.settle()
     assert table.state(gid).time_up and not table.state(gid).is_over
@@ -218,8 +225,9 @@ async def test_timed_game_ends_on_time(
     state = await assert_game_over(table, gid, "nb", "time_up")
     counts = state.counts
     if counts[0] == counts[1]:
-        assert state.outcome.winner is None  # type: ignore[union-attr]
+        assert state.outcome is not None and state.outcome.winner is None
     else:
-        assert state.outcome.winner == max(range(2), key=lambda s: counts[s])  # type: ignore[union-attr]
+        assert state.outcome is not None
+        assert state.outcome.winner == max(range(2), key=lambda s: counts[s])
     assert state.round <= 6
     assert_all_answered(table.fake)

@@ -24,7 +24,7 @@ from tests.fakediscord.state import PUBLIC_THREAD
 
 
 async def run_timers(table: Table, seconds: float) -> None:
-    table.bot.clock.advance(seconds)  # type: ignore[attr-defined]
+    table.clock.advance(seconds)
     await table.bot.scheduler.run_due()
     await table.settle()
 
@@ -66,7 +66,7 @@ async def test_challenge_refusals(table: Table, no_errors: Any) -> None:
     await assert_refused(table.fake, carol, "error.not_invited", "en")
     bob = await table.driver.click("bob", message, build(Verb.WITHDRAW, ref))
     await assert_refused(table.fake, bob, "error.not_host", "sv")
-    table.bot.clock.advance(COOLDOWN_MS / 1000)  # type: ignore[attr-defined]
+    table.clock.advance(COOLDOWN_MS / 1000)
     again = await table.driver.slash(
         "alice", "mattekrig start", game="regnekrig", opponent=table.user("carol"), thread=False
     )
@@ -210,14 +210,14 @@ async def test_challenge_cooldown(table: Table, no_errors: Any) -> None:
     _, message = await table.challenge("alice", ["bob"], game="regnekrig")
     ref = ref_of(message, Verb.ACCEPT)
     await table.driver.click("alice", message, build(Verb.WITHDRAW, ref))
-    table.bot.clock.advance(5)  # type: ignore[attr-defined]
+    table.clock.advance(5)
     seconds = (COOLDOWN_MS - 5_000) // 1000
     again = await table.driver.slash(
         "alice", "mattekrig start", game="regnekrig", opponent=table.user("carol"), thread=False
     )
     await assert_refused(table.fake, again, "error.cooldown", "nb", count=seconds)
     assert len(await table.bot.storage.open_invitations()) == 0
-    table.bot.clock.advance(seconds)  # type: ignore[attr-defined]
+    table.clock.advance(seconds)
     _, message = await table.challenge("alice", ["carol"], game="regnekrig")
     assert (await table.bot.storage.load_invitation(ref_of(message, Verb.ACCEPT))).status == "open"
     assert_all_answered(table.fake)

@@ -90,7 +90,7 @@ async def test_a_level_four_session_of_sign_slips_is_named_a_sign_slip_everywher
             replies.append(await private_reply(table.fake, sent))
     assert replies and all(reply.startswith(LOOK[lang]) for reply in replies), replies
 
-    clock: Any = table.bot.clock
+    clock = table.clock
     clock.advance(60)
     await table.bot.scheduler.run_due()
     await table.settle()

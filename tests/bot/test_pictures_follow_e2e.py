@@ -234,7 +234,7 @@ async def test_a_board_rendered_before_its_deadline_is_rendered_again_after_it(
     before = boards.render(game)
     assert boards.render(game) is before  # nothing changed: the same text, not rendered again
     assert "<t:" in (before.embed.description or "")
-    table.bot.clock.advance(60)  # type: ignore[attr-defined]  # its timer not yet fired
+    table.clock.advance(60)  # its timer not yet fired
     after = boards.render(game)
     assert after is not before and "<t:" not in (after.embed.description or "")
 

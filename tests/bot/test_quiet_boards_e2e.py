@@ -52,7 +52,7 @@ async def test_no_ping_in_a_game_against_the_computer(
     seed_deals(monkeypatch, 5)
     gid, _ = await table.start_computer("alice", game="regnekrig", level=5, answer_seconds=30)
     decide = strong_vs_weak(3)
-    clock: Any = table.bot.clock
+    clock = table.clock
     for n in range(60):
         state = table.state(gid)
         if state.is_over or state.round > 8:
@@ -88,7 +88,7 @@ async def test_a_player_is_pinged_at_most_once_a_minute(
             break
         for press in await table.step(gid, decide, player=n):
             assert press.answered and not press.rejected, press
-            table.bot.clock.advance(PRESS_S)  # type: ignore[attr-defined]
+            table.clock.advance(PRESS_S)
         await table.settle()
         now = table.bot.clock.now_ms()
         for message in pings(table, gid)[seen:]:
@@ -116,7 +116,7 @@ async def play_answer_rounds(table: Table, gid: int) -> int:
             break
         for press in await table.step(gid, decide, player=n):
             assert press.answered and not press.rejected, press
-            table.bot.clock.advance(PRESS_S)  # type: ignore[attr-defined]
+            table.clock.advance(PRESS_S)
             await table.settle()
     return rounds_finished(table.state(gid))
 
@@ -196,7 +196,7 @@ async def test_a_fast_pair_in_its_thread_stays_within_discords_edit_limit(
         presses.extend(await table.step(gid, decide, player=n))
         await table.settle()  # each picture is shown before the next round: none folded away
         fake.clock.advance(2.0)  # the next round, two seconds on
-        table.bot.clock.advance(2.0)  # type: ignore[attr-defined]
+        table.clock.advance(2.0)
     await table.settle()
     rounds = rounds_finished(table.state(gid))
     assert rounds == ROUNDS
@@ -233,7 +233,7 @@ async def test_the_best_moves_a_pupil_missed_are_in_their_own_summary(
             break
         for press in await table.step(gid, decide, player=n):
             assert press.answered and not press.rejected, press
-            table.bot.clock.advance(PRESS_S)  # type: ignore[attr-defined]
+            table.clock.advance(PRESS_S)
     missed = _rounds_missed(await table.events(gid), side=1)
     assert missed, "the weak side missed a best move"
     await table.driver.slash("bob", "mattekrig stop")

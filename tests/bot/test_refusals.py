@@ -58,7 +58,7 @@ async def test_stale_modal_after_the_round_timed_out(
     gid = duel
     opened = await table.open_answer("bob", gid)
     text = best_answer(table.state(gid), 1)
-    table.bot.clock.advance(60)  # type: ignore[attr-defined]
+    table.clock.advance(60)
     await table.bot.scheduler.run_due()
     await table.settle()
     assert table.state(gid).window > int(opened.custom_id.split(":")[3])  # type: ignore[union-attr]
@@ -217,7 +217,7 @@ async def test_deleted_board_is_posted_again(table: Table, duel: int, no_errors:
     gid = duel
     old = table.board(gid)
     await table.fake.delete_message(old)
-    table.bot.clock.advance(60)  # type: ignore[attr-defined]
+    table.clock.advance(60)
     await table.bot.scheduler.run_due()
     await table.settle()
     new = table.board(gid)

@@ -168,8 +168,8 @@ async def test_timers_fire_after_restart(
     await restart(table)
     assert table.game(gid).answer_due_ms is not None
     assert table.game(gid).time_limit_due_ms is not None
-    clock = table.bot.clock
-    clock.advance(30)  # type: ignore[attr-defined]
+    clock = table.clock
+    clock.advance(30)
     await table.bot.scheduler.run_due()
     await table.settle()
     state = table.state(gid)
@@ -182,14 +182,14 @@ async def test_timers_fire_after_restart(
     assert target in table.fake.message(board.id).embeds[0]["description"]
 
     await restart(table)
-    clock.advance(30)  # type: ignore[attr-defined]
+    clock.advance(30)
     await table.bot.scheduler.run_due()
     await table.settle()
     timeouts = [e for e in (await table.events(gid)) if e[1]["type"] == "timeout"]
     assert len(timeouts) == 3  # the target, then both answers
 
     await restart(table)
-    clock.advance(60)  # type: ignore[attr-defined]
+    clock.advance(60)
     await table.bot.scheduler.run_due()
     await table.settle()
     assert table.state(gid).time_up
@@ -214,7 +214,7 @@ async def test_flip_autoplay_and_target_buttons_after_restart(
     await restart(table)
     assert table.game(gid).autoplay  # restored from the stored pace timer
     seq = table.state(gid).seq
-    table.bot.clock.advance(3)  # type: ignore[attr-defined]
+    table.clock.advance(3)
     await table.bot.scheduler.run_due()
     await table.settle()
     assert table.state(gid).seq > seq or table.state(gid).is_over
@@ -222,7 +222,7 @@ async def test_flip_autoplay_and_target_buttons_after_restart(
 
     seed_deals(monkeypatch, 2)
     # The challenge cooldown is stored, so it outlives the restarts above: wait it out.
-    table.bot.clock.advance(COOLDOWN_MS / 1000)  # type: ignore[attr-defined]
+    table.clock.advance(COOLDOWN_MS / 1000)
     other = await table.challenge_game("alice", ["bob"], game="regnekrig", level=6)
     board = table.board(other)
     namer = table.players_of(other, part_of(table.state(other)).namer)[0]

@@ -67,7 +67,7 @@ async def test_a_twenty_minute_game_is_still_shown_after_every_token_expired(
 
     for _ in range(2):  # at 8 and 16 minutes (a game untouched for 10 would be abandoned)
         table.fake.clock.advance(8 * 60)
-        table.bot.clock.advance(8 * 60)  # type: ignore[attr-defined]
+        table.clock.advance(8 * 60)
         await table.bot.scheduler.run_due()
         await table.settle()
         versions = len(table.board(gid).history)
@@ -79,7 +79,7 @@ async def test_a_twenty_minute_game_is_still_shown_after_every_token_expired(
     assert table.fake.clock.now() - start.created_at > 15 * 60  # the start's token is dead
 
     table.fake.clock.advance(5 * 60)
-    table.bot.clock.advance(5 * 60)  # type: ignore[attr-defined]
+    table.clock.advance(5 * 60)
     await table.bot.scheduler.run_due()
     await table.settle()
     assert table.fake.clock.now() - start.created_at > 20 * 60

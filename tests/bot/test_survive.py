@@ -160,7 +160,7 @@ async def test_presses_after_forget_me_say_the_game_is_gone(
     board = table.board(gid)
     await table.driver.slash("alice", "mattekrig stop")
     await table.settle()
-    table.bot.clock.advance(COOLDOWN_MS / 1000)  # type: ignore[attr-defined]
+    table.clock.advance(COOLDOWN_MS / 1000)
     _, invitation = await table.challenge(
         "alice", ["bob"], game="regnekrig", channel=table.fake.world.add_channel("matte-4")
     )

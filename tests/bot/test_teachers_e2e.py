@@ -250,13 +250,13 @@ async def test_an_accommodation_doubles_one_pupils_answer_time_unseen_by_the_oth
     table_deadline, bob_deadline = when(opened + 20_000), when(opened + 40_000)
     assert table_deadline in _texts(table.board(gid))
 
-    table.bot.clock.advance(20)  # type: ignore[attr-defined]
+    table.clock.advance(20)
     await table.bot.scheduler.run_due()
     await table.settle()
     assert table.state(gid).pending == (bob_side,)  # Alice timed out, Bob still has time
     assert bob_deadline not in _texts(table.board(gid))
 
-    table.bot.clock.advance(20)  # type: ignore[attr-defined]
+    table.clock.advance(20)
     await table.bot.scheduler.run_due()
     await table.settle()
     timed_out = [a for _, a, _ in await table.events(gid) if a.get("type") == "timeout"]
@@ -302,7 +302,7 @@ async def test_a_class_session_ends_every_game_together_then_each_pupil_sees_the
     assert opened.original is not None and not opened.original.ephemeral
     again = await table.driver.slash("teacher", "mattekrig admin session", minutes=5)
     await assert_refused(table.fake, again, "session.running", lang)
-    clock: Any = table.bot.clock
+    clock = table.clock
     session = await table.bot.storage.running_session(table.fake.guild.id, clock.now_ms())
     assert session is not None
 
@@ -441,7 +441,7 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     gid, _ = await table.start_computer(
         "alice", game="regnekrig", level=1, answer_seconds=20, minutes=30
     )
-    clock: Any = table.bot.clock
+    clock = table.clock
     for wait, text in SCRIPT:
         assert table.state(gid).phase is ANSWER
         if text is None:
@@ -520,7 +520,7 @@ async def test_the_gentle_leaderboard_never_lists_the_bottom_half_by_name(
     share the top, Alice and the other losers share the bottom half."""
     alice = table.user("alice")
     pairs = [(7_000 + i, 8_000 + i) for i in range(5)] + [(7_100, alice.id)]
-    await record_duels(table.bot, table.bot.clock, pairs)  # type: ignore[arg-type]
+    await record_duels(table.bot, table.clock, pairs)
     asked = await table.driver.slash("alice", "mattekrig leaderboard")
     await table.settle()
     board = asked.original
@@ -585,7 +585,7 @@ async def _class_of(table: Table, pairs: list[tuple[int, int]]) -> None:
     """Level-1 duels recorded straight into storage, each pupil with ten additions (8 right):
     a report line each, without playing 24 games through Discord."""
     tally = OperationTally("add", answers=10, correct=8, best=6, times=(4000,) * 10)
-    clock: Any = table.bot.clock
+    clock = table.clock
     await record_duels(
         table.bot,
         clock,

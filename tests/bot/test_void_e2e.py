@@ -60,7 +60,7 @@ async def test_a_void_keeps_both_pupils_practice_and_assignment_progress(
             await table.answer(player, gid, best_answer(table.state(gid), side))
         if table.state(gid).phase is Phase.FLIP:
             await table.flip("alice", gid)
-    clock: Any = table.bot.clock
+    clock = table.clock
     clock.advance(5 * 60)
     await table.bot.scheduler.run_due()
     await table.settle()
