@@ -72,6 +72,20 @@ def _games(game: GameDescriptor) -> Iterator[tuple[GameConfig, int, list[GameSta
             yield config, seed, [*states, final], actions
 
 
+def typed_text(action: Action) -> str:
+    """The text a typed choice's action carries: any game's typed action has one (`text`)."""
+    text = getattr(action, "text", None)
+    assert isinstance(text, str), action
+    return text
+
+
+def game_id(location: str) -> str:
+    """The game's id in the address the table sends a new game's players to."""
+    found = re.search(r"/game/([\w-]+)", location)
+    assert found is not None, location
+    return found.group(1)
+
+
 def test_the_toy_is_a_game_of_its_own() -> None:
     """The suite measures a game that is not in the product: the toy is registered only
     while a test runs."""
@@ -123,7 +137,7 @@ def _agree(state: GameState, game: GameDescriptor) -> None:
     assert {a for a in legal if is_player_choice(a)} <= offered  # ... and none is hidden
     for choice in table.choices:
         assert choice.kind in game.kinds
-        text = choice.action.text if choice.kind.shape is Shape.TYPE else ""  # type: ignore[attr-defined]
+        text = typed_text(choice.action) if choice.kind.shape is Shape.TYPE else ""
         assert choice.kind.make(choice.side, choice.value, text) == choice.action
     if state.outcome is None and table.decision is not None and not table.auto:
         assert table.awaited == state.pending
@@ -231,7 +245,7 @@ async def _play_on_the_table(table: Table, game: GameDescriptor, rng: random.Ran
     response = await table.client.post("/games", data=form, allow_redirects=False)
     assert response.status == 303, await response.text()
     location = response.headers["Location"]
-    gid = re.search(r"/game/([\w-]+)", location).group(1)  # type: ignore[union-attr]
+    gid = game_id(location)
     live_game = table.game(gid)
     kinds_pressed = set()
     for _ in range(3000):
@@ -254,7 +268,7 @@ async def _play_on_the_table(table: Table, game: GameDescriptor, rng: random.Ran
         if kind.shape is Shape.TYPE:
             side = int(data["side"])
             typed = next(c for c in choices(state, side) if c.kind is kind)
-            data["answer"] = typed.action.text  # type: ignore[attr-defined]
+            data["answer"] = typed_text(typed.action)
         kinds_pressed.add(kind)
         response = await table.client.post(f"/game/{gid}/act", data=data)
         assert response.status == 200, await response.text()
@@ -309,7 +323,7 @@ async def _play_a_lesson(table: Table, game: GameDescriptor, rng: random.Random)
                 assert kind is not None
                 if kind.shape is Shape.TYPE:
                     typed = next(c for c in choices(state, side) if c.kind is kind)
-                    data["answer"] = typed.action.text  # type: ignore[attr-defined]
+                    data["answer"] = typed_text(typed.action)
                 status, page = await device.post("/table/act", **data)
                 assert status == 200, page
                 moved = True
@@ -342,7 +356,7 @@ async def test_at_a_shared_screen_a_decision_made_together_is_only_in(
     async for table in serve(seeds=[3]):
         form = {"game": game.key, "player1": "Ada", "player2": "Bo", "lang": "en"}
         response = await table.client.post("/games", data=form, allow_redirects=False)
-        gid = re.search(r"/game/([\w-]+)", response.headers["Location"]).group(1)  # type: ignore[union-attr]
+        gid = game_id(response.headers["Location"])
         live_game = table.game(gid)
         for _ in range(50):
             state = live_game.state
