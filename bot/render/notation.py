@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
+from functools import cache
 
 from bot.i18n import Lang, t
 from bot.render.cards import MINUS, number_text
@@ -23,14 +24,22 @@ _ENGINE_DECIMAL = re.compile(r"(?<=\d),(?=\d)")  # the engine's decimal comma in
 _PLACES = 2  # a decimal that never ends is rounded to this many places
 
 
+@cache
+def _signs(lang: Lang) -> tuple[str, str]:
+    """The language's division sign and decimal mark (``:`` and ``,`` in nb, nn and sv; ``÷``
+    and ``.`` in en), read once: the catalogues do not change while the bot runs, and every
+    number on a board passes here."""
+    return t("notation.division", lang), t("notation.decimal_mark", lang)
+
+
 def _expression(text: str, lang: Lang) -> str:
-    text = text.replace(DIVIDE, t("notation.division", lang))
-    return _ENGINE_DECIMAL.sub(decimal_mark(lang), text)
+    division, mark = _signs(lang)
+    return _ENGINE_DECIMAL.sub(mark, text.replace(DIVIDE, division))
 
 
 def decimal_mark(lang: str) -> str:
     """The language's decimal mark (``,`` in nb, nn and sv; ``.`` in en)."""
-    return t("notation.decimal_mark", lang)
+    return _signs(as_lang(lang))[1]
 
 
 def _decimal(value: Fraction, lang: Lang) -> tuple[str, bool]:
