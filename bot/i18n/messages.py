@@ -26,6 +26,9 @@ Key families (other engineers add keys; keep the prefix of the family):
   ``mode.<mode>.name|desc``, ``war_rule.<rule>.name``, ``computer.<strength>.name``.
 * ``error.<what>`` -- the error ladder's sentences.
 * ``answer.rejected.<code>`` -- one per engine answer-rejection code (`ExpressionError.code`).
+* ``report.csv.<column>`` -- the teacher's spreadsheets' column names, in the screens' words.
+* ``notation.division``, ``notation.decimal_mark`` -- how the language's schools write a
+  division and a decimal (``:`` and ``,`` in nb, nn and sv): the screens and spreadsheets.
 * ``<key>.one`` / ``<key>.other`` -- a sentence with a count in it, one key per plural form,
   its number in ``{count}``: ``t("invite.option.minutes", lang, count=n)`` picks the form.
 """
