@@ -80,7 +80,7 @@ def _with(lang: str, changed: Mapping[str, str]) -> object:
     real = catalogue_module.catalogue
 
     def patched(code: str) -> Mapping[str, str]:
-        texts = real(code)  # type: ignore[arg-type]
+        texts = real(code)
         return MappingProxyType({**texts, **changed}) if code == lang else texts
 
     return patched
@@ -92,7 +92,7 @@ def test_a_translators_wording_reaches_every_spreadsheet(
 ) -> None:
     """Every word a teacher reads in the files is the catalogue's: a new wording of the
     column names, the operations' signs, a week and the decimal mark changes the files."""
-    changed = {key: f"«{text}»" for key, text in catalogue(lang).items()  # type: ignore[arg-type]
+    changed = {key: f"«{text}»" for key, text in catalogue(lang).items()
                if key.startswith(("report.csv.", "lesson.summary.column."))}  # fmt: skip
     changed["notation.decimal_mark"] = "'"
     monkeypatch.setattr(catalogue_module, "catalogue", _with(lang, changed))
@@ -104,8 +104,8 @@ def test_a_translators_wording_reaches_every_spreadsheet(
     assert row[4] == "70'0" and row[9].startswith("«"), row
     pupil = PupilLine("s1", "Ada", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
     summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang).decode("utf-8-sig")  # type: ignore[arg-type]
-    header, line = (next(csv.reader([row])) for row in summary.split("\r\n")[:2])
-    assert all(cell.startswith("«") for cell in header) and line[5] == "0'67", (
-        header,
+    columns, line = (next(csv.reader([row])) for row in summary.split("\r\n")[:2])
+    assert all(cell.startswith("«") for cell in columns) and line[5] == "0'67", (
+        columns,
         line,
     )  # 2 of 3
