@@ -29,7 +29,6 @@ import discord
 from bot import board_pictures
 from bot.board_pictures import BoardPictures
 from bot.board_state import BoardState, Rendered, Shown, picture_of, screen_of
-from bot.drawing import PictureDrawer
 from bot.i18n import pick_locale, t
 from bot.pings import TurnPings
 from bot.render.board import render_board
@@ -91,6 +90,7 @@ class BoardPublisher:
         self.channel = channel
         self.clock = clock
         self.art = BoardPictures(settings, channel, pictures=pictures)
+        self.drawer = self.art.drawer  # the worker process the pictures are drawn in
         self.pings = TurnPings(settings, channel, clock)
         self.shown = ShownSeqs(games.boards_shown, self._spawn)
         self._boards: dict[int, BoardState] = {}
@@ -105,11 +105,6 @@ class BoardPublisher:
     def pictures(self) -> bool:
         """Whether the bot draws the table as a picture on its boards."""
         return self.art.pictures
-
-    @property
-    def drawer(self) -> PictureDrawer:
-        """The worker process the pictures are drawn in."""
-        return self.art.drawer
 
     def _board(self, game_id: int) -> BoardState:
         board = self._boards.get(game_id)
