@@ -47,7 +47,7 @@ from bot.replies import (
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
 from bot.services.live import GameUpdate, LiveGame
-from bot.shown_seqs import ShownSeqs
+from bot.shown_seqs import ShownSeqs, may_be_behind
 
 log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for
@@ -463,11 +463,11 @@ class BoardPublisher:
         not known to be true, and every board of a game that ended lately, is drawn before
         this returns, so before the bot takes its first press: a pupil never presses a board
         that is behind and is refused. The others follow in the background."""
-        behind = [g for g in games if _behind(g)]
+        behind = [g for g in games if may_be_behind(g)]
         await self._catch_up(behind)
         if behind:
             log.info("redrew %d board(s) behind their games", len(behind))
-        self._spawn(self._catch_up([g for g in games if not _behind(g)]))
+        self._spawn(self._catch_up([g for g in games if not may_be_behind(g)]))
 
     async def _catch_up(self, games: list[LiveGame]) -> None:
         pending = []
@@ -513,10 +513,3 @@ class BoardPublisher:
     async def ping(self, game: LiveGame, presser: int | None) -> None:
         """Tell a player it is their turn, where one should be told (`bot.pings`)."""
         await self.pings.ping(game, self._board(game.id), presser)
-
-
-def _behind(game: LiveGame) -> bool:
-    """Whether the game's board may be behind it after a restart: its last action was never
-    noted as shown, or the game ended lately (a stop moves no seq)."""
-    shown = game.record.shown_seq
-    return game.is_finished or shown is None or shown < game.next_seq

@@ -1,7 +1,7 @@
 """Which action each board shows, noted for storage (`games.shown_seq`) so that after a
 crash the boards the log is ahead of are known and redrawn before the first press. Stored a
 batch at a time a moment after they were written: not a write per press, and what a crash
-loses of it is only boards redrawn once more at start-up."""
+loses of it is only boards redrawn once more at start-up (`may_be_behind`)."""
 
 from __future__ import annotations
 
@@ -10,8 +10,17 @@ import logging
 from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from typing import Any
 
+from bot.services.live import LiveGame
+
 log = logging.getLogger(__name__)
 STORED_AFTER_S = 1.0  # what the boards show is stored this long after they were written
+
+
+def may_be_behind(game: LiveGame) -> bool:
+    """Whether the game's board may be behind it after a restart: its last action was never
+    noted as shown, or the game ended lately (a stop moves no seq)."""
+    shown = game.record.shown_seq
+    return game.is_finished or shown is None or shown < game.next_seq
 
 
 class ShownSeqs:
