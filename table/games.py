@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from bot.services.operations import practised
 from bot.services.settings import GameSettings
 from engine.actions import Action, Timeout, TimeUp
 from engine.computer import Strength, choose
@@ -32,7 +33,6 @@ EXPIRY_SECONDS = 6 * 3600  # a game untouched this long is forgotten
 COMPUTER_SIDE = 1  # one player against the computer: the player is side 0
 # WCAG 2.2.1: a pupil may ask for more answer time, at least ten times in a game.
 EXTENSIONS = 10
-LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
 
 Clock = Callable[[], float]
 # A sentence to put into words in the page's language: (lang) -> text.
@@ -70,19 +70,6 @@ class Record:
 
 def _fraction(text: str | None) -> Fraction | None:
     return None if text is None else Fraction(text)
-
-
-def operations(level: int, targets: bool, expr: str) -> tuple[str, ...]:
-    """What an answer practised: levels 1–4 their operation, 5–7 the target (and a square
-    or a root when the expression used one)."""
-    if not targets:
-        return (LEVEL_OPERATIONS.get(level, "add"),)
-    ops = ["target"]
-    if "²" in expr:
-        ops.append("square")
-    if "√" in expr:
-        ops.append("root")
-    return tuple(ops)
 
 
 @dataclass
@@ -202,7 +189,7 @@ class TableGame:
                     Record(
                         seat,
                         self.id,
-                        operations(config.level, targets, event.expr),
+                        practised(config.level, targets, event.expr),
                         event.reason is None and value is not None,
                         best,
                         event.reason,

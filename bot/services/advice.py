@@ -24,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.services.figures import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES, HELP_SHARE, Practice
-from bot.services.results import LEVEL_OPERATIONS
+from bot.services.operations import LEVEL_OPERATIONS
 from bot.storage import OperationTally
 from engine.errors import Reason
 

@@ -37,6 +37,9 @@ from bot.services.errors import UserFacingError
 from bot.services.figures import BestMove
 from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
+from bot.services.operations import LEVEL_OPERATIONS as LEVEL_OPERATIONS  # for the report
+from bot.services.operations import OPERATIONS as OPERATIONS  # for the teacher's settings
+from bot.services.operations import practised
 from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
 from bot.services.settings import GameSettings
@@ -70,9 +73,6 @@ from engine.regnekrig import Answer
 
 log = logging.getLogger(__name__)
 
-LEVEL_OPERATIONS = {1: "add", 2: "multiply", 3: "divide", 4: "subtract"}
-TARGET_OPERATIONS = ("target", "square", "root")
-OPERATIONS = (*LEVEL_OPERATIONS.values(), *TARGET_OPERATIONS)
 # RULES §1.5: a forfeit ends the game by the rules (the others win); an abandoned game, a
 # cancel (a stop before the first round was finished) and a manager's end are no result.
 _RULE_ENDINGS: tuple[ResultReason, ...] = (
@@ -98,7 +98,9 @@ class _Tally:
     ops: dict[str, OperationTally] = field(default_factory=dict)
     mistakes: Counter[str] = field(default_factory=Counter)  # the engine's reason codes
 
-    def add(self, ops: list[str], reason: str | None, correct: bool, best: bool, ms: int) -> None:
+    def add(
+        self, ops: tuple[str, ...], reason: str | None, correct: bool, best: bool, ms: int
+    ) -> None:
         if reason is not None:
             self.mistakes[reason] += 1
         self.answers += 1
@@ -202,7 +204,7 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
                 if pending is not None:
                     user, ms = pending
                     tallies[user].add(
-                        _operations(level, targets, event.expr),
+                        practised(level, targets, event.expr),
                         event.reason,
                         event.reason is None and value is not None,
                         _is_best(value, _fraction(event.best_value), target, targets),
@@ -326,17 +328,6 @@ def _fraction(text: str | None) -> Fraction | None:
         return Fraction(str(text))
     except (ValueError, ZeroDivisionError):
         return None
-
-
-def _operations(level: int, targets: bool, expr: str) -> list[str]:
-    if not targets:
-        return [LEVEL_OPERATIONS.get(level, "add")]
-    ops = ["target"]
-    if "²" in expr:
-        ops.append("square")
-    if "√" in expr:
-        ops.append("root")
-    return ops
 
 
 def _is_best(

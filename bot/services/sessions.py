@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassMistake, PupilLine, SessionSummary
-from bot.services.results import OPERATIONS
+from bot.services.operations import OPERATIONS
 from bot.storage import OperationTally, PlayerGame
 from bot.storage.contract import Store
 from bot.storage.records import ClassSession

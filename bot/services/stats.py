@@ -30,7 +30,7 @@ from bot.services.advice import find_practice
 from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import LevelSuggestion, PlayerStats
-from bot.services.results import LEVEL_OPERATIONS, OPERATIONS
+from bot.services.operations import LEVEL_OPERATIONS, OPERATIONS
 from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
 from bot.storage.contract import Store
 

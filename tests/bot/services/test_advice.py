@@ -15,7 +15,7 @@ from bot.i18n import Lang, t
 from bot.render.stats import practice_text, render_stats
 from bot.render.summary import render_summary
 from bot.services.figures import Practice
-from bot.services.results import LEVEL_OPERATIONS
+from bot.services.operations import LEVEL_OPERATIONS
 from bot.services.stats import suggest_level, summarize
 from bot.services.summary import summarise
 from bot.storage import OperationTally, PlayerGame
