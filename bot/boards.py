@@ -43,6 +43,7 @@ from bot.replies import (
     reply_lang,
     send_panel,
     show_in,
+    tell_privately,
 )
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
@@ -239,10 +240,7 @@ class BoardPublisher:
     async def _tell_counted(self, interaction: discord.Interaction, game: LiveGame) -> None:
         text = t("reply.counted", pick_locale(interaction.locale, interaction.guild_locale))
         try:
-            if interaction.response.is_done():
-                await interaction.followup.send(text, ephemeral=True)
-            else:
-                await interaction.response.send_message(text, ephemeral=True)
+            await tell_privately(interaction, text)
         except TRANSPORT_ERRORS:  # Discord answers nothing at all now; the log holds it
             log.info("could not tell the presser that their move in game %s counted", game.id)
 

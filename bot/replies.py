@@ -54,13 +54,20 @@ def reply_lang(interaction: discord.Interaction[Any], board: str) -> Lang:
     return pick_locale(interaction.locale, board)
 
 
+async def tell_privately(interaction: discord.Interaction[Any], text: str) -> None:
+    """A short ephemeral message, whether or not the interaction was answered already;
+    raises what Discord or the network answers (`TRANSPORT_ERRORS`)."""
+    if interaction.response.is_done():
+        await interaction.followup.send(text, ephemeral=True)
+    else:
+        await interaction.response.send_message(text, ephemeral=True)
+
+
 async def send_private(interaction: discord.Interaction[Any], text: str) -> None:
-    """A short ephemeral message, whether or not the interaction was answered already."""
+    """A short ephemeral message, whether or not the interaction was answered already; one
+    Discord does not take is logged, never raised."""
     try:
-        if interaction.response.is_done():
-            await interaction.followup.send(text, ephemeral=True)
-        else:
-            await interaction.response.send_message(text, ephemeral=True)
+        await tell_privately(interaction, text)
     except TRANSPORT_ERRORS:
         log.warning("could not answer interaction %s", interaction.id)
 
