@@ -18,7 +18,7 @@ from tests.bot.test_crash import game_with_a_flip, stale_boards
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.process import BotProcess, start_against_computer
 from tests.fakediscord.server import FakeDiscord
-from tests.fakediscord.state import FakeInteraction, FakeMessage, FakeUser
+from tests.fakediscord.state import FakeChannel, FakeInteraction, FakeMessage, FakeUser
 
 GAMES = 50
 UPDATE_MESSAGE = 7
@@ -27,6 +27,14 @@ CALLBACK = "POST /interactions/{webhook_id}/{webhook_token}/callback"
 
 def _flip_of(board: FakeMessage) -> str:
     return next(c for c in board.custom_ids() if c.startswith("mk:flip:"))
+
+
+def _pupils_at_boards(fake: FakeDiscord, count: int) -> list[tuple[FakeUser, FakeChannel]]:
+    """``count`` pupils, each with a channel of their own for their game's board."""
+    return [
+        (fake.world.add_user(f"pupil{i}", locale="no"), fake.world.add_channel(f"bord-{i}"))
+        for i in range(count)
+    ]
 
 
 def _presses_by(database: Path) -> dict[int, list[int]]:
@@ -46,10 +54,7 @@ async def test_sigkill_mid_batch_loses_no_answered_press_and_doubles_none(
 ) -> None:
     fake = fake_discord
     database = tmp_path / "kill.sqlite3"
-    seats = [
-        (fake.world.add_user(f"pupil{i}", locale="no"), fake.world.add_channel(f"bord-{i}"))
-        for i in range(GAMES)
-    ]
+    seats = _pupils_at_boards(fake, GAMES)
     bot = BotProcess(fake, "real", database)
     await bot.start()
     try:
@@ -102,10 +107,7 @@ async def test_after_a_sigkill_every_board_is_true_before_the_first_press(
     ready, every board offers its game's current round."""
     fake = fake_discord
     database = tmp_path / "behind.sqlite3"
-    seats = [
-        (fake.world.add_user(f"pupil{i}", locale="no"), fake.world.add_channel(f"bord-{i}"))
-        for i in range(BEHIND_GAMES)
-    ]
+    seats = _pupils_at_boards(fake, BEHIND_GAMES)
     bot = BotProcess(fake, "real", database)
     await bot.start()
     held = None
