@@ -16,6 +16,7 @@ from bot.i18n import DEFAULT_LANG, lang_of, t
 from bot.services.clock import Clock
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport
+from bot.services.operations import OPERATIONS
 from bot.services.report import (
     class_report,
     day_bounds,
@@ -23,7 +24,7 @@ from bot.services.report import (
     spreadsheet,
     spreadsheet_cell,
 )
-from bot.services.results import OPERATIONS, ResultsService
+from bot.services.results import ResultsService
 from bot.services.stats import summarize
 from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
 from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season

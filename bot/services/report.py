@@ -20,8 +20,8 @@ from datetime import date, datetime, timedelta
 from bot.i18n import DEFAULT_LANG, lang_of, t
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport, SkillLine
+from bot.services.operations import LEVEL_OPERATIONS
 from bot.services.periods import SCHOOL_TZ, week_key
-from bot.services.results import LEVEL_OPERATIONS
 from bot.storage import OperationTally, PlayerGame
 
 # The columns, each a catalogue key (``report.csv.<column>``, the ones both spreadsheets share,

@@ -37,8 +37,6 @@ from bot.services.errors import UserFacingError
 from bot.services.figures import BestMove
 from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
-from bot.services.operations import LEVEL_OPERATIONS as LEVEL_OPERATIONS  # for the report
-from bot.services.operations import OPERATIONS as OPERATIONS  # for the teacher's settings
 from bot.services.operations import practised
 from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
