@@ -10,6 +10,12 @@ TARGET_OPERATIONS = ("target", "square", "root")
 OPERATIONS = (*LEVEL_OPERATIONS.values(), *TARGET_OPERATIONS)
 
 
+def main_operation(level: int) -> str:
+    """The operation a level's misses and exact hits count under: its own (1–4), or the
+    target (5–7)."""
+    return LEVEL_OPERATIONS.get(level, "target")
+
+
 def practised(level: int, targets: bool, expr: str) -> tuple[str, ...]:
     """What an answer practised: levels 1–4 their operation, 5–7 (``targets``) the target,
     and a square or a root when the expression used one."""

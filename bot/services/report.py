@@ -20,7 +20,7 @@ from datetime import date, datetime, timedelta
 from bot.i18n import DEFAULT_LANG, lang_of, t
 from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport, SkillLine
-from bot.services.operations import LEVEL_OPERATIONS
+from bot.services.operations import main_operation
 from bot.services.periods import SCHOOL_TZ, week_key
 from bot.storage import OperationTally, PlayerGame
 
@@ -68,11 +68,6 @@ def day_bounds(start: date | None, end: date | None) -> tuple[int | None, int | 
     )
 
 
-def main_op(level: int) -> str:
-    """The operation a level's misses and exact hits are shown under (see the docstring)."""
-    return LEVEL_OPERATIONS.get(level, "target")
-
-
 def class_report(
     games: Sequence[PlayerGame],
     *,
@@ -95,7 +90,7 @@ def class_report(
         level = game.result.level
         tallies = {t.op: t for t in game.player.operations if t.answers}
         if game.player.missed or game.player.exact_hits:
-            tallies.setdefault(main_op(level), OperationTally(main_op(level)))
+            tallies.setdefault(main_operation(level), OperationTally(main_operation(level)))
         for op, tally in tallies.items():
             cells[(uid, level, op)].append((game, tally))
     lines = [_line(uid, names[uid], level, op, mine) for (uid, level, op), mine in cells.items()]
@@ -108,7 +103,7 @@ def _line(
 ) -> SkillLine:
     """One cell: the tallies summed (mistake kinds and times with them), and the games'
     misses and exact hits when ``op`` is the level's own line."""
-    own = op == main_op(level)
+    own = op == main_operation(level)
     total = OperationTally(op)
     weeks: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
     for game, tally in mine:

@@ -30,7 +30,7 @@ from bot.services.advice import find_practice
 from bot.services.base import StoredService
 from bot.services.errors import UserFacingError
 from bot.services.figures import LevelSuggestion, PlayerStats
-from bot.services.operations import LEVEL_OPERATIONS, OPERATIONS
+from bot.services.operations import OPERATIONS, main_operation
 from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
 from bot.storage.contract import Store
 
@@ -128,17 +128,12 @@ def summarize(
     )
 
 
-def _main_operation(level: int) -> str:
-    """The operation a level's misses count under: its own (1–4), or the target (5–7)."""
-    return LEVEL_OPERATIONS.get(level, "target")
-
-
 def operations_with_misses(g: PlayerGame) -> list[OperationTally]:
     """The game's operation tallies, its misses counted under the level's main operation."""
     tallies = list(g.player.operations)
     if g.result.game != "regnekrig" or not g.player.missed:
         return tallies
-    main = _main_operation(g.result.level)
+    main = main_operation(g.result.level)
     missed = OperationTally(main, missed=g.player.missed)
     for i, tally in enumerate(tallies):
         if tally.op == main:
@@ -151,7 +146,7 @@ def _level_tally(g: PlayerGame) -> OperationTally:
     """The game's record at its level: the player's counts, with the mistake kinds and answer
     times of its main operation (square and root answers are target answers too)."""
     p = g.player
-    main = [o for o in p.operations if o.op == _main_operation(g.result.level)]
+    main = [o for o in p.operations if o.op == main_operation(g.result.level)]
     kinds = main[0].mistakes if main else ()
     times = main[0].times if main else ()
     return OperationTally(
