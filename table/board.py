@@ -30,7 +30,7 @@ from bot.render.board_text import (
 )
 from bot.render.cards import MINUS, count_text, number_text
 from bot.render.naming import computer_name
-from bot.render.results import round_block
+from bot.render.results import RoundBlock, round_block
 from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
 from engine.hints import swap_chances
@@ -312,10 +312,15 @@ def _time_line(key: str, seconds: float, lang: Lang) -> str:
     return f'<p class="time">{esc(t(key, lang, time=chr(0))).replace(chr(0), clock)}</p>'
 
 
-def round_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
-    """The round shown, told in full, with its war rule named (RULES §3.2)."""
+def shown_block(table: View, names: Mapping[int, str], lang: Lang) -> RoundBlock | None:
+    """The round shown, in the board's words, with its war rule named (RULES §3.2)."""
     war_rule = t(f"war_rule.{table.config.war_rule.value}.name", lang)
-    block = round_block(table.result, names, lang, war=table.war, war_rule=war_rule)
+    return round_block(table.result, names, lang, war=table.war, war_rule=war_rule)
+
+
+def round_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """The round shown, told in full: its outcome, then each side's play after its name."""
+    block = shown_block(table, names, lang)
     if block is None:
         return []
     lines = list(block.head)

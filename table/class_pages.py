@@ -10,10 +10,11 @@ from bot.i18n import Lang, t
 from bot.render.board_text import settings_parts
 from bot.render.cards import count_text
 from engine.registry import GAMES, descriptor
-from table.board import card_html, round_lines, side_names, status_lines, table_state, table_title
+from table.board import card_html, side_names, status_lines, table_state
 from table.games import TableGame
 from table.lesson import Lesson, Seat
 from table.page import button, esc, hidden, md, option_field, select_field
+from table.projected import shown_part
 from table.setup import MAX_NAME, form_options
 from table.summary import (
     ClassLine,
@@ -278,28 +279,6 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     )
 
 
-def _shown(lesson: Lesson, lang: Lang) -> str:
-    """One table's last round on the projector, with the best move (names hidden or not)."""
-    if lesson.shown is None:
-        return ""
-    game, table = lesson.shown.game, lesson.shown.view
-    names = side_names(game, lang)
-    if lesson.hide_names:
-        names = {s: t("lesson.side_letter", lang, letter="ABCD"[s]) for s in names}
-    lines = round_lines(table, names, lang) or [t("lesson.teacher.no_round_yet", lang)]
-    hide = "false" if lesson.hide_names else "true"
-    toggle = t(
-        "lesson.teacher.show_names" if lesson.hide_names else "lesson.teacher.hide_names",
-        lang,
-    )
-    return (
-        f"<h2>{esc(t('lesson.teacher.on_projector', lang, title=table_title(game, lang)))}</h2>"
-        + "".join(f"<p>{md(line)}</p>" for line in lines)
-        + _control("show", toggle, lang, hide=hide)
-        + _control("show", t("lesson.teacher.hide_table", lang), lang, table="")
-    )
-
-
 def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
                   error: str | None = None) -> dict[str, str]:  # fmt: skip
     summary = summarise(lesson)
@@ -316,7 +295,7 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
         "join": _join_box(lesson, url, address_note, qr, lang),
         "controls": _controls(lesson, lang),
         "goal": _goal(lesson, summary, lang),
-        "shown": _shown(lesson, lang),
+        "shown": shown_part(lesson, lang),
         "tables": f"<h2>{esc(t('lesson.teacher.tables', lang))}</h2>"
         f'<div class="tables">{tables}</div>',
         "seats": _seats(lesson, lang),

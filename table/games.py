@@ -19,9 +19,11 @@ from typing import Any
 from bot.services.operations import practised
 from bot.services.settings import GameSettings
 from engine.actions import Action, Timeout, TimeUp
+from engine.cards import Card
 from engine.computer import Strength, choose
 from engine.config import Mode
-from engine.events import Event, RoundStarted, ValueShown
+from engine.events import CardsLaid, Event, RoundStarted, ValueShown
+from engine.facts import RoundFacts
 from engine.game import apply, deciding, new_game
 from engine.registry import action_to_json, descriptor
 from engine.regnekrig import ANSWER, TIMEOUT_REASON, Answer
@@ -102,6 +104,9 @@ class TableGame:
     answered_by: dict[int, str] = field(default_factory=dict)  # side -> seat, until shown
     target: int | None = None  # the target of the round in play (for the records)
     shared: bool = False  # one screen holds every seat (the one-screen table)
+    # The cards each side turned face up in this round and the one before, by round and
+    # side, one tuple per laying (`laid_in`).
+    laid: dict[int, dict[int, list[tuple[Card, ...]]]] = field(default_factory=dict)
     version: int = 0  # counts the changes: a device's page is drawn again when it moves
     _views: dict[int | None, View] = field(default_factory=dict, repr=False)
     _viewed: GameState | None = field(default=None, repr=False)
@@ -148,11 +153,12 @@ class TableGame:
             self.time_answers(now)
 
     def _apply(self, action: Action, seat: str | None) -> None:
-        before = self.state.phase
+        before, round_before = self.state.phase, self.state.round
         state, events = apply(self.state, action)
         self.state = state
         self.actions.append(action)
         self.version += 1
+        self.keep_laid(events, round_before)
         if isinstance(action, Answer) and seat is not None:
             self.answered_by[action.side] = seat
         if isinstance(action, Timeout) and before == ANSWER:
@@ -196,6 +202,36 @@ class TableGame:
                         target is not None and value == target,
                     )
                 )
+
+    def keep_laid(self, events: list[Event], round_now: int) -> None:
+        """Remember the cards laid face up, as the devices drew them (a round's facts hold
+        only their values, and the projector shows the cards themselves). A laying the state
+        still shows after `events` is kept with its suits; one the same action also took off
+        the table (a round decided at its flip) only by its values."""
+        last = {e.side: i for i, e in enumerate(events) if isinstance(e, CardsLaid)}
+        for i, event in enumerate(events):
+            if isinstance(event, RoundStarted):
+                round_now = event.round
+                self.laid = {r: v for r, v in self.laid.items() if r >= round_now - 1}
+            elif isinstance(event, CardsLaid) and event.up:
+                cards = self.state.up[event.side] if last[event.side] == i else ()
+                if tuple(c.value for c in cards) != event.up:
+                    cards = tuple(Card(-1, value) for value in event.up)
+                self.laid.setdefault(round_now, {}).setdefault(event.side, []).append(cards)
+
+    def laid_in(self, facts: RoundFacts) -> dict[int, list[tuple[Card, ...]]]:
+        """Each side's face-up cards in a round's comparisons, in order (values only when
+        they were not kept, or no longer are)."""
+        kept = self.laid.get(facts.round, {})
+        out: dict[int, list[tuple[Card, ...]]] = {}
+        for play in (p for c in facts.comparisons for p in c.plays if p.up):
+            mine = out.setdefault(play.side, [])
+            known = kept.get(play.side, [])
+            cards = known[len(mine)] if len(mine) < len(known) else ()
+            if tuple(c.value for c in cards) != play.up:
+                cards = tuple(Card(-1, value) for value in play.up)
+            mine.append(cards)
+        return out
 
     def computer_moves(self) -> None:
         """The computer decides as soon as the game waits for it (regn mode; in auto mode
@@ -316,7 +352,7 @@ class Games:
                 raise FullError
             del self._games[min(over, key=lambda g: g.touched).id]
         seed = self._seeds()
-        state, _ = new_game(settings.engine, seed)
+        state, events = new_game(settings.engine, seed)
         deadline = now + settings.minutes * 60 if settings.minutes else None
         game = TableGame(
             id=secrets.token_urlsafe(9),
@@ -331,6 +367,7 @@ class Games:
             best_rate=best_rate,
             shared=shared,
         )
+        game.keep_laid(events, 0)
         game.computer_moves()
         game.time_answers(now)
         self._games[game.id] = game

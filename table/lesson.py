@@ -25,6 +25,7 @@ from fractions import Fraction
 from typing import Literal
 
 from engine.actions import Forfeit
+from engine.cards import Card
 from engine.view import View
 from table.games import CAP, Clock, FullError, Games, Record, TableGame
 from table.pairing import Match, pair
@@ -69,8 +70,12 @@ class Seat:
 
 @dataclass(frozen=True, slots=True)
 class Shown:
+    """A round on the projector: its game, the game's view when it was chosen, and each
+    side's cards in that round (`TableGame.laid_in`), kept with it as the game moves on."""
+
     game: TableGame
     view: View
+    cards: dict[int, list[tuple[Card, ...]]] = field(default_factory=dict)
 
 
 class Lesson:
@@ -353,7 +358,9 @@ class Lesson:
         game = self.games.get(game_id)
         if game is None:
             raise Refused("table.error.no_game", 404)
-        self.shown = Shown(game, game.view(None))
+        table = game.view(None)
+        cards = game.laid_in(table.result) if table.result is not None else {}
+        self.shown = Shown(game, table, cards)
 
     @property
     def paused(self) -> bool:

@@ -51,7 +51,9 @@ def fit(line: str) -> str:
     return line if len(line) <= LINE_MAX else line[: LINE_MAX - 1] + "…"
 
 
-def _faces(values: tuple[int, ...]) -> str:
+def faces_text(values: tuple[int, ...]) -> str:
+    """Cards as the lines write them: ``[ −3 ] [ 4 ]`` (a screen that draws the cards puts
+    them in this text's place)."""
     return " ".join(f"[ {number_text(v)} ]" for v in values)
 
 
@@ -68,7 +70,7 @@ def _own_cards(play: Play) -> bool:
 def _value_line(play: Play, target: int | None, lang: Lang) -> list[str]:
     """Regnekrig (§2.2): the cards, what was played and its value, the distance to the target
     (levels 5–7), the best move when it was better."""
-    cards = _faces(play.up)
+    cards = faces_text(play.up)
     value = play.value
     if value is None:
         if not play.played:
@@ -102,7 +104,7 @@ def _value_line(play: Play, target: int | None, lang: Lang) -> list[str]:
 def _interval_lines(play: Play, lang: Lang) -> list[str]:
     """Intervallkrig and satsing (§3): the two cards, the bet and the new interval, the third
     card inside or outside."""
-    cards = _faces(play.up)
+    cards = faces_text(play.up)
     lines = [cards]
     if play.swap is not None and play.interval is not None:
         old, new = (number_text(v) for v in play.swap)
@@ -135,9 +137,9 @@ def _play_lines(
     elif not play.up:
         lines = [t("result.play.no_cards", lang)]
     elif play.short:  # §2.4: cannot turn what a round needs
-        lines = [t("result.play.too_few", lang, cards=_faces(play.up))]
+        lines = [t("result.play.too_few", lang, cards=faces_text(play.up))]
     else:
-        lines = [_faces(play.up)]  # a war card, or §3.4's round of one card each
+        lines = [faces_text(play.up)]  # a war card, or §3.4's round of one card each
     lines[0] = prefix + lines[0]
     return lines
 

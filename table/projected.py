@@ -1,0 +1,101 @@
+"""One table's last round on the teacher's projector, for the class to talk over: the round
+told in the board's words with each side's best move, and each side's cards drawn as the
+pupils' own tables draw them (`table.board.card_html`: page elements with a spoken name),
+big enough to read from the back of the classroom. The names are hidden unless the teacher
+shows them, so a mistake discussed in front of the class is nobody's."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from bot.i18n import Lang, t
+from bot.render.notation import school_expression, school_value
+from bot.render.results import faces_text
+from engine.cards import Card
+from engine.facts import RoundFacts
+from table.board import card_html, shown_block, side_names, table_title
+from table.lesson import Lesson
+from table.page import button, esc, hidden, md
+
+LETTERS = "ABCD"
+
+
+def _cards(cards: tuple[Card, ...], lang: Lang) -> str:
+    label = esc(t("table.cards.face_up", lang))
+    faces = " ".join(card_html(c, lang) for c in cards)
+    return f'<span class="cards" role="group" aria-label="{label}">{faces}</span>'
+
+
+def _drawn(line: str, laid: list[tuple[Card, ...]], lang: Lang) -> str:
+    """A line of the round as HTML, its cards (``[ −3 ] [ 4 ]``) drawn in their place: the
+    first of the side's layings still to draw that the line names (`laid` loses it and any
+    before it, in the order the round laid them)."""
+    out = md(line)
+    for i, cards in enumerate(laid):
+        text = esc(faces_text(tuple(c.value for c in cards)))
+        if text in out:
+            del laid[: i + 1]
+            return out.replace(text, _cards(cards, lang), 1)
+    return out
+
+
+def _best_lines(facts: RoundFacts, side: int, lines: tuple[str, ...], lang: Lang) -> list[str]:
+    """The side's best move where its own lines do not say it (it found it): the class
+    talks over what was best, found or not."""
+    out = []
+    for play in (p for c in facts.comparisons for p in c.plays if p.side == side):
+        if play.best and play.best_value is not None:
+            best = t("result.play.best", lang, expr=school_expression(play.best, lang),
+                     value=school_value(play.best_value, lang))  # fmt: skip
+            if not any(best in line for line in lines):
+                out.append(best)
+    return out
+
+
+def _sides(lesson: Lesson, names: Mapping[int, str], lang: Lang) -> str:
+    assert lesson.shown is not None
+    table, cards = lesson.shown.view, lesson.shown.cards
+    block = shown_block(table, names, lang)
+    facts = table.result
+    if block is None or facts is None:
+        return f"<p>{esc(t('lesson.teacher.no_round_yet', lang))}</p>"
+    label = t("result.side_round", lang, round=block.round) + " "
+    head = "".join(f"<p>{md(line)}</p>" for line in block.head)
+    sides = []
+    for side in sorted(block.plays):
+        laid = list(cards.get(side, ()))
+        lines = [line.removeprefix(label) for line in block.plays[side]]
+        plays = "".join(f'<p class="play">{_drawn(line, laid, lang)}</p>' for line in lines)
+        best = "".join(f'<p class="play">{md(line)}</p>'
+                       for line in _best_lines(facts, side, block.plays[side], lang))  # fmt: skip
+        sides.append(
+            f'<article class="shown-side" data-side="{side}">'
+            f"<h3>{esc(names[side])}</h3>{plays}{best}</article>"
+        )
+    return f'<div class="shown-head">{head}</div><div class="shown-sides">{"".join(sides)}</div>'
+
+
+def _control(label: str, lang: Lang, **fields: str) -> str:
+    extra = "".join(hidden(k, v) for k, v in fields.items())
+    return (
+        f'<form method="post" action="/teacher/show" class="inline">{hidden("lang", lang)}'
+        f"{extra}{button(label)}</form>"
+    )
+
+
+def shown_part(lesson: Lesson, lang: Lang) -> str:
+    """The round on the projector (empty when the teacher shows none)."""
+    if lesson.shown is None:
+        return ""
+    game = lesson.shown.game
+    names = side_names(game, lang)
+    if lesson.hide_names:
+        names = {s: t("lesson.side_letter", lang, letter=LETTERS[s]) for s in names}
+    toggle = "lesson.teacher.show_names" if lesson.hide_names else "lesson.teacher.hide_names"
+    title = t("lesson.teacher.on_projector", lang, title=table_title(game, lang))
+    return (
+        f'<h2 id="shown-title">{esc(title)}</h2>'
+        f'<div class="projected" data-shown="{esc(game.id)}">{_sides(lesson, names, lang)}</div>'
+        + _control(t(toggle, lang), lang, hide="false" if lesson.hide_names else "true")
+        + _control(t("lesson.teacher.hide_table", lang), lang, table="")
+    )
