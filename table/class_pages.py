@@ -17,7 +17,6 @@ from table.page import button, esc, hidden, md, option_field, select_field
 from table.projected import shown_part
 from table.setup import MAX_NAME, form_options
 from table.summary import (
-    ClassLine,
     mistakes_text,
     operation_name,
     percent,
@@ -194,10 +193,11 @@ def _controls(lesson: Lesson, lang: Lang) -> str:
     )
 
 
-def _goal(lesson: Lesson, summary: ClassLine, lang: Lang) -> str:
-    """What the class achieves together (never who did it)."""
-    done = summary.best + summary.exact
-    text = t("lesson.goal.progress", lang, best=summary.best, exact=summary.exact)
+def goal_progress(lesson: Lesson, lang: Lang) -> str:
+    """How far the class has come together: the count, the goal and its bar (never who)."""
+    best, exact = lesson.found()
+    done = best + exact
+    text = t("lesson.goal.progress", lang, best=best, exact=exact)
     bar = ""
     if lesson.goal:
         shown = min(done, lesson.goal)
@@ -206,14 +206,36 @@ def _goal(lesson: Lesson, summary: ClassLine, lang: Lang) -> str:
             f'<progress max="{lesson.goal}" value="{shown}" aria-label="'
             f'{esc(t("lesson.goal.title", lang))}">{shown}</progress>'
         )
+        if done >= lesson.goal:
+            bar += f'<p class="reached">{esc(t("lesson.goal.reached", lang))}</p>'
+    return f"<p>{esc(text)}</p>{bar}"
+
+
+def _goal(lesson: Lesson, lang: Lang) -> str:
+    """What the class achieves together (never who did it), and the goal the teacher sets."""
     form = (
         f'<form method="post" action="/teacher/goal" class="inline goal-form">'
         f"{hidden('lang', lang)}"
-        f'<label for="goal">{esc(t("lesson.goal.set", lang))}</label>'
-        f'<input id="goal" name="goal" type="number" min="0" max="9999" inputmode="numeric" '
+        f'<label for="goal-set">{esc(t("lesson.goal.set", lang))}</label>'
+        f'<input id="goal-set" name="goal" type="number" min="0" max="9999" inputmode="numeric" '
         f'value="{lesson.goal or ""}">{button(t("lesson.goal.save", lang))}</form>'
     )
-    return f"<h2>{esc(t('lesson.goal.title', lang))}</h2><p>{esc(text)}</p>{bar}{form}"
+    title = esc(t("lesson.goal.title", lang))
+    return f"<h2>{title}</h2>{goal_progress(lesson, lang)}{form}"
+
+
+# A pupil's device: the class goal, a polite live region of its own (a change anywhere in
+# the class is told when the reader is free; it never ticks), at the page's end.
+GOAL_OPEN = '<section id="goal" class="part part-goal" aria-live="polite">'
+
+
+def goal_part(lesson: Lesson, lang: Lang) -> str:
+    """The class goal on a pupil's device: the same count as on the projector, for everyone
+    alike (no name, no rank)."""
+    return (
+        f"<h2>{esc(t('lesson.goal.title', lang))}</h2>"
+        f'<p class="about">{esc(t("lesson.goal.about", lang))}</p>' + goal_progress(lesson, lang)
+    )
 
 
 def _seats(lesson: Lesson, lang: Lang) -> str:
@@ -281,7 +303,6 @@ def _table_card(game: TableGame, lang: Lang) -> str:
 
 def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
                   error: str | None = None) -> dict[str, str]:  # fmt: skip
-    summary = summarise(lesson)
     games = lesson.live_games()
     tables = "".join(_table_card(g, lang) for g in games) or (
         f"<p>{esc(t('lesson.teacher.no_tables', lang))}</p>"
@@ -294,7 +315,7 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
         "messages": message,
         "join": _join_box(lesson, url, address_note, qr, lang),
         "controls": _controls(lesson, lang),
-        "goal": _goal(lesson, summary, lang),
+        "goal": _goal(lesson, lang),
         "shown": shown_part(lesson, lang),
         "tables": f"<h2>{esc(t('lesson.teacher.tables', lang))}</h2>"
         f'<div class="tables">{tables}</div>',

@@ -24,8 +24,10 @@ from bot.i18n import Lang, t
 from bot.render.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.class_pages import (
+    GOAL_OPEN,
     LOBBY_ORDER,
     TEACHER_ORDER,
+    goal_part,
     join_parts,
     summary_body,
     teacher_parts,
@@ -95,10 +97,11 @@ def pupil_page(
         )
         return {"state": "join", "title": t("lesson.join.title", lang), "html": body, "data": {}}
     game = lesson.game_of(seat)
+    goal = f"{GOAL_OPEN}{goal_part(lesson, lang)}</section>"
     if game is None:
         parts = waiting_parts(lesson, seat, lang, error)
         title = t("table.title", lang)
-        body = _head(title, lang, "/table", seat.name) + wrap_parts(parts, LOBBY_ORDER)
+        body = _head(title, lang, "/table", seat.name) + wrap_parts(parts, LOBBY_ORDER) + goal
         return {"state": "waiting", "title": title, "html": body, "data": {}}
     held = game.sides_of({seat.id})
     seats = {side: seat.id for side in held}
@@ -109,6 +112,7 @@ def pupil_page(
     if game.over:
         lobby = waiting_parts(lesson, seat, lang)["lobby"]
         body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
+    body += goal
     data = {"window": str(game.state.window), "now": str(game.view(None).now)}
     return {"state": table_state(game), "title": title, "html": body, "data": data}
 
@@ -473,7 +477,10 @@ def add_routes(app: web.Application) -> None:
     def render(device: str | None, lang: Lang) -> dict[str, Any]:
         return teacher_page(app, lang) if device is None else pupil_page(lesson, device, lang)
 
-    app[HUB] = Hub(lesson, render)
+    def goal(lang: Lang) -> dict[str, str]:
+        return {"goal": goal_part(lesson, lang)}
+
+    app[HUB] = Hub(lesson, render, goal)
     app.cleanup_ctx.append(_ticker)
     app.router.add_get("/", join_page)
     app.router.add_get("/seat", seat_state)

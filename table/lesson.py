@@ -256,6 +256,11 @@ class Lesson:
     def records(self) -> list[Record]:
         return [r for g in self.games for r in g.records]
 
+    def found(self) -> tuple[int, int]:
+        """What the class has found together, for its goal: best moves and exact hits."""
+        records = self.records()
+        return sum(r.best for r in records), sum(r.exact for r in records)
+
     def rate(self, seat_id: str) -> Fraction | None:
         """The seat's best-move rate in this lesson (None before its first answer)."""
         mine = [r for r in self.records() if r.seat == seat_id and r.operations]

@@ -2,7 +2,8 @@
 changes, over a WebSocket (no polling). Each message is drawn for that device alone, from
 the view of the side its seat plays, so no device is ever sent what its side may not see;
 the teacher's devices get the overview. A message is JSON: the page root's state, the
-title and the page's parts (`{"state", "title", "data", "html"}`)."""
+title and the page's parts (`{"state", "title", "data", "html"}`), or a few parts alone by
+id (`{"parts": {id: html}}`: the class goal, moved by a round at another table)."""
 
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ log = logging.getLogger(__name__)
 
 # (device digest or None for the teacher, lang) -> the message to send
 Render = Callable[[str | None, Lang], dict[str, Any]]
+# lang -> the class goal's parts of a pupil's page, by id
+Goal = Callable[[Lang], dict[str, str]]
 TEACHER_DELAY = 0.5  # the overview is drawn at most this often while many tables move
 MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are closed
 
@@ -32,11 +35,16 @@ MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are c
 class Hub:
     lesson: Lesson
     render: Render
+    goal: Goal | None = None
     pupils: dict[str, dict[web.WebSocketResponse, Lang]] = field(default_factory=dict)
     teachers: dict[web.WebSocketResponse, Lang] = field(default_factory=dict)
     _teacher_due: asyncio.TimerHandle | None = None
     _task: asyncio.Task[None] | None = None
+    _goal_seen: tuple[int, int, int | None] | None = None  # the class goal last sent
     sent: int = 0  # messages sent (the benchmark reads it)
+
+    def __post_init__(self) -> None:
+        self._goal_seen = self._goal_now()
 
     def add(
         self, device: str | None, ws: web.WebSocketResponse, lang: Lang
@@ -70,14 +78,38 @@ class Hub:
             await self._send(ws, self.render(device, lang))
 
     async def game_changed(self, game: TableGame) -> None:
-        """Every device of the game, at once; the teacher's overview soon after."""
+        """Every device of the game, at once; the class goal to every other pupil's device
+        when the game's round moved it; the teacher's overview soon after."""
         devices = {self.lesson.seats[s].device for s in game.all_seats if s in self.lesson.seats}
         for device in devices:
             await self.to_device(device)
+        await self._goal_moved(devices)
         self.teacher_soon()
 
+    def _goal_now(self) -> tuple[int, int, int | None]:
+        return (*self.lesson.found(), self.lesson.goal)
+
+    async def _goal_moved(self, told: set[str]) -> None:
+        """A revealed round counts for the whole class: the devices not told already get the
+        goal's part alone (`{"parts": {id: html}}`): class totals, so nothing a seat may not
+        see, and no whole page drawn for a device whose own table did not change."""
+        now = self._goal_now()
+        if self.goal is None or now == self._goal_seen:
+            return
+        self._goal_seen = now
+        drawn: dict[Lang, dict[str, str]] = {}
+        for device, sockets in list(self.pupils.items()):
+            if device in told:
+                continue
+            for ws, lang in list(sockets.items()):
+                if lang not in drawn:
+                    drawn[lang] = self.goal(lang)
+                await self._send(ws, {"parts": drawn[lang]})
+
     async def lobby_changed(self) -> None:
-        """Joins, pairings, pauses: every pupil's page (each drawn for its own seat)."""
+        """Joins, pairings, pauses, the goal set: every pupil's page (each drawn for its own
+        seat)."""
+        self._goal_seen = self._goal_now()
         for device in list(self.pupils):
             await self.to_device(device)
         await self.to_teachers()

@@ -146,6 +146,19 @@ function apply(message) {
   if (moved && (!focused || !document.contains(focused))) focusNext();
 }
 
+// A few parts alone (the class goal, moved by a round at another table): each replaced in
+// place, and only when it changed, so its live region tells the change and nothing else.
+function applyParts(parts) {
+  const root = main();
+  for (const [id, html] of Object.entries(parts)) {
+    const part = document.getElementById(id);
+    if (!part || part.parentElement !== root) continue;
+    const fresh = document.createElement("template");
+    fresh.innerHTML = html;
+    if (part.innerHTML !== fresh.innerHTML) part.replaceChildren(fresh.content);
+  }
+}
+
 function connect(tries) {
   const root = main();
   const teacher = root.dataset.live === "teacher";
@@ -161,6 +174,7 @@ function connect(tries) {
     const message = JSON.parse(event.data);
     if (message.check) return;
     if (message.html !== undefined) apply(message);
+    else if (message.parts) applyParts(message.parts);
   });
   socket.addEventListener("close", () => {
     socket = null;

@@ -11,6 +11,7 @@ import re
 import pytest
 
 from bot.i18n import t
+from table.board import card_html
 from table.summary import ClassLine, PupilLine, csv_bytes
 from tests.table.lessons import Device, best_text, join, received, side_of, state_of, teacher
 from tests.table.support import Table, message_of, text_of
@@ -64,10 +65,15 @@ async def test_a_round_on_the_projector_has_its_best_move_and_hides_the_names(
     ada = next(s for s in lesson.lesson.seats.values() if s.name == "Ada")
     side = side_of(game, ada)
     best = best_text(game, side)
+    cards = [c for s in (0, 1) for c in game.state.up[s]]  # as the pupils' tables drew them
     await one_round(lesson, devices, wrong="Ada")
     status, page = await boss.post("/teacher/show", table=game.id, lang="en")
     assert status == 200
-    shown = text_of(part(page, "shown"))
+    # The same card elements as on the pupils' tables, each with its spoken name and suit.
+    drawn = part(page, "shown")
+    assert all(card_html(c, "en") in drawn and c.suit is not None for c in cards), drawn
+    assert "[ " not in drawn  # no card is told as text beside them
+    shown = text_of(drawn)
     assert t("board.round", "en", round=1).replace("**", "") in shown
     assert best.replace("-", "−") in shown, (best, shown)
     assert "Ada" not in shown and "Bo" not in shown

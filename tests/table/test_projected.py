@@ -1,0 +1,72 @@
+"""The round the teacher puts on the projector draws the very cards the pupils saw: a round's
+facts hold only the cards' values, so a game keeps the cards its sides laid face up (with
+their suits) for the round in play and the one before."""
+
+from __future__ import annotations
+
+from bot.services.settings import settings_from_options
+from engine.actions import Flip
+from engine.cards import Card
+from engine.game import choices
+from engine.regnekrig import ANSWER, Answer
+from table.board import card_name
+from table.games import Games, TableGame
+from tests.table.support import FakeClock, Seeds
+
+
+def _game(game: str, seed: int) -> TableGame:
+    settings = settings_from_options(game=game, level=1, answer_seconds=0)
+    return Games(FakeClock(), Seeds([seed])).start(settings, ("Ada", "Bo"), (("a",), ("b",)))
+
+
+def _best(game: TableGame, side: int) -> Answer:
+    action = next(c.action for c in choices(game.state, side) if isinstance(c.action, Answer))
+    assert isinstance(action, Answer)
+    return action
+
+
+def test_each_round_keeps_the_cards_each_side_saw_wars_too() -> None:
+    """RULES §2.2 and §2.3: every side turns two cards and answers; equal values go to war,
+    where two more are turned. After each round is revealed, the cards kept for it are, side
+    by side and laying by laying, the very cards (suits and all) its sides answered about."""
+    wars = 0
+    for seed in range(1, 6):
+        game = _game("regnekrig", seed)
+        seen: dict[int, list[tuple[Card, ...]]] = {0: [], 1: []}
+        for _ in range(40):
+            if game.over:
+                break
+            assert game.state.phase is ANSWER
+            for side in (0, 1):
+                seen[side].append(game.state.up[side])
+            before = game.state.round
+            for side in (0, 1):
+                game.play(_best(game, side))
+            if game.state.round == before and not game.over:
+                continue  # a war: its cards are answered in the same round
+            facts = game.view(None).result
+            assert facts is not None and facts.round == before
+            kept = game.laid_in(facts)
+            assert kept == seen, (seed, before)
+            assert all(c.suit is not None for laid in kept.values() for t in laid for c in t)
+            wars += len(seen[0]) > 1
+            seen = {0: [], 1: []}
+    assert wars, "no war in these seeds: the test would not check one"
+
+
+def test_a_round_decided_at_its_flip_is_kept_by_its_values() -> None:
+    """RULES §3.2: in Intervallkrig one flip turns the cards and decides the round, so no
+    device ever showed them: the round is drawn by its cards' values alone (no suit is made
+    up), each still a card element with a spoken name."""
+    game = _game("intervallkrig", 3)
+    game.play(Flip(0))
+    facts = game.view(None).result
+    assert facts is not None
+    kept = game.laid_in(facts)
+    played = {p.side: p.up for c in facts.comparisons for p in c.plays if p.up}
+    assert {s: [tuple(c.value for c in t) for t in laid] for s, laid in kept.items()} == {
+        s: [up] for s, up in played.items()
+    }
+    cards = [c for laid in kept.values() for t in laid for c in t]
+    assert cards and all(c.suit is None for c in cards)
+    assert card_name(Card(-1, -4), "en") == "minus 4"
