@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -58,6 +59,7 @@ class Room:
     pages: dict[str, Page] = field(default_factory=dict)
     checked: set[str] = field(default_factory=set)  # the page states axe has checked
     slip: tuple[str, str] | None = None  # (pupil, mistake kind) typed on purpose
+    cards: dict[str, list[str]] = field(default_factory=dict)  # the card elements each saw
 
     def seat(self, name: str) -> Seat:
         return next(s for s in self.table.lesson.seats.values() if s.name == name)
@@ -75,12 +77,13 @@ class Room:
     def base(self) -> str:
         return str(self.table.client.make_url("/"))
 
-    async def axe(self, page: Page, state: str) -> None:
-        """axe-core finds nothing on this page state (checked once per state)."""
+    async def axe(self, page: Page, state: str, name: str | None = None) -> None:
+        """axe-core finds nothing on this page state (`name`: a state of the page that
+        its root does not name, such as a round on the projector)."""
         assert await page.get_attribute("#table", "data-state") == state
         found = await axe_violations(page)
-        assert found == [], f"{state}: {found}"
-        self.checked.add(state)
+        assert found == [], f"{name or state}: {found}"
+        self.checked.add(name or state)
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
@@ -146,6 +149,34 @@ async def inside_viewport(page: Page, selector: str) -> bool:
     return bool(top >= 0 and bottom <= height)
 
 
+async def layout_shift(page: Page) -> float:
+    """The page's layout shift while it and its live connection load (0: nothing moved)."""
+    shift = await page.evaluate(
+        """() => new Promise(done => {
+             let sum = 0;
+             new PerformanceObserver(list => { for (const e of list.getEntries()) sum += e.value; })
+               .observe({type: 'layout-shift', buffered: true});
+             setTimeout(() => done(sum), 600);
+           })"""
+    )
+    return float(shift)
+
+
+async def press_by_keyboard(page: Page, name: str) -> None:
+    """Tab from the top of the page to the button named `name`, and press Enter on it."""
+    await page.evaluate("document.activeElement && document.activeElement.blur()")
+    for _ in range(60):
+        await page.keyboard.press("Tab")
+        focused = await page.evaluate(
+            "document.activeElement.tagName === 'BUTTON' ? document.activeElement.textContent : ''"
+        )
+        if focused == name:
+            async with page.expect_navigation():
+                await page.keyboard.press("Enter")
+            return
+    raise AssertionError(f"no Tab stop reaches {name!r}")
+
+
 async def test_pupils_join_by_code_on_their_own_devices(room: Room) -> None:
     context = await room.browser.new_context(viewport={"width": 1366, "height": 768})
     room.teacher = await context.new_page()
@@ -197,6 +228,8 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
     await room.teacher.fill("#answer_seconds", "0")
     await room.teacher.fill("#minutes", "20")
     await teacher_press(room, t("lesson.teacher.save", "en"))
+    await room.teacher.fill("#goal-set", "4")  # the class goal, on every device too
+    await teacher_press(room, t("lesson.goal.save", "en"))
     await teacher_press(room, t("lesson.teacher.pair_random", "en"))
     games = room.table.lesson.live_games()
     assert len(games) == 2
@@ -242,6 +275,10 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         else:
             typed = best_text(game, side)
         assert await page.evaluate("document.activeElement.name") == "answer"  # it has the focus
+        room.cards[name] = await page.eval_on_selector_all(
+            "#sides .card", "cards => cards.map(card => card.outerHTML)"
+        )
+        await page.evaluate("window.stayed = true")  # gone if the page were loaded again
         await page.keyboard.type(typed)
         await page.keyboard.press("Enter")
     for game in games:
@@ -250,6 +287,17 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         round_one = t("result.round", "en", round=1).replace("**", "")
         await page.locator("#now").filter(has_text=round_one).wait_for()
     assert room.slip is not None
+    # The class goal moved on every device, live (the table revealed first heard of the
+    # other's round as the goal alone): the same count for everyone, no name.
+    best, exact = room.table.lesson.found()
+    together = t("lesson.goal.progress", "en", best=best, exact=exact)
+    for name, page in room.pages.items():
+        goal = page.locator("#goal[aria-live=polite]")
+        await goal.filter(has_text=together).wait_for()
+        words = await goal.inner_text()
+        assert t("lesson.goal.of", "en", done=best + exact, goal=4) in words
+        assert not any(other in words for other in SCREENS)
+        assert await page.evaluate("window.stayed === true"), name
 
 
 async def test_the_live_region_is_told_changes_not_seconds(room: Room) -> None:
@@ -259,9 +307,10 @@ async def test_the_live_region_is_told_changes_not_seconds(room: Room) -> None:
     changes = await page.evaluate(
         """() => new Promise(done => {
              let n = 0;
-             const live = document.querySelector('[aria-live]');
              const seen = new MutationObserver(list => { n += list.length; });
-             seen.observe(live, {subtree: true, childList: true, characterData: true});
+             for (const live of document.querySelectorAll('[aria-live], [role=status]')) {
+               seen.observe(live, {subtree: true, childList: true, characterData: true});
+             }
              const before = document.querySelector('#clock time').textContent;
              setTimeout(() => { seen.disconnect();
                done([n, before, document.querySelector('#clock time').textContent]); }, 2200);
@@ -269,21 +318,18 @@ async def test_the_live_region_is_told_changes_not_seconds(room: Room) -> None:
     )
     assert changes[0] == 0 and changes[1] != changes[2]
     await page.reload()  # nothing moves while the page and its live connection load
-    shift = await page.evaluate(
-        """() => new Promise(done => {
-             let sum = 0;
-             new PerformanceObserver(list => { for (const e of list.getEntries()) sum += e.value; })
-               .observe({type: 'layout-shift', buffered: true});
-             setTimeout(() => done(sum), 600);
-           })"""
-    )
-    assert shift == 0
+    assert await layout_shift(page) == 0
     await page.keyboard.press("Tab")  # a keyboard focus: the ring is drawn
     ring = await page.evaluate("getComputedStyle(document.activeElement).outlineColor")
     assert ring in ("rgb(17, 24, 39)", "rgb(0, 0, 0)")  # the ink on #f8fafc: 17:1, ≥ 3:1
 
 
 async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None:
+    """The round on the projector draws the very card elements the pupils' tables drew (with
+    their spoken names, suits and all), big enough for the back of the classroom (type at
+    least 1/16 of the screen's height: some 9 cm on a 1.5 m high picture, legible from
+    about 9 m at the usual 1 cm of letter per metre), in sight without scrolling, nothing
+    moving as it loads, its controls worked by the keyboard alone."""
     assert room.teacher is not None
     await room.teacher.reload()
     await teacher_press(room, t("lesson.teacher.show", "en"))
@@ -291,9 +337,27 @@ async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None
     text = await shown.inner_text()  # names hidden until the teacher shows them
     assert t("lesson.side_letter", "en", letter="A") in text
     assert not any(name in text for name in SCREENS)
-    await teacher_press(room, t("lesson.teacher.show_names", "en"))
+    assert room.table.lesson.shown is not None
+    game = room.table.lesson.shown.game
+    pupil = next(n for n in SCREENS if room.game_of(n) is game)
+    drawn = await room.teacher.eval_on_selector_all(
+        "#shown .card", "cards => cards.map(card => card.outerHTML)"
+    )
+    assert set(room.cards[pupil]) <= set(drawn) and len(room.cards[pupil]) == 4, drawn
+    assert all(re.search(r'role="img" aria-label="[^"]+ of [^"]+"', card) for card in drawn)
+    size = await room.teacher.evaluate(
+        "[parseFloat(getComputedStyle(document.querySelector('#shown .card')).fontSize),"
+        " window.innerHeight, document.querySelector('#shown').getBoundingClientRect().bottom]"
+    )
+    assert size[0] >= size[1] / 16 and size[2] <= size[1], size
+    await room.teacher.reload()
+    assert await layout_shift(room.teacher) == 0
+    await press_by_keyboard(room.teacher, t("lesson.teacher.show_names", "en"))
     assert "Ada" in await shown.inner_text() or "Bo" in await shown.inner_text()
-    await teacher_press(room, t("lesson.teacher.hide_names", "en"))
+    await press_by_keyboard(room.teacher, t("lesson.teacher.hide_names", "en"))
+    await room.axe(room.teacher, "teacher", "projected")
+    await press_by_keyboard(room.teacher, t("lesson.teacher.hide_table", "en"))
+    assert await shown.inner_text() == ""
     await room.axe(room.teacher, "teacher")
     await teacher_press(room, t("lesson.teacher.pause", "en"))
     await room.pages["Cy"].locator("#messages").filter(has_text=t("lesson.paused", "en")).wait_for()
@@ -432,7 +496,8 @@ async def test_the_summary_names_the_mistake_typed(room: Room) -> None:
     name, kind = room.slip
     row = room.teacher.locator("tr", has_text=name)
     assert t(f"mistake.{kind}", "en") + " (1)" in await row.inner_text()
-    assert {"teacher", "join", "waiting", "playing", "war", "over", "summary"} <= room.checked
+    states = {"teacher", "projected", "join", "waiting", "playing", "war", "over", "summary"}
+    assert states <= room.checked
     # Printed, the summary is its table: no buttons, no links to click, no language switch.
     await room.teacher.emulate_media(media="print")
     assert await row.is_visible()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
 
 import pytest
@@ -13,7 +14,16 @@ import pytest
 from bot.i18n import t
 from table.board import card_html
 from table.summary import ClassLine, PupilLine, csv_bytes
-from tests.table.lessons import Device, best_text, join, received, side_of, state_of, teacher
+from tests.table.lessons import (
+    Device,
+    best_text,
+    join,
+    received,
+    settle,
+    side_of,
+    state_of,
+    teacher,
+)
 from tests.table.support import Table, message_of, text_of
 
 pytestmark = pytest.mark.usefixtures("quiet_log")
@@ -117,6 +127,81 @@ async def test_the_class_goal_counts_what_the_class_finds_together(lesson: Table
         assert status == 400 and message_of(page) == t("lesson.error.goal", "sv")
         assert lesson.lesson.goal == 5
     for device in (*devices, boss):
+        await device.close()
+
+
+def said(word: str, text: str) -> bool:
+    """The word is in the text as a word of its own (Di is not in "Din tur")."""
+    return re.search(rf"(?<![\w-]){re.escape(word)}(?![\w-])", text) is not None
+
+
+async def _answer(lesson: Table, device: Device, name: str, text: str | None = None) -> None:
+    seat = next(s for s in lesson.lesson.seats.values() if s.name == name)
+    game = lesson.lesson.game_of(seat)
+    assert game is not None
+    typed = text if text is not None else best_text(game, side_of(game, seat))
+    status, page = await device.post("/table/act", window=str(game.state.window),
+                                     choice="answer", answer=typed, lang="en")  # fmt: skip
+    assert status == 200, message_of(page)
+
+
+@pytest.mark.parametrize("lang", ["nb", "nn", "sv", "en"])
+async def test_the_class_goal_reaches_every_pupil_and_names_nobody(
+    lesson: Table, lang: str
+) -> None:
+    """The class goal is on every pupil's device too, live: a round revealed at one table
+    moves it on every other pupil's device at once, as the goal's part alone (the same for
+    everyone: no name, no seat, no table, no answer, no rank: "The projector never ranks
+    pupils"), and nothing at all reaches another table before that round's reveal (RULES
+    §2.2: the answers are revealed together)."""
+    boss = await teacher(lesson)
+    names = ("Ada", "Bo", "Cy", "Di")
+    devices = dict(zip(names, await pupils(lesson, boss, *names), strict=True))
+    status, _ = await boss.post("/teacher/goal", goal="3", lang=lang)
+    assert status == 200
+    for device in devices.values():
+        await device.listen(lang=lang)
+    seat_name = {s.id: s.name for s in lesson.lesson.seats.values()}
+    first, second = ([seat_name[s] for s in g.all_seats] for g in lesson.lesson.live_games())
+    everyone = list(devices.values())
+    await settle(everyone)
+    start = {n: len(d.raw) for n, d in devices.items()}
+    await _answer(lesson, devices[first[0]], first[0], "99")  # a slip, not yet revealed
+    await settle(everyone)
+    assert all(len(devices[n].raw) == start[n] for n in second)
+    await _answer(lesson, devices[first[1]], first[1])
+    for n in second:
+        await received(devices[n], start[n] + 1)
+    await settle(everyone)
+    best, exact = lesson.lesson.found()
+    told = [t("lesson.goal.about", lang), t("lesson.goal.progress", lang, best=best, exact=exact),
+            t("lesson.goal.of", lang, done=best + exact, goal=3)]  # fmt: skip
+    moved = [json.loads(raw) for n in second for raw in devices[n].raw[start[n] :]]
+    assert len(moved) == 2 and moved[0] == moved[1]
+    assert list(moved[0]) == ["parts"] and list(moved[0]["parts"]) == ["goal"]
+    goal = moved[0]["parts"]["goal"]
+    assert all(line in text_of(goal) for line in told), (told, text_of(goal))
+    secret = [*names, *lesson.lesson.seats, *(g.id for g in lesson.lesson.live_games()), "99"]
+    assert not [word for word in secret if said(word, goal)]
+    # The other table's devices never hear the names or the answers of this one.
+    for n in second:
+        assert not [o for raw in devices[n].raw for o in (*first, "99") if said(o, raw)]
+    # Its own devices have the goal on their page, as everyone's (a polite live region).
+    for n in first:
+        page = devices[n].received[-1]["html"]
+        assert (
+            f'<section id="goal" class="part part-goal" aria-live="polite">{goal}</section>' in page
+        )
+    start = {n: len(d.raw) for n, d in devices.items()}
+    for n in second:
+        await _answer(lesson, devices[n], n)
+    for n in first:
+        await received(devices[n], start[n] + 1)
+    await settle(everyone)
+    assert sum(lesson.lesson.found()) >= 3
+    last = json.loads(devices[first[0]].raw[-1])["parts"]["goal"]
+    assert t("lesson.goal.reached", lang) in text_of(last)
+    for device in (*everyone, boss):
         await device.close()
 
 
