@@ -48,7 +48,10 @@ class Device:
         assert self.ws is not None
         async for message in self.ws:
             if message.type is aiohttp.WSMsgType.TEXT:
-                self.page = json.loads(message.data)
+                data = json.loads(message.data)
+                if "html" not in data:
+                    continue  # a part alone (the class goal, moved by another game's round)
+                self.page = data
                 self.received += 1
                 self.changed.set()
 

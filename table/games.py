@@ -101,6 +101,7 @@ class TableGame:
     answer_deadlines: dict[int, float] = field(default_factory=dict)  # by side
     extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
     records: list[Record] = field(default_factory=list)
+    found: tuple[int, int] = (0, 0)  # the records' best moves and exact hits, counted as kept
     answered_by: dict[int, str] = field(default_factory=dict)  # side -> seat, until shown
     target: int | None = None  # the target of the round in play (for the records)
     shared: bool = False  # one screen holds every seat (the one-screen table)
@@ -191,17 +192,17 @@ class TableGame:
                     best = abs(value - target) == abs(best_value - target)
                 else:
                     best = value == best_value
-                self.records.append(
-                    Record(
-                        seat,
-                        self.id,
-                        practised(config.level, targets, event.expr),
-                        event.reason is None and value is not None,
-                        best,
-                        event.reason,
-                        target is not None and value == target,
-                    )
+                record = Record(
+                    seat,
+                    self.id,
+                    practised(config.level, targets, event.expr),
+                    event.reason is None and value is not None,
+                    best,
+                    event.reason,
+                    target is not None and value == target,
                 )
+                self.records.append(record)
+                self.found = (self.found[0] + record.best, self.found[1] + record.exact)
 
     def keep_laid(self, events: list[Event], round_now: int) -> None:
         """Remember the cards laid face up, as the devices drew them (a round's facts hold

@@ -258,8 +258,8 @@ class Lesson:
 
     def found(self) -> tuple[int, int]:
         """What the class has found together, for its goal: best moves and exact hits."""
-        records = self.records()
-        return sum(r.best for r in records), sum(r.exact for r in records)
+        games = list(self.games)
+        return sum(g.found[0] for g in games), sum(g.found[1] for g in games)
 
     def rate(self, seat_id: str) -> Fraction | None:
         """The seat's best-move rate in this lesson (None before its first answer)."""

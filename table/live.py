@@ -27,7 +27,11 @@ log = logging.getLogger(__name__)
 Render = Callable[[str | None, Lang], dict[str, Any]]
 # lang -> the class goal's parts of a pupil's page, by id
 Goal = Callable[[Lang], dict[str, str]]
+GoalKey = tuple[int, int, int | None]  # best moves and exact hits found, the goal
 TEACHER_DELAY = 0.5  # the overview is drawn at most this often while many tables move
+# The class goal moves with every round revealed anywhere: told at most this often, so a
+# busy class costs a message a second per device, and a screen reader a sentence a second.
+GOAL_DELAY = 1.0
 MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are closed
 
 
@@ -35,16 +39,16 @@ MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are c
 class Hub:
     lesson: Lesson
     render: Render
-    goal: Goal | None = None
+    goal: Goal
     pupils: dict[str, dict[web.WebSocketResponse, Lang]] = field(default_factory=dict)
     teachers: dict[web.WebSocketResponse, Lang] = field(default_factory=dict)
     _teacher_due: asyncio.TimerHandle | None = None
     _task: asyncio.Task[None] | None = None
-    _goal_seen: tuple[int, int, int | None] | None = None  # the class goal last sent
+    _goal_due: asyncio.TimerHandle | None = None
+    _goal_task: asyncio.Task[None] | None = None
+    # The class goal each pupil's connection shows (its last page or goal part).
+    _goal_of: dict[web.WebSocketResponse, GoalKey] = field(default_factory=dict)
     sent: int = 0  # messages sent (the benchmark reads it)
-
-    def __post_init__(self) -> None:
-        self._goal_seen = self._goal_now()
 
     def add(
         self, device: str | None, ws: web.WebSocketResponse, lang: Lang
@@ -57,6 +61,7 @@ class Hub:
             return []
         held = self.pupils.setdefault(device, {})
         held[ws] = lang
+        self._goal_of[ws] = self._goal_now()  # its first page is drawn now
         extra = len(held) - MAX_SOCKETS
         return list(held)[:extra] if extra > 0 else []
 
@@ -65,6 +70,7 @@ class Hub:
             self.teachers.pop(ws, None)
         else:
             self.pupils.get(device, {}).pop(ws, None)
+            self._goal_of.pop(ws, None)
 
     async def _send(self, ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
         if ws.closed:
@@ -74,34 +80,48 @@ class Hub:
             self.sent += 1
 
     async def to_device(self, device: str) -> None:
+        now = self._goal_now()
         for ws, lang in list(self.pupils.get(device, {}).items()):
+            self._goal_of[ws] = now  # its new page shows the goal as it is now
             await self._send(ws, self.render(device, lang))
 
     async def game_changed(self, game: TableGame) -> None:
-        """Every device of the game, at once; the class goal to every other pupil's device
-        when the game's round moved it; the teacher's overview soon after."""
+        """Every device of the game, at once; when its round moved the class goal, every
+        other pupil's device soon after; the teacher's overview soon after."""
         devices = {self.lesson.seats[s].device for s in game.all_seats if s in self.lesson.seats}
         for device in devices:
             await self.to_device(device)
-        await self._goal_moved(devices)
+        self.goal_soon()
         self.teacher_soon()
 
-    def _goal_now(self) -> tuple[int, int, int | None]:
+    def _goal_now(self) -> GoalKey:
         return (*self.lesson.found(), self.lesson.goal)
 
-    async def _goal_moved(self, told: set[str]) -> None:
-        """A revealed round counts for the whole class: the devices not told already get the
-        goal's part alone (`{"parts": {id: html}}`): class totals, so nothing a seat may not
-        see, and no whole page drawn for a device whose own table did not change."""
-        now = self._goal_now()
-        if self.goal is None or now == self._goal_seen:
+    def goal_soon(self) -> None:
+        if self._goal_due is not None:
             return
-        self._goal_seen = now
+        now = self._goal_now()
+        if all(shown == now for shown in self._goal_of.values()):
+            return
+        loop = asyncio.get_running_loop()
+
+        def due() -> None:
+            self._goal_due = None
+            self._goal_task = loop.create_task(self.to_goals())
+
+        self._goal_due = loop.call_later(GOAL_DELAY, due)
+
+    async def to_goals(self) -> None:
+        """Every pupil's device whose page shows an older class goal gets the goal's part
+        alone (`{"parts": {id: html}}`): class totals, so nothing a seat may not see, and no
+        whole page drawn for a device whose own table did not change."""
+        now = self._goal_now()
         drawn: dict[Lang, dict[str, str]] = {}
-        for device, sockets in list(self.pupils.items()):
-            if device in told:
-                continue
+        for sockets in list(self.pupils.values()):
             for ws, lang in list(sockets.items()):
+                if self._goal_of.get(ws) == now:
+                    continue
+                self._goal_of[ws] = now
                 if lang not in drawn:
                     drawn[lang] = self.goal(lang)
                 await self._send(ws, {"parts": drawn[lang]})
@@ -109,7 +129,6 @@ class Hub:
     async def lobby_changed(self) -> None:
         """Joins, pairings, pauses, the goal set: every pupil's page (each drawn for its own
         seat)."""
-        self._goal_seen = self._goal_now()
         for device in list(self.pupils):
             await self.to_device(device)
         await self.to_teachers()
@@ -133,6 +152,9 @@ class Hub:
         self._teacher_due = loop.call_later(TEACHER_DELAY, due)
 
     async def close(self) -> None:
+        for due in (self._goal_due, self._teacher_due):
+            if due is not None:
+                due.cancel()
         for sockets in [*self.pupils.values(), self.teachers]:
             for ws in list(sockets):
                 await ws.close()
