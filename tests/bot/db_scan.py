@@ -3,9 +3,23 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 from pathlib import Path
 from typing import Any
+
+
+def holds(value: Any, text: Any, needle: object) -> bool:
+    """The value is the needle, or its text holds it: a number as a number of its own (an id
+    in JSON, ``"user": 101``), never as a run of digits inside a word such as a keyed digest
+    (``af1017bd``: a hexadecimal fingerprint holds "101" about once in 150)."""
+    if value == needle:
+        return True
+    if not isinstance(text, str):
+        return False
+    if isinstance(needle, int):
+        return re.search(rf"(?<![0-9A-Za-z]){needle}(?![0-9A-Za-z])", text) is not None
+    return str(needle) in text
 
 
 def scan(path: str | Path, *needles: object) -> list[tuple[str, str, Any]]:
@@ -26,7 +40,7 @@ def scan(path: str | Path, *needles: object) -> list[tuple[str, str, Any]]:
             for row in cursor:
                 for column, value in zip(columns, row, strict=True):
                     for needle in needles:
-                        if value == needle or (isinstance(value, str) and str(needle) in value):
+                        if holds(value, value, needle):
                             found.append((table, column, value))
     finally:
         conn.close()
@@ -54,6 +68,6 @@ def scan_postgres(url: str, *needles: object) -> list[tuple[str, str, Any]]:
                 for column, value in zip(columns, row, strict=True):
                     text = json.dumps(value) if isinstance(value, dict | list) else value
                     for needle in needles:
-                        if value == needle or (isinstance(text, str) and str(needle) in text):
+                        if holds(value, text, needle):
                             found.append((table, column, value))
     return found
