@@ -35,7 +35,9 @@ def _drawn(line: str, laid: list[tuple[Card, ...]], lang: Lang) -> str:
         text = esc(faces_text(tuple(c.value for c in cards)))
         if text in out:
             del laid[: i + 1]
-            return out.replace(text, _cards(cards, lang), 1)
+            before, after = out.split(text, 1)
+            # The cards stand on a row of their own: the words after them need no separator.
+            return before + _cards(cards, lang) + after.removeprefix(" ·")
     return out
 
 

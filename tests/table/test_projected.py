@@ -7,10 +7,13 @@ from __future__ import annotations
 from bot.services.settings import settings_from_options
 from engine.actions import Flip
 from engine.cards import Card
+from engine.facts import RoundFacts
 from engine.game import choices
 from engine.regnekrig import ANSWER, Answer
-from table.board import card_name
+from table.board import card_html, card_name
 from table.games import Games, TableGame
+from table.lesson import Lesson
+from table.projected import shown_part
 from tests.table.support import FakeClock, Seeds
 
 
@@ -70,3 +73,35 @@ def test_a_round_decided_at_its_flip_is_kept_by_its_values() -> None:
     cards = [c for laid in kept.values() for t in laid for c in t]
     assert cards and all(c.suit is None for c in cards)
     assert card_name(Card(-1, -4), "en") == "minus 4"
+
+
+def _war_after_swaps(facts: RoundFacts) -> bool:
+    plays = [p for c in facts.comparisons for p in c.plays]
+    return facts.decided and len(facts.comparisons) > 1 and any(p.swap for p in plays)
+
+
+def test_the_projector_draws_every_laying_of_a_war_round_in_its_place() -> None:
+    """RULES §3.3 and §3.2: each side bets (and swaps) on its two cards; equal cards go to war,
+    face down then face up. On the projector each of a side's layings is drawn where its line
+    names it (the round's, then the war's), as card elements, with no card left told as text
+    and no separator left hanging before a row of cards ("· bet and swapped …")."""
+    lesson = Lesson("class", FakeClock(), Seeds([5]))
+    settings = settings_from_options(game="satsing", level=1, answer_seconds=0)
+    game = lesson.games.start(settings, ("Ada", "Bo"), (("a",), ("b",)))
+    facts = None
+    for _ in range(400):
+        offered = choices(game.state)
+        game.play(offered[0].action)  # a flip, or the first bet (a swap) of a side
+        facts = game.view(None).result
+        if game.over or (facts is not None and _war_after_swaps(facts)):
+            break
+    assert facts is not None and len(facts.comparisons) > 1, "no war in this seed"
+    lesson.show(game.id)
+    assert lesson.shown is not None
+    drawn = shown_part(lesson, "en")
+    for side, layings in lesson.shown.cards.items():
+        plays = [p.up for c in facts.comparisons for p in c.plays if p.side == side and p.up]
+        assert [tuple(c.value for c in cards) for cards in layings] == plays
+        for cards in layings:
+            assert " ".join(card_html(c, "en") for c in cards) in drawn
+    assert "[ " not in drawn and "</span></span></span> ·" not in drawn
