@@ -263,6 +263,21 @@ LIMITS: tuple[Limit, ...] = (
         f"{DOCS}/topics/rate-limits#header-format: per-route buckets, shown to bots as "
         "X-RateLimit-Limit 5 / Reset-After 5 on a channel's message routes",
     ),
+    Limit(
+        "interaction webhook requests per route and token in a window",
+        5,
+        f"{DOCS}/topics/rate-limits: per-route buckets count each top-level resource apart, "
+        "'webhooks (webhook_id or webhook_id + webhook_token)'; Discord documents no number for "
+        "an interaction's webhook: 5 per 2 s per interaction is what bots observe in the "
+        "headers (https://github.com/discord/discord-api-docs/issues/2701, where Discord "
+        "answers that they are 'identical to webhook rate limits')",
+    ),
+    Limit(
+        "seconds of an interaction webhook bucket's window",
+        2,
+        "https://github.com/discord/discord-api-docs/issues/2701: '5/2s per interaction' "
+        "(observed X-RateLimit-Limit 5 / Reset-After 2 on the followup routes)",
+    ),
 )
 
 _BY_NAME = {limit.name: limit for limit in LIMITS}
@@ -316,6 +331,8 @@ TOKEN_LIFETIME = float(limit("seconds an interaction token lives"))
 GLOBAL_REQUESTS_PER_SECOND = limit("requests per second, all routes of a bot (global)")
 CHANNEL_SENDS_PER_5S = limit("messages sent per channel in 5 s")
 CHANNEL_EDITS_PER_5S = limit("message edits per channel in 5 s")
+INTERACTION_WEBHOOK_REQUESTS = limit("interaction webhook requests per route and token in a window")
+INTERACTION_WEBHOOK_WINDOW = float(limit("seconds of an interaction webhook bucket's window"))
 
 ATTACHMENT_SCHEME = "attachment://"
 # The embed fields that may point at a file of the message.

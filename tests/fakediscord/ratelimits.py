@@ -11,9 +11,13 @@ faithful: what the bot is told is always the time left by that clock, and what i
 it (sleep ``retry_after``, retry) is its own unmodified code.
 
 Modelled, from :data:`.limits.LIMITS`: the global 50 requests a second of every bot-token route
-(interaction callbacks and interaction webhooks are not bound to it, as Discord documents), and
-a channel's message sends and edits, 5 per 5 s each. Routes without a modelled bucket answer
-without per-route headers, as before.
+(interaction callbacks and interaction webhooks are not bound to it, as Discord documents), a
+channel's message sends and edits, 5 per 5 s each, and an interaction's webhook: its followups,
+its message edits (``@original`` is one more message id of the same route) and its deletes,
+5 per 2 s each, counted apart for every interaction token. Each bucket's ``X-RateLimit-Bucket``
+is the same for every channel or token, as Discord's hash leaves the top-level resource out.
+Routes without a modelled bucket (the interaction callback, ``GET`` of a message) answer
+without per-route headers.
 """
 
 from __future__ import annotations
@@ -23,21 +27,35 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .clock import FakeClock
-from .limits import CHANNEL_EDITS_PER_5S, CHANNEL_SENDS_PER_5S, GLOBAL_REQUESTS_PER_SECOND
+from .limits import (
+    CHANNEL_EDITS_PER_5S,
+    CHANNEL_SENDS_PER_5S,
+    GLOBAL_REQUESTS_PER_SECOND,
+    INTERACTION_WEBHOOK_REQUESTS,
+    INTERACTION_WEBHOOK_WINDOW,
+)
 
 SEND = ("POST", "/channels/{channel_id}/messages")
 EDIT = ("PATCH", "/channels/{channel_id}/messages/{message_id}")
+WEBHOOK = "/webhooks/{webhook_id}/{webhook_token}"
+FOLLOWUP = ("POST", WEBHOOK)
+WEBHOOK_MESSAGES = (f"{WEBHOOK}/messages/@original", f"{WEBHOOK}/messages/{{message_id}}")
 
 
 @dataclass(frozen=True)
 class BucketRule:
-    """``limit`` requests per ``per`` seconds, counted apart for each value of ``major`` (the
-    top-level resource in the path, as Discord counts them); ``name`` is the bucket's hash."""
+    """``limit`` requests per ``per`` seconds, counted apart for each value of the ``major``
+    path parameters (the top-level resource, as Discord counts them: a channel, or a webhook
+    with its token); ``name`` is the bucket's hash, shared by every route that names it."""
 
     name: str
     limit: int
     per: float
-    major: str
+    major: tuple[str, ...]
+
+    def key(self, params: Mapping[str, str]) -> str:
+        """Which of this bucket's windows a request with these path parameters counts in."""
+        return "/".join(params.get(name, "") for name in self.major)
 
 
 @dataclass
@@ -70,11 +88,26 @@ class Verdict:
         }
 
 
+def _interaction_webhook(name: str) -> BucketRule:
+    return BucketRule(
+        name,
+        INTERACTION_WEBHOOK_REQUESTS,
+        INTERACTION_WEBHOOK_WINDOW,
+        ("webhook_id", "webhook_token"),
+    )
+
+
+_WEBHOOK_EDIT = _interaction_webhook("interaction-webhook-edit")
+_WEBHOOK_DELETE = _interaction_webhook("interaction-webhook-delete")
+
 BUCKETS: dict[tuple[str, str], BucketRule] = {
-    SEND: BucketRule("channel-message-send", CHANNEL_SENDS_PER_5S, 5.0, "channel_id"),
-    EDIT: BucketRule("channel-message-edit", CHANNEL_EDITS_PER_5S, 5.0, "channel_id"),
+    SEND: BucketRule("channel-message-send", CHANNEL_SENDS_PER_5S, 5.0, ("channel_id",)),
+    EDIT: BucketRule("channel-message-edit", CHANNEL_EDITS_PER_5S, 5.0, ("channel_id",)),
+    FOLLOWUP: _interaction_webhook("interaction-webhook-send"),
+    **{("PATCH", route): _WEBHOOK_EDIT for route in WEBHOOK_MESSAGES},
+    **{("DELETE", route): _WEBHOOK_DELETE for route in WEBHOOK_MESSAGES},
 }
-GLOBAL = BucketRule("global", GLOBAL_REQUESTS_PER_SECOND, 1.0, "")
+GLOBAL = BucketRule("global", GLOBAL_REQUESTS_PER_SECOND, 1.0, ())
 
 
 class RateLimits:
@@ -122,7 +155,7 @@ class RateLimits:
             if everything is not None:
                 everything.used += 1
             return Verdict()
-        window = self._window(rule, params.get(rule.major, ""), now)
+        window = self._window(rule, rule.key(params), now)
         reset_after = window.started + rule.per - now
         if window.used >= rule.limit:
             headers = _limited_headers(reset_after, scope="user")

@@ -73,6 +73,8 @@ class RecordedRequest:
     error_code: int | None = None
     interaction_id: int | None = None
     error: dict[str, Any] | None = None  # Discord's error body, when refused
+    # the answer's rate-limit headers (X-RateLimit-*, Retry-After), as the bot read them
+    limit_headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def refused(self) -> bool:
@@ -215,6 +217,11 @@ class FakeDiscord:
             elif "webhook_token" in info:
                 record.interaction_id = self._interaction_id(info["webhook_token"])
         record.status = response.status
+        record.limit_headers = {
+            name: value
+            for name, value in response.headers.items()
+            if name.startswith("X-RateLimit-") or name == "Retry-After"
+        }
         self._changed()
         return response
 
