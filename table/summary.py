@@ -4,7 +4,8 @@ for the class, the operations and the mistake kinds that need work, and the clas
 
 Pupils are listed in the order they joined, never ranked. The CSV file is what a
 spreadsheet in the teacher's language opens as it is: in nb, nn and sv a semicolon between
-fields, a decimal comma and a byte-order mark; in en a comma and a decimal point.
+fields and a decimal comma, in en a comma and a decimal point; in every language a byte-order
+mark, as in the teacher's report files.
 """
 
 from __future__ import annotations
@@ -133,5 +134,4 @@ def csv_bytes(summary: ClassLine, lang: Lang) -> bytes:
          decimal(p.rate, lang), p.exact, mistakes_text(p.mistakes, lang)]
         for p in summary.pupils
     )  # fmt: skip
-    text = spreadsheet([header, *rows], lang)
-    return (text if lang == "en" else "\ufeff" + text).encode("utf-8")
+    return spreadsheet([header, *rows], lang).encode("utf-8")

@@ -162,9 +162,9 @@ def report_csv(
             "pupils.games",
             "pupils.wins",
             "answers",
-            "pupils.missed",
+            "missed",
             "best",
-            "pupils.median",
+            "median",
             "pupils.mistake",
         )
     ]
@@ -203,7 +203,7 @@ def report_csv(
         row.append(str(stats.suggestion.level))
         lines.append(row)
     lines.sort(key=lambda r: r[0].casefold())
-    return "\ufeff" + spreadsheet([header, *lines], lang)
+    return spreadsheet([header, *lines], lang)
 
 
 def _percent(value: float | None) -> str:

@@ -33,9 +33,9 @@ _COLUMNS = (
     "answers",
     "skills.correct",
     "best",
-    "skills.missed",
+    "missed",
     "skills.exact",
-    "skills.median",
+    "median",
     "skills.weeks",
     "skills.mistakes",
     "skills.help",
@@ -134,8 +134,8 @@ def report_rows_csv(
     *,
     lang: str = "en",
 ) -> str:
-    """The report as a spreadsheet: `;` and a decimal comma in nb/nn/sv (`,` and a point in en),
-    UTF-8 with a BOM so æøå open correctly, headers in the teacher's language; mistake
+    """The report as a spreadsheet (`spreadsheet`: `;` and a decimal comma in nb/nn/sv, `,`
+    and a point in en, a BOM in every language), headers in the teacher's language; mistake
     kinds in words (``mistake_name``: a reason code in the teacher's language)."""
     lang = lang_of(lang) or DEFAULT_LANG
     mark = t("notation.decimal_mark", lang)
@@ -168,7 +168,7 @@ def report_rows_csv(
                 ", ".join(mistake_name(code) for code in line.help_kinds),
             ]
         )
-    return "\ufeff" + spreadsheet(rows, lang)
+    return spreadsheet(rows, lang)
 
 
 def _pct(value: float | None) -> float | None:
@@ -182,8 +182,11 @@ def _number(value: float | None, mark: str, places: int) -> str:
 def spreadsheet(rows: Iterable[Iterable[object]], lang: str) -> str:
     """Rows as CSV text a spreadsheet in ``lang`` opens by a double click: where the decimal
     mark is a comma (nb, nn, sv) Excel and LibreOffice split fields at a semicolon,
-    elsewhere at a comma."""
+    elsewhere at a comma. Every file starts with a byte-order mark, in every language:
+    without it Excel reads the bytes in the computer's own code page, and a pupil named
+    "Åse" becomes "Ã…se", in an English school's spreadsheet as much as in a Norwegian one."""
     out = io.StringIO()
+    out.write("\ufeff")
     comma = t("notation.decimal_mark", lang) == ","
     csv.writer(out, delimiter=";" if comma else ",", lineterminator="\r\n").writerows(rows)
     return out.getvalue()

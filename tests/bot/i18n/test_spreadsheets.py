@@ -1,13 +1,15 @@
 """The teacher's spreadsheets speak the catalogues' words: every column name and every word in
 a cell of the two report files (`/mattekrig admin report`) and of the lesson summary comes
 from the catalogue of the teacher's language, so a translator words them with the screens.
-What a spreadsheet needs to open them by a double click stays: a byte-order mark, and in nb,
-nn and sv a semicolon between fields and a decimal comma."""
+What a spreadsheet needs to open them by a double click: a byte-order mark in every language,
+and in nb, nn and sv a semicolon between fields and a decimal comma. A column the two report
+files share has one name, from one catalogue key."""
 
 from __future__ import annotations
 
 import csv
 from collections.abc import Mapping
+from dataclasses import replace
 from types import MappingProxyType
 
 import pytest
@@ -33,17 +35,17 @@ LINE = SkillLine(
     weeks=((202610, 5, 3), (202611, 5, 2)),
     mistakes=(("sign_slip", 2),),
 )
-# The columns of the report with one line per pupil, level and operation, as the teachers'
-# spreadsheets have opened them so far (the glossary's words: fulltreffer, fullträff).
+# The columns of the report with one line per pupil, level and operation (the glossary's words:
+# fulltreffer, fullträff; the screens' "ikke svart i tide"; the median says of what).
 SKILL_COLUMNS = {
     "nb": "Elev;Nivå;Regneart;Svar;Riktige (%);Beste trekk (%);Ikke svart i tide;"
-    "Fulltreffere;Mediantid (s);Beste trekk per uke;Vanligste feil;Trenger hjelp med",
+    "Fulltreffere;Median svartid (s);Beste trekk per uke;Vanligste feil;Trenger hjelp med",
     "nn": "Elev;Nivå;Rekneart;Svar;Rette (%);Beste trekk (%);Ikkje svart i tide;"
-    "Fulltreff;Mediantid (s);Beste trekk per veke;Vanlegaste feil;Treng hjelp med",
+    "Fulltreff;Median svartid (s);Beste trekk per veke;Vanlegaste feil;Treng hjelp med",
     "sv": "Elev;Nivå;Räknesätt;Svar;Rätta (%);Bästa drag (%);Inte svarat i tid;"
-    "Fullträffar;Mediantid (s);Bästa drag per vecka;Vanligaste fel;Behöver hjälp med",
+    "Fullträffar;Median svarstid (s);Bästa drag per vecka;Vanligaste fel;Behöver hjälp med",
     "en": "Pupil,Level,Operation,Answers,Correct (%),Best moves (%),No answer in time,"
-    "Exact hits,Median time (s),Best moves by week,Most common mistakes,Needs help with",
+    "Exact hits,Median answer time (s),Best moves by week,Most common mistakes,Needs help with",
 }
 WEEKS = {"nb": "u10: 60 %, u11: 40 %", "nn": "v10: 60 %, v11: 40 %", "sv": "v10: 60 %, v11: 40 %",
          "en": "w10: 60 %, w11: 40 %"}  # fmt: skip
@@ -58,9 +60,9 @@ def _pupils(lang: str) -> str:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_the_reports_open_in_a_spreadsheet_as_before(lang: str) -> None:
-    """The words moved to the catalogues, the files did not change: BOM, separator, decimal
-    mark, the columns' names and a week's best moves ("u10: 60 %") are as teachers know them."""
+def test_the_reports_open_in_a_spreadsheet(lang: str) -> None:
+    """BOM, separator, decimal mark, the columns' names and a week's best moves ("u10: 60 %")
+    as a teacher's spreadsheet in ``lang`` reads them."""
     text = _skills(lang)
     assert text.startswith("\ufeff")
     header, row = text[1:].split("\r\n")[:2]
@@ -109,3 +111,64 @@ def test_a_translators_wording_reaches_every_spreadsheet(
         columns,
         line,
     )  # 2 of 3
+
+
+# The columns both report files have, each named once in the catalogue (`report.csv.<column>`).
+SHARED = ("pupil", "answers", "best", "missed", "median")
+ONE_NAME = {  # the clearer of the two wordings each file had: what the screens say
+    "nb": ("Ikke svart i tide", "Median svartid (s)"),
+    "nn": ("Ikkje svart i tide", "Median svartid (s)"),
+    "sv": ("Inte svarat i tid", "Median svarstid (s)"),
+    "en": ("No answer in time", "Median answer time (s)"),
+}
+
+
+def _header(text: str, lang: str) -> list[str]:
+    return next(csv.reader([text.removeprefix("\ufeff").split("\r\n")[0]],
+                           delimiter="," if lang == "en" else ";"))  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_column_both_reports_have_has_one_name(lang: str) -> None:
+    """The per-pupil file and the per-level-and-operation file name the rounds with no answer
+    and the median answer time alike (not "Ikke svart" beside "Ikke svart i tide", nor
+    "Median svartid (s)" beside "Mediantid (s)"), and each level's misses in the per-pupil
+    file are that column's name with the level."""
+    pupils, skills = _header(_pupils(lang), lang), _header(_skills(lang), lang)
+    missed, median = ONE_NAME[lang]
+    assert (t("report.csv.missed", lang), t("report.csv.median", lang)) == (missed, median)
+    for column in SHARED:
+        name = t(f"report.csv.{column}", lang)
+        assert pupils.count(name) == 1 and skills.count(name) == 1, (column, pupils, skills)
+    assert t("report.csv.pupils.missed_level", lang, level=3).startswith(f"{missed} ")
+    assert t("report.csv.pupils.missed_level", lang, level=3) in pupils
+
+
+def test_a_shared_column_is_one_catalogue_key() -> None:
+    """No column is worded twice: a `report.csv.pupils.<column>` and a
+    `report.csv.skills.<column>` of the same column would be two names a translator words
+    apart; a shared column is `report.csv.<column>`."""
+    for lang in LANGS:
+        keys = [key.split(".") for key in catalogue(lang) if key.startswith("report.csv.")]
+        pupils = {key[3] for key in keys if key[2] == "pupils" and len(key) == 4}
+        skills = {key[3] for key in keys if key[2] == "skills" and len(key) == 4}
+        shared = {key[2] for key in keys if len(key) == 3}
+        assert pupils & skills == set() and (pupils | skills) & shared == set(), lang
+        assert set(SHARED) <= shared, lang
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_spreadsheet_starts_with_a_bom_in_every_language(lang: str) -> None:
+    """All three files (the two reports and the lesson summary) start with a byte-order mark,
+    English too: without it Excel reads UTF-8 in the computer's own code page and "Åse"
+    opens as "Ã…se". The mark is the only thing before the header."""
+    pupil = PupilLine("s1", "Åse", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
+    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang)  # type: ignore[arg-type]
+    line = replace(LINE, name="Åse")
+    skills = report_rows_csv(ClassReport((line,), None, None), {}, str, lang=lang)
+    for data in (summary, _pupils(lang).encode("utf-8"), skills.encode("utf-8")):
+        assert data.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf" * 2)
+        text = data.decode("utf-8-sig")
+        assert not text.startswith("\ufeff")
+    for data in (summary, skills.encode("utf-8")):
+        assert data.decode("utf-8-sig").split("\r\n")[1].startswith("Åse")

@@ -230,15 +230,20 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text[1:]), delimiter=";"))
     header = rows[0]
-    assert header[:6] == ["Elev", "Spill", "Seire", "Svar", "Ikke svart", "Beste trekk (%)"]
+    assert header[:6] == ["Elev", "Spill", "Seire", "Svar", "Ikke svart i tide", "Beste trekk (%)"]
     assert "Beste trekk + (%)" in header and "Beste trekk nivå 7 (%)" in header
     assert "Beste trekk : (%)" in header  # school notation: division is ':' in nb
-    assert "Ikke svart nivå 3" in header
+    assert "Ikke svart i tide nivå 3" in header
     assert header[-1] == "Foreslått nivå"
     by_name = {r[0]: dict(zip(header, r, strict=True)) for r in rows[1:]}
     assert set(by_name) == {f"user{A}", "'=Åse", f"user{C}", f"user{bob}"}  # no formula run
     ada = by_name[f"user{A}"]
-    assert (ada["Spill"], ada["Seire"], ada["Svar"], ada["Ikke svart"]) == ("1", "1", "10", "0")
+    assert (ada["Spill"], ada["Seire"], ada["Svar"], ada["Ikke svart i tide"]) == (
+        "1",
+        "1",
+        "10",
+        "0",
+    )
     assert ada["Beste trekk + (%)"] == "90" and ada["Beste trekk nivå 1 (%)"] == "90"
     assert ada["Beste trekk målverdi (%)"] == "" and ada["Foreslått nivå"] == "2"
     ase = by_name["'=Åse"]
@@ -247,7 +252,7 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     assert ase["Beste trekk målverdi (%)"] == "25" and ase["Beste trekk nivå 5 (%)"] == "25"
     bobs = by_name[f"user{bob}"]
     assert bobs["Beste trekk : (%)"] == "56" and bobs["Beste trekk nivå 3 (%)"] == "56"
-    assert bobs["Ikke svart"] == "3" and bobs["Ikke svart nivå 3"] == "3"
+    assert bobs["Ikke svart i tide"] == "3" and bobs["Ikke svart i tide nivå 3"] == "3"
     assert bobs["Beste trekk (%)"] == "56" and bobs["Foreslått nivå"] == "3"
     # RULES §2.6: a mistake is named by its kind in the reader's language, never by its code
     assert bobs["Median svartid (s)"] == "6" and bobs["Vanligste feil"] == "fortegnsfeil"
