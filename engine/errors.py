@@ -107,8 +107,9 @@ class Reason(StrEnum):
     # operator, allowed, level, expression: the pupil's own calculation or, for a number typed
     # alone, the one of another operation that gives it, with that number as value
     OPERATOR_NOT_ALLOWED = "operator_not_allowed"
-    SQUARE_NOT_ALLOWED = "square_not_allowed"  # level (any power below level 6)
-    ROOT_NOT_ALLOWED = "root_not_allowed"  # level
+    # level, expression (the pupil's own calculation): a square below level 6, a root below 7
+    SQUARE_NOT_ALLOWED = "square_not_allowed"
+    ROOT_NOT_ALLOWED = "root_not_allowed"
     SQUARES_BOTH = "squares_both"
     ROOT_AND_SQUARE = "root_and_square"
     ROOT_OF_RESULT = "root_of_result"

@@ -387,18 +387,22 @@ def _shape_problem(expr: Expr, cards: tuple[int, int], level: int) -> _Problem |
     problem = _card_problem(expr, cards)
     if problem is not None:
         return problem
+
+    def own() -> dict[str, object]:
+        """What the level does not allow is told with the pupil's own calculation (§2.6)."""
+        return {"level": level, "expression": to_text(expr)}
+
     for binop in binops:
         if binop.op not in allowed:
             return Reason.OPERATOR_NOT_ALLOWED, {
                 "operator": operator_symbol(binop.op),
                 "allowed": [operator_symbol(op) for op in allowed],
-                "level": level,
-                "expression": to_text(expr),  # the pupil's own calculation, told back (§2.6)
+                **own(),
             }
     if squares and level < SQUARE_LEVEL:
-        return Reason.SQUARE_NOT_ALLOWED, {"level": level}
+        return Reason.SQUARE_NOT_ALLOWED, own()
     if roots and level < ROOT_LEVEL:
-        return Reason.ROOT_NOT_ALLOWED, {"level": level}
+        return Reason.ROOT_NOT_ALLOWED, own()
     if len(squares) > 1:
         return Reason.SQUARES_BOTH, {}
     if decorated(Square, (Root,)) or decorated(Root, (Square,)):

@@ -254,9 +254,10 @@ def rejection_sentence(code: str, details: Mapping[str, object], lang: str) -> s
     """Why an answer counts as no value or is refused, in the pupil's words: its code's
     sentence, the details in the language's notation. A sign slip points at the sign where
     it slipped: at the value the pupil meant ("Look at the sign: 3 + (−5) = −2, not 2"), or
-    at the card typed without its sign (RULES §2.6). An operation the level does not allow is
-    told with the pupil's calculation ("You wrote 6 ÷ 3, …"), or for a number typed alone with
-    the calculation of another operation that gives it ("2 is 6 ÷ 3, …")."""
+    at the card typed without its sign (RULES §2.6). An operation, a square or a root the level
+    does not allow is told with the pupil's calculation ("You wrote 6 ÷ 3, …", "You wrote
+    3² − 5, …"), or for a number typed alone with the calculation of another operation that
+    gives it ("2 is 6 ÷ 3, …")."""
     key = f"answer.rejected.{code}"
     if code == Reason.SIGN_SLIP and "expression" not in details:
         key = "answer.rejected.sign_slip_card"

@@ -238,9 +238,11 @@ def test_squares_and_roots_are_never_suggested_below_their_level() -> None:
 
 
 def test_square_not_allowed_below_level_six() -> None:
+    """The pupil's own calculation comes with it, to be told back (§2.6), as for an
+    operation the level does not allow."""
     assert no_value("3^2-5", (3, 5), 5, EXPRESSION) == (
         "square_not_allowed",
-        {"level": 5, "card_a": 3, "card_b": 5},
+        {"level": 5, "expression": "3\u00b2 \u2212 5", "card_a": 3, "card_b": 5},
     )
 
 
@@ -254,9 +256,10 @@ def test_any_other_power_below_level_six_is_power_not_allowed() -> None:
 
 
 def test_root_not_allowed_below_level_seven() -> None:
+    """With the pupil's own calculation, as a square below level 6 (§2.6)."""
     assert no_value("sqrt(4)+6", (4, 6), 6, EXPRESSION) == (
         "root_not_allowed",
-        {"level": 6, "card_a": 4, "card_b": 6},
+        {"level": 6, "expression": "\u221a4 + 6", "card_a": 4, "card_b": 6},
     )
 
 

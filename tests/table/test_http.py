@@ -284,6 +284,27 @@ async def test_a_division_at_level_1_is_refused_with_the_pupils_own_calculation(
     assert message_of(page) == t("table.note.side", "nb", name="Ada", text=text)
 
 
+async def test_a_square_at_level_1_is_refused_with_the_pupils_own_calculation(
+    table: Table,
+) -> None:
+    """RULES §2.6 "Illegal before missing": a square the level does not have is told as an
+    operation is, with the calculation Ada typed (the true minus sign, a negative card in
+    brackets), not only "powers are not part of level 1"."""
+    gid, _ = await start(table, lang="sv", **REGNEKRIG_2)
+    game = table.game(gid)
+    state = game.state
+    a, b = (card.value for card in state.up[0])
+    status, page = await press(table, gid, "answer", answer=f"({a})^2+({b})", lang="sv")
+    assert status == 400 and game.state is state
+
+    def shown(n: int) -> str:
+        return number_text(n) if n >= 0 else f"({number_text(n)})"
+
+    why = f"Du skrev {shown(a)}\u00b2 + {shown(b)}, men potenser hör inte till nivå 1."
+    text = f"{why} {t('answer.not_counted', 'sv')}"
+    assert message_of(page) == t("table.note.side", "sv", name="Ada", text=text)
+
+
 async def test_a_right_and_a_wrong_answer_are_told_as_on_discord(table: Table) -> None:
     """RULES §2.2: a readable answer that breaks a rule counts as no value, and the pupil is
     told which rule; once every side has answered, the round's line tells both."""

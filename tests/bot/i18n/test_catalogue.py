@@ -94,6 +94,8 @@ def test_required_keys_exist() -> None:
         "operator",
         "level",
     }
+    for code in ("square_not_allowed", "root_not_allowed"):  # the pupil's calculation told
+        assert placeholders(catalogue("en")[f"answer.rejected.{code}"]) == {"expression", "level"}
     assert placeholders(catalogue("en")["error.missing_permission"]) == {"permission"}
 
 

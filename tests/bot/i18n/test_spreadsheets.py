@@ -14,7 +14,7 @@ from types import MappingProxyType
 
 import pytest
 
-from bot.i18n import LANGS, catalogue, t
+from bot.i18n import LANGS, Lang, catalogue, t
 from bot.i18n import messages as catalogue_module
 from bot.services.admin import report_csv
 from bot.services.figures import ClassReport, SkillLine
@@ -158,12 +158,12 @@ def test_a_shared_column_is_one_catalogue_key() -> None:
 
 
 @pytest.mark.parametrize("lang", LANGS)
-def test_every_spreadsheet_starts_with_a_bom_in_every_language(lang: str) -> None:
+def test_every_spreadsheet_starts_with_a_bom_in_every_language(lang: Lang) -> None:
     """All three files (the two reports and the lesson summary) start with a byte-order mark,
     English too: without it Excel reads UTF-8 in the computer's own code page and "Åse"
     opens as "Ã…se". The mark is the only thing before the header."""
     pupil = PupilLine("s1", "Åse", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
-    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang)  # type: ignore[arg-type]
+    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang)
     line = replace(LINE, name="Åse")
     skills = report_rows_csv(ClassReport((line,), None, None), {}, str, lang=lang)
     for data in (summary, _pupils(lang).encode("utf-8"), skills.encode("utf-8")):

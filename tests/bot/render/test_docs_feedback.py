@@ -1,7 +1,7 @@
 """The README and the rule pages quote the bot word for word as it speaks English: the private
 replies (RULES §2.6: a sign slip is told to look at the sign; a rounded decimal is told its
-fraction; a forbidden operation is told with the pupil's calculation) and the README's board,
-so a teacher reading the docs meets what a class will."""
+fraction; a forbidden operation, square or root is told with the pupil's calculation) and the
+README's board, so a teacher reading the docs meets what a class will."""
 
 from __future__ import annotations
 
@@ -57,6 +57,14 @@ def test_a_forbidden_operation_is_quoted_as_the_bot_says_it() -> None:
     """Level 1, 6 and 3, the answer `6:3` (RULES §2.6 "Illegal before missing": the reply
     says why it is illegal, not "type the result"): it names the pupil's calculation."""
     assert _quote("docs/rules.md", "6:3") == _refused("6:3", (6, 3), 1)
+
+
+def test_a_square_the_level_lacks_is_quoted_as_the_bot_says_it() -> None:
+    """Level 5, 3 and 5, the answer `3^2-5`: like a forbidden operation, the reply names the
+    pupil's calculation (RULES §2.6 "Illegal before missing")."""
+    quoted = _quote("docs/rules.md", "3^2-5")
+    assert quoted.startswith("You wrote 3\u00b2 \u2212 5")
+    assert quoted == _refused("3^2-5", (3, 5), 5)
 
 
 def test_the_readmes_board_is_the_board_the_bot_draws() -> None:

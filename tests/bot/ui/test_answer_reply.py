@@ -168,3 +168,52 @@ def test_a_forbidden_operation_is_told_with_the_pupils_own_calculation(lang: str
         assert reply == f"{why} {t('answer.counts_as_no_value', lang)}"
     number = answer_reply(judge("2", (6, 3), 1), lang)  # the number 6 : 3 gives, typed alone
     assert number == f"{NUMBER_OF_ANOTHER_OPERATION[lang]} {t('answer.counts_as_no_value', lang)}"
+
+
+# RULES §2.6: a square or a root the level does not have is told, like an operation, with the
+# pupil's own calculation in the notation they read.
+DECORATION_REFUSED = {
+    "square_not_allowed": {
+        "nb": "Du skrev {calc}, men potenser hører ikke med på nivå {level}.",
+        "nn": "Du skreiv {calc}, men potensar høyrer ikkje med på nivå {level}.",
+        "sv": "Du skrev {calc}, men potenser hör inte till nivå {level}.",
+        "en": "You wrote {calc}, but powers are not part of level {level}.",
+    },
+    "root_not_allowed": {
+        "nb": "Du skrev {calc}, men kvadratrot hører ikke med på nivå {level}.",
+        "nn": "Du skreiv {calc}, men kvadratrot høyrer ikkje med på nivå {level}.",
+        "sv": "Du skrev {calc}, men kvadratrot hör inte till nivå {level}.",
+        "en": "You wrote {calc}, but square roots are not part of level {level}.",
+    },
+}
+DECORATIONS = [  # (code, typed without its value, its value, cards, level, as the pupil reads it)
+    ("square_not_allowed", "3^2-5", "4", (3, 5), 5, "3\u00b2 \u2212 5"),
+    ("square_not_allowed", "(-3)\u00b2+5", "14", (-3, 5), 1, "(\u22123)\u00b2 + 5"),
+    ("root_not_allowed", "sqrt(4)+6", "8", (4, 6), 6, "\u221a4 + 6"),
+    ("root_not_allowed", "\u221a9:(-3)", "-1", (9, -3), 3, "\u221a9 {div} (\u22123)"),
+]
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize(("code", "typed", "value", "cards", "level", "calc"), DECORATIONS)
+def test_a_square_or_root_the_level_lacks_is_told_with_the_pupils_own_calculation(
+    lang: str,
+    code: str,
+    typed: str,
+    value: str,
+    cards: tuple[int, int],
+    level: int,
+    calc: str,
+) -> None:
+    """RULES §2.6 "Illegal before missing": "When that expression is also illegal (…, an
+    operation the level does not allow), the message says why it is illegal". A square below
+    level 6 and a root below level 7 name the calculation the pupil typed (true minus signs,
+    ':' or '÷'), as `operator_not_allowed` does, whether refused for lack of its value
+    (nothing counted) or counted as no value with one; the bot's private reply and the
+    browser's note are these sentences."""
+    shown = calc.format(div="\u00f7" if lang == "en" else ":")
+    why = DECORATION_REFUSED[code][lang].format(calc=shown, level=level)
+    assert refused(typed, cards, level, lang) == f"{why} {t('answer.not_counted', lang)}"
+    verdict = judge(f"{typed}={value}", cards, level)
+    assert verdict.reason == code
+    assert answer_reply(verdict, lang) == f"{why} {t('answer.counts_as_no_value', lang)}"
