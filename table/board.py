@@ -30,7 +30,7 @@ from bot.render.board_text import (
 )
 from bot.render.cards import MINUS, count_text, number_text
 from bot.render.naming import computer_name
-from bot.render.results import RoundBlock, round_block
+from bot.render.results import RoundBlock, faces_text, round_block
 from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
 from engine.hints import swap_chances
@@ -110,6 +110,41 @@ def card_html(card: Card, lang: Lang) -> str:
 
 def _cards(cards: tuple[Card, ...], lang: Lang) -> str:
     return " ".join(card_html(c, lang) for c in cards)
+
+
+def cards_group(cards: tuple[Card, ...], lang: Lang) -> str:
+    """One laying's cards as one named group (a screen reader hears "face up" before them)."""
+    label = esc(t("table.cards.face_up", lang))
+    return f'<span class="cards" role="group" aria-label="{label}">{_cards(cards, lang)}</span>'
+
+
+def drawn_line(line: str, laid: list[tuple[Card, ...]], lang: Lang, row: bool = False) -> str:
+    """A line of a round as HTML, the cards it tells as text (``[ −3 ] [ 4 ]``) drawn as
+    card elements in their place: the side's layings still to draw (`laid`, in the order the
+    round laid them) that the line names, each lost from `laid` with any before it. A laying
+    known only by its values is drawn by them, with no suit made up. Where the cards stand
+    on a row of their own (`row`), the words around them are kept whole, with no separator
+    left hanging before or after the row."""
+    done, rest = "", md(line)
+    i = 0
+    while i < len(laid):
+        text = esc(faces_text(tuple(c.value for c in laid[i])))
+        if text not in rest:
+            i += 1
+            continue
+        before, rest = rest.split(text, 1)
+        if row:
+            before = _words(before.rstrip().removesuffix("·").rstrip())
+            rest = rest.removeprefix(" ·")
+        done += before + cards_group(laid[i], lang)
+        del laid[: i + 1]
+        i = 0
+    return done + (_words(rest.strip()) if row and done else rest)
+
+
+def _words(html: str) -> str:
+    """Words beside a row of cards, kept as one piece (bold and all) when the row lays out."""
+    return f'<span class="words">{html}</span>' if html else ""
 
 
 # -- the parts ------------------------------------------------------------------------------
@@ -329,15 +364,35 @@ def round_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
     return lines
 
 
+def _around(table: View, names: Mapping[int, str], lang: Lang) -> tuple[list[str], list[str]]:
+    """The news before the round shown (the round in play) and after it (what to do now)."""
+    if table.is_over:
+        return [], []
+    after = prompt_lines(table, names, lang)
+    waiting = waiting_line(table, names, lang)
+    return [header_line(table, lang)], after + ([waiting] if waiting else [])
+
+
 def status_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
-    lines: list[str] = [] if table.is_over else [header_line(table, lang)]
-    lines += round_lines(table, names, lang)
-    if not table.is_over:
-        lines += prompt_lines(table, names, lang)
-        waiting = waiting_line(table, names, lang)
-        if waiting:
-            lines.append(waiting)
-    return lines
+    before, after = _around(table, names, lang)
+    return before + round_lines(table, names, lang) + after
+
+
+def news_html(game: TableGame, table: View, names: Mapping[int, str], lang: Lang) -> str:
+    """The news box: the status lines, the round shown with its cards drawn as the sides'
+    own tables drew them (`TableGame.laid_in`), each side's after its name."""
+    before, after = _around(table, names, lang)
+    lines = [md(line) for line in before]
+    block = shown_block(table, names, lang)
+    if block is not None and table.result is not None:
+        laid = game.laid_in(table.result)
+        lines += [md(line) for line in block.head]
+        for side in sorted(block.plays):
+            left = list(laid.get(side, ()))
+            plays = " ".join(drawn_line(line, left, lang) for line in block.plays[side])
+            lines.append(f"{md(names[side])}: {plays}")
+    lines += [md(line) for line in after]
+    return "".join(f"<p>{line}</p>" for line in lines)
 
 
 def _summary(game: TableGame, paths: Paths, table: View, names: Mapping[int, str], lang: Lang,
@@ -415,7 +470,7 @@ def table_parts(
         "messages": messages(seen.error, notes),
         "turn": turn,
         "actions": actions,
-        "now": "".join(f"<p>{md(line)}</p>" for line in status_lines(table, names, lang)),
+        "now": news_html(game, table, names, lang),
         "clock": _clock(game, paths, table, now, lang, seen),
         "sides": sides,
         "end": _summary(game, paths, table, names, lang, seen) if over else "",

@@ -10,35 +10,12 @@ from collections.abc import Mapping
 
 from bot.i18n import Lang, t
 from bot.render.notation import school_expression, school_value
-from bot.render.results import faces_text
-from engine.cards import Card
 from engine.facts import RoundFacts
-from table.board import card_html, shown_block, side_names, table_title
+from table.board import drawn_line, shown_block, side_names, table_title
 from table.lesson import Lesson
 from table.page import button, esc, hidden, md
 
 LETTERS = "ABCD"
-
-
-def _cards(cards: tuple[Card, ...], lang: Lang) -> str:
-    label = esc(t("table.cards.face_up", lang))
-    faces = " ".join(card_html(c, lang) for c in cards)
-    return f'<span class="cards" role="group" aria-label="{label}">{faces}</span>'
-
-
-def _drawn(line: str, laid: list[tuple[Card, ...]], lang: Lang) -> str:
-    """A line of the round as HTML, its cards (``[ −3 ] [ 4 ]``) drawn in their place: the
-    first of the side's layings still to draw that the line names (`laid` loses it and any
-    before it, in the order the round laid them)."""
-    out = md(line)
-    for i, cards in enumerate(laid):
-        text = esc(faces_text(tuple(c.value for c in cards)))
-        if text in out:
-            del laid[: i + 1]
-            before, after = out.split(text, 1)
-            # The cards stand on a row of their own: the words after them need no separator.
-            return before + _cards(cards, lang) + after.removeprefix(" ·")
-    return out
 
 
 def _best_lines(facts: RoundFacts, side: int, lines: tuple[str, ...], lang: Lang) -> list[str]:
@@ -67,14 +44,26 @@ def _sides(lesson: Lesson, names: Mapping[int, str], lang: Lang) -> str:
     for side in sorted(block.plays):
         laid = list(cards.get(side, ()))
         lines = [line.removeprefix(label) for line in block.plays[side]]
-        plays = "".join(f'<p class="play">{_drawn(line, laid, lang)}</p>' for line in lines)
-        best = "".join(f'<p class="play">{md(line)}</p>'
+        plays = "".join(
+            f'<p class="play">{drawn_line(line, laid, lang, row=True)}</p>' for line in lines
+        )
+        best = "".join(f'<p class="play best">{md(line)}</p>'
                        for line in _best_lines(facts, side, block.plays[side], lang))  # fmt: skip
         sides.append(
             f'<article class="shown-side" data-side="{side}">'
             f"<h3>{esc(names[side])}</h3>{plays}{best}</article>"
         )
     return f'<div class="shown-head">{head}</div><div class="shown-sides">{"".join(sides)}</div>'
+
+
+def _fit(lesson: Lesson) -> str:
+    """A war round lays cards several times and its lines are many: they go compact (each
+    laying's cards beside its words) and the cards a size down with each laying, so the
+    round stays on one laptop screen, with no scrolling in front of the class."""
+    assert lesson.shown is not None
+    facts = lesson.shown.view.result
+    layings = len(facts.comparisons) if facts is not None else 1
+    return f" war layings-{min(layings, 4)}" if layings > 1 else ""
 
 
 def _control(label: str, lang: Lang, **fields: str) -> str:
@@ -95,9 +84,10 @@ def shown_part(lesson: Lesson, lang: Lang) -> str:
         names = {s: t("lesson.side_letter", lang, letter=LETTERS[s]) for s in names}
     toggle = "lesson.teacher.show_names" if lesson.hide_names else "lesson.teacher.hide_names"
     title = t("lesson.teacher.on_projector", lang, title=table_title(game, lang))
+    sides = _sides(lesson, names, lang)
     return (
         f'<h2 id="shown-title">{esc(title)}</h2>'
-        f'<div class="projected" data-shown="{esc(game.id)}">{_sides(lesson, names, lang)}</div>'
+        f'<div class="projected{_fit(lesson)}" data-shown="{esc(game.id)}">{sides}</div>'
         + _control(t(toggle, lang), lang, hide="false" if lesson.hide_names else "true")
         + _control(t("lesson.teacher.hide_table", lang), lang, table="")
     )
