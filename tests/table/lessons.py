@@ -11,10 +11,11 @@ from typing import Any
 
 import aiohttp
 
+from bot.services.settings import settings_from_options
 from engine.game import choices
 from engine.regnekrig import Answer
 from table.games import TableGame
-from table.lesson import Seat
+from table.lesson import Lesson, Seat
 from tests.table.support import Table
 
 
@@ -126,3 +127,21 @@ def state_of(page: str) -> str:
     found = re.search(r'<main id="table" data-state="(\w+)"', page)
     assert found is not None, page[:400]
     return found.group(1)
+
+
+def war_round(lesson: Lesson, game: str, layings: int) -> TableGame:
+    """A level-1 game of the lesson whose last round was decided after `layings` layings
+    (RULES §2.3: equal values go to war, again and again): each side takes the first thing
+    offered (a flip, the best answer, the first bet and swap). Games are started, each with
+    the lesson's next seed, until one gets there."""
+    settings = settings_from_options(game=game, level=1, answer_seconds=0)
+    for _ in range(60):
+        played = lesson.games.start(settings, ("Ada", "Bo"), (("a",), ("b",)))
+        for _ in range(400):
+            if played.over:
+                break
+            played.play(choices(played.state)[0].action)
+            facts = played.view(None).result
+            if facts is not None and facts.decided and len(facts.comparisons) >= layings:
+                return played
+    raise AssertionError(f"no {game} round with {layings} layings in these seeds")

@@ -90,6 +90,23 @@ def text_of(page: str) -> str:
     return " ".join(html.unescape(_TAG.sub(" ", page)).split())
 
 
+# Cards as a round's lines write them ("[ −3 ] [ 4 ]"); a page draws card elements in their place.
+_FACES = re.compile(r"(?:\[ [^\]\s]+ \] ?)+")
+
+
+def words_around_cards(line: str) -> list[str]:
+    """A round's line as a page that draws its cards reads it: the words between the cards
+    (bold drawn, not written; a separator before a row of cards gone), each as `text_of`
+    reads it."""
+    parts = (" ".join(p.replace("**", "").split()) for p in _FACES.split(line))
+    return [p.removesuffix(" ·").removeprefix("· ") for p in parts if p.strip(" ·")]
+
+
+def faces_in(line: str) -> int:
+    """How many cards a round's line tells as text."""
+    return sum(m.group(0).count("[") for m in _FACES.finditer(line))
+
+
 def data_state(page: str) -> str:
     found = re.search(r'<main id="table" data-state="(\w+)"', page)
     assert found is not None, page[:500]

@@ -23,7 +23,7 @@ from engine.replay import run
 from engine.view import view
 from table.board import round_lines, side_names
 from tests.table.browser import axe_violations, launch, need_browser
-from tests.table.support import Table, best_answer, serve
+from tests.table.support import Table, best_answer, faces_in, serve, words_around_cards
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, BrowserContext, Page, ViewportSize
@@ -264,7 +264,15 @@ async def test_four_players_play_as_two_teams_in_en(context: BrowserContext, ser
     assert [s.strip("🏆💤🎯 ") for s in sides] == ["Ada & Bo", "Cy & Di"]
     game = served.game(game_id(page))
     lines = round_lines(view(game.state, None), side_names(game, "en"), "en")
-    assert lines and plain(" ".join(lines)) in await words(page)
+    said = await words(page)
+    assert lines and all(w in said for w in words_around_cards(" ".join(lines)))
+    # The news draws the round's cards, each with its spoken name (by its value alone where
+    # one flip turned and took them, RULES §3.2: no suit is made up).
+    drawn = await page.locator("#now .card").evaluate_all(
+        "cards => cards.map(card => card.getAttribute('aria-label'))"
+    )
+    assert len(drawn) == faces_in(" ".join(lines)) > 0
+    assert all(re.fullmatch(r"(minus )?\d+( of \w+)?( \(\w+\))?", n or "") for n in drawn), drawn
     await end_by_time(page, served, "en")
     assert t("over.winner", "en", name="x").split("x")[0].replace("*", "") in await words(page)
     await page.close()

@@ -22,7 +22,7 @@ from engine.registry import GAMES
 from engine.regnekrig import ANSWER, TARGET, Answer, judge_answer, part_of
 from engine.replay import run
 from engine.view import view
-from table.board import side_names
+from table.board import card_html, side_names
 from table.games import CAP, EXPIRY_SECONDS
 from tests.table.support import (
     Table,
@@ -32,6 +32,7 @@ from tests.table.support import (
     message_of,
     text_of,
     window_of,
+    words_around_cards,
 )
 
 REGNEKRIG_2 = {"game": "regnekrig", "level": "1", "mode": "regn", "player1": "Ada", "player2": "Bo"}
@@ -330,8 +331,15 @@ async def test_a_right_and_a_wrong_answer_are_told_as_on_discord(table: Table) -
         "table.note.side", "en", name="Bo", text=answer_reply(verdict, "en")
     )
     names = side_names(game, "en")
-    line = result_line(view(game.state, None).result, names, "en")
-    assert line is not None and text_of(line.replace("**", "")) in text_of(page)
+    facts = view(game.state, None).result
+    line = result_line(facts, names, "en")
+    assert line is not None and facts is not None
+    # The round's cards are drawn as the sides' own (spoken names and all), not told as text.
+    assert all(words in text_of(page) for words in words_around_cards(line))
+    now = page.split('<section id="now"', 1)[1].split("</section>", 1)[0]
+    assert "[ " not in now
+    for cards in (c for laid in game.laid_in(facts).values() for c in laid):
+        assert cards and all(card_html(card, "en") in now for card in cards)
 
 
 async def test_at_a_shared_screen_a_wrong_answer_is_told_when_all_have_answered(

@@ -31,7 +31,7 @@ from table.class_web import HUB
 from table.games import TableGame
 from table.lesson import Seat
 from tests.table.browser import axe_violations, launch, need_browser
-from tests.table.lessons import best_text
+from tests.table.lessons import best_text, war_round
 from tests.table.support import Table, serve
 
 if TYPE_CHECKING:
@@ -283,9 +283,24 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
         await page.keyboard.press("Enter")
     for game in games:
         await until(phase_left(game, ANSWER), "the round revealed")
-    for page in room.pages.values():
+    for name, page in room.pages.items():
         round_one = t("result.round", "en", round=1).replace("**", "")
         await page.locator("#now").filter(has_text=round_one).wait_for()
+        # The news draws the round's cards as the table drew them (spoken names and all).
+        news = await page.eval_on_selector_all(
+            "#now .card", "cards => cards.map(card => card.outerHTML)"
+        )
+        assert set(room.cards[name]) <= set(news) and len(room.cards[name]) == 4, name
+        assert "[ " not in await page.inner_text("#now")
+    # On a phone the news with its cards fits the screen's width, its cards as big as the
+    # answer box's words; axe checks it.
+    phone = room.pages["Di"]
+    wide = await phone.evaluate(
+        "[document.documentElement.scrollWidth, window.innerWidth,"
+        " parseFloat(getComputedStyle(document.querySelector('#now .card')).fontSize)]"
+    )
+    assert wide[0] <= wide[1] and wide[2] >= 16, wide
+    await room.axe(phone, "playing", "news")
     assert room.slip is not None
     # The class goal moved on every device, live (the table revealed first heard of the
     # other's round as the goal alone): the same count for everyone, no name.
@@ -373,6 +388,36 @@ async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None
         .filter(has_text=t("lesson.paused", "en"))
         .wait_for(state="detached")
     )
+
+
+@pytest.mark.parametrize(("game", "layings"), [("satsing", 2), ("regnekrig", 3)])
+async def test_a_war_round_on_the_projector_fits_a_laptop_screen(
+    room: Room, game: str, layings: int
+) -> None:
+    """RULES §2.3: equal values go to war, and again. A round with its wars, on the projector
+    of a 1366×768 laptop, is in sight without scrolling (the teacher never scrolls in front of
+    the class): every laying's cards drawn, still legible across the room (type at least
+    1/32 of the screen's height), nothing moving as it loads, axe finding nothing."""
+    async for table in serve(seeds=list(range(1, 80)), kind="class"):
+        played = war_round(table.lesson, game, layings)
+        table.lesson.show(played.id)
+        facts = played.view(None).result
+        assert facts is not None
+        context = await room.browser.new_context(viewport={"width": 1366, "height": 768})
+        page = await context.new_page()
+        key = table.lesson.teacher_secret
+        await page.goto(f"{table.client.make_url('/')}teacher?key={key}&lang=en")
+        assert await layout_shift(page) == 0
+        size = await page.evaluate(
+            "[parseFloat(getComputedStyle(document.querySelector('#shown .card')).fontSize),"
+            " window.innerHeight, document.querySelector('#shown').getBoundingClientRect().bottom,"
+            " document.querySelectorAll('#shown .card').length]"
+        )
+        laid = played.laid_in(facts)
+        assert size[3] == sum(len(cards) for layings in laid.values() for cards in layings)
+        assert size[0] >= size[1] / 32 and size[2] <= size[1], size
+        await room.axe(page, "teacher", f"projected war ({game})")
+        await context.close()
 
 
 async def test_a_lost_connection_is_said_and_the_page_comes_back(room: Room) -> None:

@@ -10,10 +10,11 @@ from engine.cards import Card
 from engine.facts import RoundFacts
 from engine.game import choices
 from engine.regnekrig import ANSWER, Answer
-from table.board import card_html, card_name
+from table.board import Paths, Seen, card_html, card_name, table_parts
 from table.games import Games, TableGame
 from table.lesson import Lesson
 from table.projected import shown_part
+from tests.table.lessons import war_round
 from tests.table.support import FakeClock, Seeds
 
 
@@ -105,3 +106,40 @@ def test_the_projector_draws_every_laying_of_a_war_round_in_its_place() -> None:
         for cards in layings:
             assert " ".join(card_html(c, "en") for c in cards) in drawn
     assert "[ " not in drawn and "</span></span></span> ·" not in drawn
+
+
+def _news(game: TableGame) -> str:
+    """The news box of side 0's pupil."""
+    paths = Paths("/table/act", "/table", "/table/replay.json", "/table/more-time")
+    return table_parts(game, "en", 0.0, paths, Seen((0,), {0: "a"}, pupil=True))["now"]
+
+
+def test_a_pupils_news_draws_every_laying_of_a_war_round_as_the_tables_drew_it() -> None:
+    """RULES §2.2 and §2.3: a war lays cards again. A pupil's news box tells the last round
+    with every side's layings drawn as card elements (suits and spoken names, as the sides'
+    own tables drew them), none left told as text."""
+    lesson = Lesson("class", FakeClock(), Seeds(list(range(1, 80))))
+    game = war_round(lesson, "regnekrig", 2)
+    facts = game.view(None).result
+    assert facts is not None
+    news = _news(game)
+    layings = [cards for laid in game.laid_in(facts).values() for cards in laid]
+    assert len(layings) >= 4 and all(c.suit is not None for cards in layings for c in cards)
+    for cards in layings:
+        assert " ".join(card_html(c, "en") for c in cards) in news
+    assert "[ " not in news
+
+
+def test_a_pupils_news_draws_a_round_decided_at_its_flip_by_its_values() -> None:
+    """RULES §3.2: one flip turns the cards and decides the round, so no device drew them:
+    the news draws them by their values alone (no suit made up), each a card element."""
+    game = _game("intervallkrig", 3)
+    game.play(Flip(0))
+    facts = game.view(None).result
+    assert facts is not None
+    news = _news(game)
+    played = [p.up for c in facts.comparisons for p in c.plays if p.up]
+    assert played
+    for values in played:
+        assert " ".join(card_html(Card(-1, v), "en") for v in values) in news
+    assert "[ " not in news
