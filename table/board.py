@@ -373,11 +373,6 @@ def _around(table: View, names: Mapping[int, str], lang: Lang) -> tuple[list[str
     return [header_line(table, lang)], after + ([waiting] if waiting else [])
 
 
-def status_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
-    before, after = _around(table, names, lang)
-    return before + round_lines(table, names, lang) + after
-
-
 def news_html(game: TableGame, table: View, names: Mapping[int, str], lang: Lang) -> str:
     """The news box: the status lines, the round shown with its cards drawn as the sides'
     own tables drew them (`TableGame.laid_in`), each side's after its name."""

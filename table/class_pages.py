@@ -10,7 +10,7 @@ from bot.i18n import Lang, t
 from bot.render.board_text import settings_parts
 from bot.render.cards import count_text
 from engine.registry import GAMES, descriptor
-from table.board import card_html, side_names, status_lines, table_state
+from table.board import card_html, side_names, table_state
 from table.games import TableGame
 from table.lesson import Lesson, Seat
 from table.page import button, esc, hidden, md, option_field, select_field
@@ -381,7 +381,3 @@ def summary_body(lesson: Lesson, lang: Lang) -> str:
         f'<a class="button-link" href="/teacher?lang={lang}">'
         f"{esc(t('lesson.summary.back', lang))}</a></p>"
     )
-
-
-def status_of(game: TableGame, lang: Lang) -> list[str]:
-    return status_lines(game.view(None), side_names(game, lang), lang)
