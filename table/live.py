@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,16 +36,45 @@ MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are c
 
 
 @dataclass
+class Later:
+    """Work that runs a little after it is asked for, once however often it is asked meanwhile:
+    a burst of rounds costs one message per device (the work reads the lesson as it is when it
+    runs, so nothing asked for is missed)."""
+
+    delay: float
+    _due: asyncio.TimerHandle | None = None
+    _running: asyncio.Task[None] | None = None  # kept, so the loop does not drop it
+
+    def soon(self, work: Callable[[], Coroutine[Any, Any, None]]) -> None:
+        if self._due is not None:
+            return
+        loop = asyncio.get_running_loop()
+
+        def due() -> None:
+            self._due = None
+            self._running = loop.create_task(work())
+
+        self._due = loop.call_later(self.delay, due)
+
+    @property
+    def waiting(self) -> bool:
+        return self._due is not None
+
+    def cancel(self) -> None:
+        if self._due is not None:
+            self._due.cancel()
+            self._due = None
+
+
+@dataclass
 class Hub:
     lesson: Lesson
     render: Render
     goal: Goal
     pupils: dict[str, dict[web.WebSocketResponse, Lang]] = field(default_factory=dict)
     teachers: dict[web.WebSocketResponse, Lang] = field(default_factory=dict)
-    _teacher_due: asyncio.TimerHandle | None = None
-    _task: asyncio.Task[None] | None = None
-    _goal_due: asyncio.TimerHandle | None = None
-    _goal_task: asyncio.Task[None] | None = None
+    _teachers_later: Later = field(default_factory=lambda: Later(TEACHER_DELAY))
+    _goals_later: Later = field(default_factory=lambda: Later(GOAL_DELAY))
     # The class goal each pupil's connection shows (its last page or goal part).
     _goal_of: dict[web.WebSocketResponse, GoalKey] = field(default_factory=dict)
     sent: int = 0  # messages sent (the benchmark reads it)
@@ -98,18 +127,12 @@ class Hub:
         return (*self.lesson.found(), self.lesson.goal)
 
     def goal_soon(self) -> None:
-        if self._goal_due is not None:
+        if self._goals_later.waiting:
             return
         now = self._goal_now()
         if all(shown == now for shown in self._goal_of.values()):
             return
-        loop = asyncio.get_running_loop()
-
-        def due() -> None:
-            self._goal_due = None
-            self._goal_task = loop.create_task(self.to_goals())
-
-        self._goal_due = loop.call_later(GOAL_DELAY, due)
+        self._goals_later.soon(self.to_goals)
 
     async def to_goals(self) -> None:
         """Every pupil's device whose page shows an older class goal gets the goal's part
@@ -134,27 +157,17 @@ class Hub:
         await self.to_teachers()
 
     async def to_teachers(self) -> None:
-        if self._teacher_due is not None:
-            self._teacher_due.cancel()
-            self._teacher_due = None
+        self._teachers_later.cancel()
         for ws, lang in list(self.teachers.items()):
             await self._send(ws, self.render(None, lang))
 
     def teacher_soon(self) -> None:
-        if self._teacher_due is not None or not self.teachers:
-            return
-        loop = asyncio.get_running_loop()
-
-        def due() -> None:
-            self._teacher_due = None
-            self._task = loop.create_task(self.to_teachers())
-
-        self._teacher_due = loop.call_later(TEACHER_DELAY, due)
+        if self.teachers:
+            self._teachers_later.soon(self.to_teachers)
 
     async def close(self) -> None:
-        for due in (self._goal_due, self._teacher_due):
-            if due is not None:
-                due.cancel()
+        for later in (self._goals_later, self._teachers_later):
+            later.cancel()
         for sockets in [*self.pupils.values(), self.teachers]:
             for ws in list(sockets):
                 await ws.close()
