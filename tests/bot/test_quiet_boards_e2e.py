@@ -17,6 +17,7 @@ from bot.pings import PING_EVERY_MS
 from engine.game import rounds_finished
 from engine.regnekrig import ANSWER
 from tests.bot.e2e import (
+    Decider,
     Table,
     assert_refused,
     private_reply,
@@ -107,9 +108,10 @@ async def test_a_player_is_pinged_at_most_once_a_minute(
 ROUNDS = 6
 
 
-async def play_answer_rounds(table: Table, gid: int) -> int:
-    """Level 3, two pupils answering: until ROUNDS rounds are done; returns how many."""
-    decide = strong_vs_weak(3)
+async def play_answer_rounds(table: Table, gid: int, decide: Decider | None = None) -> int:
+    """Two pupils answering (by default as at level 3): until ROUNDS rounds are done;
+    returns how many."""
+    decide = decide or strong_vs_weak(3)
     for n in range(ROUNDS * 10):
         state = table.state(gid)
         if state.is_over or rounds_finished(state) >= ROUNDS:
@@ -208,7 +210,7 @@ async def test_a_fast_pair_in_its_thread_stays_within_discords_edit_limit(
     assert all(p.response_type == UPDATE_MESSAGE for p in decisions)
     assert [str(r) for r in fake.requests if r.status == 429] == []
     # Headroom under the bucket: at most three edits through the channel in any five
-    # seconds (a picture per round; it was two per round, five of the five allowed).
+    # seconds (one new picture per round; one at every step would use all five allowed).
     edits = [r.at for r in fake.requests if (r.method, r.route) == EDIT]
     assert edits and max(sum(a <= b < a + 5 for b in edits) for a in edits) <= 3
     assert len(_uploads(table)) - uploads_before <= rounds
@@ -226,14 +228,7 @@ async def test_the_best_moves_a_pupil_missed_are_in_their_own_summary(
     seed_deals(monkeypatch, 6)
     await speak(table, lang)
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=6)
-    decide = strong_vs_weak(5, weak_side=1)
-    for n in range(ROUNDS * 10):
-        state = table.state(gid)
-        if state.is_over or rounds_finished(state) >= ROUNDS:
-            break
-        for press in await table.step(gid, decide, player=n):
-            assert press.answered and not press.rejected, press
-            table.clock.advance(PRESS_S)
+    await play_answer_rounds(table, gid, strong_vs_weak(5, weak_side=1))
     missed = _rounds_missed(await table.events(gid), side=1)
     assert missed, "the weak side missed a best move"
     await table.driver.slash("bob", "mattekrig stop")

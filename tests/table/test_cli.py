@@ -153,7 +153,7 @@ def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link(
         process.terminate()
         _, err = process.communicate(timeout=10)
     assert "Traceback" not in err
-    # --host 127.0.0.1 was chosen: the warning says so (it said no network address was found).
+    # --host 127.0.0.1 was chosen: the warning says so.
     assert "Warning: listening on 127.0.0.1, this computer's own address" in err
     assert list(tmp_path.iterdir()) == []
 
