@@ -141,10 +141,15 @@ class BoardPublisher:
         """Whether the game's board shows a picture (`BoardPictures.pictured`)."""
         return await self.art.pictured(game, self._board(game.id))
 
-    async def _picture(self, game: LiveGame) -> tuple[Picture | None, Scene | None]:
+    async def _picture(
+        self, game: LiveGame, pictured: bool | None = None
+    ) -> tuple[Picture | None, Scene | None]:
         """The picture of the game as it is now and what it shows (None: the board is text
-        only, or the bot is stopping and the text stays)."""
-        if not await self.pictured(game) or self._closing:
+        only, or the bot is stopping and the text stays). `pictured`: what the caller has
+        just read from `pictured` (the server's settings are read once per refresh)."""
+        if pictured is None:
+            pictured = await self.pictured(game)
+        if not pictured or self._closing:
             return None, None
         return await self.art.draw(game, self._board(game.id))
 
@@ -324,9 +329,13 @@ class BoardPublisher:
         while True:
             drawn = game.state
             kept = None
-            if game.record.message_id is not None and await self.pictured(game):
+            pictured = await self.pictured(game)
+            if game.record.message_id is not None and pictured:
                 kept = board.shows(self.art.scene(game, board))
-            picture, shows = (None, board.scene) if kept is not None else await self._picture(game)
+            if kept is not None:
+                picture, shows = None, board.scene
+            else:
+                picture, shows = await self._picture(game, pictured)
             async with board.lock:
                 if game.state is not drawn or (kept is not None and board.picture is not kept):
                     continue

@@ -62,13 +62,10 @@ def _pick_group(values: list[int], value: int) -> str | None:
     return LOW if value <= 0 else HIGH
 
 
-def control_of(choice: Choice, values: list[int] | None = None) -> tuple[Verb, str | None]:
-    """The control that offers a choice: its verb and argument. A pick's values share their
-    select's control (`values`: every value the pick offers, which says how it is split)."""
+def control_of(choice: Choice) -> tuple[Verb, str | None]:
+    """The button that offers a choice: its verb and argument (a pick's values are offered by
+    selects, `_selects`)."""
     kind = choice.kind
-    if kind.shape is Shape.PICK:
-        value = choice.value if choice.value is not None else 0
-        return _id(kind, _pick_group(values or [value], value))
     if kind.token is not None:
         return _id(kind, kind.token)
     if kind.shape is Shape.PRESS and choice.value is not None:
