@@ -37,7 +37,7 @@ from table.class_pages import (
 from table.games import TableGame
 from table.lang import page_lang
 from table.lesson import Lesson
-from table.live import Hub
+from table.live import REPLACED, Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
 from table.press import Refused, press, whole
@@ -305,7 +305,7 @@ async def live(request: web.Request) -> web.StreamResponse:
         return ws
     for old in hub.add(device, ws, lang):
         hub.drop(device, old)
-        await old.close()
+        await old.close(code=REPLACED)
     try:
         first = teacher_page(request.app, lang) if teacher else pupil_page(lesson, device, lang)
         await ws.send_str(json.dumps(first, ensure_ascii=False))
@@ -368,9 +368,12 @@ async def control(request: web.Request) -> web.StreamResponse:
     except Refused as refused:
         text = refusal_text(refused.key, refused.values, lang)
         return _teacher_document(request, lang, text, refused.status)
-    for game in games:
-        await hub.game_changed(game)
-    await hub.lobby_changed()
+    if what == "remove" and form.get("confirm") != "yes":
+        await hub.to_teachers()  # a question to the teacher only: no pupil's page changed
+    else:
+        for game in games:
+            await hub.game_changed(game)
+        await hub.lobby_changed()
     raise web.HTTPSeeOther(f"/teacher?lang={lang}")
 
 

@@ -33,6 +33,9 @@ TEACHER_DELAY = 0.5  # the overview is drawn at most this often while many table
 # busy class costs a message a second per device, and a screen reader a sentence a second.
 GOAL_DELAY = 1.0
 MAX_SOCKETS = 4  # live connections kept per device (its tabs); older ones are closed
+# The close code of a connection closed for a newer tab of its device: the page does not
+# reconnect (it would close the next-oldest, and the tabs would take turns for ever).
+REPLACED = 4001
 
 
 @dataclass

@@ -176,8 +176,10 @@ function connect(tries) {
     if (message.html !== undefined) apply(message);
     else if (message.parts) applyParts(message.parts);
   });
-  socket.addEventListener("close", () => {
+  socket.addEventListener("close", (event) => {
     socket = null;
+    // Closed for a newer tab of this device (live.REPLACED): that tab is the live one now.
+    if (event.code === 4001) return;
     linkLost(true);
     // A device that slept or lost the Wi-Fi comes back to the same seat: the first message
     // after reconnecting is the whole page as it is now.

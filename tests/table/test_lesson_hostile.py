@@ -15,7 +15,7 @@ from aiohttp import web
 from bot.i18n import t
 from engine.replay import run
 from table.class_web import CONTROLS, HUB
-from table.live import MAX_SOCKETS
+from table.live import MAX_SOCKETS, REPLACED
 from table.web import SECURITY_HEADERS, TEACHER_COOKIE, Served
 from tests.table.lessons import Device, join, teacher
 from tests.table.support import Table, message_of, serve
@@ -186,7 +186,8 @@ async def test_a_device_opening_many_live_connections_keeps_only_its_last_few(
 ) -> None:
     """A device with a few tabs is normal; one that opens hundreds of live connections would
     make every change of its game cost hundreds of pages for the whole lesson. Beyond
-    `MAX_SOCKETS` the device's oldest connections are closed (a stale tab reconnects)."""
+    `MAX_SOCKETS` the device's oldest connections are closed, with a code that tells the page
+    not to reconnect (else the tabs would close each other in turn for ever)."""
     ada, seat = await join(lesson, "Ada")
     sockets = [await ada.session.ws_connect("/live?lang=en") for _ in range(MAX_SOCKETS + 2)]
     for ws in sockets:
@@ -195,6 +196,7 @@ async def test_a_device_opening_many_live_connections_keeps_only_its_last_few(
     for ws in sockets[:2]:
         closing = await ws.receive()
         assert closing.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSED)
+        assert (closing.type, closing.data) == (aiohttp.WSMsgType.CLOSE, REPLACED)
     hub = lesson.app[HUB]
     assert len(hub.pupils[seat.device]) == MAX_SOCKETS
     bo, _ = await join(lesson, "Bo")  # a change: each kept connection hears of it
