@@ -24,10 +24,12 @@ WORKDIR /app
 COPY requirements.lock ./
 RUN pip install --require-hashes --only-binary=:all: -r requirements.lock
 
-# Every package of the project (pyproject.toml's packages): the engine, the bot, its
-# commands and the browser table of `mattekrig play`.
+# Every package of the project (pyproject.toml's packages): the engine, the layer both
+# screens share, storage, the bot, its commands and the browser table of `mattekrig play`.
 COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
+COPY classroom ./classroom
+COPY storage ./storage
 COPY bot ./bot
 COPY cogs ./cogs
 COPY table ./table

@@ -375,9 +375,9 @@ async def memory_and_restore(
     """Bytes per live game held by the services, and seconds to restore ``games``."""
     from bot.services.clock import SystemClock
     from bot.services.games import GameService
-    from bot.services.settings import settings_from_options
-    from bot.storage import Player
-    from bot.storage.select import open_storage
+    from classroom.settings import settings_from_options
+    from storage import Player
+    from storage.select import open_storage
 
     path = workdir / "restore.sqlite3"
     url = None if database_url is None else new_schema_url(database_url)

@@ -32,7 +32,7 @@ from typing import Any
 
 from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
-from bot.storage import (
+from storage import (
     ALL_GAMES,
     ALL_LEVELS,
     BOARD_SORTS,
@@ -43,8 +43,8 @@ from bot.storage import (
     season_scope,
     week_scope,
 )
-from bot.storage.boards import _board_sql
-from bot.storage.records import PlayerOutcome
+from storage.boards import _board_sql
+from storage.records import PlayerOutcome
 
 TARGET_MS = 10.0
 GUILDS = 50

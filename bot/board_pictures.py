@@ -15,14 +15,14 @@ import discord
 
 from bot import drawing
 from bot.board_state import BoardState, picture_of
-from bot.i18n import t
 from bot.render.display_names import side_names
-from bot.render.locale import as_lang
 from bot.render.pictures import Picture
 from bot.render.pictures.scene import Scene, scene
 from bot.replies import TRANSPORT_ERRORS
 from bot.services.admin import GuildSettings
 from bot.services.live import LiveGame
+from classroom.i18n import t
+from classroom.text.locale import as_lang
 
 log = logging.getLogger(__name__)
 

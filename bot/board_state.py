@@ -10,12 +10,12 @@ from dataclasses import dataclass, field
 import discord
 
 from bot.render.display_names import side_names
-from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.pictures import FILENAME
 from bot.render.pictures.scene import Scene
 from bot.render.screen import GameScreen
 from bot.services.live import LiveGame
+from classroom.text.locale import as_lang
 from engine.view import View, view
 
 

@@ -29,7 +29,6 @@ import discord
 from bot import board_pictures
 from bot.board_pictures import BoardPictures
 from bot.board_state import BoardState, Rendered, Shown, picture_of, screen_of
-from bot.i18n import pick_locale, t
 from bot.pings import TurnPings
 from bot.render.board import render_board
 from bot.render.panel import Panel
@@ -49,6 +48,7 @@ from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
 from bot.services.live import GameUpdate, LiveGame
 from bot.shown_seqs import ShownSeqs, may_be_behind
+from classroom.i18n import pick_locale, t
 
 log = logging.getLogger(__name__)
 MISSING_PERMISSIONS = 50013  # Discord's code for a request the bot has no permission for

@@ -18,8 +18,6 @@ from discord.ext import commands, tasks
 from bot.app import App
 from bot.boards import BoardPublisher
 from bot.config import Config
-from bot.i18n import option_name, t
-from bot.i18n.translator import MattekrigTranslator
 from bot.invite import ready_line
 from bot.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
@@ -42,12 +40,14 @@ from bot.services.stats import StatsService
 from bot.services.summary import SummaryService
 from bot.services.teachers import TeacherService
 from bot.shards import ShardGameStore, Shards
-from bot.storage import Invitation, Storage
-from bot.storage.contract import GameStore
-from bot.storage.select import open_storage
+from bot.translator import MattekrigTranslator
 from bot.ui.modals import handle_answer_submit
 from bot.ui.options import wrong_option
 from bot.ui.presses import handle_press
+from classroom.i18n import option_name, t
+from storage import Invitation, Storage
+from storage.contract import GameStore
+from storage.select import open_storage
 
 log = logging.getLogger(__name__)
 

@@ -13,11 +13,11 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot.board_state import BoardState
-from bot.i18n import t
 from bot.replies import TRANSPORT_ERRORS
 from bot.services.admin import GuildSettings
 from bot.services.clock import Clock
 from bot.services.live import LiveGame
+from classroom.i18n import t
 
 log = logging.getLogger(__name__)
 PING_EVERY_MS = 60_000  # a player is pinged at most once a minute, whatever the games

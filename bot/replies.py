@@ -12,13 +12,13 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.i18n import Lang, catalogue, option_name, pick_locale, t
-from bot.render.board_text import refusal_text
 from bot.render.panel import Panel
 from bot.render.records import render_done
-from bot.services.errors import UserFacingError
-from bot.storage import ConflictError, NotFoundError
+from classroom.errors import UserFacingError
+from classroom.i18n import Lang, catalogue, option_name, pick_locale, t
+from classroom.text.board_text import refusal_text
 from engine.errors import EngineError
+from storage import ConflictError, NotFoundError
 
 log = logging.getLogger(__name__)
 MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user

@@ -13,9 +13,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from bot.storage.contract import GameStore
-from bot.storage.errors import NotFoundError
-from bot.storage.records import (
+from storage.contract import GameStore
+from storage.errors import NotFoundError
+from storage.records import (
     ActionCommit,
     ClassSession,
     GameRecord,

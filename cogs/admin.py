@@ -15,20 +15,20 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.i18n import t
-from bot.i18n.translator import choice, ls
 from bot.render.admin import render_presets, render_season_confirm, render_settings
 from bot.render.assignments import render_assignments
 from bot.render.report import mistake_name, op_names, render_report
 from bot.render.sessions import render_session_started
 from bot.replies import reply_with
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES, SettingsChange
-from bot.services.errors import UserFacingError
 from bot.services.figures import SORTS as BOARD_SORTS
 from bot.services.periods import local_time
 from bot.services.report import report_rows_csv
 from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
+from bot.translator import choice, ls
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
+from classroom.errors import UserFacingError
+from classroom.i18n import t
 from engine.computer import Strength
 from engine.levels import AnswerForm
 from engine.options import ANSWER_TIME, DECK, LEVEL, MODE, TIME_LIMIT, WAR_SIZE

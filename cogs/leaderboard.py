@@ -10,9 +10,9 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.i18n.translator import choice, ls
 from bot.render.leaderboard import LeaderboardOptions
 from bot.services.figures import GAMES, PERIODS, SORTS
+from bot.translator import choice, ls
 from bot.ui.leaderboard import show_leaderboard
 
 

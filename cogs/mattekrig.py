@@ -9,14 +9,12 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.app import App
-from bot.i18n import t
-from bot.i18n.translator import choice, ls
 from bot.render.admin import render_preset_embed
 from bot.render.invitations import render_lobby
 from bot.render.texts import help_text, rules_text
 from bot.replies import answer_message, lang_of, reply_lang
-from bot.services.errors import UserFacingError
 from bot.services.teachers import start_options
+from bot.translator import choice, ls
 from bot.ui.flow import (
     defer_if_late,
     may_create_thread,
@@ -27,6 +25,8 @@ from bot.ui.flow import (
 )
 from bot.ui.guild import board_language, check_channel, home_channel_id, house_rules
 from bot.ui.start_options import with_game_options
+from classroom.errors import UserFacingError
+from classroom.i18n import t
 from cogs.admin import AdminGroup
 from cogs.leaderboard import LeaderboardCommands
 from cogs.privacy import PrivacyCommands

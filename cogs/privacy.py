@@ -13,11 +13,11 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.i18n import t
-from bot.i18n.translator import ls
 from bot.render.privacy import render_forget_confirm
 from bot.replies import reply_with
+from bot.translator import ls
 from bot.ui.guild import house_rules
+from classroom.i18n import t
 
 NO_PINGS = discord.AllowedMentions.none()
 

@@ -9,11 +9,11 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.i18n.translator import choice, ls
 from bot.render.assignments import render_my_assignments
 from bot.render.sessions import render_my_session
 from bot.render.stats import render_stats
 from bot.services.figures import GAMES
+from bot.translator import choice, ls
 from bot.ui.guild import house_rules, is_manager, require_guild
 
 NO_PINGS = discord.AllowedMentions.none()

@@ -1,6 +1,6 @@
 """A table as HTML for one device: drawn from the engine's view for the device's side
 (`engine.view.view(state, side)`; the one-screen table, which holds every side, draws the
-table's view), in the Discord board's words (`bot.render.board_text`, `bot.render.results`),
+table's view), in the Discord board's words (`classroom.text.board_text`, `classroom.text.results`),
 with controls built from the view's choices and nothing else.
 
 The page is made of parts with stable ids, so a live update replaces only what changed and
@@ -16,8 +16,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from bot.i18n import Lang, t
-from bot.render.board_text import (
+from classroom.i18n import Lang, t
+from classroom.text.board_text import (
     game_title,
     header_line,
     outcome_lines,
@@ -28,9 +28,9 @@ from bot.render.board_text import (
     status_text,
     waiting_line,
 )
-from bot.render.cards import MINUS, count_text, number_text
-from bot.render.naming import computer_name
-from bot.render.results import RoundBlock, faces_text, round_block
+from classroom.text.cards import MINUS, count_text, number_text
+from classroom.text.naming import computer_name
+from classroom.text.results import RoundBlock, faces_text, round_block
 from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
 from engine.hints import swap_chances

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.i18n import Lang, t
-from bot.render.board_text import settings_parts
-from bot.render.cards import count_text
+from classroom.i18n import Lang, t
+from classroom.text.board_text import settings_parts
+from classroom.text.cards import count_text
 from engine.registry import GAMES, descriptor
 from table.board import card_html, side_names, table_state
 from table.games import TableGame

@@ -20,8 +20,8 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from bot.i18n import Lang, t
-from bot.render.board_text import refusal_text
+from classroom.i18n import Lang, t
+from classroom.text.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.class_pages import (
     GOAL_OPEN,

@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from bot.services.operations import practised
-from bot.services.settings import GameSettings
+from classroom.operations import practised
+from classroom.settings import GameSettings
 from engine.actions import Action, Timeout, TimeUp
 from engine.cards import Card
 from engine.computer import Strength, choose

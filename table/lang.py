@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from bot.i18n import DEFAULT_LANG, LANGS, Lang, lang_of, t
+from classroom.i18n import DEFAULT_LANG, LANGS, Lang, lang_of, t
 
 
 def language_name(lang: Lang) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.i18n import Lang
+from classroom.i18n import Lang
 from table.games import TableGame
 from table.lesson import Lesson
 

@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterable, Mapping
 from urllib.parse import urlencode
 
-from bot.i18n import LANGS, Lang, t
+from classroom.i18n import LANGS, Lang, t
 from engine.computer import Strength
 from engine.descriptor import GameDescriptor
 from engine.options import Option

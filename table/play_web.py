@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from bot.i18n import Lang, t
-from bot.render.board_text import refusal_text
+from classroom.i18n import Lang, t
+from classroom.text.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.games import TableGame
 from table.page import button, document, esc, hidden, lang_switch, not_found_page, setup_page

@@ -13,10 +13,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.i18n import t
-from bot.render.board_text import answer_reply
-from bot.render.cards import number_text
-from bot.services.errors import UserFacingError
+from classroom.errors import UserFacingError
+from classroom.i18n import t
+from classroom.text.board_text import answer_reply
+from classroom.text.cards import number_text
 from engine.actions import ChoiceKind, Shape, choice_action
 from engine.errors import EngineError, Refusal
 from engine.intervallkrig import BET_CHOICE, PASS_CHOICE

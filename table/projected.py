@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from bot.i18n import Lang, t
-from bot.render.notation import school_expression, school_value
+from classroom.i18n import Lang, t
+from classroom.text.notation import school_expression, school_value
 from engine.facts import RoundFacts
 from table.board import drawn_line, shown_block, side_names, table_title
 from table.lesson import Lesson

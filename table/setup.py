@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from bot.services.settings import GameSettings, settings_from_options
+from classroom.settings import GameSettings, settings_from_options
 from engine.computer import Strength
 from engine.descriptor import GameDescriptor
 from engine.options import (

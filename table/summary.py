@@ -14,8 +14,8 @@ from collections import Counter
 from dataclasses import dataclass
 from fractions import Fraction
 
-from bot.i18n import Lang, t
-from bot.services.report import spreadsheet, spreadsheet_cell
+from classroom.i18n import Lang, t
+from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from table.games import Record
 from table.lesson import Lesson
 

@@ -19,8 +19,8 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
-from bot.i18n import Lang
-from bot.render.board_text import refusal_text
+from classroom.i18n import Lang
+from classroom.text.board_text import refusal_text
 from table.games import TableGame
 from table.lang import page_lang
 from table.lesson import Lesson

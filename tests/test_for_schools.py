@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.config import RETENTION
-from bot.i18n import t
 from bot.ops.cli import COMMANDS, parser
+from classroom.i18n import t
 from tests.ops_support import ROOT
 
 PACKS = {

@@ -4,7 +4,7 @@ architecture true without an extra dependency.
 * storage and services never import discord (they are tested and reused without it);
 * the engine never imports the bot or the cogs (its own purity test covers the rest);
 * nothing imports a cog (cogs are loaded as extensions by name);
-* i18n catalogue lookup (`bot.i18n.messages`) stays free of discord too;
+* i18n catalogue lookup (`classroom.i18n.messages`) stays free of discord too;
 * render imports no service and no storage: it draws values (the engine's, `bot.services.figures`,
   storage's row types and the live game a service hands over), so any screen can draw any
   position without a database;
@@ -24,6 +24,8 @@ import ast
 import contextlib
 import functools
 import shutil
+import subprocess
+import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
@@ -33,20 +35,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 # The modules render may import from the bot: its own, the catalogues, the custom_id grammar,
 # and the value modules below.
-RENDER_MAY_IMPORT = ("bot.i18n", "bot.render", "bot.custom_ids")
+RENDER_MAY_IMPORT = ("classroom.i18n", "bot.render", "bot.custom_ids")
 # Plain values shared across the layers: no I/O, no service, no discord. `bot.services.live`
 # is the game a service holds (render/display_names.py reads the sides' names from it; the
-# board draws a `GameScreen`) and `bot.services.settings` the rules it was started with;
-# `bot.storage.records` the rows storage returns (frozen dataclasses); `bot.services.figures`
+# board draws a `GameScreen`) and `classroom.settings` the rules it was started with;
+# `storage.records` the rows storage returns (frozen dataclasses); `bot.services.figures`
 # what the record services report.
 VALUE_MODULES = (
     "bot.services.figures",
-    "bot.storage.records",
-    "bot.storage.records.games",
-    "bot.storage.records.results",
-    "bot.storage.records.teaching",
+    "storage.records",
+    "storage.records.games",
+    "storage.records.results",
+    "storage.records.teaching",
     "bot.services.live",
-    "bot.services.settings",
+    "classroom.settings",
 )
 
 
@@ -110,14 +112,15 @@ def _offenders(paths: list[Path], forbidden: set[str]) -> dict[str, set[str]]:
 def _bot_imports_outside(
     paths: list[Path], allowed: Iterable[str], *, at_run_time: bool = False
 ) -> dict[str, set[str]]:
-    """Files importing a `bot` or `cogs` module outside ``allowed``, with what they import."""
+    """Files importing a `bot`, `cogs` or `storage` module outside ``allowed``, with what they
+    import."""
     allowed = tuple(allowed)
     found: dict[str, set[str]] = {}
     for path in paths:
         bad = {
             n
             for n in _imported_roots(path, at_run_time=at_run_time)
-            if n.split(".")[0] in ("bot", "cogs") and not _under(n, allowed)
+            if n.split(".")[0] in ("bot", "cogs", "storage") and not _under(n, allowed)
         }
         if bad:
             found[str(path.relative_to(ROOT))] = bad
@@ -125,7 +128,7 @@ def _bot_imports_outside(
 
 
 def test_storage_and_services_never_import_discord() -> None:
-    paths = [*_modules("bot/storage", "bot/services"), ROOT / "bot/i18n/messages.py"]
+    paths = [*_modules("storage", "bot/services"), ROOT / "classroom/i18n/messages.py"]
     assert len(paths) > 5
     assert _offenders(paths, {"discord"}) == {}
 
@@ -134,8 +137,30 @@ def test_the_engine_never_imports_the_bot() -> None:
     assert _offenders(_modules("engine"), {"bot", "cogs", "discord", "aiosqlite"}) == {}
 
 
+def test_the_shared_layer_stands_on_the_engine_alone() -> None:
+    """`classroom` serves both screens: it imports the engine and itself, no screen (discord,
+    aiohttp, the bot, the browser) and no storage."""
+    paths = _modules("classroom")
+    assert len(paths) > 8
+    forbidden = {"bot", "cogs", "table", "storage", "discord", "aiohttp", "aiosqlite", "sqlite3"}
+    assert _offenders(paths, forbidden) == {}
+
+
+def test_the_browser_imports_no_bot() -> None:
+    """`table` imports the engine, `classroom` and storage, never `bot` (nor discord): the
+    lesson is its own product, and loading it loads none of the Discord bot."""
+    assert _offenders(_modules("table"), {"bot", "cogs", "discord"}) == {}
+    code = (
+        "import sys, table.app; print(sorted(m for m in sys.modules if m.split('.')[0] == 'bot'))"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert loaded.stdout.strip() == "[]"
+
+
 def test_nothing_imports_a_cog() -> None:
-    paths = _modules("engine", "bot", "cogs", "tests", "benchmarks")
+    paths = _modules(*PACKAGES)
     importers = {p for p in paths if p.parent.name != "cogs"}
     assert _offenders(sorted(importers), {"cogs"}) == {}
 
@@ -144,7 +169,7 @@ def test_the_project_imports_absolutely() -> None:
     """These checks read absolute module names; a relative import would slip past them."""
     relative = [
         f"{p.relative_to(ROOT)}:{node.lineno}"
-        for p in _modules("engine", "bot", "cogs")
+        for p in _modules(*PACKAGES[:-2])
         for node in ast.walk(ast.parse(p.read_text(encoding="utf-8")))
         if isinstance(node, ast.ImportFrom) and node.level > 0
     ]
@@ -154,12 +179,12 @@ def test_the_project_imports_absolutely() -> None:
 def test_the_checks_see_type_checking_imports_apart() -> None:
     """The helper itself: a guarded import is a type name only, anything else counts."""
     source = (
-        "from typing import TYPE_CHECKING\nimport typing\nimport bot.storage\n"
+        "from typing import TYPE_CHECKING\nimport typing\nimport storage\n"
         "if TYPE_CHECKING:\n    from bot.client import MattekrigBot\n"
         "if typing.TYPE_CHECKING:\n    import bot.services\n"
         "def later():\n    from bot.ui import items\n"
     )
-    everything = {"typing", "bot.storage", "bot.client", "bot.services", "bot.ui"}
+    everything = {"typing", "storage", "bot.client", "bot.services", "bot.ui"}
     assert _imports_in(source) == everything
     assert _imports_in(source, at_run_time=True) == everything - {"bot.client", "bot.services"}
 
@@ -201,7 +226,7 @@ def test_the_discord_layer_calls_services_never_storage() -> None:
     importers = {
         str(p.relative_to(ROOT)): bad
         for p in paths
-        if (bad := {n for n in _imported_roots(p) if _under(n, ("bot.storage",))})
+        if (bad := {n for n in _imported_roots(p) if _under(n, ("storage",))})
     }
     assert importers == {}
     readers = sorted(
@@ -258,34 +283,34 @@ def test_the_client_wires_services_through_their_constructors() -> None:
     assert patched == []
 
 
-# The services see storage only through its contract (bot/storage/contract.py), so
+# The services see storage only through its contract (storage/contract.py), so
 # a second backend needs no service change. These modules are the SQLite backend itself.
 _BACKEND_MODULES = {
     "aiosqlite",
     "sqlite3",
-    "bot.storage.database",
-    "bot.storage.migrate",
-    "bot.storage.boards",
-    "bot.storage.games",
-    "bot.storage.invitations",
-    "bot.storage.privacy",
-    "bot.storage.result_rows",
-    "bot.storage.results",
-    "bot.storage.seasons",
-    "bot.storage.settings",
-    "bot.storage.sql",
-    "bot.storage.sqlite",
-    "bot.storage.teachers",
-    "bot.storage.timers",
+    "storage.database",
+    "storage.migrate",
+    "storage.boards",
+    "storage.games",
+    "storage.invitations",
+    "storage.privacy",
+    "storage.result_rows",
+    "storage.results",
+    "storage.seasons",
+    "storage.settings",
+    "storage.sql",
+    "storage.sqlite",
+    "storage.teachers",
+    "storage.timers",
 }
 
 
 def _names_from_storage(path: Path) -> set[str]:
-    """The names a file takes from the ``bot.storage`` package itself."""
+    """The names a file takes from the ``storage`` package itself."""
     return {
         alias.name
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "bot.storage"
+        if isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "storage"
         for alias in node.names
     }
 
@@ -305,17 +330,22 @@ def test_services_depend_on_the_storage_contract_not_a_backend() -> None:
 
 # -- no cycles, one way down ------------------------------------------------------------------
 
-PACKAGES = ("engine", "bot", "cogs", "table", "benchmarks", "tests")
+PACKAGES = ("engine", "classroom", "storage", "table", "bot", "cogs", "benchmarks", "tests")
 # The layers from the bottom up: a module may import its own layer's modules and any layer's
 # below it, never one above (the longest prefix names a module's layer).
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("engine",),  # the pure rules
-    # what everything reads: the catalogues, the settings, the data folders, the custom ids
-    ("bot", "bot.i18n", "bot.config", "bot.paths", "bot.token_shape", "bot.custom_ids"),
+    # what both screens share: the words, the board's and the round's text, the settings
+    ("classroom",),
+    ("storage",),  # the database, the bot's games and the lessons alike
+    # the browser: it stands on the engine, the shared layer and storage, never on the bot
+    ("table",),
+    # what the bot reads everywhere: the settings, the data folders, the custom ids, the
+    # slash commands' translator
+    ("bot", "bot.config", "bot.paths", "bot.token_shape", "bot.custom_ids", "bot.translator"),
     # the log lines (secrets redacted) and the invite link: the client and the command line
     # both write them
     ("bot.logs", "bot.redact", "bot.invite"),
-    ("bot.storage",),
     ("bot.services", "bot.shards"),
     ("bot.render", "bot.drawing"),  # pure screens, and the pictures' worker
     # Discord's side of the services: answers, what the Discord layer may use of the bot, what
@@ -327,8 +357,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot.ui",),
     ("cogs",),
     ("bot.client",),  # builds every part
-    ("table",),  # the browser, started by the command line too
-    ("bot.ops", "bot.__main__"),  # the operator's command line
+    ("bot.ops", "bot.__main__"),  # the operator's command line: starts the bot or a lesson
     ("tests.fakediscord", "tests.postgres"),  # what the tests and the benchmarks run against
     ("benchmarks",),
     ("tests",),
@@ -452,7 +481,7 @@ def test_every_import_runs_down_the_layers() -> None:
 
 # What the planted faults need: the product's packages (the tests' and benchmarks' modules only
 # add imports from above).
-PRODUCT = ("engine", "bot", "cogs", "table")
+PRODUCT = ("engine", "classroom", "storage", "table", "bot", "cogs")
 
 
 @pytest.fixture(scope="module")

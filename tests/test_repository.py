@@ -16,9 +16,9 @@ import pytest
 from discord import app_commands
 
 from bot.config import Config
-from bot.i18n import LANGS, catalogue, t
 from bot.ops.sync import CommandsOnly
 from bot.render.texts import RULE_BOOK, rules_text
+from classroom.i18n import LANGS, catalogue, t
 from engine import events
 from engine.state import Termination
 

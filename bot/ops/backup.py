@@ -19,7 +19,7 @@ Restore replaces the database's content the same way, only while no bot holds it
 first keeps the database it replaces beside it (``<name>.before-restore-<time>.db``). Then it
 applies again every forget-me and forgotten server that the replaced database recorded and
 the backup had not: an old backup must never bring a forgotten pupil back (the forgets are
-kept as fingerprints, `bot.storage.privacy`).
+kept as fingerprints, `storage.privacy`).
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ from bot.config import StartupError
 from bot.ops.database import check_folder, known_version, read_only_uri
 from bot.ops.lock import DatabaseLock, DatabaseLocked
 from bot.ops.private import create_private, database_files, make_folder, make_private
-from bot.storage.errors import StorageError
+from storage.errors import StorageError
 
 # A dated backup's name; only files named like this are ever pruned.
 DATED = re.compile(r"mattekrig-(\d{8}-\d{6})\.db")
@@ -221,7 +221,7 @@ def _forget_again(
     new = [entry for entry in entries if entry not in known]
     if not new:
         return (0, 0)
-    from bot.storage import Storage
+    from storage import Storage
 
     async def _apply() -> dict[str, int]:
         async with await Storage.open(database) as storage:

@@ -198,7 +198,7 @@ def _run(args: argparse.Namespace) -> int:
 def _start(config: Config, args: argparse.Namespace) -> int:
     # imported here, not at the top: check, backup and restore never load the client
     from bot.client import make_bot
-    from bot.storage import StorageError
+    from storage import StorageError
 
     bot = make_bot(config, sync_global=args.sync)
     try:

@@ -6,7 +6,7 @@ file", "file is not a database") or, for a new database in a read-only folder, a
 reach Discord". Each problem here is one sentence.
 
 The schema version this code knows is the highest numbered file in
-``bot/storage/migrations/`` (``NNNN_name.sql``); the database's own is ``PRAGMA
+``storage/migrations/`` (``NNNN_name.sql``); the database's own is ``PRAGMA
 user_version``. Storage itself migrates at start; this module only reads.
 """
 
@@ -51,7 +51,7 @@ class DatabaseReport:
 
 def known_version() -> int:
     """The highest migration number shipped with this code."""
-    folder = resources.files("bot.storage.migrations")
+    folder = resources.files("storage.migrations")
     numbers = [
         int(match[1]) for entry in folder.iterdir() if (match := _MIGRATION.fullmatch(entry.name))
     ]

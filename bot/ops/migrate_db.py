@@ -18,8 +18,8 @@ from typing import Any
 
 from bot.config import StartupError
 from bot.ops.database import read_only_uri, schema_version
-from bot.storage.errors import StorageError
-from bot.storage.migrate import latest_version, load_migrations
+from storage.errors import StorageError
+from storage.migrate import latest_version, load_migrations
 
 SQLITE_PREFIX = "sqlite:"
 # Tables of SQLite's own, never the bot's data.
@@ -95,7 +95,7 @@ def copy(source: Path, target: str) -> Copied:
     try:
         import psycopg
 
-        from bot.storage.postgres import PostgresStorage
+        from storage.postgres import PostgresStorage
     except ImportError:
         raise StartupError(
             "migrate-db needs the PostgreSQL driver: pip install 'mattekrig[postgres]'."

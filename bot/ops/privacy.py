@@ -24,10 +24,10 @@ from typing import TypeVar
 from bot.config import Config, StartupError
 from bot.ops.database import inspect_database
 from bot.services.clock import SystemClock
-from bot.services.errors import UserFacingError
 from bot.services.privacy import GuildInPlay, PrivacyService, Retention
 from bot.services.results import ResultsService
-from bot.storage.errors import StorageError
+from classroom.errors import UserFacingError
+from storage.errors import StorageError
 
 T = TypeVar("T")
 
@@ -40,7 +40,7 @@ class Exported:
 
 def _run(config: Config, work: Callable[[PrivacyService], Awaitable[T]]) -> T:
     """Open the bot's database (never a new one), do ``work`` with its privacy service, close."""
-    from bot.storage.select import open_storage
+    from storage.select import open_storage
 
     if (
         config.database_url is None

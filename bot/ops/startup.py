@@ -55,8 +55,8 @@ def _postgres(config: Config, found: Findings) -> None:
     """DATABASE_URL: reach and migrate the server once, as `run` would before Discord."""
     import asyncio
 
-    from bot.storage import StorageError
-    from bot.storage.select import open_storage
+    from storage import StorageError
+    from storage.select import open_storage
 
     async def _version() -> int:
         storage = await open_storage(config.database_path, config.database_url)

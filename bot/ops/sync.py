@@ -11,7 +11,7 @@ from __future__ import annotations
 import discord
 
 from bot.client import EXTENSIONS, MattekrigBot
-from bot.i18n.translator import MattekrigTranslator
+from bot.translator import MattekrigTranslator
 
 
 class CommandsOnly(MattekrigBot):

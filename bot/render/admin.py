@@ -8,12 +8,12 @@ from collections.abc import Sequence
 import discord
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
 from bot.render.board import clip
-from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date, render_question
-from bot.storage.records import (
+from classroom.i18n import t
+from classroom.text.locale import as_lang
+from storage.records import (
     PRESET_KEYS,
     SERVER_WIDE,
     ClassPreset,

@@ -7,12 +7,12 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Lang, t
 from bot.render.board import clip
-from bot.render.locale import as_lang
 from bot.render.records import ADMIN_COLOUR, FIELD_VALUE_MAX, STATS_COLOUR, date, display, percent
 from bot.services.figures import AssignmentProgress
-from bot.storage.records import Assignment
+from classroom.i18n import Lang, t
+from classroom.text.locale import as_lang
+from storage.records import Assignment
 
 MAX_FIELDS = 25  # Discord's limit per embed
 

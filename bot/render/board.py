@@ -18,8 +18,13 @@ from typing import Any
 
 import discord
 
-from bot.i18n import Lang, t
-from bot.render.board_text import (
+from bot.render.buttons import game_view
+from bot.render.lessons import round_lesson
+from bot.render.panel import Panel
+from bot.render.screen import GameScreen
+from classroom.i18n import Lang, t
+from classroom.settings import IDLE_MINUTES
+from classroom.text.board_text import (
     clip,
     game_title,
     header_line,
@@ -32,14 +37,9 @@ from bot.render.board_text import (
     status_text,
     waiting_lines,
 )
-from bot.render.buttons import game_view
-from bot.render.cards import card_face, cards_text, count_text, number_text
-from bot.render.lessons import round_lesson
-from bot.render.locale import as_lang
-from bot.render.panel import Panel
-from bot.render.results import RoundBlock, round_block
-from bot.render.screen import GameScreen
-from bot.services.settings import IDLE_MINUTES
+from classroom.text.cards import card_face, cards_text, count_text, number_text
+from classroom.text.locale import as_lang
+from classroom.text.results import RoundBlock, round_block
 from engine.registry import descriptor
 from engine.view import SideView, View
 

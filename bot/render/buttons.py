@@ -24,9 +24,9 @@ from __future__ import annotations
 import discord
 
 from bot.custom_ids import Verb, build
-from bot.i18n import Lang, t
-from bot.render.cards import number_text
 from bot.render.screen import GameScreen
+from classroom.i18n import Lang, t
+from classroom.text.cards import number_text
 from engine.actions import FLIP_CHOICE, Choice, ChoiceKind, Shape, Tone
 from engine.config import Mode
 from engine.registry import descriptor

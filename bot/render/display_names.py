@@ -12,10 +12,10 @@ from functools import lru_cache
 
 from discord.utils import escape_markdown, escape_mentions
 
-from bot.i18n import Lang, t
-from bot.render.naming import computer_name
 from bot.services.live import LiveGame
-from bot.storage.records import Player
+from classroom.i18n import Lang, t
+from classroom.text.naming import computer_name
+from storage.records import Player
 
 MAX_NAME = 32  # Discord's own display-name limit; longer names are clipped with "…"
 NAMES_KEPT = 2048  # games' side names remembered: two per live game (board and picture)

@@ -13,18 +13,18 @@ from typing import Any
 import discord
 
 from bot.custom_ids import Verb, build
-from bot.i18n import Lang, t
 from bot.render.board import ENDED_COLOUR, Board, clip, game_title, when
 from bot.render.display_names import user_name
-from bot.render.locale import as_lang
-from bot.render.naming import computer_name, join_names
-from bot.services.settings import DEFAULT_ANSWER_SECONDS, team_order
-from bot.storage.records import Invitation
+from classroom.i18n import Lang, t
+from classroom.settings import DEFAULT_ANSWER_SECONDS, team_order
+from classroom.text.locale import as_lang
+from classroom.text.naming import computer_name, join_names
 from engine.descriptor import GameDescriptor
 from engine.levels import RESULT_LEVELS
 from engine.options import SIDES, TEAM_SIDES
 from engine.registry import GAMES
 from engine.regnekrig import REGNEKRIG
+from storage.records import Invitation
 
 LOBBY_MAX = SIDES[-1]
 _MEMBER_MARKS = {"accepted": "✅", "invited": "⏳", "declined": "❌", "joined": "✅"}

@@ -15,9 +15,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.custom_ids import Verb
-from bot.i18n import LANGS, Lang, t
 from bot.render.board import clip
-from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import (
     DESCRIPTION_MAX,
@@ -29,7 +27,9 @@ from bot.render.records import (
     percent,
 )
 from bot.services.figures import GAMES, PERIODS, SORTS, Leaderboard, Period
-from bot.storage.records import BoardRow, BoardSort
+from classroom.i18n import LANGS, Lang, t
+from classroom.text.locale import as_lang
+from storage.records import BoardRow, BoardSort
 
 MEDALS = {1: "🥇", 2: "🥈", 3: "🥉"}
 

@@ -1,6 +1,6 @@
 """What a round teaches, said after it, put into words from the view's facts.
 
-Kept apart from the result line (`bot.render.results`, which says who won what) so any round
+Kept apart from the result line (`classroom.text.results`, which says who won what) so any round
 block can add it: `round_lesson` gives the lines, one for the round's own target (the header
 already shows the next one) and one per side that played a value: its distance to the target
 (``12 er 3 unna 15``), the middle step where a square or a root was involved
@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Collection, Mapping
 from fractions import Fraction
 
-from bot.i18n import Lang, t
-from bot.render.cards import number_text
-from bot.render.locale import as_lang
-from bot.render.notation import school_expression, school_value
+from classroom.i18n import Lang, t
+from classroom.text.cards import number_text
+from classroom.text.locale import as_lang
+from classroom.text.notation import school_expression, school_value
 from engine.config import Mode
 from engine.errors import ExpressionError
 from engine.expressions import parse, to_text

@@ -6,10 +6,10 @@ from __future__ import annotations
 import discord
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
-from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import DANGER_COLOUR, render_question
+from classroom.i18n import t
+from classroom.text.locale import as_lang
 
 
 def render_forget_confirm(user_id: int, lang: str) -> Panel:

@@ -10,9 +10,9 @@ from datetime import UTC, datetime
 import discord
 
 from bot.custom_ids import Verb, build
-from bot.i18n import Lang, t
 from bot.render.display_names import clean_name
 from bot.render.panel import Panel
+from classroom.i18n import Lang, t
 
 LEADERBOARD_COLOUR = discord.Colour(0xEAB308)  # gold
 STATS_COLOUR = discord.Colour(0x3B82F6)  # blue

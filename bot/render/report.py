@@ -10,10 +10,7 @@ from dataclasses import dataclass
 import discord
 
 from bot.custom_ids import Verb
-from bot.i18n import Lang, t
 from bot.render.board import clip
-from bot.render.locale import as_lang
-from bot.render.notation import seconds_text
 from bot.render.records import (
     ADMIN_COLOUR,
     DESCRIPTION_MAX,
@@ -24,6 +21,9 @@ from bot.render.records import (
 )
 from bot.render.stats import op_name
 from bot.services.figures import ClassReport, SkillLine
+from classroom.i18n import Lang, t
+from classroom.text.locale import as_lang
+from classroom.text.notation import seconds_text
 
 MAX_EMBEDS = 10  # Discord's limit per message: the overview and nine pupils
 PUPILS_PER_PAGE = MAX_EMBEDS - 1

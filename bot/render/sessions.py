@@ -7,9 +7,7 @@ from __future__ import annotations
 import discord
 
 from bot.custom_ids import Verb, build
-from bot.i18n import Lang, t
 from bot.render.board import clip, when
-from bot.render.locale import as_lang
 from bot.render.panel import Panel
 from bot.render.records import (
     ADMIN_COLOUR,
@@ -23,7 +21,9 @@ from bot.render.records import (
 from bot.render.report import mistake_in
 from bot.render.stats import op_name
 from bot.services.figures import PupilLine, SessionSummary
-from bot.storage.records import ClassSession
+from classroom.i18n import Lang, t
+from classroom.text.locale import as_lang
+from storage.records import ClassSession
 
 
 def render_session_started(session: ClassSession, lang: str) -> str:

@@ -8,13 +8,13 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.i18n import Lang, t
 from bot.render.board import clip
-from bot.render.locale import as_lang
-from bot.render.notation import seconds_text
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
 from bot.services.figures import PlayerStats, Practice
-from bot.storage.records import OperationTally, RatingLine
+from classroom.i18n import Lang, t
+from classroom.text.locale import as_lang
+from classroom.text.notation import seconds_text
+from storage.records import OperationTally, RatingLine
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1-4, named like the levels
 

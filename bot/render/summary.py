@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from bot.i18n import Lang, t
 from bot.render.lessons import best_move_text
-from bot.render.locale import as_lang
 from bot.render.records import percent
 from bot.render.stats import practice_text
 from bot.services.figures import PupilSummary
+from classroom.i18n import Lang, t
+from classroom.text.locale import as_lang
 from engine.registry import descriptor
 
 LEVEL_OPS = ("add", "multiply", "divide", "subtract")  # levels 1–4, named like the levels

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import discord
 
-from bot.i18n import Lang, t
-from bot.render.locale import as_lang
+from classroom.i18n import Lang, t
+from classroom.text.locale import as_lang
 from engine.descriptor import GameDescriptor
 from engine.registry import GAMES
 from engine.regnekrig import REGNEKRIG

@@ -12,26 +12,21 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Unpack
 
-from bot.i18n import DEFAULT_LANG, lang_of, t
 from bot.services.clock import Clock
-from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport
-from bot.services.operations import OPERATIONS
-from bot.services.report import (
-    class_report,
-    day_bounds,
-    parse_day,
-    spreadsheet,
-    spreadsheet_cell,
-)
+from bot.services.report import class_report, day_bounds, parse_day
 from bot.services.results import ResultsService
 from bot.services.stats import summarize
-from bot.storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
-from bot.storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season
-from bot.storage import GuildSettings as GuildSettings  # the service's own type, for the UI
-from bot.storage import SettingsChange as SettingsChange  # what the UI asks to change
-from bot.storage.contract import Store
+from classroom.errors import UserFacingError
+from classroom.i18n import DEFAULT_LANG, lang_of, t
+from classroom.operations import OPERATIONS
+from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from engine.options import LEVELS
+from storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
+from storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season
+from storage import GuildSettings as GuildSettings  # the service's own type, for the UI
+from storage import SettingsChange as SettingsChange  # what the UI asks to change
+from storage.contract import Store
 
 LANGUAGES = ("nb", "nn", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be

@@ -24,9 +24,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from bot.services.figures import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES, HELP_SHARE, Practice
-from bot.services.operations import LEVEL_OPERATIONS
-from bot.storage import OperationTally
+from classroom.operations import LEVEL_OPERATIONS
 from engine.errors import Reason
+from storage import OperationTally
 
 SIGN_DECK = "fortegn"
 # The rule book's order of the mistakes a wrong number shows (RULES §2.6), first wins a tie.

@@ -9,12 +9,12 @@ from collections import defaultdict
 from collections.abc import Sequence
 
 from bot.services.base import StoredService
-from bot.services.errors import UserFacingError
 from bot.services.figures import AssignmentProgress
-from bot.storage import PlayerGame
-from bot.storage.contract import Store
-from bot.storage.records import Assignment
+from classroom.errors import UserFacingError
 from engine.registry import GAMES
+from storage import PlayerGame
+from storage.contract import Store
+from storage.records import Assignment
 
 DAY_MS = 86_400_000
 ROUNDS = range(1, 501)

@@ -1,5 +1,5 @@
 """What most services hold: the storage they read and write through (a protocol of
-`bot.storage.contract`, never a backend) and the clock they ask the time."""
+`storage.contract`, never a backend) and the clock they ask the time."""
 
 from __future__ import annotations
 

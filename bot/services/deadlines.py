@@ -16,12 +16,12 @@ from typing import Any, Protocol
 
 from bot.services.clock import Clock
 from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
-from bot.services.settings import IDLE_MINUTES, GameSettings
-from bot.storage import ActionCommit, Deadline, Timer
-from bot.storage.contract import GameStore
+from classroom.settings import IDLE_MINUTES, GameSettings
 from engine.actions import FLIP_CHOICE, Action, Flip, Timeout, TimeUp
 from engine.events import Event
 from engine.game import awaited, choices, idle_ending
+from storage import ActionCommit, Deadline, Timer
+from storage.contract import GameStore
 
 log = logging.getLogger(__name__)
 

@@ -9,7 +9,8 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
-from bot.storage.records import (
+from engine.registry import GAMES as REGISTRY
+from storage.records import (
     BOARD_MIN_ANSWERS,
     BOARD_MIN_GAMES,
     BOARD_SORTS,
@@ -22,7 +23,6 @@ from bot.storage.records import (
     RatingLine,
     Season,
 )
-from engine.registry import GAMES as REGISTRY
 
 Period = Literal["week", "season", "all"]
 PERIODS: tuple[Period, ...] = ("week", "season", "all")

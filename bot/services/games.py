@@ -27,24 +27,9 @@ from bot.services.deadlines import (
     time_limit_due,
     wakes_the_scheduler,
 )
-from bot.services.errors import UserFacingError
 from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
-from bot.services.settings import GameSettings
-from bot.storage import (
-    ActionCommit,
-    ChannelBusyError,
-    ConflictError,
-    Deadline,
-    GameClosedError,
-    GameRecord,
-    GameStatus,
-    NewEvent,
-    NewGame,
-    Player,
-    StoredGame,
-    Timer,
-)
-from bot.storage.contract import GameStore
+from classroom.errors import UserFacingError
+from classroom.settings import GameSettings
 from engine.actions import Action, ChoiceKind, Forfeit, choice_action
 from engine.computer import Strength, choose
 from engine.errors import EngineError
@@ -58,6 +43,21 @@ from engine.regnekrig import (
 )
 from engine.state import GameState, Termination
 from engine.view import view
+from storage import (
+    ActionCommit,
+    ChannelBusyError,
+    ConflictError,
+    Deadline,
+    GameClosedError,
+    GameRecord,
+    GameStatus,
+    NewEvent,
+    NewGame,
+    Player,
+    StoredGame,
+    Timer,
+)
+from storage.contract import GameStore
 
 log = logging.getLogger(__name__)
 

@@ -9,13 +9,13 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from bot.services.clock import Clock
-from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate
-from bot.services.settings import GameSettings, settings_from_options, team_order
-from bot.storage import Invitation as Invitation  # the service's own type, for the Discord layer
-from bot.storage import InvitationClosedError, LobbyFullError, Player
-from bot.storage.contract import Store
+from classroom.errors import UserFacingError
+from classroom.settings import GameSettings, settings_from_options, team_order
+from storage import Invitation as Invitation  # the service's own type, for the Discord layer
+from storage import InvitationClosedError, LobbyFullError, Player
+from storage.contract import Store
 
 CHALLENGE_MS = 2 * 60_000
 LOBBY_MS = 10 * 60_000

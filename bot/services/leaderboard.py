@@ -19,10 +19,10 @@ every leaderboard from then on, until they play in the server again (`record` cl
 from __future__ import annotations
 
 from bot.services.base import StoredService
-from bot.services.errors import UserFacingError
 from bot.services.figures import GAMES, PERIODS, Leaderboard, Period
 from bot.services.periods import SCHOOL_TZ, week_key, week_start_ms
-from bot.storage import (
+from classroom.errors import UserFacingError
+from storage import (
     ALL_GAMES,
     ALL_LEVELS,
     ALL_TIME,
@@ -33,7 +33,7 @@ from bot.storage import (
     season_scope,
     week_scope,
 )
-from bot.storage.contract import Store
+from storage.contract import Store
 
 PAGE_SIZE = 10
 WEEK_MS = 7 * 86_400_000

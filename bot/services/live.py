@@ -7,11 +7,11 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Literal
 
-from bot.services.settings import GameSettings
-from bot.storage.records import GameRecord, Player
+from classroom.settings import GameSettings
 from engine.events import Event
 from engine.judge import Verdict
 from engine.state import GameState
+from storage.records import GameRecord, Player
 
 # Endings outside the rules, none of them a result (RULES §1.5): "stopped" a stop before the
 # first round was finished (a cancel), "ended" by a server manager, "abandoned" left idle.

@@ -23,11 +23,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.clock import Clock
-from bot.services.errors import UserFacingError
 from bot.services.periods import DAY_MS, SCHOOL_TZ, week_key
 from bot.services.results import ResultsService
-from bot.storage import UserInLiveGameError
-from bot.storage.contract import Store
+from classroom.errors import UserFacingError
+from storage import UserInLiveGameError
+from storage.contract import Store
 
 WEEKS_KEPT = 2
 EXPORT_FORMAT = 1

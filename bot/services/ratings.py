@@ -37,9 +37,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 
-from bot.storage import ALL_TIME, GameResult, RatingChange, RatingPlan, season_scope
 from engine.errors import ConfigurationError
 from engine.registry import descriptor
+from storage import ALL_TIME, GameResult, RatingChange, RatingPlan, season_scope
 
 START_RATING = 1000
 K_FACTOR = 32

@@ -10,19 +10,18 @@ with" names the mistake kinds that keep coming back (`SkillLine.help_with`).
 
 from __future__ import annotations
 
-import csv
-import io
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from datetime import date, datetime, timedelta
 
-from bot.i18n import DEFAULT_LANG, lang_of, t
-from bot.services.errors import UserFacingError
 from bot.services.figures import ClassReport, SkillLine
-from bot.services.operations import main_operation
 from bot.services.periods import SCHOOL_TZ, week_key
-from bot.storage import OperationTally, PlayerGame
+from classroom.errors import UserFacingError
+from classroom.i18n import DEFAULT_LANG, lang_of, t
+from classroom.operations import main_operation
+from classroom.spreadsheet import spreadsheet, spreadsheet_cell
+from storage import OperationTally, PlayerGame
 
 # The columns, each a catalogue key (``report.csv.<column>``, the ones both spreadsheets share,
 # or ``report.csv.skills.<column>``), so a translator words the spreadsheet with the screens.
@@ -177,21 +176,3 @@ def _pct(value: float | None) -> float | None:
 
 def _number(value: float | None, mark: str, places: int) -> str:
     return "" if value is None else f"{value:.{places}f}".replace(".", mark)
-
-
-def spreadsheet(rows: Iterable[Iterable[object]], lang: str) -> str:
-    """Rows as CSV text a spreadsheet in ``lang`` opens by a double click: where the decimal
-    mark is a comma (nb, nn, sv) Excel and LibreOffice split fields at a semicolon,
-    elsewhere at a comma. Every file starts with a byte-order mark, in every language:
-    without it Excel reads the bytes in the computer's own code page, and a pupil named
-    "Åse" becomes "Ã…se", in an English school's spreadsheet as much as in a Norwegian one."""
-    out = io.StringIO()
-    out.write("\ufeff")
-    comma = t("notation.decimal_mark", lang) == ","
-    csv.writer(out, delimiter=";" if comma else ",", lineterminator="\r\n").writerows(rows)
-    return out.getvalue()
-
-
-def spreadsheet_cell(text: str) -> str:
-    """A name a spreadsheet will not run as a formula (CSV injection: =, +, -, @)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text

@@ -33,24 +33,14 @@ from datetime import tzinfo
 from fractions import Fraction
 
 from bot.services.clock import Clock
-from bot.services.errors import UserFacingError
 from bot.services.figures import BestMove
 from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
-from bot.services.operations import practised
 from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
-from bot.services.settings import GameSettings
-from bot.storage import (
-    GameResult,
-    OperationTally,
-    PlayerOutcome,
-    PlayerResult,
-    ResultReason,
-    StoredEvent,
-    StoredGame,
-)
-from bot.storage.contract import Store
+from classroom.errors import UserFacingError
+from classroom.operations import practised
+from classroom.settings import GameSettings
 from engine.actions import Action, Timeout
 from engine.events import (
     Answered,
@@ -68,6 +58,16 @@ from engine.events import (
 from engine.game import restore
 from engine.registry import action_from_json, descriptor
 from engine.regnekrig import Answer
+from storage import (
+    GameResult,
+    OperationTally,
+    PlayerOutcome,
+    PlayerResult,
+    ResultReason,
+    StoredEvent,
+    StoredGame,
+)
+from storage.contract import Store
 
 log = logging.getLogger(__name__)
 

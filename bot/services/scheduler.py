@@ -15,7 +15,7 @@ from bot.services.figures import SessionSummary
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.sessions import SessionService
-from bot.storage import Invitation
+from storage import Invitation
 
 log = logging.getLogger(__name__)
 

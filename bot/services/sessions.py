@@ -16,12 +16,12 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from bot.services.base import StoredService
-from bot.services.errors import UserFacingError
 from bot.services.figures import ClassMistake, PupilLine, SessionSummary
-from bot.services.operations import OPERATIONS
-from bot.storage import OperationTally, PlayerGame
-from bot.storage.contract import Store
-from bot.storage.records import ClassSession
+from classroom.errors import UserFacingError
+from classroom.operations import OPERATIONS
+from storage import OperationTally, PlayerGame
+from storage.contract import Store
+from storage.records import ClassSession
 
 SESSION_MINUTES = range(1, 121)
 TOP_MISTAKES = 3  # the class's most common mistake kinds shown in the summary

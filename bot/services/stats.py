@@ -28,11 +28,11 @@ from dataclasses import replace
 
 from bot.services.advice import find_practice
 from bot.services.base import StoredService
-from bot.services.errors import UserFacingError
 from bot.services.figures import LevelSuggestion, PlayerStats
-from bot.services.operations import OPERATIONS, main_operation
-from bot.storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
-from bot.storage.contract import Store
+from classroom.errors import UserFacingError
+from classroom.operations import OPERATIONS, main_operation
+from storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
+from storage.contract import Store
 
 WINDOW = 20
 UP_ROUNDS = 10

@@ -22,7 +22,6 @@ import asyncio
 from dataclasses import replace
 
 from bot.services.advice import find_practice
-from bot.services.errors import UserFacingError
 from bot.services.figures import BestMove, Direction, PupilSummary
 from bot.services.results import (
     Mistakes,
@@ -31,9 +30,10 @@ from bot.services.results import (
     compute_result_with_mistakes,
 )
 from bot.services.stats import operations_with_misses
-from bot.storage import GameResult, PlayerGame, StoredGame
-from bot.storage.contract import GameEventStore
+from classroom.errors import UserFacingError
 from engine.regnekrig import TARGET_LEVELS
+from storage import GameResult, PlayerGame, StoredGame
+from storage.contract import GameEventStore
 
 MIN_ROUNDS = 4
 DOWN_RATE = 0.5

@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from typing import Any
 
 from bot.services.base import StoredService
-from bot.services.errors import UserFacingError
-from bot.storage.contract import TeachingStore
-from bot.storage.records import PRESET_NAME_MAX as PRESET_NAME_MAX
-from bot.storage.records import SERVER_WIDE, ClassPreset, NamedPreset
+from classroom.errors import UserFacingError
 from engine.computer import Strength
 from engine.levels import AnswerForm
 from engine.options import ANSWER_TIME, DECK, LEVEL, MODE, TIME_LIMIT, WAR_SIZE, Option
 from engine.registry import GAMES
+from storage.contract import TeachingStore
+from storage.records import PRESET_NAME_MAX as PRESET_NAME_MAX
+from storage.records import SERVER_WIDE, ClassPreset, NamedPreset
 
 _OPTIONS: dict[str, Option] = {
     "level": LEVEL,

@@ -10,11 +10,11 @@ from typing import Any, Literal
 import discord
 
 from bot.app import App
-from bot.i18n import t
 from bot.render.invitations import render_challenge
 from bot.replies import answer_message
 from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
+from classroom.i18n import t
 
 log = logging.getLogger(__name__)
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import discord
 
 from bot.app import App
-from bot.i18n import DEFAULT_LANG, Lang, lang_of, pick_locale
 from bot.services.admin import GuildSettings
-from bot.services.errors import UserFacingError
+from classroom.errors import UserFacingError
+from classroom.i18n import DEFAULT_LANG, Lang, lang_of, pick_locale
 
 
 async def house_rules(interaction: discord.Interaction[App]) -> tuple[GuildSettings, Lang]:

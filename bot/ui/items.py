@@ -16,17 +16,17 @@ import discord
 
 from bot.app import App
 from bot.custom_ids import TEMPLATE, CustomId, Verb, parse, template, templates
-from bot.i18n import t
 from bot.render.board import render_answer_modal, render_hint
 from bot.render.buttons import CHOICE_VERBS, choice_of, value_of
 from bot.render.invitations import render_challenge, render_lobby
 from bot.render.summary import render_summary
 from bot.replies import lang_of, reply_lang, report_error, send_private
-from bot.services.errors import UserFacingError
 from bot.services.invitations import Invitation
 from bot.services.live import GameUpdate
 from bot.ui.flow import post_board, send_challenge, thread_from, thread_name
 from bot.ui.modals import AnswerModal
+from classroom.errors import UserFacingError
+from classroom.i18n import t
 from engine.actions import ChoiceKind, Shape
 from engine.view import view
 

@@ -23,12 +23,12 @@ import discord
 from bot.app import App
 from bot.custom_ids import Verb, template
 from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
-from bot.render.locale import as_lang
 from bot.replies import show
-from bot.services.errors import UserFacingError
 from bot.services.figures import Leaderboard
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
+from classroom.errors import UserFacingError
+from classroom.text.locale import as_lang
 
 PRESENT_TTL_S = 6 * 3600.0
 LOOKUP_TIMEOUT_S = 5.0

@@ -14,10 +14,10 @@ import discord
 from bot.app import App
 from bot.custom_ids import CustomId, parse
 from bot.render.board import AnswerModalText
-from bot.render.board_text import answer_explanation
 from bot.render.buttons import CHOICE_VERBS, choice_of
 from bot.replies import reply_lang, report_error, send_private
-from bot.services.errors import UserFacingError
+from classroom.errors import UserFacingError
+from classroom.text.board_text import answer_explanation
 from engine.actions import Shape
 from engine.expressions import MAX_ANSWER_LENGTH
 

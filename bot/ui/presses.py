@@ -22,7 +22,6 @@ import discord
 
 from bot.app import App
 from bot.custom_ids import PREFIX
-from bot.i18n import t
 from bot.replies import lang_of, report_error, send_private
 from bot.ui.admin import SeasonItem
 from bot.ui.items import BOARD_ITEMS, ItemT, MattekrigItem
@@ -30,6 +29,7 @@ from bot.ui.leaderboard import PageItem
 from bot.ui.privacy import ForgetItem
 from bot.ui.report import ReportPageItem
 from bot.ui.sessions import MyLineItem
+from classroom.i18n import t
 
 log = logging.getLogger(__name__)
 

@@ -7,11 +7,11 @@ import discord
 
 from bot.app import App
 from bot.custom_ids import Verb, template
-from bot.i18n import t
 from bot.replies import show_done
-from bot.services.errors import UserFacingError
 from bot.ui.guild import house_rules
 from bot.ui.items import MattekrigItem
+from classroom.errors import UserFacingError
+from classroom.i18n import t
 
 
 class ForgetItem(MattekrigItem, template=template(Verb.FORGET)):

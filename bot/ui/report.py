@@ -12,9 +12,9 @@ import discord
 from bot.app import App
 from bot.custom_ids import Verb, template
 from bot.render.report import days_from_arg, render_report
-from bot.services.errors import UserFacingError
 from bot.ui.guild import house_rules, is_manager, require_guild
 from bot.ui.items import MattekrigItem
+from classroom.errors import UserFacingError
 
 
 class ReportPageItem(MattekrigItem, template=template(Verb.REPORT)):

@@ -13,11 +13,11 @@ import discord
 
 from bot.app import App
 from bot.custom_ids import Verb, template
-from bot.i18n import t
 from bot.render.sessions import render_my_session
 from bot.replies import send_private
 from bot.ui.guild import house_rules, require_guild
 from bot.ui.items import MattekrigItem
+from classroom.i18n import t
 
 
 class MyLineItem(MattekrigItem, template=template(Verb.MY_LINE)):

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 from discord import app_commands
 
-from bot.i18n.translator import choice, ls
+from bot.translator import choice, ls
 from engine.options import Option
 from engine.registry import game_options
 

@@ -10,7 +10,7 @@ from dataclasses import replace
 from bot.client import MattekrigBot
 from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
-from bot.storage import GameResult, OperationTally
+from storage import GameResult, OperationTally
 from tests.bot.clock import FakeClock
 from tests.bot.storage.results_helpers import duel
 

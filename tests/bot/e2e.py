@@ -23,13 +23,13 @@ import pytest
 from bot.client import MattekrigBot
 from bot.config import Config
 from bot.custom_ids import Verb, build, parse
-from bot.i18n import Lang, t
 from bot.services.live import LiveGame
-from bot.storage import StoredGame
+from classroom.i18n import Lang, t
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, TARGET, part_of
 from engine.solver import best, reachable
 from engine.state import GameState, Phase
+from storage import StoredGame
 from tests.bot.clock import FakeClock
 from tests.fakediscord.driver import Driver
 from tests.fakediscord.harness import BotHarness, ClientFactory
@@ -522,7 +522,7 @@ async def assert_game_over(table: Table, gid: int, lang: Lang, reason: str) -> G
     """The board says who won and why and offers only Rematch (and a summary); the game is
     stored as over, and replaying its stored actions gives the very state the players saw."""
     from bot.render.display_names import side_names
-    from bot.services.settings import GameSettings
+    from classroom.settings import GameSettings
     from engine.game import restore
     from engine.registry import action_from_json
 

@@ -19,11 +19,11 @@ from bot.ops.backup import backup, restore
 from bot.ops.cli import main
 from bot.ops.database import known_version
 from bot.ops.lock import DatabaseLock, lock_path
-from bot.services.settings import GameSettings
-from bot.storage import Player, Storage
+from classroom.settings import GameSettings
 from engine.events import chance_outcomes
 from engine.game import apply, new_game
 from engine.registry import action_from_json
+from storage import Player, Storage
 from tests.bot.db_scan import scan
 from tests.bot.e2e import Table, assert_all_answered
 from tests.bot.storage.helpers import T0

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
+from classroom.i18n import t
 from engine.intervallkrig import BET
 from tests.bot.e2e import (
     ANSWER_FIELD,

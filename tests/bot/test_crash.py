@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 from bot.custom_ids import Verb, build, parse
-from bot.services.settings import GameSettings
+from classroom.settings import GameSettings
 from engine.game import restore
 from engine.registry import action_from_json
 from engine.state import GameState

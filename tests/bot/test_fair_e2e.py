@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
+from classroom.i18n import t
 from engine.game import rounds_finished
 from engine.regnekrig import ANSWER
 from engine.state import Phase, Termination

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
 from bot.render.display_names import side_names
+from classroom.i18n import t
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, part_of
 from tests.bot.e2e import (

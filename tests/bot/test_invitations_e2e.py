@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
 from bot.services.invitations import CHALLENGE_MS, COOLDOWN_MS, LOBBY_MS
-from bot.services.settings import IDLE_MINUTES
+from classroom.i18n import t
+from classroom.settings import IDLE_MINUTES
 from tests.bot.e2e import (
     Table,
     assert_all_answered,

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
-from bot.render.board_text import answer_reply
-from bot.render.cards import number_text
 from bot.render.summary import operation_name
+from classroom.i18n import t
+from classroom.text.board_text import answer_reply
+from classroom.text.cards import number_text
 from engine.errors import Reason
 from engine.expressions import to_text
 from engine.judge import judge

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import Lang, t
 from bot.render.board import game_title
 from bot.render.texts import help_text, rules_text
+from classroom.i18n import Lang, t
 from engine.regnekrig import ANSWER, REGNEKRIG, TARGET
 from tests.bot.e2e import (
     Table,

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import StartupError
-from bot.storage import ActionCommit, NewEvent, Storage
+from storage import ActionCommit, NewEvent, Storage
 from tests.bot.storage.helpers import T0, new_game
 from tests.bot.storage.results_helpers import duel, record
 from tests.ops_support import clean_env, mattekrig
@@ -31,7 +31,7 @@ async def _school(path: Path) -> int:
 
 def test_every_table_arrives_and_a_second_copy_is_refused(tmp_path: Path) -> None:
     from bot.ops.migrate_db import copy
-    from bot.storage.postgres import PostgresStorage
+    from storage.postgres import PostgresStorage
 
     source = tmp_path / "school.db"
     game_id = asyncio.run(_school(source))

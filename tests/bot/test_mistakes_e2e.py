@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import Lang, t
+from classroom.i18n import Lang, t
 from engine.errors import Reason
 from engine.regnekrig import ANSWER
 from engine.solver import best, number_answer

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
 from bot.render.board import game_title
+from classroom.i18n import t
 from engine.regnekrig import REGNEKRIG
 from tests.bot.e2e import Table, assert_refused, seed_deals
 from tests.bot.test_records_e2e import reply_of, text_of

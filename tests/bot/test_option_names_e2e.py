@@ -1,6 +1,6 @@
 """A refusal names an option as the pupil sees it in Discord: "Den innstillingen fungerer ikke:
 datamaskin.", "du kan ikke endre `nivå`", never the code's ``computer`` or ``level``. Discord
-shows each option under its name in the pupil's language (`bot.i18n.translator`), so that is
+shows each option under its name in the pupil's language (`bot.translator`), so that is
 the only name a pupil can match to what they typed."""
 
 from __future__ import annotations
@@ -13,11 +13,11 @@ import pytest
 from discord import Locale
 from discord.app_commands import TranslationContextLocation, TranslationContextTypes, locale_str
 
-from bot.i18n import LANGS, catalogue, option_name, t
-from bot.i18n.translator import MattekrigTranslator, context_key
 from bot.replies import describe
-from bot.services.errors import UserFacingError
-from bot.storage.records import PRESET_KEYS
+from bot.translator import MattekrigTranslator, context_key
+from classroom.errors import UserFacingError
+from classroom.i18n import LANGS, catalogue, option_name, t
+from storage.records import PRESET_KEYS
 from tests.bot.e2e import Table, assert_refused, private_reply
 from tests.fakediscord.state import APPLICATION_COMMAND
 

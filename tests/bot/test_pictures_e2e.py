@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
+from classroom.i18n import t
 from tests.bot.e2e import Table, seed_deals
 from tests.fakediscord.state import ATTACH_FILES
 

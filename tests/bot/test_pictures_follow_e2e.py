@@ -14,8 +14,8 @@ import bot.boards
 from bot import drawing
 from bot.render.board import render_board
 from bot.render.display_names import side_names
-from bot.render.locale import as_lang
 from bot.render.pictures import Picture, draw_table
+from classroom.text.locale import as_lang
 from engine.view import View, view
 from tests.bot.e2e import Table, seed_deals
 from tests.fakediscord.server import RecordedRequest

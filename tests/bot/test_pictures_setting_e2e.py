@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
 from bot.render.pictures import Picture
+from classroom.i18n import t
 from engine.view import View
 from tests.bot.e2e import Table, seed_deals
 from tests.bot.test_pictures_follow_e2e import answer_of, picture_follows

@@ -22,8 +22,8 @@ from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
-from bot.storage import Player, Storage
-from bot.storage.select import open_storage
+from storage import Player, Storage
+from storage.select import open_storage
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan, scan_postgres
 from tests.bot.e2e import Table

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import LANGS, t
 from bot.pings import PING_EVERY_MS
+from classroom.i18n import LANGS, t
 from engine.game import rounds_finished
 from engine.regnekrig import ANSWER
 from tests.bot.e2e import (

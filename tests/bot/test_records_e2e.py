@@ -20,12 +20,12 @@ import pytest
 
 from bot.client import MattekrigBot
 from bot.custom_ids import Verb, build, parse
-from bot.i18n import t
 from bot.render.leaderboard import LeaderboardOptions
-from bot.services.settings import settings_from_options
-from bot.storage import Player
 from bot.ui.leaderboard import MemberCheck
+from classroom.i18n import t
+from classroom.settings import settings_from_options
 from engine.actions import FLIP_CHOICE
+from storage import Player
 from tests.bot.class_results import record_duels
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
+from classroom.i18n import t
 from engine.regnekrig import TARGET, part_of
 from tests.bot.e2e import (
     ANSWER_FIELD,

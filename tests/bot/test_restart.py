@@ -9,9 +9,9 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
-from bot.render.cards import number_text
 from bot.services.invitations import COOLDOWN_MS
+from classroom.i18n import t
+from classroom.text.cards import number_text
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, TARGET, part_of
 from tests.bot.e2e import (

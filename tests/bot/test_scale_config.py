@@ -11,7 +11,7 @@ import pytest
 from bot.config import Config, ConfigError, load_config
 from bot.ops.check import offline
 from bot.shards import Shards, shard_of
-from bot.storage.migrate import latest_version, load_migrations
+from storage.migrate import latest_version, load_migrations
 from tests.ops_support import shaped_token
 from tests.postgres import fresh_schema_url
 

@@ -4,7 +4,7 @@ the game service's view of the shared database (`bot.shards.ShardGameStore`)."""
 from __future__ import annotations
 
 from bot.shards import ShardGameStore, Shards
-from bot.storage import Storage
+from storage import Storage
 from tests.bot.storage.helpers import ADA, BO, T0, live_games, new_game
 
 # Guild ids whose shard of two is 0 and 1: (guild_id >> 22) % 2.

@@ -17,7 +17,7 @@ import pytest
 
 from bot.ops.cli import main
 from bot.ops.private import create_private
-from bot.storage import Storage
+from storage import Storage
 from tests.ops_support import clean_env, mattekrig, read_only_wrapper, shaped_token
 
 

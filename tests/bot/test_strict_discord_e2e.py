@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
 from bot.render import buttons
+from classroom.i18n import t
 from tests.bot.e2e import Table, best_answer, private_reply, seed_deals
 
 

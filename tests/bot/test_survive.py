@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
 from bot.services.invitations import COOLDOWN_MS
 from bot.services.live import LiveGame
+from classroom.i18n import t
 from engine.actions import FLIP_CHOICE
 from tests.bot.e2e import Table, assert_refused, private_reply, ref_of, seed_deals
 

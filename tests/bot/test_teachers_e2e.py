@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 
 from bot.custom_ids import Verb, build
-from bot.i18n import Lang, option_name, t
 from bot.render.board import when
-from bot.storage import OperationTally
+from classroom.i18n import Lang, option_name, t
 from engine.regnekrig import ANSWER
 from engine.state import Phase
+from storage import OperationTally
 from tests.bot.class_results import record_duels
 from tests.bot.e2e import (
     Table,

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import Lang, t
+from classroom.i18n import Lang, t
 from engine.regnekrig import ANSWER
 from engine.state import Phase
 from tests.bot.e2e import (

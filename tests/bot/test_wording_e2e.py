@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from bot.custom_ids import Verb, build
-from bot.i18n import t
+from classroom.i18n import t
 from tests.bot.e2e import Table, ref_of
 
 

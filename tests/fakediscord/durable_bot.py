@@ -3,7 +3,7 @@ press as one SQLite row, on disk, before it answers: the least a bot does that s
 nothing before it is stored.
 
 Its writes go the way Mattekrig's do: one writer thread with group commit, each caller
-answered after the COMMIT's fsync (``synchronous=FULL``; bot/storage/database.py). So
+answered after the COMMIT's fsync (``synchronous=FULL``; storage/database.py). So
 Mattekrig's ratio to this bot is what Mattekrig costs beyond a durable write
 (benchmarks/latency.py)."""
 
@@ -16,7 +16,7 @@ from typing import Any
 
 import discord
 
-from bot.storage.database import Database
+from storage.database import Database
 from tests.fakediscord.bare_bot import BareBot
 
 _TABLE = "CREATE TABLE IF NOT EXISTS presses (game INTEGER, window INTEGER, at INTEGER)"

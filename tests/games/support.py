@@ -13,9 +13,10 @@ from types import MappingProxyType
 
 import pytest
 
-import bot.i18n
 import bot.replies
-from bot.i18n import Lang, messages, translator
+import classroom.i18n
+from bot import translator
+from classroom.i18n import Lang, messages
 from engine.actions import Abandon, Action, Forfeit, Timeout, TimeUp
 from engine.config import GameConfig, Mode
 from engine.descriptor import GameDescriptor
@@ -28,12 +29,12 @@ HERE = Path(__file__).resolve().parent
 # Every game the suite runs, the toy last.
 GAME_KEYS = (*GAMES, TOY.key)
 # The modules that read a catalogue by the name `catalogue`.
-_READERS = (messages, bot.i18n, translator, bot.replies)
+_READERS = (messages, classroom.i18n, translator, bot.replies)
 
 
 def toy_words(monkeypatch: pytest.MonkeyPatch) -> None:
     """The toy's catalogues (``toy.<lang>.json`` beside it) beside the product's, as a game's
-    ``<game>.<lang>.json`` would be read from ``bot/i18n/catalogues``."""
+    ``<game>.<lang>.json`` would be read from ``classroom/i18n/catalogues``."""
     original: Callable[[Lang], Mapping[str, str]] = messages.catalogue
 
     @functools.cache

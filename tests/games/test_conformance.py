@@ -26,9 +26,9 @@ from collections.abc import Iterator, Sequence
 import pytest
 
 from bot.custom_ids import parse
-from bot.i18n import LANGS, t
 from bot.render.buttons import SELECT_MAX, choice_of, value_of
 from bot.render.pictures import ALT_MAX, draw_table
+from classroom.i18n import LANGS, t
 from engine.actions import Action, Shape
 from engine.config import GameConfig
 from engine.descriptor import GameDescriptor

@@ -11,7 +11,7 @@ from typing import Any
 
 import aiohttp
 
-from bot.services.settings import settings_from_options
+from classroom.settings import settings_from_options
 from engine.game import choices
 from engine.regnekrig import Answer
 from table.games import TableGame

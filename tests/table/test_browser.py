@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 import pytest
 import pytest_asyncio
 
-from bot.i18n import t
-from bot.render.board_text import answer_reply
+from classroom.i18n import t
+from classroom.text.board_text import answer_reply
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, judge_answer
 from engine.replay import run

@@ -9,7 +9,7 @@ import re
 
 import pytest
 
-from bot.i18n import t
+from classroom.i18n import t
 from engine.actions import Flip
 from engine.facts import Why
 from engine.view import view

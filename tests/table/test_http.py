@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from bot.i18n import t
-from bot.render.board_text import answer_reply, render_hint
-from bot.render.cards import number_text
-from bot.render.results import result_line
+from classroom.i18n import t
+from classroom.text.board_text import answer_reply, render_hint
+from classroom.text.cards import number_text
+from classroom.text.results import result_line
 from engine.actions import Forfeit
 from engine.errors import ExpressionError
 from engine.hints import swap_chances

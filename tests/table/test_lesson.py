@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from bot.i18n import t
+from classroom.i18n import t
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER
 from table.games import COMPUTER_SIDE

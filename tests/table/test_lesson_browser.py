@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING
 import pytest
 import pytest_asyncio
 
-from bot.i18n import t
+from classroom.i18n import t
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER, TARGET, judge_answer, part_of
 from engine.solver import reachable

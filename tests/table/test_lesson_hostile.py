@@ -12,7 +12,7 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from bot.i18n import t
+from classroom.i18n import t
 from engine.replay import run
 from table.class_web import CONTROLS, HUB
 from table.live import MAX_SOCKETS, REPLACED

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from bot.i18n import t
+from classroom.i18n import t
 from table.board import card_html
 from table.summary import ClassLine, PupilLine, csv_bytes
 from tests.table.lessons import (

@@ -4,7 +4,7 @@ their suits) for the round in play and the one before."""
 
 from __future__ import annotations
 
-from bot.services.settings import settings_from_options
+from classroom.settings import settings_from_options
 from engine.actions import Flip
 from engine.cards import Card
 from engine.facts import RoundFacts

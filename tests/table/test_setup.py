@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.services.settings import GameSettings, settings_from_options
+from classroom.settings import GameSettings, settings_from_options
 from engine.computer import Strength
 from table.setup import read_lesson_setup, read_setup
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from bot.i18n import LANGS
 from bot.render.pictures import draw_table
 from bot.render.pictures.gallery import NAMES, every_position
+from classroom.i18n import LANGS
 
 
 def write_gallery(folder: Path) -> list[Path]:

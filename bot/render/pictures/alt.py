@@ -4,9 +4,9 @@ whose client does not show images (Discord's attachment description, at most 102
 
 from __future__ import annotations
 
-from bot.i18n import t
 from bot.render.pictures.scene import Row, Scene
 from bot.render.pictures.tiles import Face, signed
+from classroom.i18n import t
 
 ALT_MAX = 1024  # Discord's limit on an attachment's description
 _SUITS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.i18n import Lang, t
-from bot.render.cards import count_text, number_text
-from bot.render.locale import as_lang
 from bot.render.pictures.palette import RGB
 from bot.render.pictures.tiles import Face, Mark, signed
+from classroom.i18n import Lang, t
+from classroom.text.cards import count_text, number_text
+from classroom.text.locale import as_lang
 from engine.cards import Card
 from engine.facts import Play, RoundFacts
 from engine.registry import descriptor

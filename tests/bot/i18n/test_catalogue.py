@@ -12,8 +12,8 @@ from collections.abc import Mapping
 import discord
 import pytest
 
-from bot.i18n import LANGS, MissingTranslationError, catalogue, pick_locale, placeholders, t
-from bot.i18n import messages as catalogue_module
+from classroom.i18n import LANGS, MissingTranslationError, catalogue, pick_locale, placeholders, t
+from classroom.i18n import messages as catalogue_module
 
 REJECTION_CODES = (
     "empty",
@@ -217,7 +217,7 @@ def test_missing_key_in_one_language_falls_back_to_english_and_logs_once(
     }
     monkeypatch.setattr(catalogue_module, "catalogue", lambda lang: fakes[lang])
     monkeypatch.setattr(catalogue_module, "_warned", set())
-    with caplog.at_level(logging.WARNING, logger="bot.i18n.messages"):
+    with caplog.at_level(logging.WARNING, logger="classroom.i18n.messages"):
         assert catalogue_module.t("only.english", "nb", name="Ada") == "Hello Ada"
         assert catalogue_module.t("only.english", "nb", name="Bo") == "Hello Bo"
         assert catalogue_module.t("only.english", "sv", name="Bo") == "Hello Bo"
@@ -263,7 +263,8 @@ def test_pick_locale(interaction: object, guild: object, expected: str) -> None:
 
 def test_the_catalogue_never_imports_discord() -> None:
     code = (
-        "import sys, bot.i18n; bot.i18n.t('error.generic', 'nb'); print('discord' in sys.modules)"
+        "import sys, classroom.i18n; classroom.i18n.t('error.generic', 'nb');"
+        " print('discord' in sys.modules)"
     )
     result = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True

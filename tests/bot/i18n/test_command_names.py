@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LANGS, catalogue
-from bot.i18n.translator import CHOICE_NAME_MAX, DESCRIPTION_MAX, is_valid_name
+from bot.translator import CHOICE_NAME_MAX, DESCRIPTION_MAX, is_valid_name
+from classroom.i18n import LANGS, catalogue
 
 COMMANDS = ("start", "stop", "rules", "help", "leaderboard", "stats")
 START_OPTIONS = (

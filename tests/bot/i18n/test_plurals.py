@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 import pytest
 
-from bot.i18n import LANGS, PLURAL_FORMS, catalogue, placeholders, plural_form, t
+from classroom.i18n import LANGS, PLURAL_FORMS, catalogue, placeholders, plural_form, t
 
 # Nouns whose singular and plural differ, in each language: (singular, plural). A compound
 # counts as its last word ("best moves", "prosentpoeng").

@@ -14,11 +14,11 @@ from types import MappingProxyType
 
 import pytest
 
-from bot.i18n import LANGS, Lang, catalogue, t
-from bot.i18n import messages as catalogue_module
 from bot.services.admin import report_csv
 from bot.services.figures import ClassReport, SkillLine
 from bot.services.report import report_rows_csv
+from classroom.i18n import LANGS, Lang, catalogue, t
+from classroom.i18n import messages as catalogue_module
 from table.summary import ClassLine, PupilLine, csv_bytes
 
 LINE = SkillLine(

@@ -12,7 +12,7 @@ from discord.app_commands import (
     locale_str,
 )
 
-from bot.i18n.translator import MattekrigTranslator, choice, context_key, is_valid_name, ls
+from bot.translator import MattekrigTranslator, choice, context_key, is_valid_name, ls
 
 L = TranslationContextLocation
 

@@ -8,12 +8,12 @@ import re
 
 import pytest
 
-from bot.i18n import LANGS, Lang, catalogue, t
 from bot.render.invitations import options_lines
 from bot.render.stats import op_name
 from bot.services.admin import report_csv
 from bot.services.figures import ClassReport
 from bot.services.report import report_rows_csv
+from classroom.i18n import LANGS, Lang, catalogue, t
 
 # A word the glossary replaces, per language: the glossary's word is the only one for its term.
 NOT_THE_GLOSSARYS = {

@@ -13,8 +13,7 @@ from bot import render
 from bot.board_state import screen_of
 from bot.render.board import AnswerModalText, Board
 from bot.services.live import Ending, LiveGame
-from bot.services.settings import GameSettings
-from bot.storage import GameRecord, GameStatus, Player
+from classroom.settings import GameSettings
 from engine.actions import Abandon, Action, Flip, Forfeit, Timeout, TimeUp
 from engine.config import GameConfig, Mode, WarRule
 from engine.events import Event
@@ -23,6 +22,7 @@ from engine.intervallkrig import Bet, Pass
 from engine.regnekrig import Answer, NameTarget
 from engine.state import GameState
 from engine.view import view
+from storage import GameRecord, GameStatus, Player
 from tests.fakediscord.message_checks import check_message
 from tests.fakediscord.problems import Problems
 

@@ -8,8 +8,8 @@ import re
 import pytest
 
 from bot.custom_ids import Space, Verb, parse
-from bot.i18n import t
 from bot.render.board import Board, dump_board
+from classroom.i18n import t
 from engine.actions import Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply, legal_actions

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.cards import (
+from classroom.text.cards import (
     card_face,
     cards_text,
     count_text,

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.i18n import LANGS, catalogue, is_key, t
+from classroom.i18n import LANGS, catalogue, is_key, t
 from engine.errors import Reason, Unreadable
 from engine.regnekrig import TIMEOUT_REASON
 

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from bot.render.board import dump_board
-from bot.render.board_text import answer_reply, refusal_text
-from bot.services.errors import UserFacingError
+from classroom.errors import UserFacingError
+from classroom.text.board_text import answer_reply, refusal_text
 from engine.config import GameConfig, Mode
 from engine.errors import ExpressionError
 from engine.judge import judge

@@ -10,7 +10,7 @@ import pytest
 from bot.custom_ids import Space, Verb, parse
 from bot.render.board import Board
 from bot.render.invitations import render_challenge, render_lobby
-from bot.storage import Invitation, Member
+from storage import Invitation, Member
 from tests.bot.render.support import LANGS, LONG, T0, custom_ids, limit_problems
 
 NAMES = {1: "Ada", 2: "Bo", 3: "Cy", 4: "Di"}

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.i18n import t
 from bot.render.lessons import PRAISE_BEST, PRAISE_EXACT, PRAISE_RIGHT, round_lesson
+from classroom.i18n import t
 from engine.actions import Action, Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from bot.render.notation import school_expression, school_value, seconds_text
+from classroom.text.notation import school_expression, school_value, seconds_text
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from bot.i18n import LANGS, t
 from bot.render.pictures import ALT_MAX, FILENAME, Picture, draw_table, forget, scene, tiles
 from bot.render.pictures import palette as p
 from bot.render.pictures.__main__ import main
@@ -20,6 +19,7 @@ from bot.render.pictures.compose import SCALE, WIDTH, height
 from bot.render.pictures.fonts import fit, font
 from bot.render.pictures.gallery import NAMES, Position, every_position, positions
 from bot.render.pictures.tiles import Face, Mark
+from classroom.i18n import LANGS, t
 from engine.cards import DeckProfile
 from engine.config import GameConfig, Mode
 from engine.game import apply, new_game

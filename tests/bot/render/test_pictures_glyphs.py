@@ -7,8 +7,8 @@ import string
 
 import pytest
 
-from bot.i18n import LANGS, catalogue
 from bot.render.pictures.fonts import BOLD, REGULAR, font, printable
+from classroom.i18n import LANGS, catalogue
 
 # A code point no font has a glyph for: what it draws is the font's .notdef box.
 UNASSIGNED = "\U0010fffd"

@@ -13,7 +13,6 @@ import discord
 import pytest
 
 from bot.custom_ids import MAX_LENGTH, Verb, parse
-from bot.i18n import LANGS, catalogue, is_key, t
 from bot.render.admin import render_season_confirm, render_settings
 from bot.render.board import Board
 from bot.render.leaderboard import LeaderboardOptions, render_leaderboard
@@ -28,7 +27,8 @@ from bot.services.figures import (
     Period,
     PlayerStats,
 )
-from bot.storage import (
+from classroom.i18n import LANGS, catalogue, is_key, t
+from storage import (
     BOARD_SORTS,
     BOARD_VISIBILITIES,
     BoardRow,

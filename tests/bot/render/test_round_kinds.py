@@ -12,7 +12,7 @@ from collections.abc import Iterator
 import pytest
 
 from bot.render.board import Board
-from bot.render.results import LINE_MAX
+from classroom.text.results import LINE_MAX
 from engine.actions import Action, Flip, Timeout
 from engine.computer import Strength, choose
 from engine.config import GameConfig, Mode

@@ -10,7 +10,7 @@ import pytest
 from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.invitations import InvitationService
-from bot.storage import Player, Storage
+from storage import Player, Storage
 from tests.bot.clock import FakeClock
 
 

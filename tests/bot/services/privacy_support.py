@@ -7,8 +7,8 @@ from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.results import ResultsService
-from bot.storage import Player
 from engine.regnekrig import ANSWER_CHOICE
+from storage import Player
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB
 from tests.bot.services.results_support import (

@@ -13,11 +13,11 @@ from bot.services.games import GameService
 from bot.services.leaderboard import LeaderboardService
 from bot.services.privacy import PrivacyService
 from bot.services.results import ResultsService
-from bot.services.settings import GameSettings, settings_from_options
-from bot.storage import Player, Storage
+from classroom.settings import GameSettings, settings_from_options
 from engine.actions import FLIP_CHOICE
 from engine.game import awaited, rounds_finished
 from engine.regnekrig import ANSWER_CHOICE
+from storage import Player, Storage
 from tests.bot.clock import FakeClock
 
 GUILD = 1

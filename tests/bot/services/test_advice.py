@@ -11,17 +11,17 @@ from dataclasses import replace
 
 import pytest
 
-from bot.i18n import Lang, t
 from bot.render.stats import practice_text, render_stats
 from bot.render.summary import render_summary
 from bot.services.figures import Practice
-from bot.services.operations import LEVEL_OPERATIONS
 from bot.services.stats import suggest_level, summarize
 from bot.services.summary import summarise
-from bot.storage import OperationTally, PlayerGame
+from classroom.i18n import Lang, t
+from classroom.operations import LEVEL_OPERATIONS
 from engine.errors import ExpressionError
 from engine.judge import judge
 from engine.solver import best
+from storage import OperationTally, PlayerGame
 from tests.bot.storage.results_helpers import duel, seat
 
 A, B = 201, 202

@@ -12,17 +12,17 @@ from typing import Any
 import pytest
 
 from bot.services.deadlines import GameDeadlines
-from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.live import GameUpdate, LiveGame
-from bot.services.settings import settings_from_options
-from bot.storage import ActionCommit, Player, Storage
-from bot.storage.errors import EventConflictError
+from classroom.errors import UserFacingError
+from classroom.settings import settings_from_options
 from engine.actions import FLIP_CHOICE
 from engine.events import Answered, ValueShown
 from engine.intervallkrig import BET, PASS_CHOICE
 from engine.regnekrig import ANSWER, ANSWER_CHOICE, RANDOM_TARGET_CHOICE, TARGET_CHOICE, part_of
 from engine.state import Phase, Step
+from storage import ActionCommit, Player, Storage
+from storage.errors import EventConflictError
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, EVE, two_players
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.services.errors import UserFacingError
 from bot.services.invitations import InvitationService
 from bot.services.live import GameUpdate
-from bot.storage import Invitation
+from classroom.errors import UserFacingError
+from storage import Invitation
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA, EVE
 

@@ -10,13 +10,13 @@ import sqlite3
 
 import pytest
 
-from bot.services.errors import UserFacingError
 from bot.services.games import GameService
 from bot.services.periods import DAY_MS
 from bot.services.privacy import WITHHELD, PrivacyService, Retention
 from bot.services.results import ResultsService
-from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
+from classroom.errors import UserFacingError
 from engine.actions import FLIP_CHOICE
+from storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan as _scan
 from tests.bot.services.conftest import ALICE
@@ -121,7 +121,7 @@ async def test_retention_purges_move_logs_then_results(
     counts = await privacy.purge_old()
     assert counts["results"] == 3
     assert await storage.player_games(GUILD, ALICE) == []
-    from bot.storage import BoardQuery
+    from storage import BoardQuery
 
     assert (await storage.board(BoardQuery(GUILD, "all", sort="wins"))).total == 0
     assert await storage.rating_lines(GUILD, ALICE)  # ratings stay

@@ -18,7 +18,7 @@ from bot.services.ratings import (
     side_deltas,
     unrated_reason,
 )
-from bot.storage import GameResult, Storage
+from storage import GameResult, Storage
 from tests.bot.storage.results_helpers import duel, seat
 
 A, B, C, D = 201, 202, 203, 204

@@ -12,18 +12,7 @@ from typing import Any
 from bot.services.deadlines import GameDeadlines
 from bot.services.games import GameService
 from bot.services.results import ResultsService, compute_result
-from bot.services.settings import GameSettings, settings_from_options
-from bot.storage import (
-    ActionCommit,
-    GameResult,
-    GameStatus,
-    NewEvent,
-    NewGame,
-    Player,
-    Storage,
-    StoredEvent,
-    StoredGame,
-)
+from classroom.settings import GameSettings, settings_from_options
 from engine.actions import FLIP_CHOICE, Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.events import (
@@ -43,6 +32,17 @@ from engine.judge import judge
 from engine.registry import action_to_json
 from engine.regnekrig import ANSWER_CHOICE, TARGET_CHOICE, Answer, NameTarget
 from engine.state import Termination
+from storage import (
+    ActionCommit,
+    GameResult,
+    GameStatus,
+    NewEvent,
+    NewGame,
+    Player,
+    Storage,
+    StoredEvent,
+    StoredGame,
+)
 from tests.bot.clock import FakeClock
 from tests.bot.services.conftest import ALICE, BOB, CARL, DINA
 from tests.bot.services.results_support import (  # noqa: F401 - fixtures

@@ -12,10 +12,10 @@ import pytest
 
 from bot.render.report import mistake_name
 from bot.services.admin import AdminService
-from bot.services.errors import UserFacingError
 from bot.services.ratings import plan
 from bot.services.stats import StatsService, suggest_level, summarize
-from bot.storage import GameResult, OperationTally, PlayerGame, Storage
+from classroom.errors import UserFacingError
+from storage import GameResult, OperationTally, PlayerGame, Storage
 from tests.bot.clock import FakeClock
 from tests.bot.services.results_support import GUILD, admin_fixture, results_fixture  # noqa: F401
 from tests.bot.storage.results_helpers import duel, seat
@@ -267,8 +267,8 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
 def test_median_time_and_the_commonest_mistake_per_level_and_operation() -> None:
     """The median time to answer and the mistake kinds, per operation and
     per level, from the stored tallies; the stats screen shows them."""
-    from bot.i18n import t
     from bot.render.stats import render_stats
+    from classroom.i18n import t
 
     game = _game(3, 5, 3, best=2, op="divide")
     ops = (

@@ -9,7 +9,7 @@ import pytest
 
 from bot.services.figures import PupilSummary
 from bot.services.summary import summarise
-from bot.storage import OperationTally
+from storage import OperationTally
 from tests.bot.storage.results_helpers import duel
 
 A, B = 201, 202

@@ -10,8 +10,8 @@ from dataclasses import replace
 from bot.services.figures import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES
 from bot.services.report import class_report, report_rows_csv
 from bot.services.sessions import session_summary
-from bot.storage import OperationTally, PlayerGame
-from bot.storage.records import ClassSession
+from storage import OperationTally, PlayerGame
+from storage.records import ClassSession
 from tests.bot.storage.results_helpers import duel
 
 T0 = 1_767_225_600_000  # 2026-01-01

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import Storage
+from storage import Storage
 from tests.postgres import fresh_schema_url
 
 
@@ -41,7 +41,7 @@ def _postgres(tmp_path: Path) -> Backend:
     url = fresh_schema_url()  # skips (locally) or fails (in CI) without a server
 
     async def _open() -> Storage:
-        from bot.storage.postgres import PostgresStorage
+        from storage.postgres import PostgresStorage
 
         return await PostgresStorage.open_url(url)
 

@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from dataclasses import fields
 from typing import Any
 
-from bot.storage import ActionCommit, GameRecord, GameStatus, NewEvent, NewGame, Player
-from bot.storage.contract import GameEventStore
+from storage import ActionCommit, GameRecord, GameStatus, NewEvent, NewGame, Player
+from storage.contract import GameEventStore
 
 T0 = 1_700_000_000_000  # a fixed "now" in epoch milliseconds
 

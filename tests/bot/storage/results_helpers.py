@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from bot.storage import (
+from storage import (
     GameResult,
     OperationTally,
     PlayerOutcome,

@@ -10,7 +10,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
+from storage import (
     ActionCommit,
     ChannelBusyError,
     Deadline,
@@ -21,7 +21,7 @@ from bot.storage import (
     NotFoundError,
     Timer,
 )
-from bot.storage.contract import GameStore
+from storage.contract import GameStore
 
 from .helpers import ADA, BO, CPU, T0, live_games, live_in, new_game
 

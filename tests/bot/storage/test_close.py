@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage.database import Database, _Worker
+from storage.database import Database, _Worker
 
 # How long the reader's close waits to see whether the writer starts closing beside it; the
 # writer never does now, so every run of this test waits this long once.

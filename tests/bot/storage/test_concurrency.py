@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
-from bot.storage import ChannelBusyError, EventConflictError, Storage
+from storage import ChannelBusyError, EventConflictError, Storage
 
 from .conftest import Backend, need_durable
 from .helpers import T0, append, new_game

@@ -1,7 +1,7 @@
 """The contract suite covers the whole contract: every method of every protocol in
-bot/storage/contract.py is exercised by a test in this folder, and the SQLite backend is
+storage/contract.py is exercised by a test in this folder, and the SQLite backend is
 checked to implement every protocol (mypy checks that structurally at the end of
-bot/storage/sqlite.py)."""
+storage/sqlite.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import inspect
 import re
 from pathlib import Path
 
-from bot.storage import Storage, contract
-from bot.storage.contract import Store
+from storage import Storage, contract
+from storage.contract import Store
 
 HERE = Path(__file__).resolve().parent
 BACKEND: type[Store] = Storage

@@ -1,6 +1,6 @@
 """One set of statements for both databases: the storage modules write SQL that SQLite (3.35
 or later) and PostgreSQL both accept, and the PostgreSQL backend only spells the parameters
-as psycopg wants them (bot/storage/postgres/dialect.py)."""
+as psycopg wants them (storage/postgres/dialect.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import sqlite3
 
 import pytest
 
-from bot.storage import Storage
-from bot.storage.sql import one
+from storage import Storage
+from storage.sql import one
 
 pytest.importorskip("psycopg")
 
-from bot.storage.postgres.dialect import translate
+from storage.postgres.dialect import translate
 
 
 def test_parameters_and_literal_percent_signs() -> None:

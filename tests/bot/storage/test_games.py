@@ -7,7 +7,7 @@ import sqlite3
 
 import pytest
 
-from bot.storage import (
+from storage import (
     ChannelBusyError,
     ConflictError,
     EventConflictError,

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
+from storage import (
     ActionCommit,
     ChannelBusyError,
     Deadline,

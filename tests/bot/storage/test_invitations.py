@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from bot.storage import (
+from storage import (
     ConflictError,
     Invitation,
     InvitationClosedError,

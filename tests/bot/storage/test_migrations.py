@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import MigrationError, SchemaTooNewError, Storage
-from bot.storage.migrate import Migration, check_numbers, latest_version, load_migrations
+from storage import MigrationError, SchemaTooNewError, Storage
+from storage.migrate import Migration, check_numbers, latest_version, load_migrations
 
 from .conftest import Backend, need_durable, need_file
 from .helpers import new_game

@@ -4,7 +4,7 @@ other settings change, and still off after the storage is opened again."""
 
 from __future__ import annotations
 
-from bot.storage import Storage
+from storage import Storage
 
 from .conftest import Backend, need_durable
 from .helpers import T0

@@ -1,7 +1,7 @@
 """What only the PostgreSQL backend has to prove (the rest is the contract suite, run on it
 through conftest's BACKENDS): its migrations are SQLite's in step, a bad URL or a server that
 is down is one sentence, and several processes on one database still take each game's next
-seq once and end a game once (the advisory locks of bot/storage/postgres/storage.py)."""
+seq once and end a game once (the advisory locks of storage/postgres/storage.py)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import EventConflictError, GameClosedError, StorageError
-from bot.storage.migrate import load_migrations
+from storage import EventConflictError, GameClosedError, StorageError
+from storage.migrate import load_migrations
 from tests.ops_support import clean_env, mattekrig, shaped_token
 from tests.postgres import server_url
 
@@ -21,7 +21,7 @@ from .helpers import T0, append, new_game
 
 
 def _pg_migrations() -> list[tuple[int, str]]:
-    from bot.storage.postgres.migrate import load_pg_migrations
+    from storage.postgres.migrate import load_pg_migrations
 
     return [(m.version, m.name) for m in load_pg_migrations()]
 
@@ -40,7 +40,7 @@ def test_postgres_migrations_are_sqlites_in_step() -> None:
 
 async def test_a_url_that_is_not_postgresql_is_refused() -> None:
     pytest.importorskip("psycopg")
-    from bot.storage.postgres import PostgresStorage
+    from storage.postgres import PostgresStorage
 
     with pytest.raises(StorageError, match="not a PostgreSQL URL"):
         await PostgresStorage.open_url("mysql://somewhere/db")
@@ -48,7 +48,7 @@ async def test_a_url_that_is_not_postgresql_is_refused() -> None:
 
 async def test_a_server_that_is_down_is_one_sentence_without_the_password() -> None:
     pytest.importorskip("psycopg")
-    from bot.storage.postgres import PostgresStorage
+    from storage.postgres import PostgresStorage
 
     url = f"postgresql://bot:secret@127.0.0.1:{_closed_port()}/mattekrig?connect_timeout=5"
     with pytest.raises(StorageError) as refused:
@@ -114,7 +114,7 @@ async def test_a_dropped_connection_fails_one_batch_and_the_next_write_reconnect
     whole (its caller hears StorageError, nothing half-done is kept); the next reconnects."""
     import psycopg
 
-    from bot.storage.postgres.database import PgDatabase
+    from storage.postgres.database import PgDatabase
 
     backend = BACKENDS["postgres"](tmp_path)
     async with await backend.open() as store:

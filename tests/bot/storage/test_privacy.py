@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import Storage, UserInLiveGameError
-from bot.storage.privacy import fingerprint
+from storage import Storage, UserInLiveGameError
+from storage.privacy import fingerprint
 
 from .helpers import ADA, BO, T0, append, live_games, new_game
 from .results_helpers import DAY, duel, record

@@ -8,7 +8,7 @@ import re
 import sqlite3
 from pathlib import Path
 
-from bot.storage import EXPORTED_TABLES, USER_COLUMNS, Storage
+from storage import EXPORTED_TABLES, USER_COLUMNS, Storage
 
 from .conftest import Backend, need_file
 

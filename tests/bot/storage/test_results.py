@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.storage import (
+from storage import (
     BoardQuery,
     GuildSettings,
     OperationTally,
     Storage,
 )
-from bot.storage.boards import _gain_key
+from storage.boards import _gain_key
 
 from .conftest import Backend, need_durable
 from .helpers import T0

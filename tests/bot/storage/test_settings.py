@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from bot.storage import ANSWER_FORMS, GuildSettings, Storage
 from engine.levels import AnswerForm
+from storage import ANSWER_FORMS, GuildSettings, Storage
 
 from .conftest import Backend, need_durable
 from .helpers import T0

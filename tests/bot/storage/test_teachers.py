@@ -5,8 +5,8 @@ summarised once, a copy of the named preset they were opened with) and assignmen
 
 from __future__ import annotations
 
-from bot.storage import Storage
-from bot.storage.records import SERVER_WIDE, ClassPreset, NamedPreset
+from storage import Storage
+from storage.records import SERVER_WIDE, ClassPreset, NamedPreset
 
 GUILD, OTHER, CHANNEL = 1, 2, 10
 T0 = 1_767_225_600_000

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import GameClosedError, NotFoundError, Storage, Timer
+from storage import GameClosedError, NotFoundError, Storage, Timer
 
 from .helpers import T0, new_game
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.i18n import LANGS, catalogue, t
-from bot.render.board_text import answer_reply, refusal_text
-from bot.services.errors import UserFacingError
+from classroom.errors import UserFacingError
+from classroom.i18n import LANGS, catalogue, t
+from classroom.text.board_text import answer_reply, refusal_text
 from engine.errors import ExpressionError, Reason
 from engine.judge import judge
 from engine.levels import AnswerForm

@@ -10,9 +10,9 @@ from typing import Any
 from discord import AppCommandOptionType, app_commands
 
 from bot.config import Config
-from bot.i18n import t
 from bot.ops.sync import CommandsOnly
 from bot.ui.start_options import start_options
+from classroom.i18n import t
 from engine.options import SIDES_OPTION
 from engine.registry import GAMES, game_options
 

@@ -1,1 +1,0 @@
-"""Numbered schema migrations (NNNN_name.sql), applied in order by `bot.storage.migrate`."""
