@@ -20,7 +20,7 @@ from engine.view import View, view
 
 
 @dataclass(frozen=True, slots=True)
-class Shown:
+class BoardInputs:
     """Everything of a live game its board's text is rendered from. Objects the services
     replace on every change (the state, the record, the settings) are compared by identity:
     a new one is a change, whatever it holds."""
@@ -34,7 +34,7 @@ class Shown:
     time_limit_due_ms: int | None
 
     @classmethod
-    def of(cls, game: LiveGame) -> Shown:
+    def of(cls, game: LiveGame) -> BoardInputs:
         return cls(
             game.state,
             game.record,
@@ -45,7 +45,7 @@ class Shown:
             game.time_limit_due_ms,
         )
 
-    def same(self, other: Shown) -> bool:
+    def same(self, other: BoardInputs) -> bool:
         return (
             self.state is other.state
             and self.record is other.record
@@ -58,17 +58,17 @@ class Shown:
 
 @dataclass(frozen=True, slots=True)
 class Rendered:
-    shown: Shown
+    inputs: BoardInputs
     seen: View
     panel: Panel
     at_ms: int
 
-    def fits(self, shown: Shown, now_ms: int) -> bool:
+    def fits(self, inputs: BoardInputs, now_ms: int) -> bool:
         """Still the board's text: nothing it shows changed, and no deadline it shows has
         passed since (a passed deadline leaves the board)."""
-        dues = (shown.answer_due_ms, shown.time_limit_due_ms)
+        dues = (inputs.answer_due_ms, inputs.time_limit_due_ms)
         passed = any(due is not None and self.at_ms < due <= now_ms for due in dues)
-        return not passed and self.shown.same(shown)
+        return not passed and self.inputs.same(inputs)
 
 
 @dataclass(eq=False)
@@ -95,7 +95,7 @@ class BoardState:
         """The engine's view of the game now: the one its text was rendered from when that is
         of this state (a press's answer, its picture and its ping share it)."""
         last = self.rendered
-        if last is not None and last.shown.state is game.state:
+        if last is not None and last.inputs.state is game.state:
             return last.seen
         return view(game.state, None)
 

@@ -28,7 +28,7 @@ import discord
 
 from bot import board_pictures
 from bot.board_pictures import BoardPictures
-from bot.board_state import BoardState, Rendered, Shown, picture_of, screen_of
+from bot.board_state import BoardInputs, BoardState, Rendered, picture_of, screen_of
 from bot.pings import TurnPings
 from bot.render.board import render_board
 from bot.render.panel import Panel
@@ -69,9 +69,9 @@ class BoardGames(Protocol):
         self, game: LiveGame, message_id: int, thread_id: int | None = None
     ) -> None: ...
 
-    async def shown(self, game_id: int) -> LiveGame: ...
+    async def for_board(self, game_id: int) -> LiveGame: ...
 
-    async def boards_shown(self, shown: Mapping[int, int]) -> None: ...
+    async def store_shown_seqs(self, seqs: Mapping[int, int]) -> None: ...
 
 
 class BoardPublisher:
@@ -93,7 +93,7 @@ class BoardPublisher:
         self.art = BoardPictures(settings, channel, pictures=pictures)
         self.drawer = self.art.drawer  # the worker process the pictures are drawn in
         self.pings = TurnPings(settings, channel, clock)
-        self.shown = ShownSeqs(games.boards_shown, self._spawn)
+        self.shown_seqs = ShownSeqs(games.store_shown_seqs, self._spawn)
         self._boards: dict[int, BoardState] = {}
         self._background: set[asyncio.Task[None]] = set()
         self._closing = False
@@ -118,15 +118,15 @@ class BoardPublisher:
         the press's answer and the picture edit that follows it show the same text, so the
         second asks the first (a deadline passed in between renders it again, without it)."""
         now_ms = self.clock.now_ms()
-        shown = Shown.of(game)
+        inputs = BoardInputs.of(game)
         board = self._board(game.id)
         last = board.rendered
-        if last is not None and last.fits(shown, now_ms):
+        if last is not None and last.fits(inputs, now_ms):
             return last.panel
         lang = game.settings.locale
         screen = screen_of(game, lang)
         panel = render_board(screen, lang, now_ms)
-        board.rendered = Rendered(shown, screen.view, panel, now_ms)
+        board.rendered = Rendered(inputs, screen.view, panel, now_ms)
         return panel
 
     def _panel(
@@ -252,7 +252,7 @@ class BoardPublisher:
     def _wrote(self, game: LiveGame, seq: int) -> None:
         """The board now shows the game up to ``seq`` (the next action's): noted for storage,
         so that after a crash the boards the log is ahead of are known (`catch_up`)."""
-        self.shown.wrote(game.id, seq)
+        self.shown_seqs.wrote(game.id, seq)
 
     async def answer(self, interaction: discord.Interaction, game: LiveGame) -> None:
         """The board as the interaction's own answer (the start path): its message
@@ -497,7 +497,7 @@ class BoardPublisher:
 
     async def _heal(self, game_id: int, pressed_id: int) -> None:
         try:
-            game = await self.games.shown(game_id)
+            game = await self.games.for_board(game_id)
         except Exception:  # gone meanwhile (forget-me, purge): nothing to draw
             log.info("game %s could not be loaded to redraw its board", game_id)
             self._forget_later(game_id)
@@ -511,11 +511,11 @@ class BoardPublisher:
         """Stop retrying and drawing (the next start redraws every board anyway). The
         worker process is the whole process's and ends with it."""
         self._closing = True
-        self.shown.stop()
+        self.shown_seqs.stop()
         for task in list(self._background):
             task.cancel()
         await asyncio.gather(*self._background, return_exceptions=True)
-        await self.shown.store_now()  # a clean stop leaves no board to redraw
+        await self.shown_seqs.store_now()  # a clean stop leaves no board to redraw
 
     async def ping(self, game: LiveGame, presser: int | None) -> None:
         """Tell a player it is their turn, where one should be told (`bot.pings`)."""

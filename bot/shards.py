@@ -113,8 +113,8 @@ class ShardGameStore:
     async def set_status(self, game_id: int, status: GameStatus, at: int) -> None:
         await self._inner.set_status(game_id, status, at)
 
-    async def set_boards_shown(self, shown: Mapping[int, int]) -> None:
-        await self._inner.set_boards_shown(shown)
+    async def set_shown_seqs(self, seqs: Mapping[int, int]) -> None:
+        await self._inner.set_shown_seqs(seqs)
 
     async def set_timer(self, game_id: int, kind: str, due_at: int, payload: Any = None) -> None:
         await self._inner.set_timer(game_id, kind, due_at, payload)

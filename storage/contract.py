@@ -85,7 +85,7 @@ class GameEventStore(Protocol):
         """End a live game (its timers go); GameClosedError if it had ended already."""
         ...
 
-    async def set_boards_shown(self, shown: Mapping[int, int]) -> None:
+    async def set_shown_seqs(self, seqs: Mapping[int, int]) -> None:
         """Remember what the games' boards show (game id → seq of the next action when the
         board was last written), only ever forward; read back as `GameRecord.shown_seq`."""
         ...

@@ -134,12 +134,12 @@ class GameStorage(Transactions):
 
         await self._write(_tx)
 
-    async def set_boards_shown(self, shown: Mapping[int, int]) -> None:
+    async def set_shown_seqs(self, seqs: Mapping[int, int]) -> None:
         """Remember what the games' boards show: game id → the seq of the next action when
         its board was last written. Only ever forward (an older note arriving late changes
         nothing); a game deleted meanwhile is skipped. Not a game's change: `updated_at`
         stays."""
-        rows = [(seq, game_id, seq) for game_id, seq in sorted(shown.items())]
+        rows = [(seq, game_id, seq) for game_id, seq in sorted(seqs.items())]
         if not rows:
             return
 

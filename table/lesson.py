@@ -69,7 +69,7 @@ class Seat:
 
 
 @dataclass(frozen=True, slots=True)
-class Shown:
+class Projected:
     """A round on the projector: its game, the game's view when it was chosen, and each
     side's cards in that round (`TableGame.laid_in`), kept with it as the game moves on."""
 
@@ -108,7 +108,7 @@ class Lesson:
         # stays while the class talks it over, though the game moves on), and whether its
         # names are hidden: hidden until the teacher shows them, so a mistake discussed in
         # front of the class is nobody's unless the teacher decides otherwise.
-        self.shown: Shown | None = None
+        self.projected: Projected | None = None
         self.hide_names = True
         self.removing: str | None = None  # the seat the teacher is asked to confirm removing
         self.renew = False  # "new partners": pair again once every game is over
@@ -358,14 +358,14 @@ class Lesson:
     def show(self, game_id: str | None) -> None:
         """Put a table's last round on the projector (None takes it away)."""
         if game_id is None:
-            self.shown = None
+            self.projected = None
             return
         game = self.games.get(game_id)
         if game is None:
             raise Refused("table.error.no_game", 404)
         table = game.view(None)
         cards = game.laid_in(table.result) if table.result is not None else {}
-        self.shown = Shown(game, table, cards)
+        self.projected = Projected(game, table, cards)
 
     @property
     def paused(self) -> bool:

@@ -32,8 +32,8 @@ def _best_lines(facts: RoundFacts, side: int, lines: tuple[str, ...], lang: Lang
 
 
 def _sides(lesson: Lesson, names: Mapping[int, str], lang: Lang) -> str:
-    assert lesson.shown is not None
-    table, cards = lesson.shown.view, lesson.shown.cards
+    assert lesson.projected is not None
+    table, cards = lesson.projected.view, lesson.projected.cards
     block = shown_block(table, names, lang)
     facts = table.result
     if block is None or facts is None:
@@ -60,8 +60,8 @@ def _fit(lesson: Lesson) -> str:
     """A war round lays cards several times and its lines are many: they go compact (each
     laying's cards beside its words) and the cards a size down with each laying, so the
     round stays on one laptop screen, with no scrolling in front of the class."""
-    assert lesson.shown is not None
-    facts = lesson.shown.view.result
+    assert lesson.projected is not None
+    facts = lesson.projected.view.result
     layings = len(facts.comparisons) if facts is not None else 1
     return f" war layings-{min(layings, 4)}" if layings > 1 else ""
 
@@ -76,9 +76,9 @@ def _control(label: str, lang: Lang, **fields: str) -> str:
 
 def shown_part(lesson: Lesson, lang: Lang) -> str:
     """The round on the projector (empty when the teacher shows none)."""
-    if lesson.shown is None:
+    if lesson.projected is None:
         return ""
-    game = lesson.shown.game
+    game = lesson.projected.game
     names = side_names(game, lang)
     if lesson.hide_names:
         names = {s: t("lesson.side_letter", lang, letter=LETTERS[s]) for s in names}

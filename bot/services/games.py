@@ -205,7 +205,7 @@ class GameService:
         game.recent = [event_from_json(data) for data in last]
         return game
 
-    async def shown(self, game_id: int) -> LiveGame:
+    async def for_board(self, game_id: int) -> LiveGame:
         """The game as its board should show it: live from memory, or rebuilt from storage
         when it has ended (its result and Rematch). NotFoundError once it was deleted."""
         game = self.games.get(game_id)
@@ -224,7 +224,7 @@ class GameService:
         ended = []
         for game_id in await self.storage.ended_since(since):
             try:
-                ended.append(await self.shown(game_id))
+                ended.append(await self.for_board(game_id))
             except Exception:  # deleted meanwhile, or not replayable: nothing to redraw
                 log.warning("ended game %s could not be loaded to redraw its board", game_id)
         return ended
@@ -286,10 +286,10 @@ class GameService:
             game.record = before
             raise
 
-    async def boards_shown(self, shown: Mapping[int, int]) -> None:
+    async def store_shown_seqs(self, seqs: Mapping[int, int]) -> None:
         """Remember what the games' boards show (game id → the seq of the next action when
         each was last written): after a crash, `GameRecord.shown_seq` says which are behind."""
-        await self.storage.set_boards_shown(shown)
+        await self.storage.set_shown_seqs(seqs)
 
     # -- player actions ----------
 

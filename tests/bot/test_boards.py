@@ -20,7 +20,7 @@ def games_held(boards: BoardPublisher) -> set[int]:
     """Every game id the publisher holds anything for, in any of its maps or sets, its own
     or its notes of what the boards show."""
     held: set[int] = set()
-    parts = [boards, boards.shown]
+    parts = [boards, boards.shown_seqs]
     for value in (value for part in parts for value in vars(part).values()):
         if isinstance(value, dict | set):
             held.update(key for key in value if isinstance(key, int))

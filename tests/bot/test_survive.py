@@ -44,7 +44,7 @@ def is_true(table: Table, game: LiveGame) -> bool:
 
 
 async def assert_becomes_true(table: Table, gid: int) -> LiveGame:
-    game = await table.bot.games.shown(gid)
+    game = await table.bot.games.for_board(gid)
     await table.fake.wait_until(lambda: is_true(table, game), timeout=5.0, what="a true board")
     return game
 

@@ -352,8 +352,8 @@ async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None
     text = await shown.inner_text()  # names hidden until the teacher shows them
     assert t("lesson.side_letter", "en", letter="A") in text
     assert not any(name in text for name in SCREENS)
-    assert room.table.lesson.shown is not None
-    game = room.table.lesson.shown.game
+    assert room.table.lesson.projected is not None
+    game = room.table.lesson.projected.game
     pupil = next(n for n in SCREENS if room.game_of(n) is game)
     drawn = await room.teacher.eval_on_selector_all(
         "#shown .card", "cards => cards.map(card => card.outerHTML)"

@@ -98,9 +98,9 @@ def test_the_projector_draws_every_laying_of_a_war_round_in_its_place() -> None:
             break
     assert facts is not None and len(facts.comparisons) > 1, "no war in this seed"
     lesson.show(game.id)
-    assert lesson.shown is not None
+    assert lesson.projected is not None
     drawn = shown_part(lesson, "en")
-    for side, layings in lesson.shown.cards.items():
+    for side, layings in lesson.projected.cards.items():
         plays = [p.up for c in facts.comparisons for p in c.plays if p.side == side and p.up]
         assert [tuple(c.value for c in cards) for cards in layings] == plays
         for cards in layings:

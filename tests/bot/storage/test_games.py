@@ -193,9 +193,9 @@ async def test_what_a_board_shows_only_moves_forward(store: Storage) -> None:
     game_id = await new_game(store, channel_id=500)
     other = await new_game(store, channel_id=501)
     assert (await store.load_game(game_id)).shown_seq is None  # not known: redrawn
-    await store.set_boards_shown({game_id: 3, other: 1})
-    await store.set_boards_shown({game_id: 2, 999_999: 5})  # late, and a game gone meanwhile
-    await store.set_boards_shown({})
+    await store.set_shown_seqs({game_id: 3, other: 1})
+    await store.set_shown_seqs({game_id: 2, 999_999: 5})  # late, and a game gone meanwhile
+    await store.set_shown_seqs({})
     game = await store.load_game(game_id)
     assert (game.shown_seq, game.updated_at) == (3, T0)
     assert (await store.load_game(other)).shown_seq == 1
