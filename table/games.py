@@ -98,7 +98,11 @@ class TableGame:
     # Hot-seat: what an answer counted as is told when the comparison is revealed, not
     # while the others still answer at the same screen (RULES §2.2: revealed together).
     held: list[tuple[str, Note]] = field(default_factory=list)
+    # Each awaited side's answer deadline (clock seconds), for the decision window
+    # `answer_window`: a new window (the next round, a war, the next target) starts every
+    # side's answer time again.
     answer_deadlines: dict[int, float] = field(default_factory=dict)  # by side
+    answer_window: int = -1
     extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
     records: list[Record] = field(default_factory=list)
     found: tuple[int, int] = (0, 0)  # the records' best moves and exact hits, counted as kept
@@ -254,11 +258,15 @@ class TableGame:
         return self.settings.answer_seconds
 
     def time_answers(self, now: float) -> None:
-        """Each awaited human side gets the answer time from when its decision was asked;
-        sides no longer awaited lose theirs."""
+        """Each awaited human side gets the answer time from when its decision was asked (a
+        fresh one in every decision window: the computer answering at once must not leave
+        the pupil the time left of an earlier round); sides no longer awaited lose theirs."""
         if self.answer_seconds <= 0 or self.over:
             self.answer_deadlines.clear()
             return
+        if self.answer_window != self.state.window:
+            self.answer_deadlines.clear()
+            self.answer_window = self.state.window
         timed = deciding(self.state) is not None
         awaited = {s for s in self.state.pending if s in self.humans} if timed else set()
         for side in list(self.answer_deadlines):
