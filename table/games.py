@@ -3,8 +3,9 @@
 
 A game knows which seats play each side (a seat is one pupil's place, held by one device),
 which side the computer plays, the time limit's deadline and each side's answer time. What
-it remembers of the pupils is only what the lesson's summary counts (`Record`), and nothing
-outlives the lesson: the server keeps it in memory only.
+it remembers of the pupils is only what the lesson's summary counts (the answer tally,
+`classroom.tally`, which the Discord results count with too), and nothing outlives the lesson:
+the server keeps it in memory only.
 """
 
 from __future__ import annotations
@@ -16,17 +17,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from classroom.operations import practised
 from classroom.settings import GameSettings
+from classroom.tally import AnswerRecord, AnswerTally
 from engine.actions import Action, Timeout, TimeUp
 from engine.cards import Card
 from engine.computer import Strength, choose
 from engine.config import Mode
-from engine.events import CardsLaid, Event, RoundStarted, ValueShown
+from engine.events import CardsLaid, Event, RoundStarted
 from engine.facts import RoundFacts
 from engine.game import apply, deciding, new_game
 from engine.registry import action_to_json, descriptor
-from engine.regnekrig import ANSWER, TIMEOUT_REASON, Answer
 from engine.state import GameState
 from engine.view import View, view
 
@@ -55,23 +55,8 @@ class Note:
     until: int = 0
 
 
-@dataclass(frozen=True, slots=True)
-class Record:
-    """One decision of one seat, as the lesson's summary counts it (RULES §2.6): an answer
-    with the operations it practised, whether it counted, whether it was the best move, the
-    mistake's kind (the engine's reason code) and whether it hit the target exactly."""
-
-    seat: str
-    game: str
-    operations: tuple[str, ...]
-    correct: bool
-    best: bool
-    mistake: str | None
-    exact: bool
-
-
-def _fraction(text: str | None) -> Fraction | None:
-    return None if text is None else Fraction(text)
+# One decision of one seat, as the lesson's summary counts it (RULES §2.6).
+Record = AnswerRecord[str]
 
 
 @dataclass
@@ -104,10 +89,7 @@ class TableGame:
     answer_deadlines: dict[int, float] = field(default_factory=dict)  # by side
     answer_window: int = -1
     extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
-    records: list[Record] = field(default_factory=list)
-    found: tuple[int, int] = (0, 0)  # the records' best moves and exact hits, counted as kept
-    answered_by: dict[int, str] = field(default_factory=dict)  # side -> seat, until shown
-    target: int | None = None  # the target of the round in play (for the records)
+    tally: AnswerTally[str] = field(init=False)  # the seats' answers, as the summary counts
     shared: bool = False  # one screen holds every seat (the one-screen table)
     # The cards each side turned face up in this round and the one before, by round and
     # side, one tuple per laying (`laid_in`).
@@ -115,6 +97,20 @@ class TableGame:
     version: int = 0  # counts the changes: a device's page is drawn again when it moves
     _views: dict[int | None, View] = field(default_factory=dict, repr=False)
     _viewed: GameState | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        config = self.state.config
+        targets = descriptor(config.game).has_targets(config.level)
+        self.tally = AnswerTally(config.level, targets, members=dict(enumerate(self.seats)))
+
+    @property
+    def records(self) -> list[Record]:
+        return self.tally.records
+
+    @property
+    def found(self) -> tuple[int, int]:
+        """The records' best moves and exact hits (the class goal)."""
+        return self.tally.found
 
     def view(self, side: int | None) -> View:
         """`engine.view.view` of the state now for `side` (each drawn once per state: every
@@ -158,55 +154,13 @@ class TableGame:
             self.time_answers(now)
 
     def _apply(self, action: Action, seat: str | None) -> None:
-        before, round_before = self.state.phase, self.state.round
+        round_before = self.state.round
         state, events = apply(self.state, action)
         self.state = state
         self.actions.append(action)
         self.version += 1
         self.keep_laid(events, round_before)
-        if isinstance(action, Answer) and seat is not None:
-            self.answered_by[action.side] = seat
-        if isinstance(action, Timeout) and before == ANSWER:
-            self.answered_by.pop(action.side, None)
-            self._missed(action.side)
-        self._count(events)
-
-    def _missed(self, side: int) -> None:
-        """RULES §1.5: an answer that ran out of time is a miss for every seat of the side."""
-        if side < len(self.seats):
-            for seat in self.seats[side]:
-                self.records.append(Record(seat, self.id, (), False, False, TIMEOUT_REASON, False))
-
-    def _count(self, events: list[Event]) -> None:
-        config = self.state.config
-        targets = descriptor(config.game).has_targets(config.level)
-        for event in events:
-            if isinstance(event, RoundStarted):
-                self.target = event.target
-            elif isinstance(event, ValueShown):
-                seat = self.answered_by.pop(event.side, None)
-                if seat is None or event.reason == TIMEOUT_REASON:
-                    continue
-                value = _fraction(event.value)
-                best_value = _fraction(event.best_value)
-                target = self.target if targets else None
-                if value is None or best_value is None:
-                    best = False
-                elif target is not None:
-                    best = abs(value - target) == abs(best_value - target)
-                else:
-                    best = value == best_value
-                record = Record(
-                    seat,
-                    self.id,
-                    practised(config.level, targets, event.expr),
-                    event.reason is None and value is not None,
-                    best,
-                    event.reason,
-                    target is not None and value == target,
-                )
-                self.records.append(record)
-                self.found = (self.found[0] + record.best, self.found[1] + record.exact)
+        self.tally.add(action, events, seat)
 
     def keep_laid(self, events: list[Event], round_now: int) -> None:
         """Remember the cards laid face up, as the devices drew them (a round's facts hold

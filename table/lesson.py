@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
 
+from classroom.tally import figures
 from engine.actions import Forfeit
 from engine.cards import Card
 from engine.view import View
@@ -262,11 +263,9 @@ class Lesson:
         return sum(g.found[0] for g in games), sum(g.found[1] for g in games)
 
     def rate(self, seat_id: str) -> Fraction | None:
-        """The seat's best-move rate in this lesson (None before its first answer)."""
-        mine = [r for r in self.records() if r.seat == seat_id and r.operations]
-        if not mine:
-            return None
-        return Fraction(sum(r.best for r in mine), len(mine))
+        """The seat's best-move rate in this lesson (`classroom.tally.best_rate`, as every
+        summary counts it; None before its first round asked)."""
+        return figures(r for r in self.records() if r.seat == seat_id).rate
 
     def _start(self, match: Match) -> TableGame:
         sides = tuple(match.sides)

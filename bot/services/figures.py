@@ -6,9 +6,9 @@ that render draws them while importing no service (tests/test_layers.py)."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Literal
 
+from classroom.tally import BestMove as BestMove
 from engine.registry import GAMES as REGISTRY
 from storage.records import (
     BOARD_MIN_ANSWERS,
@@ -287,15 +287,6 @@ class ClassReport:
 
 
 Direction = Literal["down", "stay", "up", "practise"]
-
-
-@dataclass(frozen=True, slots=True)
-class BestMove:
-    """A round's best move that a pupil's answer missed (RULES §2.5)."""
-
-    round: int
-    expression: str  # in the engine's notation
-    value: Fraction
 
 
 @dataclass(frozen=True, slots=True)

@@ -8,11 +8,11 @@ stored events are the only source: what the players saw is what is counted.
   turned the cards being answered (the last earlier action whose events include a ``laid``
   event): the moment the decision window opened for everyone, however many teammates or
   opponents answered in between.
-* **Operations**: levels 1–4 count under their operation (add, multiply, divide, subtract);
-  levels 5–7 count under ``target``, and also under ``square`` / ``root`` when the pupil's
-  expression used one. An answer is *correct* when it was accepted (the ``value`` event has
-  no ``reason``) and *best* when it equals the best value (levels 1–4) or is as close to the
-  target as the best value (levels 5–7). A timed-out answer is a *miss*, not an answer.
+* **Answers** are read by the answer tally (`classroom.tally`), the one the lesson's summary
+  counts with: levels 1–4 count under their operation, levels 5–7 under ``target`` and also
+  ``square`` / ``root`` when the pupil's expression used one (each wrong answer's kind goes
+  with it, and readers count it once, `classroom.tally.disjoint`); a best move and the
+  best-move rate are the tally's. A timed-out answer is a *miss*, not an answer.
 * **Side facts** (rounds won, wars won, exact hits, cards at the end) belong to the side and
   are shared by a team's members; answers belong to whoever pressed.
 * Cards at the end come from replaying the game with the engine (exact, and the same code
@@ -28,36 +28,21 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import tzinfo
-from fractions import Fraction
 
 from bot.services.clock import Clock
-from bot.services.figures import BestMove
 from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
 from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
 from classroom.errors import UserFacingError
-from classroom.operations import practised
 from classroom.settings import GameSettings
-from engine.actions import Action, Timeout
-from engine.events import (
-    Answered,
-    CardsLaid,
-    Dealt,
-    Event,
-    GameOver,
-    PotReturned,
-    RoundStarted,
-    RoundWon,
-    ValueShown,
-    WarDeclared,
-    event_from_json,
-)
+from classroom.tally import AnswerRecord, AnswerTally, BestMove, by_seat, figures
+from engine.actions import Action
+from engine.events import Dealt, Event, event_from_json
 from engine.game import restore
 from engine.registry import action_from_json, descriptor
-from engine.regnekrig import Answer
 from storage import (
     GameResult,
     OperationTally,
@@ -84,31 +69,6 @@ _RULE_ENDINGS: tuple[ResultReason, ...] = (
 
 class NotFinishedError(ValueError):
     """The game is still live (or never ended by the rules nor by stop / idle)."""
-
-
-@dataclass
-class _Tally:
-    answers: int = 0
-    correct: int = 0
-    best: int = 0
-    missed: int = 0
-    answer_ms: int = 0
-    ops: dict[str, OperationTally] = field(default_factory=dict)
-    mistakes: Counter[str] = field(default_factory=Counter)  # the engine's reason codes
-
-    def add(
-        self, ops: tuple[str, ...], reason: str | None, correct: bool, best: bool, ms: int
-    ) -> None:
-        if reason is not None:
-            self.mistakes[reason] += 1
-        self.answers += 1
-        self.correct += int(correct)
-        self.best += int(best)
-        self.answer_ms += ms
-        kinds = ((reason, 1),) if reason is not None else ()
-        for op in ops:
-            one = OperationTally(op, 1, int(correct), int(best), ms, mistakes=kinds, times=(ms,))
-            self.ops[op] = self.ops[op] + one if op in self.ops else one
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,68 +112,10 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
         raise ValueError("results are kept for games in a server only")
     settings = GameSettings.from_json(stored.config)
     config = settings.engine
-    level = config.level
-    targets = descriptor(config.game).has_targets(level)
-
-    game_over: GameOver | None = None
-    last_event_at = stored.created_at
-    rounds = 0
-    target: int | None = None
-    at_war = False
-    opened_at = stored.created_at
-    rounds_won: defaultdict[int, int] = defaultdict(int)
-    wars_won: defaultdict[int, int] = defaultdict(int)
-    exact_hits: defaultdict[int, int] = defaultdict(int)
-    tallies: defaultdict[int, _Tally] = defaultdict(_Tally)  # by user id
-    side_users: defaultdict[int, list[int]] = defaultdict(list)
-    for p in stored.players:
-        if p.user_id is not None:
-            side_users[p.side].append(p.user_id)
-    waiting: dict[int, tuple[int, int]] = {}  # side -> (user id, answer ms) until revealed
-
-    for step in _steps(stored):
-        action, events, at = step.action, step.events, step.stored.created_at
-        answered = {e.side for e in events if isinstance(e, Answered)}
-        if isinstance(action, Answer) and step.stored.user_id is not None:
-            if action.side in answered:
-                waiting[action.side] = (step.stored.user_id, at - opened_at)
-        elif isinstance(action, Timeout) and action.side in answered:
-            for user in side_users.get(action.side, []):
-                tallies[user].missed += 1
-        for event in events:
-            if isinstance(event, RoundStarted):
-                rounds = max(rounds, event.round)
-                target = event.target
-                at_war = False
-            elif isinstance(event, WarDeclared):
-                at_war = True
-            elif isinstance(event, RoundWon):
-                rounds_won[event.side] += 1
-                if at_war:
-                    wars_won[event.side] += 1
-                at_war = False
-            elif isinstance(event, PotReturned):
-                at_war = False
-            elif isinstance(event, ValueShown):
-                value = _fraction(event.value)
-                if targets and target is not None and value == target:
-                    exact_hits[event.side] += 1
-                pending = waiting.pop(event.side, None)
-                if pending is not None:
-                    user, ms = pending
-                    tallies[user].add(
-                        practised(level, targets, event.expr),
-                        event.reason,
-                        event.reason is None and value is not None,
-                        _is_best(value, _fraction(event.best_value), target, targets),
-                        max(0, ms),
-                    )
-            elif isinstance(event, GameOver):
-                game_over = event
-        if any(isinstance(e, CardsLaid) for e in events):
-            opened_at = at
-        last_event_at = max(last_event_at, at)
-
+    tally = read_answers(stored)
+    last_event_at = max((s.created_at for s in stored.events), default=stored.created_at)
+    last_event_at = max(last_event_at, stored.created_at)
+    game_over = tally.game_over
     reason: ResultReason
     winner: int | None = None
     if stored.status == "over" and game_over is not None:
@@ -227,12 +129,13 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
         raise NotFinishedError(f"game {stored.id} is {stored.status}")
 
     counts = final_counts(stored, settings)
-    side_sizes: defaultdict[int, int] = defaultdict(int)
-    for p in stored.players:
-        side_sizes[p.side] += 1
+    mine = by_seat(tally.records)
+    side_sizes = Counter(p.side for p in stored.players)
+    sides = tally.sides
     players = []
     for p in stored.players:
-        tally = tallies.get(p.user_id, _Tally()) if p.user_id is not None else _Tally()
+        records = mine.get(p.user_id, []) if p.user_id is not None else []
+        done = figures(records)
         players.append(
             PlayerResult(
                 seat=p.seat,
@@ -244,27 +147,24 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
                 computer=p.computer,
                 team=p.side if side_sizes[p.side] > 1 else None,
                 cards_end=counts[p.side] if counts and p.side < len(counts) else None,
-                rounds_won=rounds_won[p.side],
-                wars_won=wars_won[p.side],
-                exact_hits=exact_hits[p.side],
-                answers=tally.answers,
-                correct=tally.correct,
-                best=tally.best,
-                missed=tally.missed,
-                answer_ms=tally.answer_ms,
-                operations=tuple(sorted(tally.ops.values(), key=lambda o: o.op)),  # as loaded
+                rounds_won=sides.rounds_won[p.side],
+                wars_won=sides.wars_won[p.side],
+                exact_hits=sides.exact_hits[p.side],
+                answers=done.answers,
+                correct=done.correct,
+                best=done.best,
+                missed=done.missed,
+                answer_ms=sum(r.ms or 0 for r in records if r.answered),
+                operations=_operations(records),
             )
         )
-    mistakes = {
-        user: tuple(sorted(tally.mistakes.items(), key=lambda m: (-m[1], m[0])))
-        for user, tally in tallies.items()
-    }
+    mistakes = {user: figures(records).mistakes for user, records in mine.items()}
     return GameResult(
         game_id=stored.id,
         guild_id=stored.guild_id,
         channel_id=stored.channel_id,
         game=stored.game,
-        level=level,
+        level=config.level,
         deck=config.deck.value,
         mode=config.mode.value,
         sides=config.sides,
@@ -272,11 +172,46 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
         computer=any(p.computer is not None for p in stored.players),
         winner=winner,
         reason=reason,
-        rounds=rounds,
+        rounds=tally.rounds,
         started_at=stored.created_at,
         ended_at=ended_at,
         players=tuple(players),
     ), mistakes
+
+
+def read_answers(stored: StoredGame) -> AnswerTally[int]:
+    """The stored game folded by the answer tally (`classroom.tally`), by user id."""
+    config = GameSettings.from_json(stored.config).engine
+    members: defaultdict[int, list[int]] = defaultdict(list)
+    for p in stored.players:
+        if p.user_id is not None:
+            members[p.side].append(p.user_id)
+    tally: AnswerTally[int] = AnswerTally(
+        config.level,
+        descriptor(config.game).has_targets(config.level),
+        members=members,
+        opened_at=stored.created_at,
+    )
+    for step in _steps(stored):
+        tally.add(step.action, step.events, step.stored.user_id, step.stored.created_at)
+    return tally
+
+
+def _operations(records: list[AnswerRecord[int]]) -> tuple[OperationTally, ...]:
+    """Each answer under every operation it practised (the rates of an area), its mistake
+    with it: the stored rows keep this shape, and readers count a mistake once (`disjoint`)."""
+    ops: dict[str, OperationTally] = {}
+    for r in records:
+        if not r.answered:
+            continue
+        ms = r.ms or 0
+        kinds = ((r.mistake, 1),) if r.mistake is not None else ()
+        for op in r.operations:
+            one = OperationTally(
+                op, 1, int(r.correct), int(r.best), ms, mistakes=kinds, times=(ms,)
+            )
+            ops[op] = ops[op] + one if op in ops else one
+    return tuple(sorted(ops.values(), key=lambda o: o.op))  # as loaded
 
 
 def final_counts(stored: StoredGame, settings: GameSettings) -> tuple[int, ...] | None:
@@ -297,45 +232,15 @@ def final_counts(stored: StoredGame, settings: GameSettings) -> tuple[int, ...] 
 def best_moves_missed(stored: StoredGame) -> dict[int, tuple[BestMove, ...]]:
     """Each user's answers that were not a best move, with the best move of that round (RULES
     §2.5): what a pupil reads in their own summary, never on the public board."""
-    settings = GameSettings.from_json(stored.config)
-    targets = descriptor(settings.engine.game).has_targets(settings.engine.level)
-    round_, target = 0, None
-    waiting: dict[int, int] = {}  # side -> the user who answered, until revealed
+    return best_moves_of(read_answers(stored))
+
+
+def best_moves_of(tally: AnswerTally[int]) -> dict[int, tuple[BestMove, ...]]:
     missed: defaultdict[int, list[BestMove]] = defaultdict(list)
-    for step in _steps(stored):
-        action = step.action
-        if isinstance(action, Answer) and step.stored.user_id is not None:
-            waiting[action.side] = step.stored.user_id
-        for event in step.events:
-            if isinstance(event, RoundStarted):
-                round_, target = event.round, event.target
-            elif isinstance(event, ValueShown):
-                user = waiting.pop(event.side, None)
-                best = _fraction(event.best_value)
-                value = _fraction(event.value)
-                found = _is_best(value, best, target, targets)
-                if user is not None and best is not None and not found:
-                    missed[user].append(BestMove(round_, event.best, best))
+    for record in tally.records:
+        if record.missed_best is not None:
+            missed[record.seat].append(record.missed_best)
     return {user: tuple(moves) for user, moves in missed.items()}
-
-
-def _fraction(text: str | None) -> Fraction | None:
-    if text is None:
-        return None
-    try:
-        return Fraction(str(text))
-    except (ValueError, ZeroDivisionError):
-        return None
-
-
-def _is_best(
-    value: Fraction | None, best: Fraction | None, target: int | None, targets: bool
-) -> bool:
-    if value is None or best is None:
-        return False
-    if targets and target is not None:
-        return abs(value - target) == abs(best - target)
-    return value == best
 
 
 def _outcome(reason: str, winner: int | None, side: int) -> PlayerOutcome:
