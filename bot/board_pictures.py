@@ -17,7 +17,7 @@ from bot import drawing
 from bot.board_state import BoardState, picture_of
 from bot.render.display_names import side_names
 from bot.render.pictures import Picture
-from bot.render.pictures.scene import Scene, scene
+from bot.render.pictures.scene import Scene, scene_of
 from bot.replies import TRANSPORT_ERRORS
 from bot.services.admin import GuildSettings
 from bot.services.live import LiveGame
@@ -47,7 +47,7 @@ class BoardPictures:
         """What the game's picture shows now (`bot.render.pictures.scene`): a picture is drawn
         and uploaded only when this differs from what the board's picture shows."""
         lang = game.settings.locale
-        return scene(board.seen(game), side_names(game, as_lang(lang), plain=True), lang)
+        return scene_of(board.seen(game), side_names(game, as_lang(lang), plain=True), lang)
 
     async def pictured(self, game: LiveGame, board: BoardState) -> bool:
         """Whether the game's board shows a picture: the bot draws them, the server has not
@@ -64,7 +64,7 @@ class BoardPictures:
         pictures wait their turn."""
         lang = game.settings.locale
         seen, names = board.seen(game), side_names(game, as_lang(lang), plain=True)
-        return await self.drawer.draw(seen, names, lang), scene(seen, names, lang)
+        return await self.drawer.draw(seen, names, lang), scene_of(seen, names, lang)
 
     async def text_from_now(self, game: LiveGame, board: BoardState) -> None:
         """Attach Files is missing here: text from now on, and the starter is told once."""

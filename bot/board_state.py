@@ -86,6 +86,7 @@ class BoardState:
     healed_at: float | None = None  # when a stale press last redrew it (loop time)
     pinged: int | None = None  # the decision window its players were last pinged for
     rendered: Rendered | None = None  # its text, last rendered
+    viewed: tuple[object, View] | None = None  # a state not rendered yet, and its view
 
     def wrote(self, picture: discord.Attachment | None, scene: Scene | None = None) -> None:
         self.picture_known, self.picture = True, picture
@@ -93,11 +94,15 @@ class BoardState:
 
     def seen(self, game: LiveGame) -> View:
         """The engine's view of the game now: the one its text was rendered from when that is
-        of this state (a press's answer, its picture and its ping share it)."""
+        of this state (a press's answer, its picture and its ping share it), else the one
+        view read of this state before its text (so its picture's scene is built once)."""
         last = self.rendered
         if last is not None and last.inputs.state is game.state:
             return last.seen
-        return view(game.state, None)
+        viewed = self.viewed
+        if viewed is None or viewed[0] is not game.state:
+            viewed = self.viewed = (game.state, view(game.state, None))
+        return viewed[1]
 
     def shows(self, scene: Scene | None) -> discord.Attachment | None:
         """The picture file on the board when it shows `scene` already (no new picture is

@@ -39,7 +39,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from bot.render.pictures import PICTURES_KEPT, Picture, Scene, picture, scene
+from bot.render.pictures import PICTURES_KEPT, Picture, Scene, picture
+from bot.render.pictures.scene import scene_of
 from engine.view import View
 
 log = logging.getLogger(__name__)
@@ -245,7 +246,7 @@ class PictureDrawer:
 
     async def draw(self, seen: View, names: dict[int, str], lang: str) -> Picture | None:
         """The picture of `seen`; None when the worker could not draw it."""
-        shown = scene(seen, names, lang)
+        shown = scene_of(seen, names, lang)  # the board's scene of it already: a look-up
         loop = asyncio.get_running_loop()
         with self._guard:
             kept = self._kept.get(shown)

@@ -4,11 +4,14 @@ attach files the board is text only and the game's starter is told once."""
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 import pytest
 
+from bot.render.pictures.scene import Scene, scene
 from classroom.i18n import t
+from engine.view import View
 from tests.bot.e2e import Table, seed_deals
 from tests.fakediscord.state import ATTACH_FILES
 
@@ -68,3 +71,34 @@ async def test_without_attach_files_the_board_is_text_and_the_starter_is_told_on
     ]
     assert len(told) == 1
     assert [int(u) for u in told[0].body["allowed_mentions"]["users"]] == [alice.id]
+
+
+async def test_each_state_of_a_board_is_built_into_a_scene_once(
+    table: Table, no_errors: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A board's scene (what its picture shows) is built once per state: the press's answer
+    asks whether the picture it keeps is still true, the refresh that follows draws it, and
+    both read the one scene (it was built up to three times per refresh: to compare, to
+    draw, to remember). Counted, not timed."""
+    built: list[View] = []
+
+    def counted(seen: View, names: dict[int, str], lang: str) -> Scene:
+        built.append(seen)
+        return scene(seen, names, lang)
+
+    for module in [m for name, m in sys.modules.items() if name.split(".")[0] == "bot"]:
+        if getattr(module, "scene", None) is scene:  # wherever the builder is reached
+            monkeypatch.setattr(module, "scene", counted)
+    seed_deals(monkeypatch, 1)
+    gid, _ = await table.start_computer("alice", game="intervallkrig")
+    await table.settle()
+    presses = 0
+    for _ in range(4):
+        if table.state(gid).is_over:
+            break
+        await table.flip("alice", gid)
+        await table.settle()
+        presses += 1
+    assert presses and [a.filename for a in table.board(gid).attachments] == [PICTURE]
+    views = [v for i, v in enumerate(built) if v not in built[:i]]
+    assert len(built) == len(views), f"{len(built)} scenes built for {len(views)} states"

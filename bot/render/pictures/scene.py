@@ -272,3 +272,23 @@ def _join(names: list[str], lang: Lang) -> str:
     if len(names) <= 1:
         return "".join(names)
     return t("list.and", lang, first=", ".join(names[:-1]), last=names[-1])
+
+
+# The scenes of the views looked at last. A board reads one view per state (its text, the
+# question whether its picture is still true, the picture drawn) and asks for the scene of
+# each: built once, then looked up. Keyed by the view's identity and holding the view itself,
+# so an id is never mistaken for another's.
+_KNOWN: dict[int, tuple[View, dict[int, str], str, Scene]] = {}
+_KNOW_AT_MOST = 512
+
+
+def scene_of(view: View, names: dict[int, str], lang: str) -> Scene:
+    """`scene(view, names, lang)`, built once for the same view object, names and language."""
+    known = _KNOWN.get(id(view))
+    if known is not None and known[0] is view and known[1] == names and known[2] == lang:
+        return known[3]
+    shows = scene(view, names, lang)
+    if len(_KNOWN) >= _KNOW_AT_MOST:
+        _KNOWN.clear()
+    _KNOWN[id(view)] = (view, dict(names), lang, shows)
+    return shows
