@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from dotenv import dotenv_values
+from dotenv.parser import parse_stream
 
 from bot.database_url import url_label, url_problem
 from bot.paths import default_database, dotenv_files
@@ -77,11 +78,35 @@ def environment(cwd: Path | None = None) -> tuple[dict[str, str], tuple[Path, ..
         if not path.is_file():
             continue
         read.append(path)
+        _readable_dotenv(path)
         for name, value in dotenv_values(path).items():
             if value is not None:
                 merged.setdefault(name, value)
     merged.update(os.environ)
     return merged, tuple(read)
+
+
+def _readable_dotenv(path: Path) -> None:
+    """Stop at the first line of a `.env` that python-dotenv cannot read, naming it.
+
+    Why: the library skips such a line with a warning of its own, so an unclosed quote after
+    DISCORD_TOKEN= came out as "DISCORD_TOKEN is not set" beside the library's raw message."""
+    try:
+        with path.open(encoding="utf-8") as stream:
+            bad = next((b for b in parse_stream(stream) if b.error), None)
+    except (OSError, UnicodeDecodeError) as error:
+        reason = getattr(error, "strerror", None) or str(error)
+        raise ConfigError(f"cannot read {path} ({reason}).") from None
+    if bad is None:
+        return
+    text = bad.original.string.strip()
+    name = text.split("=", 1)[0].strip() if "=" in text else ""
+    if text.count('"') % 2 or text.count("'") % 2:
+        value = f"{name}=" if name else "the value"
+        fix = f"a quote after {value} is never closed; close it, or leave the quotes out"
+    else:
+        fix = "it is not NAME=value"
+    raise ConfigError(f"{path} line {bad.original.line} cannot be read: {fix}.")
 
 
 def read_config(

@@ -56,7 +56,9 @@ def test_check_reports_without_creating_anything(
     assert main(["check"]) == 0
     out = capsys.readouterr().out
     assert f"settings  {work / '.env'}" in out
-    assert f"database  {database} (new: created with schema version {known_version()})" in out
+    # `check` creates nothing, and says who will
+    made = f"(new, not there yet: `mattekrig run` makes it, schema version {known_version()})"
+    assert f"database  {database} {made}" in out
     assert "token     shape OK (the bot's user id 42424242424242)" in out
     assert f"invite    {invite_url(42424242424242)}" in out
     assert "at start-up to server 7 (DEV_GUILD_ID)" in out

@@ -211,7 +211,10 @@ def _start(config: Config, args: argparse.Namespace) -> int:
 
 
 def _check(args: argparse.Namespace) -> int:
+    """Exit codes as `run`'s: an unreachable Discord alone is 1 (try again later), not 2
+    (nothing for the operator to fix in the settings)."""
     config, found = offline()
+    unreachable = False
     if args.online and not found.problems:
         try:
             asyncio.run(online(config, found))
@@ -219,12 +222,15 @@ def _check(args: argparse.Namespace) -> int:
             found.problems.append(REJECTED)
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             found.problems.append(f"cannot reach Discord ({error}); check the network.")
+            unreachable = True
     if args.running and found.running is False:
         found.problems.append(f"no bot runs on the database {config.database_label} now.")
     text = found.problem_text() if args.quiet else found.text()
     if text:
         print(text)
-    return PROBLEM if found.problems else 0
+    if not found.problems:
+        return 0
+    return UNREACHABLE if unreachable and len(found.problems) == 1 else PROBLEM
 
 
 def _sync(args: argparse.Namespace) -> int:

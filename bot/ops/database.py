@@ -40,8 +40,14 @@ class DatabaseReport:
     live_games: int | None  # None when the schema has no games table yet
     size: int  # bytes of the main file (the -wal file comes on top)
 
-    def summary(self) -> str:
-        """How the first log line and `mattekrig check` name the database."""
+    def summary(self, *, checking: bool = False) -> str:
+        """How the first log line and `mattekrig check` name the database. ``checking``:
+        for `check`, which creates nothing, so a new database is one `run` will create."""
+        if not self.exists and checking:
+            made = "empty" if self.path.exists() else "not there yet"
+            return (
+                f"{self.path} (new, {made}: `mattekrig run` makes it, schema version {self.known})"
+            )
         if not self.exists:
             return f"{self.path} (new: created with schema version {self.known})"
         migrate = f", migrated to {self.known} at start" if self.version < self.known else ""

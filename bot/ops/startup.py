@@ -89,7 +89,7 @@ def _database(config: Config, cwd: Path, found: Findings) -> None:
         found.add("database", str(path))
         found.problems.append(str(problem))
         return
-    found.add("database", report.summary())
+    found.add("database", report.summary(checking=True))
     others = readable_by_others(path)
     if others:
         names = ", ".join(other.name for other in others)

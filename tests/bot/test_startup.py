@@ -155,7 +155,7 @@ def test_run_makes_the_database_private_before_anything_is_in_it(
     assert _mode(database) == 0o600 and _mode(database.parent) == 0o700
     assert main(["check"]) == 0  # an empty database file is still a new database
     out = capsys.readouterr().out
-    assert f"database  {database} (new: created with schema version" in out
+    assert f"database  {database} (new, empty: `mattekrig run` makes it, schema version" in out
 
 
 async def test_sqlite_gives_wal_and_shm_the_databases_mode(tmp_path: Path) -> None:
@@ -226,3 +226,32 @@ def test_a_env_file_others_can_read_is_named_by_check_and_run(
     env.chmod(0o600)
     assert main(["check"]) == 0
     assert "secrets" not in capsys.readouterr().out
+
+
+def test_an_unclosed_quote_in_env_is_one_sentence_naming_its_line(
+    work: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `.env` line the settings reader cannot parse is named, line number and all, in one
+    sentence: not "DISCORD_TOKEN is not set" beside the library's own raw warning."""
+    (work / ".env").write_text(f'LOG_LEVEL=INFO\nDISCORD_TOKEN="{shaped_token()}\n')
+    for command in (["check"], ["run"]):
+        assert main(command) == 2
+        said = capsys.readouterr()
+        lines = said.err.strip().splitlines()
+        assert lines == [
+            f"mattekrig: {work / '.env'} line 2 cannot be read: a quote after DISCORD_TOKEN= "
+            "is never closed; close it, or leave the quotes out."
+        ], said.err
+        assert said.out == ""
+
+
+def test_check_online_and_run_agree_that_an_unreachable_discord_is_exit_1(
+    work: Path, capsys: pytest.CaptureFixture[str], offline_discord: None
+) -> None:
+    """Exit 1 is "Discord could not be reached, try again later"; 2 is for a setting to fix.
+    `check --online` and `run` say the same for the same closed port."""
+    (work / ".env").write_text(f"DISCORD_TOKEN={shaped_token()}\nDATABASE_PATH=m.db\n")
+    assert main(["check", "--online"]) == 1
+    assert "problem: cannot reach Discord" in capsys.readouterr().out
+    assert main(["run"]) == 1
+    assert "cannot reach Discord" in capsys.readouterr().err
