@@ -12,24 +12,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import platformdirs
+# The folders are the storage layer's, shared with the class lesson (which never imports bot).
+from storage.paths import APP, DATABASE_NAME, config_dir, data_dir, default_database
 
-APP = "mattekrig"
-DATABASE_NAME = "mattekrig.db"
 # The default before platformdirs, relative to the folder the bot was started in.
 OLD_DEFAULT = Path("data") / DATABASE_NAME
-
-
-def data_dir() -> Path:
-    return platformdirs.user_data_path(APP, appauthor=False)
-
-
-def config_dir() -> Path:
-    return platformdirs.user_config_path(APP, appauthor=False)
-
-
-def default_database() -> Path:
-    return data_dir() / DATABASE_NAME
 
 
 def dotenv_files(cwd: Path) -> tuple[Path, ...]:
@@ -44,3 +31,15 @@ def old_default_database(cwd: Path) -> Path | None:
     if old.is_file() and not default_database().exists():
         return old
     return None
+
+
+__all__ = [
+    "APP",
+    "DATABASE_NAME",
+    "OLD_DEFAULT",
+    "config_dir",
+    "data_dir",
+    "default_database",
+    "dotenv_files",
+    "old_default_database",
+]

@@ -1,5 +1,5 @@
 """The bot's persistent state: event-sourced games, timers, challenges and lobbies; results,
-ratings, seasons, boards and the teacher's settings.
+ratings, seasons, boards and the teacher's settings; and the browser's class lessons.
 
 Storage never imports discord and never reads the clock: ids are plain ints, times are
 milliseconds since the Unix epoch passed in by the caller, JSON is encoded and decoded here.
@@ -12,6 +12,8 @@ from storage.errors import (
     EventConflictError,
     GameClosedError,
     InvitationClosedError,
+    LessonClosedError,
+    LessonCodeTakenError,
     LobbyFullError,
     MigrationError,
     NotFoundError,
@@ -65,6 +67,15 @@ from storage.records import (
     season_scope,
     week_scope,
 )
+from storage.records.lessons import (
+    LessonAction,
+    LessonChange,
+    LessonGame,
+    LessonInfo,
+    LessonSeat,
+    NewLesson,
+    StoredLesson,
+)
 from storage.sqlite import Storage
 
 __all__ = [
@@ -98,12 +109,20 @@ __all__ = [
     "InvitationClosedError",
     "InvitationKind",
     "InvitationStatus",
+    "LessonAction",
+    "LessonChange",
+    "LessonClosedError",
+    "LessonCodeTakenError",
+    "LessonGame",
+    "LessonInfo",
+    "LessonSeat",
     "LobbyFullError",
     "Member",
     "MemberState",
     "MigrationError",
     "NewEvent",
     "NewGame",
+    "NewLesson",
     "NotFoundError",
     "OperationTally",
     "Player",
@@ -123,6 +142,7 @@ __all__ = [
     "StorageError",
     "StoredEvent",
     "StoredGame",
+    "StoredLesson",
     "Timer",
     "UserInLiveGameError",
     "season_scope",

@@ -40,6 +40,12 @@ from storage.records import (
     StoredGame,
     Timer,
 )
+from storage.records.lessons import (
+    LessonChange,
+    LessonInfo,
+    NewLesson,
+    StoredLesson,
+)
 
 # rate(result with its season set, {(scope, user_id): rating}, {frozenset({a, b}): rated games
 # of that pair today}) -> the plan to store. Storage calls it inside `record_result`'s
@@ -362,6 +368,50 @@ class PrivacyStore(Protocol):
     ) -> dict[str, int]: ...
 
 
+class LessonStore(Protocol):
+    """Class lessons in the browser (`mattekrig class`), stored as they happen: a lesson's
+    row, seats, games and each game's actions (storage/lessons.py)."""
+
+    async def create_lesson(self, new: NewLesson, at: int) -> int:
+        """A new open lesson's id; LessonCodeTakenError when an open lesson has the code."""
+        ...
+
+    async def commit_lesson(self, lesson_id: int, change: LessonChange) -> None:
+        """One change whole: the lesson's row, changed seats and games, new actions.
+        NotFoundError, LessonClosedError, EventConflictError (seq taken), ValueError (gap)."""
+        ...
+
+    async def load_lesson(self, lesson_id: int) -> StoredLesson:
+        """The whole lesson (actions by game in seq order); NotFoundError if unknown."""
+        ...
+
+    async def resumable_lesson(self, since: int, owner: str | None = None) -> int | None:
+        """The open lesson used most recently at or after ``since``."""
+        ...
+
+    async def open_lesson_by_code(self, code: str) -> int | None: ...
+
+    async def lessons(self, owner: str | None = None, limit: int = 50) -> list[LessonInfo]:
+        """The lessons still kept, newest first."""
+        ...
+
+    async def end_lesson(self, lesson_id: int, at: int, keep_ms: int) -> bool:
+        """End it, kept ``keep_ms`` more (0: deleted now, True returned)."""
+        ...
+
+    async def end_idle_lessons(self, before: int, keep_ms: int, owner: str | None = None) -> int:
+        """End the open lessons last used before ``before``, as of their last use."""
+        ...
+
+    async def delete_lesson(self, lesson_id: int) -> bool: ...
+
+    async def purge_lessons(self, now: int) -> int:
+        """Delete the ended lessons whose retention has run out."""
+        ...
+
+    async def close(self) -> None: ...
+
+
 class GameStore(GameEventStore, TimerStore, Protocol):
     """What the game service needs: games, their events and their deadlines, and the two
     facts of the teacher's that set a game's deadlines (a running class session ends it, an
@@ -383,6 +433,7 @@ class Store(
     PrivacyStore,
     TeacherStore,
     PresetStore,
+    LessonStore,
     Protocol,
 ):
     """A whole backend, as the bot opens it."""
@@ -396,6 +447,7 @@ __all__ = [
     "GameEventStore",
     "GameStore",
     "InvitationStore",
+    "LessonStore",
     "PresetStore",
     "PrivacyStore",
     "Rater",

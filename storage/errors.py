@@ -71,3 +71,19 @@ class LobbyFullError(ConflictError):
         super().__init__(f"lobby {invitation_id} is full ({capacity} players)")
         self.invitation_id = invitation_id
         self.capacity = capacity
+
+
+class LessonCodeTakenError(ConflictError):
+    """An open lesson has that join code already: draw another."""
+
+    def __init__(self, code: str) -> None:
+        super().__init__("an open lesson has that code already")
+        self.code = code
+
+
+class LessonClosedError(ConflictError):
+    """The lesson has ended, so it takes no more changes."""
+
+    def __init__(self, lesson_id: int) -> None:
+        super().__init__(f"lesson {lesson_id} has ended")
+        self.lesson_id = lesson_id

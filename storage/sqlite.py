@@ -4,7 +4,8 @@ The areas are modules of their own, each a class of methods over the same databa
 games and their events (`games`), deadlines (`timers`), challenges and lobbies
 (`invitations`), results and ratings (`results`), seasons (`seasons`), boards, names and
 departed members (`boards`), the teacher's settings (`settings`), presets, sessions and
-assignments (`teachers`), and export, forget-me and retention (`privacy`). Every method is
+assignments (`teachers`), export, forget-me and retention (`privacy`), and the browser's
+class lessons (`lessons`). Every method is
 one transaction, run whole on the database thread (storage/database.py).
 
 ``synchronous=FULL`` (not WAL's usual NORMAL) because a class's game should survive a power
@@ -24,6 +25,7 @@ from storage.contract import Store
 from storage.database import MEMORY, Database
 from storage.games import GameStorage
 from storage.invitations import InvitationStorage
+from storage.lessons import LessonStorage
 from storage.migrate import Migration, load_migrations, migrate
 from storage.privacy import PrivacyStorage
 from storage.records import GuildSettings
@@ -43,6 +45,7 @@ class Storage(
     BoardStorage,
     PrivacyStorage,
     TeacherStorage,
+    LessonStorage,
 ):
     """The bot's repository. Create with ``await Storage.open(path)``; close when done."""
 

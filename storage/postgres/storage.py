@@ -37,6 +37,7 @@ from storage.records import (
     NewGame,
     Season,
 )
+from storage.records.lessons import LessonChange
 from storage.sqlite import Storage
 
 T = TypeVar("T")
@@ -156,6 +157,23 @@ class PostgresStorage(Storage):
         """Under the server's lock: two processes changing season at once make one season."""
         with self._guild(guild_id):
             return await super().new_season(guild_id, at)
+
+    def _lesson(self, lesson_id: int) -> Any:
+        """One lesson's writes, one at a time across processes (a school server's lease
+        keeps a lesson in one process; this keeps a misrouted write from interleaving)."""
+        return self._locking(_NAMED_LOCK, f"lesson:{lesson_id:d}")
+
+    async def commit_lesson(self, lesson_id: int, change: LessonChange) -> None:
+        with self._lesson(lesson_id):
+            await super().commit_lesson(lesson_id, change)
+
+    async def end_lesson(self, lesson_id: int, at: int, keep_ms: int) -> bool:
+        with self._lesson(lesson_id):
+            return await super().end_lesson(lesson_id, at, keep_ms)
+
+    async def delete_lesson(self, lesson_id: int) -> bool:
+        with self._lesson(lesson_id):
+            return await super().delete_lesson(lesson_id)
 
     async def pragma(self, name: str) -> Any:
         raise StorageError("PRAGMA is SQLite's; PostgreSQL has none")
