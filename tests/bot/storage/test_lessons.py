@@ -4,6 +4,8 @@ and then deleted, or deleted at once."""
 
 from __future__ import annotations
 
+import sqlite3
+
 import pytest
 
 from storage import (
@@ -212,11 +214,8 @@ async def test_a_lesson_outlives_its_connection(backend: Backend) -> None:
 async def _rows(store: Storage) -> int:
     """Every row of every lesson table: what a deleted lesson must leave none of."""
 
-    def _tx(conn: object) -> int:
+    def _tx(conn: sqlite3.Connection) -> int:
         tables = ("lessons", "lesson_seats", "lesson_games", "lesson_actions")
-        return sum(
-            int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0])  # type: ignore[attr-defined]
-            for t in tables
-        )
+        return sum(int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in tables)
 
-    return await store._read(_tx)  # type: ignore[arg-type]
+    return await store._read(_tx)
