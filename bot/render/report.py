@@ -69,7 +69,7 @@ def mistake_in(code: str, op: str, lang: Lang) -> str:
     return t("mistake.in_op", lang, kind=mistake_name(code, lang), op=name[:1].lower() + name[1:])
 
 
-def _skill(line: SkillLine, lang: Lang) -> str:
+def _skill(line: SkillLine, helped: tuple[str, ...], lang: Lang) -> str:
     trend = " → ".join(percent(b / a, lang) for _, a, b in line.weeks[-4:] if a)
     text = t(
         "report.line",
@@ -85,8 +85,8 @@ def _skill(line: SkillLine, lang: Lang) -> str:
     if line.mistakes:
         kinds = ", ".join(f"{mistake_name(code, lang)} ({n})" for code, n in line.mistakes[:3])
         text += "\n" + t("summary.mistakes", lang, kinds=kinds)
-    if line.needs_help:
-        kinds = ", ".join(mistake_name(code, lang) for code in line.help_kinds)
+    if helped:
+        kinds = ", ".join(mistake_name(code, lang) for code in helped)
         text += "\n" + t("report.help_with", lang, kinds=kinds)
     return text
 
@@ -108,6 +108,7 @@ def render_report(
         )
         for group in report.struggling()
     ]
+    helped = report.help_of()
     pupils: dict[int, list[SkillLine]] = {}
     for line in report.lines:
         pupils.setdefault(line.user_id, []).append(line)
@@ -130,7 +131,9 @@ def render_report(
         for line in lines[:MAX_FIELDS]:
             sheet.add_field(
                 name=t("report.skill", lang, level=line.level, op=op_name(line.op, lang)),
-                value=clip(_skill(line, lang), FIELD_VALUE_MAX),
+                value=clip(
+                    _skill(line, helped[(user_id, line.level, line.op)], lang), FIELD_VALUE_MAX
+                ),
                 inline=False,
             )
         embeds.append(sheet)

@@ -5,10 +5,13 @@ that render draws them while importing no service (tests/test_layers.py)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
+from classroom.operations import main_operation
 from classroom.tally import BestMove as BestMove
+from classroom.tally import ranked
 from engine.registry import GAMES as REGISTRY
 from storage.records import (
     BOARD_MIN_ANSWERS,
@@ -271,12 +274,39 @@ class ClassReport:
     start_ms: int | None
     end_ms: int | None
 
+    def help_of(self) -> dict[tuple[int, int, str], tuple[str, ...]]:
+        """Each line's "needs help with", by (pupil, level, operation): RULES §2.6, areas
+        group and never count twice, so a kind is named once per pupil and level, on the most
+        particular line that shows it (a square before the target), and a pupil under half
+        right with no kind that stands out gets their commonest kind once per level."""
+        out: dict[tuple[int, int, str], tuple[str, ...]] = {}
+        levels: dict[tuple[int, int], list[SkillLine]] = {}
+        for line in self.lines:
+            levels.setdefault((line.user_id, line.level), []).append(line)
+        for (user_id, level), lines in levels.items():
+            lines.sort(key=lambda line: (line.op == main_operation(level), line.op))
+            seen: set[str] = set()
+            for line in lines:
+                kinds = tuple(code for code in line.help_with if code not in seen)
+                seen.update(kinds)
+                out[(user_id, level, line.op)] = kinds
+            low = next((line for line in lines if line.needs_help), None)
+            if not seen and low is not None:
+                counts: Counter[str] = Counter()
+                for line in lines:
+                    counts.update(dict(line.mistakes))
+                common = ranked(counts)[:1] or (("wrong_value", 0),)
+                out[(user_id, level, low.op)] = (common[0][0],)
+        return out
+
     def struggling(self) -> tuple[HelpGroup, ...]:
         """The class overview: for each (level, operation, mistake kind) the pupils who need
-        help with it (`SkillLine.help_kinds`), the largest group first."""
+        help with it (`help_of`: each pupil once per kind and level), the largest group
+        first."""
         groups: dict[tuple[int, str, str], list[SkillLine]] = {}
+        helped = self.help_of()
         for line in self.lines:
-            for code in line.help_kinds:
+            for code in helped.get((line.user_id, line.level, line.op), ()):
                 groups.setdefault((line.level, line.op, code), []).append(line)
         return tuple(
             HelpGroup(level, op, code, tuple(found))

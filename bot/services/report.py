@@ -5,7 +5,9 @@ The per-answer records decide the columns: answers, correct and best moves per
 operation and game, with the mistake kinds of the wrong answers and every answer's time (so
 the median is the true per-answer median); misses and exact hits per game, so per level (they
 sit on the level's own line: its operation at levels 1–4, ``target`` at 5–7). "Needs help
-with" names the mistake kinds that keep coming back (`SkillLine.help_with`).
+with" names the mistake kinds that keep coming back (`SkillLine.help_with`), each once per pupil
+and level. A wrong answer is counted once, under its most particular area (RULES §2.6: a
+square's slip at level 6 is a slip in squares, not in squares and in the target too).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from __future__ import annotations
 import statistics
 from collections import defaultdict
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from bot.services.figures import ClassReport, SkillLine
@@ -21,6 +24,7 @@ from classroom.errors import UserFacingError
 from classroom.i18n import DEFAULT_LANG, lang_of, t
 from classroom.operations import main_operation
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
+from classroom.tally import disjoint
 from storage import OperationTally, PlayerGame
 
 # The columns, each a catalogue key (``report.csv.<column>``, the ones both spreadsheets share,
@@ -88,6 +92,9 @@ def class_report(
         names[uid] = game.player.display_name or names.get(uid) or str(uid)
         level = game.result.level
         tallies = {t.op: t for t in game.player.operations if t.answers}
+        # RULES §2.6: one wrong answer, one count, under its most particular area
+        once = disjoint(level, {op: t.mistakes for op, t in tallies.items()})
+        tallies = {op: replace(t, mistakes=once.get(op, t.mistakes)) for op, t in tallies.items()}
         if game.player.missed or game.player.exact_hits:
             tallies.setdefault(main_operation(level), OperationTally(main_operation(level)))
         for op, tally in tallies.items():
@@ -139,6 +146,7 @@ def report_rows_csv(
     lang = lang_of(lang) or DEFAULT_LANG
     mark = t("notation.decimal_mark", lang)
     rows = [[t(f"report.csv.{column}", lang) for column in _COLUMNS]]
+    helped = report.help_of()
     for line in report.lines:
         weeks = ", ".join(
             t(
@@ -164,7 +172,9 @@ def report_rows_csv(
                 "" if line.median_ms is None else _number(line.median_ms / 1000, mark, 1),
                 weeks,
                 kinds,
-                ", ".join(mistake_name(code) for code in line.help_kinds),
+                ", ".join(
+                    mistake_name(code) for code in helped[(line.user_id, line.level, line.op)]
+                ),
             ]
         )
     return spreadsheet(rows, lang)

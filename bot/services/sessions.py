@@ -4,7 +4,8 @@ Every game started in the server while a session runs gets the session's end as 
 limit, so all of them end together (time up, RULES §1.5: the round in progress is the last).
 Once the time is up and every one of its games has ended and been recorded, the summary is
 made once: games played, the class's accuracy per operation, the class's most common
-mistake kinds (per operation: "sign slip in subtraction"), the most improved pupil (session
+mistake kinds (per operation: "sign slip in subtraction"; each wrong answer once, under its
+most particular area), the most improved pupil (session
 accuracy against their own accuracy before it), and each pupil's line, which only that pupil
 is shown (the summary's button, `bot/ui/sessions.py`). A session opened with a named preset
 gives every game started in it that preset (`TeacherService.preset_for`).
@@ -19,6 +20,7 @@ from bot.services.base import StoredService
 from bot.services.figures import ClassMistake, PupilLine, SessionSummary
 from classroom.errors import UserFacingError
 from classroom.operations import OPERATIONS
+from classroom.tally import disjoint
 from storage import OperationTally, PlayerGame
 from storage.contract import Store
 from storage.records import ClassSession
@@ -132,7 +134,7 @@ def session_summary(
     kinds: Counter[tuple[str, str]] = Counter()  # (operation, reason code) -> answers
     pupils_by_kind: defaultdict[tuple[str, str], set[int]] = defaultdict(set)
     for game in during:
-        for op, code, count in _mistakes(game.player.operations):
+        for op, code, count in _mistakes(game):
             kinds[(op, code)] += count
             if game.player.user_id is not None:
                 pupils_by_kind[(op, code)].add(game.player.user_id)
@@ -160,9 +162,7 @@ def session_summary(
                 missed=sum(g.player.missed for g in games),
                 exact_hits=sum(g.player.exact_hits for g in games),
                 gain=gain,
-                mistakes=top_mistakes(
-                    (op, code, n) for g in games for op, code, n in _mistakes(g.player.operations)
-                ),
+                mistakes=top_mistakes((op, code, n) for g in games for op, code, n in _mistakes(g)),
             )
         )
     pupils.sort(key=lambda p: (p.name.casefold(), p.user_id))
@@ -183,9 +183,13 @@ def session_summary(
     )
 
 
-def _mistakes(tallies: Iterable[OperationTally]) -> Iterable[tuple[str, str, int]]:
-    """(operation, reason code, count) of every mistake kind in ``tallies``."""
-    return ((t.op, code, n) for t in tallies for code, n in t.mistakes)
+def _mistakes(game: PlayerGame) -> Iterable[tuple[str, str, int]]:
+    """(operation, reason code, count) of every mistake kind in a pupil's game, each wrong
+    answer once, under its most particular area (RULES §2.6: areas group, never count
+    twice)."""
+    kept = {t.op: t.mistakes for t in game.player.operations}
+    once = disjoint(game.result.level, kept)
+    return ((op, code, n) for op, kinds in once.items() for code, n in kinds)
 
 
 def top_mistakes(
