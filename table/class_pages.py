@@ -12,7 +12,7 @@ from classroom.text.cards import count_text
 from engine.registry import GAMES, descriptor
 from table.board import card_html, side_names, table_state
 from table.games import TableGame
-from table.lesson import Lesson, Seat
+from table.lesson import WAITING, Lesson, Seat
 from table.page import button, esc, hidden, md, option_field, select_field
 from table.projected import shown_part
 from table.setup import MAX_NAME, form_options
@@ -259,6 +259,17 @@ def _seats(lesson: Lesson, lang: Lang) -> str:
 
 def _removing(lesson: Lesson, lang: Lang) -> str:
     """The question before a seat is removed (its game ends as given up)."""
+    if lesson.removing == WAITING:
+        count = len(lesson.waiting())
+        return (
+            f'<div class="message correction ask" role="alert">'
+            f"<p>{esc(t('lesson.teacher.remove_waiting_ask', lang, count=count))}</p>"
+            + _control("remove", t("lesson.teacher.remove_waiting_yes", lang, count=count), lang,
+                       "primary", seat=WAITING, confirm="yes")
+            + _control("remove", t("lesson.teacher.remove_waiting_no", lang), lang,
+                       seat=WAITING, confirm="no")
+            + "</div>"
+        )  # fmt: skip
     seat = lesson.seats.get(lesson.removing or "")
     if seat is None:
         return ""

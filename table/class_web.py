@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import secrets
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -35,8 +36,9 @@ from table.class_pages import (
     wrap_parts,
 )
 from table.games import TableGame
+from table.joining import JoinGuard
 from table.lang import page_lang
-from table.lesson import Lesson
+from table.lesson import MAX_SEATS, WAITING, Lesson, digest
 from table.live import REPLACED, Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
@@ -58,11 +60,13 @@ from table.web import (
 )
 
 HUB = web.AppKey("hub", Hub)
+GUARD = web.AppKey("guard", JoinGuard)
+VISIT_COOKIE = "mk_visit"  # the join page's mark of a browser: its own tries of the code
 TICK_SECONDS = 0.25
 MORE_MINUTES = 5
 # The teacher's buttons: POST /teacher/<control>.
 CONTROLS = ("settings", "pair", "new-partners", "challenges", "pause", "resume", "end",
-            "more-time", "remove", "show", "goal")  # fmt: skip
+            "more-time", "remove", "show", "goal", "lock", "unlock", "seats")  # fmt: skip
 PUPIL_PATHS = Paths("/table/act", "/table", "/table/replay.json", "/table/more-time")
 
 
@@ -156,7 +160,19 @@ async def join_page(request: web.Request) -> web.StreamResponse:
     device = _device(request)
     if request.app[LESSON].seat_of(device) is not None:
         raise web.HTTPSeeOther(f"/table?lang={lang}")
-    return _document(pupil_page(request.app[LESSON], device, lang), lang)
+    response = _document(pupil_page(request.app[LESSON], device, lang), lang)
+    if not _visitor(request)[1]:
+        set_cookie(response, request, VISIT_COOKIE, secrets.token_urlsafe(16))
+    return response
+
+
+def _visitor(request: web.Request) -> tuple[str, bool]:
+    """Whose tries of the code a join is (`table.joining`): the browser's visitor cookie
+    (given by the join page), else its address (a script that keeps no cookie)."""
+    mark = request.cookies.get(VISIT_COOKIE, "")
+    if 16 <= len(mark) <= 64 and mark.isascii():
+        return "visit:" + digest(mark), True
+    return f"address:{request.remote}", False
 
 
 async def seat_state(request: web.Request) -> web.Response:
@@ -167,15 +183,29 @@ async def join(request: web.Request) -> web.StreamResponse:
     form = await read_form(request)
     lang = lang_of(request, form)
     lesson = request.app[LESSON]
+    guard = request.app[GUARD]
+    visitor, known = _visitor(request)
     try:
-        secret, _ = lesson.join(_device(request), form.get("code", ""), form.get("name", ""))
+        guard.before(visitor, known)
+        try:
+            secret, _ = lesson.join(_device(request), form.get("code", ""), form.get("name", ""))
+        except Refused as refused:
+            if refused.key == "lesson.error.code":
+                guard.wrong(visitor, known)
+            else:
+                guard.refused(refused.key.rsplit(".", 1)[-1])
+            raise
+        guard.right(visitor)
     except Refused as refused:
         text = refusal_text(refused.key, refused.values, lang)
         body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
             join_parts(lang, form.get("code", ""), form.get("name", ""), text), LOBBY_ORDER
         )
         page = document(lang, "join", t("lesson.join.title", lang), body, data=' data-live="true"')
-        return html(page, refused.status)
+        response = html(page, refused.status)
+        if refused.status == 429 and "count" in refused.values:
+            response.headers["Retry-After"] = str(refused.values["count"])
+        return response
     await request.app[HUB].lobby_changed()
     response = web.HTTPSeeOther(f"/table?lang={lang}")
     if secret is not None:
@@ -408,9 +438,27 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
                 game.deadline += MORE_MINUTES * 60
                 game.version += 1
         return lesson.live_games()
+    if what in ("lock", "unlock"):
+        lesson.locked = what == "lock"
+        lesson.version += 1
+        return []
+    if what == "seats":
+        cap = whole(form.get("seats"))
+        if cap is None or not 1 <= cap <= MAX_SEATS:
+            raise Refused("lesson.error.seat_cap", most=MAX_SEATS)
+        lesson.seat_cap = cap
+        lesson.version += 1
+        return []
     if what == "remove":
         # A press on the projector is easily a slip: removing ends a game, so it is asked.
         seat = form.get("seat", "")
+        if seat == WAITING:
+            if form.get("confirm") != "yes":
+                lesson.removing = None if form.get("confirm") == "no" else WAITING
+                return []
+            lesson.removing = None
+            lesson.remove_waiting()
+            return []
         if seat not in lesson.seats:
             raise Refused("lesson.error.no_seat", 404)
         if form.get("confirm") != "yes":
@@ -484,6 +532,7 @@ def add_routes(app: web.Application) -> None:
         return {"goal": goal_part(lesson, lang)}
 
     app[HUB] = Hub(lesson, render, goal)
+    app[GUARD] = JoinGuard(lesson.clock)
     app.cleanup_ctx.append(_ticker)
     app.router.add_get("/", join_page)
     app.router.add_get("/seat", seat_state)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import hashlib
 import random
 import secrets
-import unicodedata
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -29,12 +28,14 @@ from engine.actions import Forfeit
 from engine.cards import Card
 from engine.view import View
 from table.games import CAP, Clock, FullError, Games, Record, TableGame
+from table.names import check_name
 from table.pairing import Match, pair
 from table.press import Refused
-from table.setup import DEFAULT_LESSON, MAX_NAME, LessonSetup, NewTable
+from table.setup import DEFAULT_LESSON, LessonSetup, NewTable
 
 Kind = Literal["play", "class"]
 MAX_SEATS = 60  # a class and then some; more joins are refused, nobody is pushed out
+WAITING = "waiting"  # the removal menu's choice: every seat not in a running game
 CODE_DIGITS = 6
 PAIRINGS = ("random", "results")
 
@@ -42,21 +43,6 @@ PAIRINGS = ("random", "results")
 def digest(secret: str) -> str:
     """What the lesson keeps of a device's secret."""
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
-
-
-def clean_name(text: str) -> str:
-    """A name as typed, with its spaces folded (checked alike on the page: 1–32 characters)."""
-    return " ".join(text.split())
-
-
-def printable(name: str) -> bool:
-    """No control characters and no direction overrides (a name that turns the projector's
-    text backwards); the joiners of emoji sequences are fine."""
-    return not any(unicodedata.category(c) == "Cc" or c in _DIRECTION_CONTROLS for c in name)
-
-
-_DIRECTION_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
-                                "\u2066\u2067\u2068\u2069")  # fmt: skip
 
 
 @dataclass
@@ -104,6 +90,10 @@ class Lesson:
         self.challenges: dict[str, str] = {}  # challenger seat -> challenged seat
         self.paused_at: float | None = None
         self.ended = False
+        # Joining, as the teacher sets it: the number of seats (a flood of joins cannot
+        # take the real pupils' places) and whether the lesson is closed to newcomers.
+        self.seat_cap = MAX_SEATS
+        self.locked = False
         self.goal: int | None = None
         # The round the teacher puts on the projector (its game's view when it was chosen: it
         # stays while the class talks it over, though the game moves on), and whether its
@@ -193,13 +183,11 @@ class Lesson:
         seat = self.seat_of(device)
         if seat is not None:
             return None, seat
-        name = clean_name(name)
-        if not 1 <= len(name) <= MAX_NAME or not printable(name):
-            raise Refused("lesson.error.name", count=MAX_NAME)
-        if any(s.name.casefold() == name.casefold() for s in self.seats.values()):
-            raise Refused("lesson.error.name_taken", name=name)
-        if len(self.seats) >= MAX_SEATS:
-            raise Refused("lesson.error.full", 429, count=MAX_SEATS)
+        if self.locked:
+            raise Refused("lesson.error.locked", 403)
+        name = check_name(name, (s.name for s in self.seats.values()))
+        if len(self.seats) >= self.seat_cap:
+            raise Refused("lesson.error.full", 429, count=self.seat_cap)
         secret = None
         if device is None:
             secret = self.new_device()
@@ -233,6 +221,14 @@ class Lesson:
         self.devices_removed.add(seat.device)
         self.version += 1
         return game
+
+    def remove_waiting(self) -> int:
+        """The teacher removes every seat not in a running game at once (after a flood of
+        joins, or at the end of a lesson); returns how many."""
+        gone = [s.id for s in self.waiting()]
+        for seat in gone:
+            self.remove(seat)
+        return len(gone)
 
     # -- games -----------------------------------------------------------------------------
 

@@ -1,0 +1,139 @@
+"""How often the lesson's code may be guessed.
+
+The code has six digits; unchecked, a script tries them all in minutes. So:
+
+* **a device waits** after a few wrong codes (`FREE_WRONG`), longer after each further one
+  (2 s, 4 s, 8 s … at most `LONGEST_WAIT`); a device is the browser's visitor cookie, given
+  by the join page, so one pupil's typos never hold back the pupil beside them on the same
+  school address. A request without the cookie (a script) counts as its address's device.
+* **the server checks at most `RATE` wrong codes a second in all**: two buckets of tries,
+  half each, one for the browsers that came through the join page and one for everything
+  else. A flood of cookieless requests empties its own bucket only: a pupil with the right
+  code still gets in at once. A try that finds its bucket empty is refused (429) before its
+  code is compared, so a refused try tells nothing about the code.
+
+A right code costs nothing: a class of 32 joining at once is never slowed.
+
+Refusals come in bursts (a flood, a pupil's typos): each burst is logged once for the
+operator, when it begins, with the count of the one before; never a name or a code typed.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections import Counter
+from dataclasses import dataclass, field
+
+from table.games import Clock
+from table.press import Refused
+
+log = logging.getLogger(__name__)
+
+RATE = 10.0  # wrong codes checked a second, in all (half per bucket)
+BURST = {True: 15.0, False: 5.0}  # a class typing at once; a script from nowhere
+FREE_WRONG = 3  # wrong codes a device may type before it waits
+FIRST_WAIT = 2.0
+LONGEST_WAIT = 60.0
+FORGET = 15 * 60.0  # a device's tries are forgotten after this long without one
+QUIET = 10.0  # seconds without a refusal end a burst
+MAX_DEVICES = 10_000  # devices remembered; beyond, the oldest are forgotten
+
+
+@dataclass
+class _Bucket:
+    rate: float
+    burst: float
+    tokens: float
+    at: float
+
+    def fill(self, now: float) -> None:
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+
+    def wait(self) -> float:
+        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
+
+
+@dataclass
+class _Tries:
+    wrong: int = 0
+    until: float = 0.0  # may try again from then on
+    last: float = 0.0
+
+
+@dataclass
+class _Bursts:
+    """One log line per burst of refusals."""
+
+    started: float | None = None
+    last: float = 0.0
+    kinds: Counter[str] = field(default_factory=Counter)
+
+    def note(self, kind: str, now: float) -> None:
+        if self.started is None or now - self.last > QUIET:
+            before = ""
+            if self.started is not None:
+                total = sum(self.kinds.values())
+                parts = ", ".join(f"{k} {n}" for k, n in sorted(self.kinds.items()))
+                took = self.last - self.started
+                before = f" (the burst before: {total} refused in {took:.0f} s: {parts})"
+            log.warning(
+                "lesson: joins are being refused (%s); this burst is logged once%s",
+                kind,
+                before,
+            )
+            self.started = now
+            self.kinds = Counter()
+        self.kinds[kind] += 1
+        self.last = now
+
+
+class JoinGuard:
+    def __init__(self, clock: Clock) -> None:
+        self.clock = clock
+        now = clock()
+        self.buckets = {
+            known: _Bucket(RATE / 2, BURST[known], BURST[known], now) for known in (True, False)
+        }
+        self.devices: dict[str, _Tries] = {}
+        self.bursts = _Bursts()
+        self.checked_wrong = 0  # wrong codes compared so far (the measurement reads it)
+
+    def before(self, device: str, known: bool) -> None:
+        """Raises a 429 refusal when this try may not be checked now: the device waits,
+        or its bucket is empty."""
+        now = self.clock()
+        tries = self.devices.get(device)
+        if tries is not None and tries.until > now:
+            self.refused("wait", now)
+            raise Refused("lesson.error.wait", 429, count=math.ceil(tries.until - now))
+        bucket = self.buckets[known]
+        bucket.fill(now)
+        if bucket.tokens < 1:
+            self.refused("busy", now)
+            raise Refused("lesson.error.busy", 429, count=max(1, math.ceil(bucket.wait())))
+
+    def wrong(self, device: str, known: bool) -> None:
+        """A wrong code was checked: it costs its bucket a try and its device a free one."""
+        now = self.clock()
+        self.checked_wrong += 1
+        self.buckets[known].tokens -= 1
+        tries = self.devices.pop(device, None) or _Tries()
+        if now - tries.last > FORGET:
+            tries = _Tries()
+        tries.wrong += 1
+        tries.last = now
+        if tries.wrong >= FREE_WRONG:
+            tries.until = now + min(LONGEST_WAIT, FIRST_WAIT * 2 ** (tries.wrong - FREE_WRONG))
+        self.devices[device] = tries  # the newest last: the oldest go first
+        while len(self.devices) > MAX_DEVICES:
+            del self.devices[next(iter(self.devices))]
+        self.refused("code", now)
+
+    def right(self, device: str) -> None:
+        self.devices.pop(device, None)
+
+    def refused(self, kind: str, now: float | None = None) -> None:
+        """A join refused (any kind: a wrong code, a name, a full or closed lesson)."""
+        self.bursts.note(kind, self.clock() if now is None else now)
