@@ -19,7 +19,13 @@ Restore replaces the database's content the same way, only while no bot holds it
 first keeps the database it replaces beside it (``<name>.before-restore-<time>.db``). Then it
 applies again every forget-me and forgotten server that the replaced database recorded and
 the backup had not: an old backup must never bring a forgotten pupil back (the forgets are
-kept as fingerprints, `storage.privacy`).
+kept as fingerprints, `storage.privacy`). It also carries over the servers the replaced
+database knew the bot had left, with the day each left: else the bot, finding them gone at its
+next start, would mark them as leaving that day and their 30 days would start over.
+
+A ``before-restore`` copy holds pupils' data as any backup does, so it lives no longer than the
+recommended nightly backups (``RESTORE_COPY_DAYS``): every backup and every restore deletes the
+older ones beside the database.
 """
 
 from __future__ import annotations
@@ -40,6 +46,8 @@ from storage.errors import StorageError
 
 # A dated backup's name; only files named like this are ever pruned.
 DATED = re.compile(r"mattekrig-(\d{8}-\d{6})\.db")
+# How long a copy kept by `restore` lives: as long as the nightly backups (`--keep 14`).
+RESTORE_COPY_DAYS = 14
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,7 +56,8 @@ class Copied:
     version: int
     size: int
     kept: Path | None = None  # restore: where the replaced database was kept
-    pruned: tuple[Path, ...] = ()  # backup --keep: older dated backups deleted
+    # backup --keep: older dated backups deleted; both: before-restore copies past their days
+    pruned: tuple[Path, ...] = ()
     # restore: pupils and servers forgotten again (forgets made after the backup was taken)
     forgotten_again: tuple[int, int] = (0, 0)
 
@@ -133,6 +142,7 @@ def backup(
     except OSError as error:
         raise StartupError(f"cannot write the backup {path} ({error.strerror}).") from None
     pruned = _prune(path.parent, keep) if folder and keep is not None else ()
+    pruned += prune_restore_copies(database, now)
     return Copied(path, version, path.stat().st_size, pruned=pruned)
 
 
@@ -188,6 +198,34 @@ def _readable_backup(source: Path) -> int:
     return version
 
 
+def _restore_copy(database: Path, stamp: str) -> Path:
+    return database.with_name(f"{database.stem}.before-restore-{stamp}{database.suffix}")
+
+
+def prune_restore_copies(database: Path, now: dt.datetime | None = None) -> tuple[Path, ...]:
+    """Delete the ``before-restore`` copies beside ``database`` older than RESTORE_COPY_DAYS
+    (their names carry their time; any other file is left alone)."""
+    named = re.compile(
+        re.escape(f"{database.stem}.before-restore-")
+        + r"(\d{8}-\d{6})"
+        + re.escape(database.suffix)
+    )
+    oldest = _stamp((now or dt.datetime.now(dt.UTC)) - dt.timedelta(days=RESTORE_COPY_DAYS))
+    old = sorted(
+        path
+        for path in (database.parent.iterdir() if database.parent.is_dir() else ())
+        if (match := named.fullmatch(path.name)) and match[1] < oldest and path.is_file()
+    )
+    for path in old:
+        try:
+            path.unlink()
+        except OSError as error:
+            raise StartupError(
+                f"the old copy {path} kept by a restore could not be deleted ({error.strerror})."
+            ) from None
+    return tuple(old)
+
+
 Forgets = tuple[bytes, list[tuple[str, str, int]]]
 
 
@@ -209,24 +247,45 @@ def _forgets(path: Path) -> Forgets | None:
     return (bytes(key[0]), entries) if key is not None else None
 
 
+def _departed(path: Path) -> dict[int, int]:
+    """The servers a database file knows the bot has left, with when (none if it cannot
+    say: an older schema, or no file)."""
+    if not path.is_file():
+        return {}
+    try:
+        conn = sqlite3.connect(read_only_uri(path), uri=True)
+        try:
+            rows = conn.execute("SELECT guild_id, left_at FROM departed_guilds").fetchall()
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return {}
+    return {int(guild): int(at) for guild, at in rows}
+
+
 def _forget_again(
-    database: Path, replaced: Forgets | None, backup: Forgets | None
+    database: Path, replaced: Forgets | None, backup: Forgets | None, departed: dict[int, int]
 ) -> tuple[int, int]:
     """Apply to the restored ``database`` the forgets the replaced one recorded after the
-    backup was taken (those the backup does not hold). Returns (pupils, servers)."""
-    if replaced is None:
-        return (0, 0)
-    key, entries = replaced
+    backup was taken (those the backup does not hold), then mark again the servers it knew
+    the bot had left, from the day each left. Returns (pupils, servers) forgotten again."""
+    key, entries = replaced if replaced is not None else (b"", [])
     known = set(backup[1]) if backup is not None else set()
     new = [entry for entry in entries if entry not in known]
-    if not new:
+    if not new and not departed:
         return (0, 0)
     from storage import Storage
 
     async def _apply() -> dict[str, int]:
         async with await Storage.open(database) as storage:
             at = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
-            return await storage.reapply_forgotten(key, new, at)
+            counts = (
+                await storage.reapply_forgotten(key, new, at) if new else {"users": 0, "guilds": 0}
+            )
+            for guild_id, left_at in sorted(departed.items()):
+                # the first departure counts: a mark the backup holds already stays
+                await storage.guild_left(guild_id, left_at)
+            return counts
 
     counts = asyncio.run(_apply())
     return (counts["users"], counts["guilds"])
@@ -243,12 +302,10 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
     again = (0, 0)
     try:
         with DatabaseLock(database):
-            replaced = _forgets(database)
+            replaced, departed = _forgets(database), _departed(database)
             kept = None
             if database.exists():
-                kept = database.with_name(
-                    f"{database.stem}.before-restore-{_stamp(now)}{database.suffix}"
-                )
+                kept = _restore_copy(database, _stamp(now))
                 try:
                     _copy(database, kept)
                 except sqlite3.DatabaseError as error:
@@ -265,7 +322,8 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
             finally:
                 dst.close()
                 src.close()
-            again = _forget_again(database, replaced, _forgets(source))
+            again = _forget_again(database, replaced, _forgets(source), departed)
+            pruned = prune_restore_copies(database, now)
     except DatabaseLocked as locked:
         pid = f" (process {locked.holder})" if locked.holder is not None else ""
         raise StartupError(
@@ -279,4 +337,5 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
         ) from None
     except StorageError as error:
         raise StartupError(f"{error}.") from None
-    return Copied(database, version, database.stat().st_size, kept, forgotten_again=again)
+    size = database.stat().st_size
+    return Copied(database, version, size, kept, pruned=pruned, forgotten_again=again)

@@ -22,7 +22,7 @@ import discord
 
 from bot.config import Config, StartupError, load_config
 from bot.logs import setup_logging
-from bot.ops.backup import backup, restore
+from bot.ops.backup import RESTORE_COPY_DAYS, backup, restore
 from bot.ops.check import offline, online
 from bot.ops.lock import DatabaseLock
 from bot.ops.startup import old_database_sentence, prepare
@@ -263,6 +263,12 @@ def _restore(args: argparse.Namespace) -> int:
         print(
             f"forgot again {pupils} pupil(s) and {servers} server(s) deleted after the backup "
             "was taken"
+        )
+    if copied.pruned:
+        names = ", ".join(map(str, copied.pruned))
+        print(
+            f"deleted {len(copied.pruned)} copy(ies) kept by a restore over "
+            f"{RESTORE_COPY_DAYS} days ago: {names}"
         )
     return 0
 

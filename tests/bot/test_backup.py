@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from bot.config import StartupError
-from bot.ops.backup import backup, restore
+from bot.ops.backup import RESTORE_COPY_DAYS, backup, restore
 from bot.ops.cli import main
 from bot.ops.database import known_version
 from bot.ops.lock import DatabaseLock, lock_path
@@ -293,3 +293,53 @@ async def test_a_restored_backup_forgets_again_who_was_forgotten_after_it(
 
 def seat(n: int, user_id: int) -> Player:
     return Player(seat=n, side=n, display_name=f"P{user_id}", user_id=user_id)
+
+
+async def test_a_restore_keeps_the_day_a_server_was_left_after_the_backup(
+    tmp_path: Path,
+) -> None:
+    """PRIVACY.md: a server's data is deleted LEFT_SERVER_DAYS after the bot was removed.
+    A server left after the backup was taken keeps the day it left through a restore, so
+    its days do not start over when the bot next finds it gone; a server the backup knew
+    left keeps its first day."""
+    database = tmp_path / "m.db"
+    async with await Storage.open(database) as storage:
+        for guild in (7, 8):
+            game = await stored_game(storage, guild_id=guild, channel_id=guild)
+            await storage.set_status(game, "over", T0)
+        await storage.guild_left(8, T0 + 1)
+    copy = backup(database, tmp_path / "copy.db").path
+    async with await Storage.open(database) as storage:
+        await storage.guild_left(7, T0 + 5)  # after the backup
+    await asyncio.to_thread(restore, copy, database, now=NOON)
+    async with await Storage.open(database) as storage:
+        assert await storage.departed_guilds() == {7: T0 + 5, 8: T0 + 1}
+
+
+async def test_copies_kept_by_restore_live_as_long_as_the_nightly_backups(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A `before-restore` copy holds pupils' data as a backup does: every restore and every
+    backup deletes those older than RESTORE_COPY_DAYS (14, the nightly `--keep 14`), and
+    nothing else."""
+    database = await _database(tmp_path / "m.db")
+    copy = backup(database, tmp_path / "copy.db").path
+    first = (await asyncio.to_thread(restore, copy, database, now=NOON)).kept
+    at_14_days = NOON + dt.timedelta(days=RESTORE_COPY_DAYS)
+    second = (await asyncio.to_thread(restore, copy, database, now=at_14_days)).kept
+    assert first is not None and second is not None and first.exists() and second.exists()
+    later = at_14_days + dt.timedelta(seconds=1)
+    third = await asyncio.to_thread(restore, copy, database, now=later)
+    assert third.pruned == (first,) and not first.exists()
+    assert second.exists() and third.kept is not None and third.kept.exists()
+    other = tmp_path / "m.before-restore-notes.txt"
+    other.write_text("the operator's own")
+    made = backup(database, tmp_path / "b/", now=later + dt.timedelta(days=RESTORE_COPY_DAYS))
+    assert made.pruned == (second,) and other.exists() and copy.exists()
+    old = tmp_path / "m.before-restore-20200101-000000.db"
+    old.write_bytes(copy.read_bytes())
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.chdir(tmp_path)
+    assert await asyncio.to_thread(main, ["restore", str(copy)]) == 0
+    assert f"1 copy(ies) kept by a restore over 14 days ago: {old}" in capsys.readouterr().out
+    assert not old.exists()
