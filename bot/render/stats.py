@@ -10,7 +10,8 @@ import discord
 
 from bot.render.board import clip
 from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
-from bot.services.figures import PlayerStats, Practice
+from bot.services.figures import PlayerStats
+from classroom.advice import practice_text as practice_text
 from classroom.i18n import Lang, t
 from classroom.text.locale import as_lang
 from classroom.text.notation import seconds_text
@@ -130,25 +131,6 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
     embed.add_field(name=t("stats.next.title", lang), value=_suggestion(stats, lang), inline=False)
     embed.set_footer(text=t("stats.footer", lang))
     return embed
-
-
-def practice_text(practice: Practice, lang: Lang) -> str:
-    """A mistake that keeps coming back, and how to practise it: "Subtraction with negative
-    numbers: watch the sign. Practise level 1: Addition, with the Plus and minus deck."."""
-    if practice.op in LEVEL_OPS:
-        operation = t(f"level.{LEVEL_OPS.index(practice.op) + 1}.name", lang)
-    else:
-        operation = t("advice.op.any", lang)
-    families = ("sign_slip", "arithmetic_slip", "operator_not_allowed")
-    family = practice.kind if practice.kind in families else "other"
-    kind = t(f"mistake.{practice.kind}", lang)
-    name = t(f"level.{practice.level}.name", lang)
-    if practice.deck is None:
-        play = t("advice.play", lang, level=practice.level, name=name)
-    else:
-        deck = t(f"deck.{practice.deck}.name", lang)
-        play = t("advice.play_deck", lang, level=practice.level, name=name, deck=deck)
-    return f"{t(f'advice.{family}', lang, operation=operation, kind=kind)} {play}"
 
 
 def _suggestion(stats: PlayerStats, lang: Lang) -> str:

@@ -9,6 +9,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Literal
 
+from classroom.advice import HELP_BELOW, HELP_SHARE
+from classroom.advice import HELP_MIN_ANSWERS as HELP_MIN_ANSWERS
+from classroom.advice import HELP_MIN_MISTAKES as HELP_MIN_MISTAKES
+from classroom.advice import Practice as Practice
 from classroom.operations import main_operation
 from classroom.tally import BestMove as BestMove
 from classroom.tally import ranked
@@ -60,18 +64,6 @@ class Leaderboard:
 
 
 SuggestionRule = Literal["start", "next", "stay", "previous", "practise"]
-
-
-@dataclass(frozen=True, slots=True)
-class Practice:
-    """A mistake that keeps coming back, and how to practise it: the operation it is made in
-    (add … root), its kind (the engine's reason code), and the level and deck that train it
-    (`deck` None: the pupil's own)."""
-
-    op: str
-    kind: str
-    level: int
-    deck: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,12 +241,6 @@ class SkillLine:
         if not self.needs_help:
             return ()
         return self.help_with or tuple(code for code, _ in self.mistakes[:1]) or ("wrong_value",)
-
-
-HELP_MIN_ANSWERS = 5
-HELP_MIN_MISTAKES = 2
-HELP_SHARE = 0.25
-HELP_BELOW = 0.5
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,7 @@ move). The suggested next level, for Regnekrig, reads each level's own record ov
 
 * a mistake that keeps coming back over the pupil's last `WINDOW` rounds asked, at any level,
   decides first: the advice names its operation and kind, and the level and deck that train
-  it (`bot.services.advice`: subtraction sign slips → level 1 with the `fortegn` deck);
+  it (`classroom.advice`: subtraction sign slips → level 1 with the `fortegn` deck);
 * the *current* level is the one with the most of those rounds (a tie: the one played
   last), not merely the last game's;
 * at least `UP_ROUNDS` rounds there, a best-move rate of at least `UP_RATE` and at most
@@ -26,9 +26,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from bot.services.advice import find_practice
 from bot.services.base import StoredService
 from bot.services.figures import LevelSuggestion, PlayerStats
+from classroom.advice import find_practice
 from classroom.errors import UserFacingError
 from classroom.operations import OPERATIONS, main_operation
 from storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope

@@ -12,7 +12,7 @@ about one game only — `/mattekrig stats` reads the whole record:
 * otherwise stay. The operation to practise is the one with the lowest best-move rate in the
   game (not the lower level's own operation: a pupil of subtraction going down a level still
   practises subtraction);
-* but a mistake that keeps coming back in the game decides first (`bot.services.advice`):
+* but a mistake that keeps coming back in the game decides first (`classroom.advice`):
   the suggestion names it and the level and deck that train it.
 """
 
@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot.services.advice import find_practice
 from bot.services.figures import BestMove, Direction, PupilSummary
 from bot.services.results import (
     Mistakes,
@@ -30,6 +29,7 @@ from bot.services.results import (
     compute_result_with_mistakes,
 )
 from bot.services.stats import operations_with_misses
+from classroom.advice import find_practice
 from classroom.errors import UserFacingError
 from engine.regnekrig import TARGET_LEVELS
 from storage import GameResult, PlayerGame, StoredGame

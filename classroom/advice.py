@@ -17,16 +17,52 @@ pupil's last rounds), per operation:
   own deck; any other kind, the level it was made at.
 
 A miss (no answer in time) is no mistake kind here: the level rules count misses.
+
+Both screens give this advice in the same words (`practice_text`): the bot's statistics, game
+and session summaries, and the lesson's summary ("what to practise next").
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Protocol
 
-from bot.services.figures import HELP_MIN_ANSWERS, HELP_MIN_MISTAKES, HELP_SHARE, Practice
+from classroom.i18n import Lang, t
 from classroom.operations import LEVEL_OPERATIONS
 from engine.errors import Reason
-from storage import OperationTally
+
+# The teacher's report's "needs help with" and the pupil's advice: one rule.
+HELP_MIN_ANSWERS = 5
+HELP_MIN_MISTAKES = 2
+HELP_SHARE = 0.25
+HELP_BELOW = 0.5
+
+
+class Asked(Protocol):
+    """One operation's rounds: how many were asked, and the mistake kinds with counts."""
+
+    @property
+    def op(self) -> str: ...
+
+    @property
+    def asked(self) -> int: ...
+
+    @property
+    def mistakes(self) -> tuple[tuple[str, int], ...]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Practice:
+    """A mistake that keeps coming back, and how to practise it: the operation it is made in
+    (add … root), its kind (the engine's reason code), and the level and deck that train it
+    (`deck` None: the pupil's own)."""
+
+    op: str
+    kind: str
+    level: int
+    deck: str | None = None
+
 
 SIGN_DECK = "fortegn"
 # The rule book's order of the mistakes a wrong number shows (RULES §2.6), first wins a tie.
@@ -36,7 +72,7 @@ _LEVEL_OF = {op: level for level, op in LEVEL_OPERATIONS.items()}
 _SIGN_LEVEL = {"multiply": 2, "divide": 2}  # every other operation: level 1
 
 
-def find_practice(tallies: Iterable[OperationTally], level: int) -> Practice | None:
+def find_practice(tallies: Iterable[Asked], level: int) -> Practice | None:
     """The mistake that keeps coming back in `tallies` (one per operation, misses counted in
     `asked`) and how to practise it, or None. `level` is where the rounds were played: the
     practice for a kind that has no level of its own."""
@@ -67,3 +103,22 @@ def practice_for(op: str, kind: str, level: int) -> Practice:
     if kind in (Reason.ARITHMETIC_SLIP, Reason.OPERATOR_NOT_ALLOWED) and op in _LEVEL_OF:
         return Practice(op, kind, _LEVEL_OF[op])
     return Practice(op, kind, level)
+
+
+def practice_text(practice: Practice, lang: Lang) -> str:
+    """A mistake that keeps coming back, and how to practise it: "Subtraction with negative
+    numbers: watch the sign. Practise level 1: Addition, with the Plus and minus deck."."""
+    if practice.op in _LEVEL_OF:
+        operation = t(f"level.{_LEVEL_OF[practice.op]}.name", lang)
+    else:
+        operation = t("advice.op.any", lang)
+    families = ("sign_slip", "arithmetic_slip", "operator_not_allowed")
+    family = practice.kind if practice.kind in families else "other"
+    kind = t(f"mistake.{practice.kind}", lang)
+    name = t(f"level.{practice.level}.name", lang)
+    if practice.deck is None:
+        play = t("advice.play", lang, level=practice.level, name=name)
+    else:
+        deck = t(f"deck.{practice.deck}.name", lang)
+        play = t("advice.play_deck", lang, level=practice.level, name=name, deck=deck)
+    return f"{t(f'advice.{family}', lang, operation=operation, kind=kind)} {play}"
