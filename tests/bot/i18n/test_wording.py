@@ -5,6 +5,7 @@ sentence names called as the reader's Discord calls it."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -136,3 +137,24 @@ def test_the_lesson_names_an_operation_as_the_bot_does(lang: str) -> None:
     and the teacher's report say "annen potens" and "kvadratrot": one word per operation."""
     for op in ("add", "multiply", "divide", "subtract", "square", "root"):
         assert t(f"lesson.operation.{op}", lang) == op_name(op, lang).lower(), op  # type: ignore[arg-type]
+
+
+# A teacher's Discord permission, as the old stop refusal named it in each language.
+MANAGE_MESSAGES = (
+    r"manage messages|administrere meldinger|administrere meldingar|hantera meddelanden"
+)
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_the_stop_refusal_says_only_the_players_may_stop(lang: str) -> None:
+    """RULES §1.5: a stop is a player giving up the game; a teacher ends a game with no
+    result with `admin end`. The refusal once told a teacher that teachers may stop."""
+    text = t("error.stop_not_allowed", lang)
+    assert not re.search(MANAGE_MESSAGES, text, re.IGNORECASE), text
+    assert f"/mattekrig admin {catalogue(lang)['cmd.admin.end.name']}" in text
+
+
+def test_the_readme_says_only_the_players_may_stop() -> None:
+    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith("| `stop` |"))
+    assert "players only" in row and "moderator" not in row and "`admin end`" in row
