@@ -65,6 +65,7 @@ class Seen:
     hint: bool = False
     paused: bool = False
     pupil: bool = False  # a pupil's own device (a class lesson)
+    ended: bool = False  # the class lesson is over
 
 
 def side_names(game: TableGame, lang: Lang) -> dict[int, str]:
@@ -314,23 +315,25 @@ def _controls(
 
 
 def _clock(game: TableGame, paths: Paths, table: View, now: float, lang: Lang, seen: Seen) -> str:
-    """The time left (a count the script moves on, outside the live region) and the button
-    that gives more time (WCAG 2.2.1)."""
+    """The time left (a count the script moves on, outside the live region; in a pause it
+    stands, marked so the script leaves it) and the button that gives more time (WCAG
+    2.2.1)."""
     parts: list[str] = []
+    stopped = game.stopped_at is not None
+    left = game.time_left(now)
     if table.time_up:
         parts.append(f'<p class="time">{esc(t("board.time_up", lang))}</p>')
-    elif game.deadline is not None and not table.is_over:
-        parts.append(_time_line("table.time_left", game.deadline - now, lang))
+    elif left is not None and not table.is_over:
+        parts.append(_time_line("table.time_left", left, lang, stopped))
         if not seen.pupil and not seen.paused:
             parts.append(
                 f'<form method="post" action="{esc(paths.more_time)}" class="inline">'
                 f"{hidden('lang', lang)}{button(t('table.more_minutes', lang))}</form>"
             )
     mine = [s for s in seen.held if s in game.answer_deadlines]
-    if mine and not table.is_over:
-        parts.append(
-            _time_line("lesson.answer_time_left", game.answer_deadlines[mine[0]] - now, lang)
-        )
+    answer = game.answer_left(mine[0], now) if mine else None
+    if answer is not None and not table.is_over:
+        parts.append(_time_line("lesson.answer_time_left", answer, lang, stopped))
         if not seen.paused and game.extensions.get(mine[0], 0) < EXTENSIONS:
             parts.append(
                 f'<form method="post" action="{esc(paths.more_time)}" class="inline" '
@@ -341,9 +344,10 @@ def _clock(game: TableGame, paths: Paths, table: View, now: float, lang: Lang, s
     return "".join(parts)
 
 
-def _time_line(key: str, seconds: float, lang: Lang) -> str:
+def _time_line(key: str, seconds: float, lang: Lang, stopped: bool = False) -> str:
     left = max(0, int(seconds + 0.999))
-    clock = f'<time data-seconds="{left}">{left // 60}:{left % 60:02d}</time>'
+    stands = ' data-stopped="true"' if stopped else ""
+    clock = f'<time data-seconds="{left}"{stands}>{left // 60}:{left % 60:02d}</time>'
     return f'<p class="time">{esc(t(key, lang, time=chr(0))).replace(chr(0), clock)}</p>'
 
 
@@ -399,8 +403,9 @@ def _summary(game: TableGame, paths: Paths, table: View, names: Mapping[int, str
         f"<li>{esc(names[s.side])}: {esc(count_text(s.count, lang))}</li>" for s in table.sides
     )
     rounds = t("table.summary.rounds", lang, rounds=game.state.round)
+    next_key = "lesson.ended" if seen.ended else "lesson.after_game"
     after = (
-        f'<p class="next">{esc(t("lesson.after_game", lang))}</p>'
+        f'<p class="next">{esc(t(next_key, lang))}</p>'
         if seen.pupil
         else f'<form method="get" action="/">{hidden("lang", lang)}'
         f"{button(t('table.new_game', lang), cls='primary')}</form>"
@@ -421,9 +426,12 @@ def notes_of(
     """The notes for this device's seats that are still current, as (text, correction); at a
     shared screen each is named by its side."""
     out: list[tuple[str, bool]] = []
+    window = game.state.window
     for side, seat in sorted(seen.seats.items()):
         note = game.notes.get(seat)
-        if note is None or note.until < game.state.window:
+        # A note belongs to its decision window: gone once a later one opens, or the game
+        # ends in it ("wait for the others" is never said with nobody left to wait for).
+        if note is None or note.until < window or (note.until == window and game.over):
             continue
         text = note.text(lang)
         if len(seen.seats) > 1:

@@ -60,15 +60,16 @@ def join_parts(
 
 
 def waiting_parts(
-    lesson: Lesson, seat: Seat, lang: Lang, error: str | None = None
+    lesson: Lesson, seat: Seat, lang: Lang, error: str | None = None, welcome: bool = True
 ) -> dict[str, str]:
     """A pupil waits to be paired: who else waits, and (when the teacher allows them) the
-    challenges to send and to answer."""
+    challenges to send and to answer; first what the wait is (`welcome`: not after a game,
+    whose end has said it)."""
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     key = "lesson.paused" if lesson.paused else "lesson.waiting"
     if lesson.ended:
         key = "lesson.ended"
-    lines = [f'<h2 class="turn wait">{esc(t(key, lang, name=seat.name))}</h2>']
+    lines = [f'<h2 class="turn wait">{esc(t(key, lang, name=seat.name))}</h2>'] if welcome else []
     incoming = [a for a, b in lesson.challenges.items() if b == seat.id and a in lesson.seats]
     for challenger in incoming:
         name = lesson.seats[challenger].name

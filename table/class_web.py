@@ -109,12 +109,15 @@ def pupil_page(
         return {"state": "waiting", "title": title, "html": body, "data": {}}
     held = game.sides_of({seat.id})
     seats = {side: seat.id for side in held}
-    seen = Seen(held, seats, error=error, typed=typed, hint=hint, paused=lesson.paused, pupil=True)
+    seen = Seen(held, seats, error=error, typed=typed, hint=hint, paused=lesson.paused,
+                pupil=True, ended=lesson.ended)  # fmt: skip
     parts = table_parts(game, lang, lesson.clock(), PUPIL_PATHS, seen)
     title = table_title(game, lang)
     body = _head(title, lang, "/table", seat.name) + wrap(parts)
     if game.over:
-        lobby = waiting_parts(lesson, seat, lang)["lobby"]
+        # The game's end says what comes next: the lobby adds who else waits, no second
+        # welcome.
+        lobby = waiting_parts(lesson, seat, lang, welcome=False)["lobby"]
         body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
     body += goal
     data = {"window": str(game.state.window), "now": str(game.view(None).now)}
@@ -257,6 +260,8 @@ async def act(request: web.Request) -> web.StreamResponse:
     form = await read_form(request)
     lesson = request.app[LESSON]
     try:
+        if lesson.ended:
+            raise Refused("lesson.error.over", 403)
         if lesson.paused:
             raise Refused("lesson.paused", 409)
         game, held, seats = _seat_game(request)
@@ -264,8 +269,6 @@ async def act(request: web.Request) -> web.StreamResponse:
     except Refused as refused:
         return await _answer(request, form, refused)
     await request.app[HUB].game_changed(game)
-    for started in lesson.after_press():
-        await request.app[HUB].game_changed(started)
     return await _answer(request, form, None)
 
 
@@ -433,11 +436,7 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
         lesson.end()
         return lesson.live_games()
     if what == "more-time":
-        for game in lesson.live_games():
-            if game.deadline is not None and not game.over and not game.state.time_up:
-                game.deadline += MORE_MINUTES * 60
-                game.version += 1
-        return lesson.live_games()
+        return [g for g in lesson.live_games() if g.more_minutes(MORE_MINUTES)]
     if what in ("lock", "unlock"):
         lesson.locked = what == "lock"
         lesson.version += 1

@@ -19,7 +19,7 @@ from typing import Any
 
 from classroom.settings import GameSettings
 from classroom.tally import AnswerRecord, AnswerTally
-from engine.actions import Action, Timeout, TimeUp
+from engine.actions import Action, Flip, Timeout, TimeUp
 from engine.cards import Card
 from engine.computer import Strength, choose
 from engine.config import Mode
@@ -35,6 +35,8 @@ EXPIRY_SECONDS = 6 * 3600  # a game untouched this long is forgotten
 COMPUTER_SIDE = 1  # one player against the computer: the player is side 0
 # WCAG 2.2.1: a pupil may ask for more answer time, at least ten times in a game.
 EXTENSIONS = 10
+# A game the lesson closes finishes its round in far fewer steps (a war is a few layings).
+CLOSE_STEPS = 1000
 
 Clock = Callable[[], float]
 # A sentence to put into words in the page's language: (lang) -> text.
@@ -88,6 +90,13 @@ class TableGame:
     # side's answer time again.
     answer_deadlines: dict[int, float] = field(default_factory=dict)  # by side
     answer_window: int = -1
+    # A pause: the clocks stand still from this moment (clock seconds), and the deadlines
+    # move on by the time they stood when they go again; None while they run. The time
+    # left while they stand is the deadline minus this moment.
+    stopped_at: float | None = None
+    # The lesson closed the game (its end, new partners): the decisions it made for the
+    # sides to finish the round are nobody's misses.
+    closed: bool = False
     extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
     tally: AnswerTally[str] = field(init=False)  # the seats' answers, as the summary counts
     shared: bool = False  # one screen holds every seat (the one-screen table)
@@ -160,7 +169,9 @@ class TableGame:
         self.actions.append(action)
         self.version += 1
         self.keep_laid(events, round_before)
-        self.tally.add(action, events, seat)
+        # A game the lesson closed: the decisions it let run out are nobody's misses.
+        counted = None if self.closed and isinstance(action, Timeout) else action
+        self.tally.add(counted, events, seat)
 
     def keep_laid(self, events: list[Event], round_now: int) -> None:
         """Remember the cards laid face up, as the devices drew them (a round's facts hold
@@ -214,7 +225,8 @@ class TableGame:
     def time_answers(self, now: float) -> None:
         """Each awaited human side gets the answer time from when its decision was asked (a
         fresh one in every decision window: the computer answering at once must not leave
-        the pupil the time left of an earlier round); sides no longer awaited lose theirs."""
+        the pupil the time left of an earlier round); sides no longer awaited lose theirs.
+        A decision asked while the clocks stand gets its whole time once they go again."""
         if self.answer_seconds <= 0 or self.over:
             self.answer_deadlines.clear()
             return
@@ -226,8 +238,24 @@ class TableGame:
         for side in list(self.answer_deadlines):
             if side not in awaited:
                 del self.answer_deadlines[side]
+        start = self.clock_at(now)
         for side in awaited:
-            self.answer_deadlines.setdefault(side, now + self.answer_seconds)
+            self.answer_deadlines.setdefault(side, start + self.answer_seconds)
+
+    def clock_at(self, now: float) -> float:
+        """The moment the game's clocks show: now, or the moment they stopped."""
+        return now if self.stopped_at is None else self.stopped_at
+
+    def time_left(self, now: float) -> float | None:
+        """Seconds left of the time limit (None: no limit), standing still in a pause."""
+        if self.deadline is None:
+            return None
+        return self.deadline - self.clock_at(now)
+
+    def answer_left(self, side: int, now: float) -> float | None:
+        """Seconds left of the side's answer time (None: none runs), standing in a pause."""
+        at = self.answer_deadlines.get(side)
+        return None if at is None else at - self.clock_at(now)
 
     def extend(self, side: int) -> bool:
         """More answer time for a side (WCAG 2.2.1), at most `EXTENSIONS` times a game."""
@@ -238,8 +266,33 @@ class TableGame:
         self.version += 1
         return True
 
+    def more_minutes(self, minutes: int) -> bool:
+        """The teacher gives the game more time (a game with a time limit that has not run
+        out yet)."""
+        if self.deadline is None or self.over or self.state.time_up:
+            return False
+        self.deadline += minutes * 60
+        self.version += 1
+        return True
+
+    def stop(self, now: float) -> None:
+        """A pause: the game time and the answer times stand still."""
+        if self.stopped_at is None:
+            self.stopped_at = now
+            self.version += 1
+
+    def go(self, now: float) -> None:
+        """The pause is over: every deadline moves on by the time the clocks stood, so each
+        clock goes on from where it stopped."""
+        if self.stopped_at is None:
+            return
+        stood = max(0.0, now - self.stopped_at)
+        self.stopped_at = None
+        self.shift(stood)
+        self.version += 1
+
     def shift(self, seconds: float) -> None:
-        """A pause: every deadline moves on by the time the games stood still."""
+        """Every deadline moves on by `seconds` (the time the game stood still)."""
         if self.deadline is not None:
             self.deadline += seconds
         for side in self.answer_deadlines:
@@ -248,7 +301,10 @@ class TableGame:
     def tick(self, now: float) -> bool:
         """RULES §1.5: when the time limit has run out, the game is told so (it ends between
         rounds, or after the round in play); an answer whose time ran out counts as none
-        (RULES §2.2). Returns whether anything changed."""
+        (RULES §2.2). Nothing runs out while the clocks stand. Returns whether anything
+        changed."""
+        if self.stopped_at is not None:
+            return False
         changed = False
         due = self.deadline is not None and now >= self.deadline
         if due and not self.state.time_up and not self.over:
@@ -266,6 +322,27 @@ class TableGame:
         """RULES §1.5: the round in play is finished, then the most cards win."""
         if not self.over and not self.state.time_up:
             self.play(TimeUp(), now=now)
+
+    def close(self, now: float) -> None:
+        """The lesson stops the game at once, as when its time runs out (RULES §1.5): the
+        round in play is finished with no one deciding any more (each decision still open
+        runs out: an answer counts as none, RULES §2.2, and no bet is made), then the most
+        cards win. Nobody is counted a miss for what the lesson cut short."""
+        if self.over:
+            return
+        self.closed = True
+        self.stopped_at = None
+        self.end_as_time_up(now)
+        for _ in range(CLOSE_STEPS):
+            if self.over:
+                break
+            timed = deciding(self.state) is not None and self.state.config.mode is not Mode.AUTO
+            if timed and self.state.pending:
+                self.play(Timeout(self.state.pending[0]))
+            else:
+                self.play(Flip(self.state.live_sides[0]))
+        self.answer_deadlines.clear()
+        self.version += 1
 
     @property
     def hot_seat(self) -> bool:

@@ -102,7 +102,6 @@ class Lesson:
         self.projected: Projected | None = None
         self.hide_names = True
         self.removing: str | None = None  # the seat the teacher is asked to confirm removing
-        self.renew = False  # "new partners": pair again once every game is over
         self.rng = rng or random.Random(secrets.randbits(64))
         self.version = 0  # counts changes of the lobby (joins, pairings, pauses …)
 
@@ -278,6 +277,8 @@ class Lesson:
             game = self.games.start(settings, names, sides, adaptive if match.computer else None)
         except FullError:
             raise Refused("table.error.full", 429) from None
+        if self.paused_at is not None:
+            game.stop(self.clock())
         everyone = [s for held in sides for s in held]
         for seat in everyone:
             self.seats[seat].game = game.id
@@ -300,26 +301,22 @@ class Lesson:
         matches = pair(
             waiting, how=how, teams=self.setup.teams, rng=self.rng, rate=self.rate, met=met
         )
-        if len(self.games) + len(matches) > CAP:
+        if sum(not g.over for g in self.games) + len(matches) > CAP:
             raise Refused("table.error.full", 429)
         started = [self._start(m) for m in matches]
         self.version += 1
         return started
 
     def new_partners(self) -> list[TableGame]:
-        """Running games end as when time runs out (RULES §1.5); once every game is over,
-        everyone is paired again with someone new."""
+        """Every running game stops at once, as when its time runs out (RULES §1.5), and
+        everyone is paired again: each with someone not met in this lesson whenever such a
+        partner is free (`table.pairing`)."""
+        if self.ended:
+            raise Refused("lesson.error.over", 403)
         now = self.clock()
         for game in self.live_games():
-            game.end_as_time_up(now)
-        self.renew = True
+            game.close(now)
         self.version += 1
-        return self._renew()
-
-    def _renew(self) -> list[TableGame]:
-        if not self.renew or any(not g.over for g in self.live_games()):
-            return []
-        self.renew = False
         if not self.waiting():
             return []
         return self.pair("results", fresh=True)
@@ -327,6 +324,8 @@ class Lesson:
     # -- challenges ------------------------------------------------------------------------
 
     def challenge(self, seat: Seat, other_id: str) -> None:
+        if self.ended:
+            raise Refused("lesson.error.over", 403)
         if not self.challenges_open:
             raise Refused("lesson.error.no_challenges", 403)
         waiting = {s.id for s in self.waiting()}
@@ -337,6 +336,8 @@ class Lesson:
 
     def answer_challenge(self, seat: Seat, challenger: str, accept: bool) -> TableGame | None:
         """RULES of the class: nobody is drawn into a game without accepting."""
+        if self.ended:
+            raise Refused("lesson.error.over", 403)
         if self.challenges.get(challenger) != seat.id:
             raise Refused("lesson.error.no_challenge", 409)
         del self.challenges[challenger]
@@ -367,40 +368,37 @@ class Lesson:
         return self.paused_at is not None
 
     def pause(self) -> None:
-        if self.paused_at is None:
+        """Every clock stands still: each game's time limit and answer times."""
+        if self.paused_at is None and not self.ended:
             self.paused_at = self.clock()
+            for game in self.live_games():
+                game.stop(self.paused_at)
             self.version += 1
 
     def resume(self) -> None:
+        """Every clock goes on from where it stopped."""
         if self.paused_at is not None:
-            stood = self.clock() - self.paused_at
+            now = self.clock()
             for game in self.live_games():
-                game.shift(stood)
-                game.version += 1
+                game.go(now)
             self.paused_at = None
             self.version += 1
 
     def end(self) -> None:
-        """The lesson ends: every game ends as when its time runs out (RULES §1.5)."""
-        self.resume()
+        """The lesson ends: every game stops at once, as when its time runs out (RULES
+        §1.5); nobody can act after it."""
         now = self.clock()
+        self.paused_at = None
         for game in self.live_games():
-            game.end_as_time_up(now)
+            game.close(now)
         self.ended = True
-        self.renew = False
+        self.challenges.clear()
         self.version += 1
 
     def tick(self) -> list[TableGame]:
         """Deadlines that have passed (time limits, answer times), unless paused; returns
-        the games that changed (and those a renewal started)."""
+        the games that changed."""
         if self.paused_at is not None:
             return []
         now = self.clock()
-        changed = [g for g in list(self.games) if not g.over and g.tick(now)]
-        if changed:
-            changed += self._renew()
-        return changed
-
-    def after_press(self) -> list[TableGame]:
-        """A press may have ended the last game of a "new partners" round."""
-        return self._renew()
+        return [g for g in list(self.games) if not g.over and g.tick(now)]

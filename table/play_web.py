@@ -147,8 +147,7 @@ async def more_time(request: web.Request) -> web.Response:
     form = await read_form(request)
     lang = lang_of(request, form)
     game, _, _ = _mine(request)
-    if game.deadline is not None and not game.over and not game.state.time_up:
-        game.deadline += MORE_MINUTES * 60
+    game.more_minutes(MORE_MINUTES)
     raise web.HTTPSeeOther(f"/game/{game.id}?lang={lang}")
 
 

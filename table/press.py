@@ -77,6 +77,7 @@ def press(game: TableGame, held: tuple[int, ...], seats: dict[int, str], form: d
     side = acting_side(game, held, form)
     text = form.get("answer", "").strip()
     seat = seats[side]
+    window = game.state.window
     try:
         if kind is ANSWER_CHOICE:
             _answer(game, side, seat, text, now)
@@ -90,7 +91,9 @@ def press(game: TableGame, held: tuple[int, ...], seats: dict[int, str], form: d
         raise Refused(refusal.key, 400, side, **values) from None
     reply = _reply(game, kind, value)
     if reply is not None:
-        game.notes[seat] = Note(reply, until=game.state.window)
+        # The reply belongs to the window it was made in: the last side to decide has the
+        # round revealed at once and reads the next round's turn, not "wait for the others".
+        game.notes[seat] = Note(reply, until=window)
 
 
 def _answer(game: TableGame, side: int, seat: str, text: str, now: float) -> None:

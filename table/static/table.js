@@ -38,7 +38,8 @@ function show(clock, left) {
 }
 
 setInterval(() => {
-  for (const clock of document.querySelectorAll("time[data-seconds]")) {
+  // A clock the teacher's pause stopped stands still (the server marks it).
+  for (const clock of document.querySelectorAll("time[data-seconds]:not([data-stopped])")) {
     const left = Math.max(0, Number(clock.dataset.left ?? clock.dataset.seconds) - 1);
     clock.dataset.left = String(left);
     show(clock, left);

@@ -54,3 +54,35 @@ def test_new_partners_meet_someone_new() -> None:
         for match in matches:
             x, y = (side[0] for side in match.sides)
             assert y not in met[x]
+
+
+@pytest.mark.parametrize("teams", [False, True])
+@pytest.mark.parametrize(("n", "how"), [(28, "results"), (27, "random"), (26, "random")])
+def test_new_partners_round_after_round_meet_nobody_again(n: int, how: str, teams: bool) -> None:
+    """Issue: "New partners gives everybody someone new whenever anyone new is free" (two
+    pupils were paired again with 26 others waiting). A class of 26–28 takes new partners
+    again and again (a round robin has a grouping in which nobody meets anybody again for
+    many more rounds than these): everybody meets only new seats."""
+    met: dict[str, set[str]] = {s: set() for s in seats(n)}
+    rng = random.Random(n)
+    rates = {s: Fraction(rng.randrange(11), 10) for s in seats(n)}
+    for _ in range(4 if teams else 12):
+        frozen = {s: frozenset(m) for s, m in met.items()}
+        matches = pair(seats(n), how=how, teams=teams, rng=rng, rate=rates.get, met=frozen)
+        placed = sorted(s for m in matches for side in m.sides for s in side)
+        assert placed == sorted(seats(n))
+        for match in matches:
+            people = [s for side in match.sides for s in side]
+            assert not any(b in met[a] for a in people for b in people if a != b), people
+            for a in people:
+                met[a].update(b for b in people if b != a)
+
+
+def test_new_partners_meet_as_few_again_as_can_be() -> None:
+    """Where nobody new is free for a seat (everyone has met everyone), the seats are still
+    all placed, each exactly once."""
+    everyone = seats(6)
+    met = {s: frozenset(o for o in everyone if o != s) for s in everyone}
+    matches = pair(everyone, how="random", teams=False, rng=random.Random(1), rate=no_rate,
+                   met=met)  # fmt: skip
+    assert sorted(s for m in matches for side in m.sides for s in side) == sorted(everyone)
