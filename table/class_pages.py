@@ -4,15 +4,16 @@ teacher's projector view and the lesson summary. Every page is parts with stable
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Set
 
 from classroom.i18n import Lang, t
 from classroom.text.board_text import settings_parts
 from classroom.text.cards import count_text
+from engine.options import Option
 from engine.registry import GAMES, descriptor
 from table.board import card_html, side_names, table_state
 from table.games import TableGame
-from table.lesson import WAITING, Lesson, Seat
+from table.lesson import MAX_SEATS, WAITING, Lesson, Seat
 from table.page import button, esc, hidden, md, option_field, select_field
 from table.projected import shown_part
 from table.setup import MAX_NAME, form_options
@@ -128,7 +129,19 @@ def _join_box(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang) 
     )
 
 
-def _settings_form(lesson: Lesson, lang: Lang) -> str:
+def _button(label: str, control: str, cls: str = "", **attrs: str) -> str:
+    """A teacher's button: its text is its label, `data-control` its stable hook."""
+    extra = "".join(f' {k.replace("_", "-")}="{esc(v)}"' for k, v in attrs.items())
+    klass = f' class="{esc(cls)}"' if cls else ""
+    return (
+        f'<button type="submit" data-control="{esc(control)}"{klass}{extra}>{esc(label)}</button>'
+    )
+
+
+def _setup(lesson: Lesson, lang: Lang) -> str:
+    """The game for the class and the pairing, in one form: what the form shows when a
+    pairing button is pressed is what the new games are (no separate save to forget). Every
+    game's options are in the form; the script hides those the chosen game does not ask."""
     engine = lesson.setup.settings.engine
     game = descriptor(engine.game)
     current = {
@@ -141,26 +154,53 @@ def _settings_form(lesson: Lesson, lang: Lang) -> str:
         "war_rule": engine.war_rule.value,
         "minutes": str(lesson.setup.settings.minutes),
     }
+    asked = {g.key: {o.key for o in form_options(g, lesson=True)} for g in GAMES.values()}
+    mine = asked[game.key]
+    options: dict[str, Option] = {}
+    for g in GAMES.values():
+        options.update((o.key, o) for o in form_options(g, lesson=True) if o.key not in options)
     games = [(g.key, f"{g.emoji} {t(g.name_key, lang)}") for g in GAMES.values()]
-    fields = select_field("game", t("lesson.teacher.game", lang), games, game.key)
-    fields += "".join(option_field(o, lang, current) for o in form_options(game, lesson=True))
+    chooser = select_field("game", t("lesson.teacher.game", lang), games, game.key)
+    fields = f'<div class="field">{chooser}</div>'
+    for key, option in options.items():
+        using = " ".join(g for g, keys in asked.items() if key in keys)
+        shown = current if key in mine else {}
+        fields += (
+            f'<div class="field" data-games="{esc(using)}">'
+            f"{option_field(option, lang, shown)}</div>"
+        )
     teams = " checked" if lesson.setup.teams else ""
     fields += (
-        f'<label class="check"><input type="checkbox" name="teams" value="on"{teams}> '
-        f"{esc(t('lesson.teacher.teams', lang))}</label>"
+        f'<div class="field"><label class="check"><input type="checkbox" name="teams" '
+        f'value="on"{teams}> {esc(t("lesson.teacher.teams", lang))}</label></div>'
     )
+    challenges = "close" if lesson.challenges_open else "open"
+    buttons = (
+        _button(t("lesson.teacher.pair_random", lang), "pair-random", "primary",
+                name="how", value="random")
+        + _button(t("lesson.teacher.pair_results", lang), "pair-results",
+                  name="how", value="results")
+        + _button(t("lesson.teacher.new_partners", lang), "new-partners",
+                  formaction="/teacher/new-partners")
+        + _button(t(f"lesson.teacher.challenges_{challenges}", lang), "challenges",
+                  formaction="/teacher/challenges")
+    )  # fmt: skip
     return (
-        f'<form method="post" action="/teacher/settings" class="setup settings">'
+        f"<h2>{esc(t('lesson.teacher.pairing', lang))}</h2>"
+        f'<form method="post" action="/teacher/pair" class="setup lesson-setup">'
         f"{hidden('lang', lang)}<fieldset><legend>{esc(t('lesson.teacher.settings', lang))}"
-        f"</legend>{fields}</fieldset>" + button(t("lesson.teacher.save", lang)) + "</form>"
+        f'</legend><p class="about">{esc(t("lesson.teacher.choose_then_pair", lang))}</p>'
+        f'<div class="fields">{fields}</div></fieldset>'
+        f'<div class="buttons">{buttons}</div></form>'
     )
 
 
-def _control(action: str, label: str, lang: Lang, cls: str = "", **fields: str) -> str:
+def _control(action: str, label: str, lang: Lang, cls: str = "", control: str = "",
+             **fields: str) -> str:  # fmt: skip
     extra = "".join(hidden(k, v) for k, v in fields.items())
     return (
         f'<form method="post" action="/teacher/{action}" class="inline">{hidden("lang", lang)}'
-        f"{extra}{button(label, cls=cls)}</form>"
+        f"{extra}{_button(label, control or action, cls)}</form>"
     )
 
 
@@ -179,18 +219,27 @@ def _controls(lesson: Lesson, lang: Lang) -> str:
         if lesson.paused
         else _control("pause", t("lesson.teacher.pause", lang), lang)
     )
-    challenges = "close" if lesson.challenges_open else "open"
+    lock = (
+        _control("unlock", t("lesson.teacher.unlock", lang), lang, "primary")
+        if lesson.locked
+        else _control("lock", t("lesson.teacher.lock", lang), lang)
+    )
+    seats = (
+        f'<form method="post" action="/teacher/seats" class="inline seat-cap">'
+        f"{hidden('lang', lang)}"
+        f'<label for="seat-cap">{esc(t("lesson.teacher.seat_cap", lang))}</label> '
+        f'<input id="seat-cap" name="seats" type="number" min="1" max="{MAX_SEATS}" '
+        f'inputmode="numeric" value="{lesson.seat_cap}"> '
+        + _button(t("lesson.teacher.seat_cap_set", lang), "seats")
+        + "</form>"
+    )
     return (
-        f"<h2>{esc(t('lesson.teacher.pairing', lang))}</h2>"
-        + _control("pair", t("lesson.teacher.pair_random", lang), lang, "primary", how="random")
-        + _control("pair", t("lesson.teacher.pair_results", lang), lang, how="results")
-        + _control("challenges", t(f"lesson.teacher.challenges_{challenges}", lang), lang)
-        + _control("new-partners", t("lesson.teacher.new_partners", lang), lang)
-        + f"<h2>{esc(t('lesson.teacher.everyone', lang))}</h2>"
+        f"<h2>{esc(t('lesson.teacher.everyone', lang))}</h2>"
         + pause
         + _control("more-time", t("table.more_minutes", lang), lang)
         + _control("end", t("lesson.teacher.end", lang), lang)
         + _summary_link(lang)
+        + f'<div class="joining">{lock}{seats}</div>'
     )
 
 
@@ -239,23 +288,50 @@ def goal_part(lesson: Lesson, lang: Lang) -> str:
     )
 
 
-def _seats(lesson: Lesson, lang: Lang) -> str:
-    rows = []
-    for seat in sorted(lesson.seats.values(), key=lambda s: s.joined):
+def _seats(lesson: Lesson, lang: Lang, connected: Set[str]) -> str:
+    """Every seat at a glance, live: its name, playing or waiting, and whether its device
+    is connected (a shape and a word, not a colour alone). Removing is in a menu below, not
+    a button beside every name on the projector."""
+    cells = []
+    seats = sorted(lesson.seats.values(), key=lambda s: s.joined)
+    for seat in seats:
         game = lesson.game_of(seat)
-        where = t(
-            "lesson.teacher.playing" if game and not game.over else "lesson.teacher.waits", lang
+        playing = game is not None and not game.over
+        where = t("lesson.teacher.playing" if playing else "lesson.teacher.waits", lang)
+        online = seat.device in connected
+        link = t("lesson.teacher.connected" if online else "lesson.teacher.offline", lang)
+        cells.append(
+            f'<li data-seat="{esc(seat.id)}" data-connected="{"true" if online else "false"}" '
+            f'data-playing="{"true" if playing else "false"}">'
+            f'<span class="dot" aria-hidden="true">{"●" if online else "○"}</span> '
+            f'<span class="name">{esc(seat.name)}</span> '
+            f'<span class="where">{esc(where)}<span class="visually-hidden">, {esc(link)}'
+            f"</span></span></li>"
         )
-        rows.append(
-            f'<li data-seat="{esc(seat.id)}">{esc(seat.name)} '
-            f'<span class="where">{esc(where)}</span> '
-            + _control(
-                "remove", t("lesson.teacher.remove", lang, name=seat.name), lang, seat=seat.id
-            )
-            + "</li>"
-        )
-    count = t("lesson.teacher.seats", lang, count=len(lesson.seats))
-    return f'<h2>{esc(count)}</h2><ul class="seats">{"".join(rows)}</ul>'
+    count = t("lesson.teacher.seats_of", lang, joined=len(seats), cap=lesson.seat_cap)
+    locked = (
+        f'<p class="about">{esc(t("lesson.teacher.locked", lang))}</p>' if lesson.locked else ""
+    )
+    return f'<h2>{esc(count)}</h2>{locked}<ul class="seat-grid">{"".join(cells)}</ul>' + (
+        _remove_menu(lesson, lang) if seats else ""
+    )
+
+
+def _remove_menu(lesson: Lesson, lang: Lang) -> str:
+    waiting = len(lesson.waiting())
+    choices = [(WAITING, t("lesson.teacher.remove_waiting", lang, count=waiting))] + [
+        (s.id, s.name) for s in sorted(lesson.seats.values(), key=lambda s: s.joined)
+    ]
+    items = "".join(f'<option value="{esc(v)}">{esc(text)}</option>' for v, text in choices)
+    return (
+        f'<details class="remove-menu" id="remove-menu">'
+        f"<summary>{esc(t('lesson.teacher.remove_menu', lang))}</summary>"
+        f'<form method="post" action="/teacher/remove" class="inline">{hidden("lang", lang)}'
+        f'<label for="remove-seat">{esc(t("lesson.teacher.remove_who", lang))}</label> '
+        f'<select id="remove-seat" name="seat">{items}</select> '
+        + _button(t("lesson.teacher.remove_button", lang), "remove")
+        + "</form></details>"
+    )
 
 
 def _removing(lesson: Lesson, lang: Lang) -> str:
@@ -313,12 +389,28 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     )
 
 
-def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
-                  error: str | None = None) -> dict[str, str]:  # fmt: skip
+def _tables(lesson: Lesson, lang: Lang) -> str:
+    """The live tables first; the finished ones folded away below them."""
     games = lesson.live_games()
-    tables = "".join(_table_card(g, lang) for g in games) or (
-        f"<p>{esc(t('lesson.teacher.no_tables', lang))}</p>"
-    )
+    live = [g for g in games if not g.over]
+    over = [g for g in games if g.over]
+    head = f"<h2>{esc(t('lesson.teacher.tables', lang))}</h2>"
+    if not games:
+        return head + f"<p>{esc(t('lesson.teacher.no_tables', lang))}</p>"
+    out = head + f'<div class="tables">{"".join(_table_card(g, lang) for g in live)}</div>'
+    if over:
+        out += (
+            f'<details class="finished" id="finished"><summary>'
+            f"{esc(t('lesson.teacher.finished', lang, count=len(over)))}</summary>"
+            f'<div class="tables">{"".join(_table_card(g, lang) for g in over)}</div></details>'
+        )
+    return out
+
+
+def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
+                  error: str | None = None,
+                  connected: Set[str] = frozenset()) -> dict[str, str]:  # fmt: skip
+    """The teacher's page; `connected`: the devices whose live connection is open."""
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     if lesson.paused:
         message += f'<p class="message note" role="status">{esc(t("lesson.paused", lang))}</p>'
@@ -326,18 +418,17 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
     return {
         "messages": message,
         "join": _join_box(lesson, url, address_note, qr, lang),
+        "setup": "" if lesson.ended else _setup(lesson, lang),
         "controls": _controls(lesson, lang),
         "goal": _goal(lesson, lang),
         "shown": shown_part(lesson, lang),
-        "tables": f"<h2>{esc(t('lesson.teacher.tables', lang))}</h2>"
-        f'<div class="tables">{tables}</div>',
-        "seats": _seats(lesson, lang),
-        "settings": _settings_form(lesson, lang),
+        "tables": _tables(lesson, lang),
+        "seats": _seats(lesson, lang, connected),
     }
 
 
 # The round put on the projector comes first: the page opens at its top after the press.
-TEACHER_ORDER = ("messages", "shown", "join", "controls", "tables", "goal", "seats", "settings")
+TEACHER_ORDER = ("messages", "shown", "join", "setup", "tables", "seats", "controls", "goal")
 LOBBY_ORDER = ("messages", "lobby")
 
 

@@ -129,7 +129,8 @@ def teacher_page(app: web.Application, lang: Lang, error: str | None = None) -> 
     lesson = app[LESSON]
     url = app[SERVED].join_url or app[SERVED].base_url or "http://127.0.0.1/"
     qr = qr_svg(url, t("lesson.teacher.qr", lang, url=url))
-    parts = teacher_parts(lesson, url, app[SERVED].address_note, qr, lang, error)
+    connected = {device for device, sockets in app[HUB].pupils.items() if sockets}
+    parts = teacher_parts(lesson, url, app[SERVED].address_note, qr, lang, error, connected)
     title = t("lesson.teacher.title", lang)
     body = _head(title, lang, "/teacher") + wrap_parts(parts, TEACHER_ORDER)
     return {"state": "teacher", "title": title, "html": body, "data": {}}
@@ -392,7 +393,7 @@ async def control(request: web.Request) -> web.StreamResponse:
     hub = request.app[HUB]
     what = request.match_info["control"]
     try:
-        games = _control(lesson, what, form)
+        games = _with_setup(lesson, what, form)
     except SetupError as error:
         values = dict(error.values)
         if error.key == "error.bad_option":
@@ -408,6 +409,28 @@ async def control(request: web.Request) -> web.StreamResponse:
             await hub.game_changed(game)
         await hub.lobby_changed()
     raise web.HTTPSeeOther(f"/teacher?lang={lang}")
+
+
+# The buttons of the form that also holds the game for the class: the game on the screen
+# when one is pressed is the one the new games are (no separate save to forget).
+WITH_SETUP = ("pair", "new-partners", "challenges")
+
+
+def _with_setup(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]:
+    """A control, with the game the form chose when it holds one: both are taken, or,
+    when either is refused, neither."""
+    if what not in WITH_SETUP or "game" not in form:
+        return _control(lesson, what, form)
+    chosen, before = read_lesson_setup(form), lesson.setup
+    lesson.setup = chosen
+    try:
+        games = _control(lesson, what, form)
+    except Refused:
+        lesson.setup = before
+        raise
+    if chosen != before:
+        lesson.version += 1
+    return games
 
 
 def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]:

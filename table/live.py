@@ -93,6 +93,7 @@ class Hub:
             return []
         held = self.pupils.setdefault(device, {})
         held[ws] = lang
+        self.teacher_soon()  # the seat grid shows who is connected
         self._goal_of[ws] = self._goal_now()  # its first page is drawn now
         extra = len(held) - MAX_SOCKETS
         return list(held)[:extra] if extra > 0 else []
@@ -103,6 +104,7 @@ class Hub:
         else:
             self.pupils.get(device, {}).pop(ws, None)
             self._goal_of.pop(ws, None)
+            self.teacher_soon()
 
     async def _send(self, ws: web.WebSocketResponse, message: dict[str, Any]) -> None:
         if ws.closed:
@@ -174,3 +176,4 @@ class Hub:
         for sockets in [*self.pupils.values(), self.teachers]:
             for ws in list(sockets):
                 await ws.close()
+        self.teachers.clear()  # nothing more to tell (a pupil's page closing after this)

@@ -118,8 +118,58 @@ function linkLost(lost) {
   }, 1500);
 }
 
+// The teacher's page: a part redrawn while the teacher works in it keeps what they did there: an open menu
+// stays open, a choice made but not yet sent stays chosen, the focus stays where it was.
+function kept(root) {
+  if (root.dataset.live !== "teacher") return { open: [], values: {}, focus: null };
+  const open = Array.from(root.querySelectorAll("details[open][id]"), (d) => d.id);
+  const values = {};
+  for (const field of root.querySelectorAll("select[id], input[id]")) {
+    const changed = field.tagName === "SELECT"
+      ? Array.from(field.options).some((o) => o.selected !== o.defaultSelected)
+      : field.type === "checkbox" ? field.checked !== field.defaultChecked
+        : field.value !== field.defaultValue;
+    if (changed) values[field.id] = field.type === "checkbox" ? field.checked : field.value;
+  }
+  const focus = document.activeElement && document.activeElement.id;
+  return { open, values, focus };
+}
+
+function restore(state) {
+  for (const id of state.open) {
+    const details = document.getElementById(id);
+    if (details) details.open = true;
+  }
+  for (const [id, value] of Object.entries(state.values)) {
+    const field = document.getElementById(id);
+    if (!field) continue;
+    if (field.type === "checkbox") field.checked = value;
+    else if (field.tagName !== "SELECT" || Array.from(field.options).some((o) => o.value === value)) field.value = value;
+  }
+  const focused = state.focus && document.getElementById(state.focus);
+  if (focused && document.activeElement !== focused) focused.focus();
+}
+
+// The teacher's form holds every game's options: those the chosen game does not ask are
+// hidden (without the script they show, and the server reads only the chosen game's).
+function gameFields() {
+  const game = document.querySelector(".lesson-setup #game");
+  if (!game) return;
+  const sync = () => {
+    for (const field of document.querySelectorAll(".lesson-setup [data-games]")) {
+      field.hidden = !field.dataset.games.split(" ").includes(game.value);
+    }
+  };
+  if (!game.dataset.bound) {
+    game.dataset.bound = "1";
+    game.addEventListener("change", sync);
+  }
+  sync();
+}
+
 function apply(message) {
   const root = main();
+  const state = kept(root);
   const template = document.createElement("template");
   template.innerHTML = message.html;
   const fresh = Array.from(template.content.children);
@@ -143,6 +193,7 @@ function apply(message) {
   root.dataset.state = message.state;
   for (const [key, value] of Object.entries(message.data || {})) root.dataset[key] = value;
   document.title = message.title;
+  restore(state);
   bind();
   if (moved && (!focused || !document.contains(focused))) focusNext();
 }
@@ -210,6 +261,7 @@ async function send(form, submitter) {
 
 function bind() {
   roving();
+  gameFields();
   if (!main().dataset.live) return;
   for (const form of document.querySelectorAll('form[data-live="act"]')) {
     if (form.dataset.bound) continue;

@@ -223,13 +223,13 @@ async def test_regnekrig_5_is_played_with_typed_answers_and_the_arrow_keys(room:
     side types its value; §2.6: a sign slip is named. The answer box and whose turn it is are
     in sight without scrolling on every laptop screen."""
     assert room.teacher is not None
+    await room.teacher.fill("#goal-set", "4")  # the class goal, on every device too
+    await teacher_press(room, t("lesson.goal.save", "en"))
+    # The game is chosen in the pairing's own form: what it shows is what is played.
     await room.teacher.select_option("#game", "regnekrig")
     await room.teacher.select_option("#level", "5")
     await room.teacher.fill("#answer_seconds", "0")
     await room.teacher.fill("#minutes", "20")
-    await teacher_press(room, t("lesson.teacher.save", "en"))
-    await room.teacher.fill("#goal-set", "4")  # the class goal, on every device too
-    await teacher_press(room, t("lesson.goal.save", "en"))
     await teacher_press(room, t("lesson.teacher.pair_random", "en"))
     games = room.table.lesson.live_games()
     assert len(games) == 2
@@ -378,7 +378,9 @@ async def test_the_teacher_shows_a_round_and_pauses_everyone(room: Room) -> None
     await room.pages["Cy"].locator("#messages").filter(has_text=t("lesson.paused", "en")).wait_for()
     await teacher_press(room, t("lesson.teacher.resume", "en"))
     # Removing a seat is asked first (axe checks the question); the teacher keeps Di.
-    await teacher_press(room, t("lesson.teacher.remove", "en", name="Di"))
+    await room.teacher.locator("#remove-menu summary").click()
+    await room.teacher.select_option("#remove-seat", label="Di")
+    await teacher_press(room, t("lesson.teacher.remove_button", "en"))
     await room.axe(room.teacher, "teacher")
     await teacher_press(room, t("lesson.teacher.remove_no", "en", name="Di"))
     assert len(room.table.lesson.seats) == 4
@@ -516,7 +518,6 @@ async def test_new_partners_play_satsing_with_bets_to_the_end(room: Room) -> Non
     assert room.teacher is not None
     await room.teacher.select_option("#game", "satsing")
     await room.teacher.fill("#minutes", "20")
-    await teacher_press(room, t("lesson.teacher.save", "en"))
     old = {g.id for g in room.table.lesson.live_games()}
     await teacher_press(room, t("lesson.teacher.new_partners", "en"))
     # A game in the middle of a round finishes it first (RULES §1.5).
