@@ -52,6 +52,8 @@ STOP_WAIT_S = 2.0  # how long a closing drawer waits for its worker to end by it
 FRAME = struct.Struct(">I")  # each message on the pipes: its length, then its pickle
 # The worker imports only the drawing code: the bot's package from where this file is, so it
 # starts the same however the bot was started (an installed command, `python -m`, a test).
+# `-P` (Python 3.11's safe path): `python -c` would otherwise put the working folder first on
+# the import path, and any `pickle.py` lying there would run inside the bot's worker.
 _WORKER_CODE = "import sys; sys.path.insert(0, {root!r}); from bot.drawing import serve; serve()"
 
 
@@ -112,7 +114,7 @@ class _Worker:
     def __init__(self) -> None:
         root = str(Path(__file__).resolve().parent.parent)
         self.process = subprocess.Popen(
-            [sys.executable, "-c", _WORKER_CODE.format(root=root)],
+            [sys.executable, "-P", "-c", _WORKER_CODE.format(root=root)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
         )

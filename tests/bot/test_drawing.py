@@ -250,3 +250,23 @@ async def test_a_request_that_cannot_be_sent_costs_that_picture_only(
     assert "could not go to or from the worker" in caplog.text
     again = await asyncio.wait_for(drawer.draw(_view(3), NAMES, "en"), 30)
     _as_drawn_here(again, 3, "en")
+
+
+def test_the_worker_never_imports_from_the_folder_the_bot_was_started_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The worker's import path is the bot's own package and the installed libraries, never
+    the working folder: a `pickle.py` lying there (put by anyone who can write to it) must
+    not run inside the bot's worker."""
+    monkeypatch.chdir(tmp_path)
+    planted = tmp_path / "ran.txt"
+    (tmp_path / "pickle.py").write_text(
+        f"open({str(planted)!r}, 'w').close()\nraise SystemExit(3)\n", encoding="utf-8"
+    )
+    own = drawing.PictureDrawer()
+    try:
+        drawn = asyncio.run(own.draw(_view(0), NAMES, "en"))
+    finally:
+        own.close()
+    assert not planted.exists()
+    _as_drawn_here(drawn, 0, "en")
