@@ -6,6 +6,11 @@ without this module knowing it), parents before children, in one PostgreSQL tran
 either everything arrives or nothing does. Row counts are compared table by table before the
 COMMIT. A target that already holds any row is refused (this is a move, never a merge), and
 the source is opened read-only: it stays as it was, a backup to fall back on.
+
+Table and column names come from the file, so they are never trusted: each must be one the
+migrated PostgreSQL database has (its own catalogue is the known schema), and each is quoted
+as an identifier (psycopg's `sql.Identifier`; doubled quotes for SQLite) before it is part of
+a statement. A file with a table or column the bot does not know is refused in one sentence.
 """
 
 from __future__ import annotations
@@ -61,6 +66,11 @@ def source_path(given: str) -> Path:
     return path
 
 
+def quoted(name: str) -> str:
+    """``name`` as one SQLite identifier, whatever it holds."""
+    return '"' + name.replace('"', '""') + '"'
+
+
 def _tables(conn: sqlite3.Connection) -> list[str]:
     """The bot's tables, each after every table it references (foreign keys)."""
     names = [
@@ -71,7 +81,7 @@ def _tables(conn: sqlite3.Connection) -> list[str]:
     parents = {
         name: {
             str(r[2])
-            for r in conn.execute(f'PRAGMA foreign_key_list("{name}")')
+            for r in conn.execute("SELECT * FROM pragma_foreign_key_list(?)", (name,))
             if str(r[2]) != name
         }
         for name in names
@@ -87,13 +97,37 @@ def _tables(conn: sqlite3.Connection) -> list[str]:
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
     """Stored columns only: generated ones (hidden 2 and 3) are computed again on arrival."""
-    return [str(r[1]) for r in conn.execute(f'PRAGMA table_xinfo("{table}")') if r[6] == 0]
+    rows = conn.execute("SELECT * FROM pragma_table_xinfo(?)", (table,))
+    return [str(r[1]) for r in rows if r[6] == 0]
+
+
+def _known_schema(dst: Any) -> dict[str, set[str]]:
+    """The migrated target's tables and their columns: the names this bot knows."""
+    known: dict[str, set[str]] = {}
+    for table, column in dst.execute(
+        "SELECT table_name, column_name FROM information_schema.columns"
+        " WHERE table_schema = current_schema()"
+    ):
+        known.setdefault(str(table), set()).add(str(column))
+    return known
+
+
+def _unknown(src: sqlite3.Connection, tables: list[str], known: dict[str, set[str]]) -> str | None:
+    """Why the file's tables are not the bot's (None when every name is known)."""
+    for table in tables:
+        if table not in known:
+            return f"it has a table {table!r} this bot does not know"
+        strange = [c for c in _columns(src, table) if c not in known[table]]
+        if strange:
+            return f"its table {table} has a column {strange[0]!r} this bot does not know"
+    return None
 
 
 def copy(source: Path, target: str) -> Copied:
     """Copy ``source`` into the (migrated, empty) PostgreSQL database at ``target``."""
     try:
         import psycopg
+        from psycopg import sql
 
         from storage.postgres import PostgresStorage
     except ImportError:
@@ -120,11 +154,17 @@ def copy(source: Path, target: str) -> Copied:
             raise StartupError(f"{error}.") from None
         tables = _tables(src)
         with psycopg.connect(target) as dst, dst.transaction():
+            if (why := _unknown(src, tables, _known_schema(dst))) is not None:
+                raise StartupError(
+                    f"{source} is not this bot's database ({why}); nothing was copied."
+                )
             for table in tables:
                 if table in SEEDED:
-                    dst.execute(f'DELETE FROM "{table}"'.encode())
+                    dst.execute(sql.SQL("DELETE FROM {}").format(sql.Identifier(table)))
                     continue
-                row = dst.execute(f'SELECT EXISTS (SELECT 1 FROM "{table}")'.encode()).fetchone()
+                row = dst.execute(
+                    sql.SQL("SELECT EXISTS (SELECT 1 FROM {})").format(sql.Identifier(table))
+                ).fetchone()
                 if row is not None and row[0]:
                     raise StartupError(
                         f"the PostgreSQL database already has data (table {table}): "
@@ -133,8 +173,11 @@ def copy(source: Path, target: str) -> Copied:
             counts = {table: _copy_table(src, dst, table) for table in tables}
             for table, column in IDENTITY:
                 dst.execute(
-                    f"SELECT setval(pg_get_serial_sequence('{table}', '{column}'),"
-                    f' coalesce((SELECT max({column}) FROM "{table}"), 0) + 1, false)'.encode()
+                    sql.SQL(
+                        "SELECT setval(pg_get_serial_sequence(%s, %s),"
+                        " coalesce((SELECT max({}) FROM {}), 0) + 1, false)"
+                    ).format(sql.Identifier(column), sql.Identifier(table)),
+                    (table, column),
                 )
         return Copied(counts)
     except psycopg.Error as error:
@@ -147,15 +190,22 @@ def copy(source: Path, target: str) -> Copied:
 
 
 def _copy_table(src: sqlite3.Connection, dst: Any, table: str) -> int:
+    from psycopg import sql
+
     columns = _columns(src, table)
-    names = ", ".join(f'"{c}"' for c in columns)
+    into = sql.SQL("COPY {} ({}) FROM STDIN").format(
+        sql.Identifier(table), sql.SQL(", ").join(map(sql.Identifier, columns))
+    )
+    names = ", ".join(map(quoted, columns))
     sent = 0
-    with dst.cursor().copy(f'COPY "{table}" ({names}) FROM STDIN'.encode()) as pipe:
-        for row in src.execute(f'SELECT {names} FROM "{table}"'):
+    with dst.cursor().copy(into) as pipe:
+        for row in src.execute(f"SELECT {names} FROM {quoted(table)}"):
             pipe.write_row(row)
             sent += 1
-    (arrived,) = dst.execute(f'SELECT count(*) FROM "{table}"'.encode()).fetchone()
-    (counted,) = src.execute(f'SELECT count(*) FROM "{table}"').fetchone()
+    (arrived,) = dst.execute(
+        sql.SQL("SELECT count(*) FROM {}").format(sql.Identifier(table))
+    ).fetchone()
+    (counted,) = src.execute(f"SELECT count(*) FROM {quoted(table)}").fetchone()
     if not sent == int(arrived) == int(counted):
         raise StartupError(
             f"table {table}: {counted} rows in SQLite but {arrived} arrived; nothing was kept."

@@ -68,3 +68,32 @@ def test_the_command_refuses_a_source_that_is_not_sqlite(tmp_path: Path) -> None
     assert done.stderr.strip() == (
         "mattekrig: --from must be sqlite:PATH (the SQLite file), not 'mysql://x'."
     )
+
+
+@pytest.mark.parametrize(
+    ("added", "says"),
+    [
+        ('CREATE TABLE "x"" (a) ; DROP TABLE games; --" (a)', "a table 'x\" (a) ; DROP TABLE"),
+        ('ALTER TABLE games ADD COLUMN "id"" FROM games; --" TEXT', "its table games has a column"),
+    ],
+)
+def test_names_read_from_the_file_never_become_sql(tmp_path: Path, added: str, says: str) -> None:
+    """Table and column names come from the file: one the bot's schema does not have is
+    refused in one sentence before any statement names it, and the target is left as it
+    was (its tables all there, and empty)."""
+    import sqlite3
+
+    import psycopg
+
+    from bot.ops.migrate_db import copy
+
+    source = tmp_path / "school.db"
+    asyncio.run(_school(source))
+    with sqlite3.connect(source) as conn:
+        conn.execute(added)
+    target = fresh_schema_url()
+    with pytest.raises(StartupError, match="is not this bot's database") as refused:
+        copy(source, target)
+    assert says in str(refused.value) and "nothing was copied" in str(refused.value)
+    with psycopg.connect(target) as conn:
+        assert conn.execute("SELECT count(*) FROM games").fetchone() == (0,)
