@@ -561,6 +561,11 @@ class _Response:
     reason = "Not Found"
 
 
+# discord.py types an error's response as aiohttp's or requests' (requests comes with the test
+# tools): this stand-in has what the error reads of either.
+NOT_FOUND: Any = _Response()
+
+
 class _Guild:
     def __init__(self, gone: set[int], broken: set[int]) -> None:
         self.id = 1
@@ -573,9 +578,9 @@ class _Guild:
     async def fetch_member(self, user_id: int) -> object:
         self.asked.append(user_id)
         if user_id in self.gone:
-            raise discord.NotFound(_Response(), {"code": 10007, "message": "Unknown Member"})
+            raise discord.NotFound(NOT_FOUND, {"code": 10007, "message": "Unknown Member"})
         if user_id in self.broken:
-            raise discord.NotFound(_Response(), {"code": 0, "message": "404: Not Found"})
+            raise discord.NotFound(NOT_FOUND, {"code": 0, "message": "404: Not Found"})
         return SimpleNamespace(id=user_id)
 
 
@@ -601,7 +606,7 @@ async def test_departed_members_leave_the_board(
 
     async def fetch_member(self: discord.Guild, user_id: int) -> object:
         if user_id == 8_001:
-            raise discord.NotFound(_Response(), {"code": 10007, "message": "Unknown Member"})
+            raise discord.NotFound(NOT_FOUND, {"code": 10007, "message": "Unknown Member"})
         return SimpleNamespace(id=user_id)
 
     monkeypatch.setattr(discord.Guild, "fetch_member", fetch_member)
