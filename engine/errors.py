@@ -84,6 +84,11 @@ class Unreadable(StrEnum):
     POWER_NOT_ALLOWED = "power_not_allowed"  # levels 1–5: no power is part of the level
     RESULT_MISSING = "result_missing"  # expression: an expression without its number (§2.2)
     NOT_EXACT = "not_exact"  # number (as typed), exact: a rounded decimal of a value (§2.6)
+    # number (as typed, "12/8"): a fraction not in lowest terms typed as the answer (§2.6)
+    NOT_SIMPLIFIED = "not_simplified"
+    # number (as typed, "2 rest 1"), and exact ("5/2") with decimal ("2,5") when the cards or
+    # the expression before it say which division it was: a remainder is no value (§2.6)
+    REMAINDER = "remainder"
 
 
 class Reason(StrEnum):
@@ -99,6 +104,12 @@ class Reason(StrEnum):
     # one card's sign slipped, card (its real sign) and used (as used); an expression that
     # uses a card without its sign has card and used only
     SIGN_SLIP = "sign_slip"
+    # expression (the pupil's), value (its right value), number (typed), square (the
+    # squared card as written, "−3²"): −k² read as (−k)² or the reverse (levels 6–7, §2.6)
+    SQUARE_SIGN = "square_sign"
+    # expression (the pupil's), value (right), number (typed): worked left to right, or the
+    # square taken of more than its number (levels 5–7, §2.6)
+    ORDER_OF_OPERATIONS = "order_of_operations"
     ARITHMETIC_SLIP = "arithmetic_slip"  # expression, value (right), number (typed)
     NOT_YOUR_CARDS = "not_your_cards"  # number: a number that is none of the cards
     CARD_TWICE = "card_twice"  # number: one card used twice

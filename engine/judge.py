@@ -38,8 +38,12 @@ from engine.levels import (
     ROOT_LEVEL,
     SQUARE_LEVEL,
     AnswerForm,
+    Reading,
     level_operators,
 )
+from engine.mistakes import name_number, name_result, name_square_shape
+from engine.notation import Remainder, remainder, school_text, unsimplified
+from engine.rewrites import stands_for
 from engine.solver import reachable
 
 __all__ = ["TypedNumber", "Verdict", "judge", "read_number", "typed_number"]
@@ -152,6 +156,7 @@ def judge(
     cards: tuple[int, int],
     level: int,
     answer_form: AnswerForm = AnswerForm.NUMBER,
+    reading: Reading = Reading.AS_SCHOOL_WRITES,
 ) -> Verdict:
     """Judge a regn-mode answer for a side holding `cards` (RULES.md §2.2, §2.6).
 
@@ -179,9 +184,25 @@ def judge(
     'sign_slip'
     >>> judge("3 + (-5) = 2", (3, -5), 1).reason
     'sign_slip'
+
+    `reading` is the edition of the rule book the answer was typed under (`Reading`): the
+    second reads school notation first (`engine.notation`), refuses a remainder and a fraction
+    not in lowest terms, counts a rewrite as the legal expression it stands for
+    (`engine.rewrites`) and names the mistake by its ladder (`engine.mistakes`).
+
+    >>> judge("3 - 5 = -2", (3, -5), 1).value
+    Fraction(-2, 1)
+    >>> judge("3 - 5 = -2", (3, -5), 1, reading=Reading.EACH_CARD_WITH_ITS_SIGN).reason
+    'sign_slip'
     """
     level_operators(level)
     form = AnswerForm.NUMBER if level in RESULT_LEVELS else AnswerForm(answer_form)
+    school = Reading(reading) is Reading.AS_SCHOOL_WRITES
+    if school:
+        written = remainder(text)
+        if written is not None:
+            _refuse_remainder(written, text, cards, level)
+        text = school_text(text)
     try:
         parts = parse_answer(text)
     except ExpressionError as error:
@@ -197,7 +218,9 @@ def judge(
         return Verdict(None, typed, reason.value, MappingProxyType(dict(details)), typed)
 
     if len(parts) == 1 and numbers[0] is not None:
-        return _judge_number(numbers[0], expression, cards, level, refuse, typed)
+        return _judge_number(numbers[0], expression, cards, level, refuse, typed, school)
+    if school:
+        return _judge_school(parts, numbers, text.split("="), cards, level, form, refuse, typed)
     judged = _judge_expression(expression, cards, level)
     if numbers[-1] is None and (len(parts) > 1 or form is AnswerForm.NUMBER):
         _refuse_without_result(judged, typed, cards)
@@ -313,6 +336,7 @@ def _judge_number(
     level: int,
     refuse: Callable[[Reason, Mapping[str, object]], Verdict],
     typed: str,
+    school: bool = False,
 ) -> Verdict:
     legal = reachable(cards[0], cards[1], level)
     if number.value in legal:
@@ -320,7 +344,8 @@ def _judge_number(
     exact = rounded_from(number.value, number.places, legal)
     if exact is not None:
         _not_exact(expr, exact)
-    diagnosis = diagnose_number(number.value, cards, level, number.places)
+    name = name_number if school else diagnose_number
+    diagnosis = name(number.value, cards, level, number.places)
     assert diagnosis is not None  # the value is not legal
     reason, details = diagnosis
     # The number the pupil typed, as typed (1,6 stays 1,6); the slip's right value stays exact.
@@ -329,8 +354,98 @@ def _judge_number(
     return refuse(reason, {**details, **_cards(cards)})
 
 
-def _judge_expression(expr: Expr, cards: tuple[int, int], level: int) -> Fraction | _Problem:
+def _judge_school(
+    parts: tuple[Expr, ...],
+    numbers: list[TypedNumber | None],
+    raw: list[str],
+    cards: tuple[int, int],
+    level: int,
+    form: AnswerForm,
+    refuse: Callable[[Reason, Mapping[str, object]], Verdict],
+    typed: str,
+) -> Verdict:
+    """An answer that is not a number alone, by the rule book's second edition: a rewrite is
+    the legal expression it stands for (§2.2); a fraction not in lowest terms as the answer is
+    refused (§2.6, after the rule its expression breaks, if any); a wrong result is named by
+    the ladder of `engine.mistakes`."""
+    expression = parts[0]
+    rewrite = stands_for(expression, cards, level)
+    judged: Fraction | _Problem
+    if rewrite is not None:
+        judged, legal = rewrite.value, rewrite.legal
+    else:
+        judged, legal = _judge_expression(expression, cards, level, school=True), expression
+    fraction = unsimplified(raw[-1])
+    legal_shape = isinstance(judged, Fraction) or judged[0] is Reason.WRONG_VALUE
+    if len(parts) == 1:
+        accepted = isinstance(judged, Fraction) and form is AnswerForm.EXPRESSION
+        if fraction is not None and not accepted:
+            _not_simplified(fraction)
+    elif fraction is not None and legal_shape:
+        _not_simplified(fraction)
+    if numbers[-1] is None and (len(parts) > 1 or form is AnswerForm.NUMBER):
+        _refuse_without_result(judged, typed, cards)
+    if not isinstance(judged, Fraction):
+        problem = judged
+        if judged[0] is Reason.WRONG_VALUE and numbers[-1] is not None:
+            problem = name_square_shape(expression, numbers[-1].value, cards, level) or judged
+        return refuse(problem[0], {**problem[1], **_cards(cards)})
+    for step, number in zip(parts[1:], numbers[1:], strict=True):
+        try:
+            step_value: Fraction | None = evaluate(step)
+        except ExpressionError:
+            step_value = None
+        if step_value == judged:
+            continue
+        if number is not None and rounded_from(number.value, number.places, {judged}):
+            _not_exact(step, judged)
+        reason, details = name_result(expression, legal, judged, step_value, cards, level)
+        return refuse(reason, {**details, "number": typed_number(step), **_cards(cards)})
+    shown = " = ".join(typed.split(" = ")[:-1]) if len(parts) > 1 else typed
+    details = {}
+    if rewrite is not None and to_text(legal) != to_text(expression):
+        details = {"rewrite": to_text(legal), "value": number_detail(judged)}
+    return Verdict(judged, shown, details=MappingProxyType(details), typed=typed)
+
+
+def _not_simplified(fraction: str) -> NoReturn:
+    """A fraction not in lowest terms is no answer yet (§2.6): the pupil simplifies it."""
+    shown = fraction.replace("-", MINUS)
+    _error("not_simplified", f"{shown} can be simplified", number=shown)
+
+
+def _refuse_remainder(
+    written: Remainder, text: str, cards: tuple[int, int], level: int
+) -> NoReturn:
+    """A remainder is no value (§2.6): refused with how to write the value, as a fraction
+    (and a decimal where it ends), when the expression before it or the cards say which
+    division it was."""
+    exact: Fraction | None = None
+    before = text.split("=")[0]
+    if before.strip() and remainder(before) is None:
+        try:
+            exact = evaluate(parse_answer(school_text(before))[0])
+        except ExpressionError:
+            exact = None
+    if exact is None:
+        for x, y in ((cards[0], cards[1]), (cards[1], cards[0])):
+            if y > 0 and x == written.quotient * y + written.rest and 0 <= written.rest < y:
+                exact = Fraction(x, y)
+                break
+    details: dict[str, object] = {"number": written.text}
+    if exact is not None:
+        details["exact"] = number_detail(exact)
+    _error("remainder", f"{written.text} is a division with a remainder", **details)
+
+
+def _judge_expression(
+    expr: Expr, cards: tuple[int, int], level: int, school: bool = False
+) -> Fraction | _Problem:
     """The value of a legal expression with these cards, or the first rule it breaks."""
+    if school:
+        twice = _card_twice(expr, cards)
+        if twice is not None:
+            return twice
     problem = _shape_problem(expr, cards, level)
     if problem is not None:
         return problem
@@ -343,6 +458,19 @@ def _judge_expression(expr: Expr, cards: tuple[int, int], level: int) -> Fractio
         # a shape the level does not have.
         return Reason.WRONG_VALUE, {"value": number_detail(value)}
     return value
+
+
+def _card_twice(expr: Expr, cards: tuple[int, int]) -> _Problem | None:
+    """More than two numbers, all of them the cards' (``5 + 2 + 2`` with 5 and 2): a card
+    used twice (§2.6), not "one operation"."""
+    written = [abs(value) for value, _ in _signed_literals(expr)]
+    held = [abs(Fraction(card)) for card in cards]
+    if len(written) <= 2 or any(value not in held for value in written):
+        return None
+    for value in written:
+        if written.count(value) > held.count(value):
+            return Reason.CARD_TWICE, {"number": number_detail(value)}
+    return None
 
 
 def _card_problem(expr: Expr, cards: tuple[int, int]) -> _Problem | None:

@@ -7,7 +7,7 @@ root, and whether it always wants the result are written down once.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from enum import StrEnum
+from enum import IntEnum, StrEnum
 from fractions import Fraction
 from types import MappingProxyType
 
@@ -18,6 +18,7 @@ __all__ = [
     "ROOT_LEVEL",
     "SQUARE_LEVEL",
     "AnswerForm",
+    "Reading",
     "card_term",
     "level_operators",
 ]
@@ -44,6 +45,21 @@ class AnswerForm(StrEnum):
 
     NUMBER = "number"  # the value, alone or after its expression; both are checked
     EXPRESSION = "expression"  # an expression alone is enough (a beginner's aid)
+
+
+class Reading(IntEnum):
+    """Which edition of the rule book reads an answer (RULES.md §2.2, §2.6). A game is its
+    actions replayed, so an answer stored under the first edition is judged by it for ever:
+    each answer carries the edition it was typed under, and new answers take the newest.
+
+    `EACH_CARD_WITH_ITS_SIGN`: every card written with its sign (``3-5`` for 3 and −5 is a
+    sign slip); school notation, practice notes and the mistakes of squares and of the order
+    of operations are not read. `AS_SCHOOL_WRITES`: a sign taken into the operation counts as
+    the legal expression it stands for, fractions must be simplified, school notation is
+    read, and the mistake ladder names −k² and the order of operations."""
+
+    EACH_CARD_WITH_ITS_SIGN = 1
+    AS_SCHOOL_WRITES = 2
 
 
 def level_operators(level: int) -> tuple[Op, ...]:

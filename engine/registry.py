@@ -44,14 +44,18 @@ def action_to_json(action: Action) -> dict[str, Any]:
     """`type`, then the action's fields in order (`side` first)."""
     out: dict[str, Any] = {"type": action.kind}
     for f in fields(action):
-        out[f.name] = getattr(action, f.name)
+        value = getattr(action, f.name)
+        if "absent" in f.metadata and value == f.metadata["absent"]:
+            continue  # what a stored action without the field means (`action_from_json`)
+        out[f.name] = value
     return out
 
 
 def action_from_json(data: Any) -> Action:
     """Parse one SCENARIOS.md action of any registered game; anything malformed is an
     `IllegalActionError` (code `malformed_action`). A field is a whole number or a text (a
-    scenario may give a text as a JSON number: an answer `12` is the answer "12")."""
+    scenario may give a text as a JSON number: an answer `12` is the answer "12"). A field
+    added later names in its metadata what an action stored before it meant (`absent`)."""
     if not isinstance(data, dict):
         raise IllegalActionError("an action must be an object", code=Refusal.MALFORMED_ACTION)
     kind = data.get("type")
@@ -60,6 +64,9 @@ def action_from_json(data: Any) -> Action:
         raise IllegalActionError(f"unknown action type {kind!r}", code=Refusal.MALFORMED_ACTION)
     values: dict[str, int | str] = {}
     for f in fields(cls):
+        if f.name not in data and "absent" in f.metadata:
+            values[f.name] = int(f.metadata["absent"])
+            continue
         values[f.name] = _text(data, f.name) if f.type == "str" else _whole(data, f.name)
     return cls(**values)
 

@@ -7,7 +7,7 @@ the state, its dealer, how the computer decides, its view facts and its descript
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, lru_cache
 from types import MappingProxyType
@@ -39,6 +39,7 @@ from engine.events import (
 )
 from engine.facts import GameFacts, War
 from engine.judge import Verdict, judge
+from engine.levels import Reading
 from engine.options import (
     ANSWER_FORM,
     ANSWER_TIME,
@@ -86,6 +87,19 @@ class Answer(SideAction):
 
     kind: ClassVar[str] = "answer"
     text: str
+    # The edition of the rule book it was typed under (`Reading`): a stored answer without
+    # one was typed under the first, and is judged by it whenever the game is replayed.
+    reading: int = field(
+        default=int(Reading.AS_SCHOOL_WRITES),
+        metadata={"absent": int(Reading.EACH_CARD_WITH_ITS_SIGN)},
+    )
+
+    def __post_init__(self) -> None:
+        if self.reading not in set(Reading):
+            raise IllegalActionError(
+                f"an answer's reading is one of {[int(r) for r in Reading]}",
+                code=Refusal.MALFORMED_ACTION,
+            )
 
 
 TARGET_CHOICE = ChoiceKind(
@@ -312,10 +326,13 @@ class RegnekrigDealer(Dealer):
         self.turn_cards(max(0, min(self.config.war_size, fewest - 2)))
 
 
-def judge_answer(state: GameState, side: int, text: str) -> Verdict:
+def judge_answer(
+    state: GameState, side: int, text: str, reading: int = Reading.AS_SCHOOL_WRITES
+) -> Verdict:
     """What an answer would count as for this side now (RULES §2.2); raises for unreadable text."""
     a, b = state.up[side]
-    return judge(text, (a.value, b.value), state.config.level, state.config.answer_form)
+    config = state.config
+    return judge(text, (a.value, b.value), config.level, config.answer_form, Reading(reading))
 
 
 # -- the decisions ---------------------------------------------------------------------------
@@ -390,7 +407,8 @@ class AnswerDecision(Decision[RegnekrigDealer]):
 
     def apply(self, dealer: RegnekrigDealer, action: SideAction) -> None:
         assert isinstance(action, Answer)
-        dealer.answer(action.side, judge_answer(dealer.state, action.side, action.text))
+        verdict = judge_answer(dealer.state, action.side, action.text, action.reading)
+        dealer.answer(action.side, verdict)
 
     def timeout(self, dealer: RegnekrigDealer, side: int) -> None:
         dealer.answer(side, Verdict(None, "", TIMEOUT_REASON, {}))

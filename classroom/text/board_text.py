@@ -14,6 +14,7 @@ from fractions import Fraction
 
 from classroom.i18n import Lang, MissingTranslationError, t
 from classroom.text.cards import MINUS, count_text, number_text
+from classroom.text.explain import message_key, why_key
 from classroom.text.locale import as_lang
 from classroom.text.naming import join_names
 from classroom.text.notation import school_expression
@@ -237,10 +238,18 @@ def answer_reply(verdict: Verdict | None, lang: str) -> str:
 
 def answer_explanation(verdict: Verdict | None, lang: str) -> str | None:
     """What a pupil is told privately of an accepted answer on Discord: nothing when it has
-    a value (the board's ✓ says it was received). An answer that breaks a rule is
-    accepted as *no value* (RULES §2.2); the pupil is told which rule, so the mistake teaches
-    something."""
-    if verdict is None or verdict.value is not None or verdict.reason is None:
+    a value (the board's ✓ says it was received), except for a rewrite, which is shown as the
+    legal expression it stands for ("Right: 2 − (−6) = 2 + 6 = 8", RULES §2.2). An answer
+    that breaks a rule is accepted as *no value* (RULES §2.2); the pupil is told which rule,
+    their calculation, the right one and why, so the mistake teaches something (§2.6)."""
+    if verdict is None:
+        return None
+    if verdict.value is not None:
+        if "rewrite" not in verdict.details:
+            return None
+        values = sentence_values({**verdict.details, "expression": verdict.text}, lang)
+        return t("answer.accepted.rewrite", lang, **values)
+    if verdict.reason is None:
         return None
     no_value = t("answer.counts_as_no_value", lang)
     try:
@@ -252,18 +261,25 @@ def answer_explanation(verdict: Verdict | None, lang: str) -> str | None:
 
 def rejection_sentence(code: str, details: Mapping[str, object], lang: str) -> str:
     """Why an answer counts as no value or is refused, in the pupil's words: its code's
-    sentence, the details in the language's notation. A sign slip points at the sign where
-    it slipped: at the value the pupil meant ("Look at the sign: 3 + (−5) = −2, not 2"), or
-    at the card typed without its sign (RULES §2.6). An operation, a square or a root the level
-    does not allow is told with the pupil's calculation ("You wrote 6 ÷ 3, …", "You wrote
+    sentence (`classroom.text.explain.message_key`), the details in the language's notation,
+    then the one line of why the engine named. A sign slip points at the sign where it
+    slipped: at the value the pupil meant ("Look at the sign: 3 + (−5) = −2, not 2"), at the
+    card read with the wrong sign, with the reading that gives the typed number, or at the
+    card typed without its sign (RULES §2.6). An operation, a square or a root the level does
+    not allow is told with the pupil's calculation ("You wrote 6 ÷ 3, …", "You wrote
     3² − 5, …"), or for a number typed alone with the calculation of another operation that
-    gives it ("2 is 6 ÷ 3, …")."""
-    key = f"answer.rejected.{code}"
-    if code == Reason.SIGN_SLIP and "expression" not in details:
-        key = "answer.rejected.sign_slip_card"
-    elif code == Reason.OPERATOR_NOT_ALLOWED and "value" in details:
-        key = "answer.rejected.operator_not_allowed_number"
-    return t(key, lang, **sentence_values(details, lang))
+    gives it ("2 is 6 ÷ 3, …") and the level's own. An arithmetic slip is checked backwards
+    ("24 ÷ 6 = 4")."""
+    values = sentence_values(details, lang)
+    lines = [t(message_key(code, details), lang, **values)]
+    why = why_key(details)
+    if why is not None:
+        lines.append(t(why, lang))
+    if "check" in details:
+        lines.append(t("answer.check", lang, check=values["check"]))
+    if "right" in details and "right_value" in details:
+        lines.append(t("answer.right_line", lang, **values))
+    return " ".join(lines)
 
 
 def refusal_text(key: str, values: Mapping[str, object], lang: str) -> str:

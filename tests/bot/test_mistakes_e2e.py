@@ -55,14 +55,16 @@ async def lang(request: pytest.FixtureRequest, table: Table) -> Lang:
 
 def sign_slip(state: Any) -> str:
     """Alice's answer: her best subtraction with the result's sign flipped (`4 − 2 = −2`), or,
-    when the result is 0, a card's sign flipped (−3 − 3 for 3 and 3). Both are sign slips
-    (RULES §2.6), whichever order she chose."""
+    when the result is 0, a negative card read as positive (−6 for −3 and −3). Both are sign
+    slips (RULES §2.6), whichever order she chose. With two equal cards of no sign (3 and 3)
+    no sign can slip: a positive card read as negative is a sign slip only when a card is
+    negative (§2.6, second edition), so she answers 0."""
     a, b = cards(state, 0)
     play = best(a, b, 4)
     assert play.value is not None
     if play.value != 0:
         return f"{play.text} = {number_answer(-play.value)}"
-    return number_answer(Fraction(-(abs(a) + abs(b)))) if a or b else "0"
+    return number_answer(Fraction(-(abs(a) + abs(b)))) if min(a, b) < 0 else "0"
 
 
 def csv_rows(data: bytes, lang: Lang) -> list[list[str]]:

@@ -42,7 +42,10 @@ def test_json_round_trip(action: Action) -> None:
     ("action", "data"),
     [
         (NameTarget(0, 7), {"type": "target", "side": 0, "value": 7}),
-        (Answer(1, "3²-5"), {"type": "answer", "side": 1, "text": "3²-5"}),
+        # An answer stored without its reading was typed under the rule book's first
+        # edition; a new one says which edition judges it (RULES §2.2 "replaces").
+        (Answer(1, "3²-5", 1), {"type": "answer", "side": 1, "text": "3²-5"}),
+        (Answer(1, "3-5", 2), {"type": "answer", "side": 1, "text": "3-5", "reading": 2}),
         (Timeout(1), {"type": "timeout", "side": 1}),
         (Bet(0, 1), {"type": "bet", "side": 0, "swap": 1}),
         (Pass(2), {"type": "pass", "side": 2}),
@@ -57,8 +60,9 @@ def test_the_documented_json_form(action: Action, data: dict[str, Any]) -> None:
 
 
 def test_a_whole_number_answer_is_read_as_its_text() -> None:
-    """A scenario may give an answer as a JSON number: it is the same as its text."""
-    assert action_from_json({"type": "answer", "side": 0, "text": 12}) == Answer(0, "12")
+    """A scenario may give an answer as a JSON number: it is the same as its text (typed,
+    like every answer stored without a reading, under the rule book's first edition)."""
+    assert action_from_json({"type": "answer", "side": 0, "text": 12}) == Answer(0, "12", 1)
 
 
 MALFORMED: list[Any] = [

@@ -24,10 +24,24 @@ from engine.errors import ConfigurationError, ExpressionError, Reason, Unreadabl
 from engine.events import ValueShown
 from engine.expressions import BinOp, Expr, Neg, Num, Root, Square, evaluate, parse, to_text
 from engine.game import apply, new_game
-from engine.judge import Verdict, judge
-from engine.levels import AnswerForm
+from engine.judge import Verdict
+from engine.judge import judge as judge_any_edition
+from engine.levels import AnswerForm, Reading
 from engine.regnekrig import Answer
 from engine.solver import answer_text, number_answer, reachable
+
+
+def judge(
+    text: str,
+    cards: tuple[int, int],
+    level: int,
+    answer_form: AnswerForm = AnswerForm.NUMBER,
+) -> Verdict:
+    """The rule book's first edition of §2.2 and §2.6 ("each card with its sign"): it still
+    judges every answer a stored game holds without a reading, so these tests keep proving it
+    (`tests/engine/test_school_reading.py` proves the second)."""
+    return judge_any_edition(text, cards, level, answer_form, Reading.EACH_CARD_WITH_ITS_SIGN)
+
 
 NUMBER, EXPRESSION = AnswerForm.NUMBER, AnswerForm.EXPRESSION
 
@@ -462,3 +476,11 @@ def test_every_code_the_reader_raises_is_declared_once() -> None:
     assert len(raised) >= 11
     assert raised <= {code.value for code in Unreadable} | {reason.value for reason in Reason}
     assert not {code.value for code in Unreadable} & {reason.value for reason in Reason}
+
+
+def test_the_second_edition_names_square_signs_and_the_order_of_operations() -> None:
+    """§2.6 (second edition): `Reason.SQUARE_SIGN` for "`-3^2+2=11`" and
+    `Reason.ORDER_OF_OPERATIONS` for "`2*3^2=36`"; `tests/engine/test_school_reading.py`
+    holds the whole table."""
+    assert judge_any_edition("-3^2+2=11", (-3, 2), 6).reason == Reason.SQUARE_SIGN
+    assert judge_any_edition("2*3^2=36", (2, 3), 6).reason == Reason.ORDER_OF_OPERATIONS

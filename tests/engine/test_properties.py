@@ -62,7 +62,8 @@ from engine.solver import best, reachable
 from engine.state import GameState, Phase
 
 # Texts `parse` cannot read: refused with an `ExpressionError`, the answer may be typed again.
-UNREADABLE = ("", "   ", "2 +", "(((", "abc", "1 5", "5.", "√", ")(", "2 # 3")
+# ("5." was one until §2.6 read a trailing decimal point: "7." is 7.)
+UNREADABLE = ("", "   ", "2 +", "(((", "abc", "1 5", "5..", "√", ")(", "2 # 3")
 # Readable answers that are (almost always) not a legal value: judged, they count as no value.
 # Each expression gives its result, so it is an answer in every answer form (RULES §2.2).
 READABLE_WRONG = (

@@ -34,6 +34,8 @@ CASES = {
     Reason.ROOT_OF_NEGATIVE: ("sqrt(-4)+6", (-4, 6), 7, EXPRESSION),
     Reason.ROOT_OF_NON_SQUARE: ("\u221a5+6", (5, 6), 7, EXPRESSION),
     Reason.DIVISION_BY_ZERO: ("6/0=6", (6, 0), 3, AnswerForm.NUMBER),
+    Reason.SQUARE_SIGN: ("-3^2+2=11", (-3, 2), 6, AnswerForm.NUMBER),
+    Reason.ORDER_OF_OPERATIONS: ("2*3^2=36", (2, 3), 6, AnswerForm.NUMBER),
 }
 
 
@@ -167,7 +169,10 @@ def test_a_forbidden_operation_is_told_with_the_pupils_own_calculation(lang: str
         reply = answer_reply(judge(f"{typed}=2", cards, 1), lang)
         assert reply == f"{why} {t('answer.counts_as_no_value', lang)}"
     number = answer_reply(judge("2", (6, 3), 1), lang)  # the number 6 : 3 gives, typed alone
-    assert number == f"{NUMBER_OF_ANOTHER_OPERATION[lang]} {t('answer.counts_as_no_value', lang)}"
+    # RULES §2.6 "Feedback explains": the right calculation of the level follows.
+    right = t("answer.right_line", lang, level="1", right="6 + 3", right_value="9")
+    no_value = t("answer.counts_as_no_value", lang)
+    assert number == f"{NUMBER_OF_ANOTHER_OPERATION[lang]} {right} {no_value}"
 
 
 # RULES §2.6: a square or a root the level does not have is told, like an operation, with the
