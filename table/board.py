@@ -30,9 +30,11 @@ from classroom.text.board_text import (
 )
 from classroom.text.cards import MINUS, count_text, number_text
 from classroom.text.naming import computer_name
+from classroom.text.praise import praise
 from classroom.text.results import RoundBlock, faces_text, round_block
 from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
+from engine.config import Mode
 from engine.hints import swap_chances
 from engine.registry import descriptor
 from engine.regnekrig import RANDOM_TARGET_CHOICE, TARGET_CHOICE
@@ -377,6 +379,25 @@ def _around(table: View, names: Mapping[int, str], lang: Lang) -> tuple[list[str
     return [header_line(table, lang)], after + ([waiting] if waiting else [])
 
 
+def _praised(game: TableGame, table: View, lang: Lang) -> dict[int, str]:
+    """The praise for each side a pupil plays that found the best move or hit the target in
+    the round shown, as the Discord board gives it (`classroom.text.praise`): for the last
+    comparison answered, never for the computer, nor in auto mode, where nobody answers."""
+    facts = table.result
+    if facts is None or table.config.mode is Mode.AUTO:
+        return {}
+    answered = [c for c in facts.comparisons if any(p.played is not None for p in c.plays)]
+    if not answered:
+        return {}
+    out: dict[int, str] = {}
+    for play in answered[-1].plays:
+        if play.side in game.humans and play.played:
+            text = praise(facts, play, table.config.level, lang)
+            if text is not None:
+                out[play.side] = text
+    return out
+
+
 def news_html(game: TableGame, table: View, names: Mapping[int, str], lang: Lang) -> str:
     """The news box: the status lines, the round shown with its cards drawn as the sides'
     own tables drew them (`TableGame.laid_in`), each side's after its name."""
@@ -386,9 +407,14 @@ def news_html(game: TableGame, table: View, names: Mapping[int, str], lang: Lang
     if block is not None and table.result is not None:
         laid = game.laid_in(table.result)
         lines += [md(line) for line in block.head]
+        praised = _praised(game, table, lang)
         for side in sorted(block.plays):
             left = list(laid.get(side, ()))
-            plays = " ".join(drawn_line(line, left, lang) for line in block.plays[side])
+            # A side's lines stand on one line here: a separator where Discord starts a new
+            # one (before the distance and the best move).
+            plays = " · ".join(drawn_line(line, left, lang) for line in block.plays[side])
+            if side in praised:
+                plays += f' · <strong class="praise">{esc(praised[side])}</strong>'
             lines.append(f"{md(names[side])}: {plays}")
     lines += [md(line) for line in after]
     return "".join(f"<p>{line}</p>" for line in lines)

@@ -109,6 +109,7 @@ def pupil_page(
         return {"state": "waiting", "title": title, "html": body, "data": {}}
     held = game.sides_of({seat.id})
     seats = {side: seat.id for side in held}
+    hint = hint or game.hinted.get(seat.id) == game.state.window
     seen = Seen(held, seats, error=error, typed=typed, hint=hint, paused=lesson.paused,
                 pupil=True, ended=lesson.ended)  # fmt: skip
     parts = table_parts(game, lang, lesson.clock(), PUPIL_PATHS, seen)
@@ -223,9 +224,13 @@ async def pupil(request: web.Request) -> web.StreamResponse:
     device = _device(request)
     if lesson.seat_of(device) is None:
         raise web.HTTPSeeOther(f"/?lang={lang}")
-    game = lesson.game_of(lesson.seat_of(device))
-    hint = game is not None and whole(request.query.get("hint")) in game.view(None).hints
-    return _document(pupil_page(lesson, device, lang, hint=hint), lang)
+    seat = lesson.seat_of(device)
+    game = lesson.game_of(seat)
+    side = whole(request.query.get("hint"))
+    mine = game is not None and seat is not None and side in game.sides_of({seat.id})
+    if mine and game is not None and seat is not None and side in game.view(None).hints:
+        game.hinted[seat.id] = game.state.window  # kept until the pupil acts
+    return _document(pupil_page(lesson, device, lang), lang)
 
 
 def _seat_game(request: web.Request) -> tuple[TableGame, tuple[int, ...], dict[int, str]]:

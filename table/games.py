@@ -98,6 +98,9 @@ class TableGame:
     # sides to finish the round are nobody's misses.
     closed: bool = False
     extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
+    # The seats that asked for a hint, with the decision window they asked in: the hint
+    # stays on their page (every live update draws it) until they act or the window closes.
+    hinted: dict[str, int] = field(default_factory=dict)
     tally: AnswerTally[str] = field(init=False)  # the seats' answers, as the summary counts
     shared: bool = False  # one screen holds every seat (the one-screen table)
     # The cards each side turned face up in this round and the one before, by round and

@@ -22,17 +22,13 @@ from classroom.i18n import Lang, t
 from classroom.text.cards import number_text
 from classroom.text.locale import as_lang
 from classroom.text.notation import school_expression, school_value
+from classroom.text.praise import praise as praise_for
 from engine.config import Mode
 from engine.errors import ExpressionError
 from engine.expressions import parse, to_text
 from engine.facts import Comparison, Play, RoundFacts
-from engine.levels import RESULT_LEVELS
 from engine.steps import middle_step
 from engine.view import View
-
-PRAISE_BEST = 4  # lesson.praise.best.1 … 4
-PRAISE_EXACT = 3  # lesson.praise.exact.1 … 3
-PRAISE_RIGHT = 2  # lesson.praise.right.1 … 2
 
 
 def _step(expression: str | None, value: Fraction, lang: Lang) -> str | None:
@@ -47,20 +43,6 @@ def _step(expression: str | None, value: Fraction, lang: Lang) -> str | None:
         return None
     shown = f"{expression} = {to_text(middle)} = {number_text(value)}"
     return school_expression(shown, lang)
-
-
-def _found_best(play: Play, target: int | None) -> bool:
-    """Levels 1–4: the best value; levels 5–7: as close to the target as the best."""
-    if play.value is None or play.best_value is None:
-        return False
-    if target is None:
-        return play.value == play.best_value
-    return abs(play.value - target) == abs(play.best_value - target)
-
-
-def _praise(kind: str, count: int, facts: RoundFacts, play: Play, lang: Lang) -> str:
-    number = (facts.round + play.side + (facts.target or 0)) % count + 1
-    return t(f"lesson.praise.{kind}.{number}", lang)
 
 
 def best_move_text(best: str, value: Fraction, lang: Lang) -> str:
@@ -104,14 +86,9 @@ def _side_line(
         step = _step(play.best, best_value, lang)
         if step is not None:
             parts.append(t("lesson.best_step", lang, step=step))
-    best = _found_best(play, target)
-    if praise and exact:
-        parts.append(_praise("exact", PRAISE_EXACT, facts, play, lang))
-    elif praise and best and level in RESULT_LEVELS:
-        # Levels 1–2 have one value and no choice: the pupil is right, not smart in choosing.
-        parts.append(_praise("right", PRAISE_RIGHT, facts, play, lang))
-    elif praise and best:
-        parts.append(_praise("best", PRAISE_BEST, facts, play, lang))
+    praised = praise_for(facts, play, level, lang) if praise else None
+    if praised is not None:
+        parts.append(praised)
     if not parts:
         return None
     return f"{name}: " + " · ".join(parts)

@@ -90,7 +90,12 @@ def _value_line(play: Play, target: int | None, lang: Lang) -> list[str]:
     extra: list[str] = []
     if play.distance is not None and target is not None:
         extra.append(
-            t("result.play.distance", lang, distance=number_text(play.distance), target=target)
+            t(
+                "result.play.distance",
+                lang,
+                distance=number_text(play.distance),
+                target=number_text(target),
+            )
         )
     if play.best_value is not None and play.best_value != value and play.best:
         best = school_value(play.best_value, lang)

@@ -10,8 +10,9 @@ from collections.abc import Sequence
 
 import pytest
 
-from bot.render.lessons import PRAISE_BEST, PRAISE_EXACT, PRAISE_RIGHT, round_lesson
+from bot.render.lessons import round_lesson
 from classroom.i18n import t
+from classroom.text.praise import PRAISE_BEST, PRAISE_EXACT, PRAISE_RIGHT
 from engine.actions import Action, Flip, Timeout
 from engine.config import GameConfig, Mode
 from engine.game import apply
