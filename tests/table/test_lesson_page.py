@@ -125,7 +125,8 @@ async def test_a_best_move_is_praised_as_on_discord_and_the_reveal_reads_well(
             status, page = await device.post("/table/act", window=str(game.state.window),
                                              lang="nb", **form)  # fmt: skip
             assert status == 200, message_of(page)
-        if game.view(None).result is not None and game.view(None).result.target is not None:
+        shown = game.view(None).result
+        if shown is not None and shown.target is not None:
             break
     status, page = await ada.get("/table?lang=nb")
     news = text_of(part(page, "now"))
