@@ -366,7 +366,7 @@ def round_lines(table: View, names: Mapping[int, str], lang: Lang) -> list[str]:
         return []
     lines = list(block.head)
     for side in sorted(block.plays):
-        lines.append(f"{names[side]}: " + " ".join(block.plays[side]))
+        lines.append(f"{names[side]}: " + " · ".join(block.plays[side]))
     return lines
 
 
@@ -410,12 +410,13 @@ def news_html(game: TableGame, table: View, names: Mapping[int, str], lang: Lang
         praised = _praised(game, table, lang)
         for side in sorted(block.plays):
             left = list(laid.get(side, ()))
-            # A side's lines stand on one line here: a separator where Discord starts a new
-            # one (before the distance and the best move).
+            # A side's lines stand on one line here (`result_line`'s separators).
             plays = " · ".join(drawn_line(line, left, lang) for line in block.plays[side])
-            if side in praised:
-                plays += f' · <strong class="praise">{esc(praised[side])}</strong>'
             lines.append(f"{md(names[side])}: {plays}")
+        lines += [
+            f'<span class="praise">{md(names[side])}: {esc(text)}</span>'
+            for side, text in sorted(praised.items())
+        ]
     lines += [md(line) for line in after]
     return "".join(f"<p>{line}</p>" for line in lines)
 

@@ -250,5 +250,6 @@ def result_line(facts: RoundFacts | None, names: Mapping[int, str], lang: Lang) 
         return None
     parts = list(block.head)
     for side in sorted(block.plays):
-        parts.append(f"{names[side]}: " + " ".join(block.plays[side]))
+        # A side's lines as one: a separator where the board starts a new line.
+        parts.append(f"{names[side]}: " + " · ".join(block.plays[side]))
     return "\n".join(parts)
