@@ -1,7 +1,13 @@
-# Mattekrig bot image. The token is only ever read from the environment at run time:
+# Mattekrig bot image. The token is read at run time from a file only the image's user reads
+# (never typed on a command line, so in no shell history, and not in the container's
+# environment, which `docker inspect` shows):
 #   docker build -t mattekrig .
+#   mkdir -p secrets && sudo install -m 0400 -o 10001 /dev/stdin secrets/discord_token
+#       (paste the token, Enter, Ctrl-D)
 #   docker run -d --name mattekrig --restart unless-stopped --log-opt max-size=10m \
-#       --log-opt max-file=5 -e DISCORD_TOKEN=... -v mattekrig-data:/data mattekrig
+#       --log-opt max-file=5 -e DISCORD_TOKEN_FILE=/run/secrets/discord_token \
+#       -v "$PWD/secrets/discord_token:/run/secrets/discord_token:ro" \
+#       -v mattekrig-data:/data mattekrig
 #
 # The base image is pinned to an exact release (Python 3.11.16 on Debian 13 "trixie"), so a
 # rebuild gets the same interpreter; move the tag on purpose, with the lock below. (For a
@@ -41,9 +47,11 @@ RUN pip install --no-deps --no-build-isolation . \
 # Never root: the bot writes only /data.
 USER mattekrig
 VOLUME ["/data"]
-# Healthy while the settings and the database check out and (SQLite) the bot holds the
-# database's lock; `docker ps` shows it, and compose's `depends_on` can wait for it.
-HEALTHCHECK --interval=60s --timeout=30s --start-period=60s --retries=3 \
+# Healthy while the settings and the database check out, a bot runs on the database (SQLite:
+# it holds the lock) and it is connected to Discord: its sign of life (bot/heartbeat.py) is at
+# most 3 minutes old, so a bot reconnecting for longer turns unhealthy, on SQLite and on
+# PostgreSQL. `docker ps` shows it. The start period covers the first login.
+HEALTHCHECK --interval=60s --timeout=30s --start-period=120s --retries=3 \
     CMD ["mattekrig", "check", "--quiet", "--running"]
 # `docker exec mattekrig mattekrig backup /data/backups/ --keep 14` etc. work beside the
 # running bot.

@@ -18,6 +18,7 @@ from discord.ext import commands, tasks
 from bot.app import App
 from bot.boards import BoardPublisher
 from bot.config import Config
+from bot.heartbeat import BEAT_S, Heartbeat, heartbeat_path
 from bot.invite import ready_line
 from bot.logs import watch_presses
 from bot.render.invitations import render_challenge, render_lobby
@@ -146,6 +147,7 @@ class MattekrigBot(App):
         self.sync_global = sync_global
         self.pictures = pictures
         self._purging: asyncio.Future[dict[str, int]] | None = None
+        self._beats = Heartbeat(heartbeat_path(config), self)
         watch_presses(self)  # every log line of a press names its interaction, guild, game
 
     async def setup_hook(self) -> None:
@@ -207,6 +209,7 @@ class MattekrigBot(App):
         await self.boards.catch_up([*restored, *await self.games.ended_lately()])
         self.scheduler.start()
         self.purge_daily.start()
+        self.heartbeat.start()
         if self.config.dev_guild_id is not None:
             guild = discord.Object(self.config.dev_guild_id)
             self.tree.copy_global_to(guild=guild)
@@ -230,6 +233,11 @@ class MattekrigBot(App):
             log.exception("the daily purge failed; trying again tomorrow")
             return
         log.info("purged old data: %s", {k: v for k, v in removed.items() if v})
+
+    @tasks.loop(seconds=BEAT_S)
+    async def heartbeat(self) -> None:
+        """The health check's sign of life: touched while connected to Discord (bot.heartbeat)."""
+        self._beats.tick()
 
     async def on_ready(self) -> None:
         log.info(ready_line(self))
@@ -329,6 +337,8 @@ class MattekrigBot(App):
             if hasattr(self, "games"):
                 await self.games.drain(DRAIN_S)  # presses under way finish, answers included
             self.purge_daily.cancel()
+            self.heartbeat.cancel()
+            self._beats.stop()  # a stopped bot is not connected
             if self._purging is not None:
                 with contextlib.suppress(Exception):
                     await self._purging

@@ -109,6 +109,36 @@ def _readable_dotenv(path: Path) -> None:
     raise ConfigError(f"{path} line {bad.original.line} cannot be read: {fix}.")
 
 
+# Settings that may come from a file named by NAME_FILE (Docker's and compose's secrets, mounted
+# at /run/secrets/…): then the secret is in neither the container's environment, which `docker
+# inspect` shows, nor a shell's history.
+SECRET_SETTINGS = ("DISCORD_TOKEN", "DATABASE_URL")
+
+
+def with_secret_files(
+    environ: Mapping[str, str], problems: list[str], *, need_token: bool = True
+) -> Mapping[str, str]:
+    """``environ`` with each secret setting that is not set read from its ``NAME_FILE`` (the
+    token's only when it is needed: backup and restore never read it)."""
+    read = dict(environ)
+    for name in SECRET_SETTINGS if need_token else SECRET_SETTINGS[1:]:
+        given = environ.get(f"{name}_FILE", "").strip()
+        if not given or environ.get(name, "").strip():
+            continue
+        try:
+            read[name] = Path(given).read_text(encoding="utf-8").strip()
+        except (OSError, UnicodeDecodeError) as error:
+            reason = getattr(error, "strerror", None) or str(error)
+            problems.append(
+                f"{name}_FILE names {given}, which cannot be read ({reason}): the file must "
+                "exist and be readable by the bot's user."
+            )
+            continue
+        if not read[name]:
+            problems.append(f"{name}_FILE names {given}, which is empty: put the {name} in it.")
+    return read
+
+
 def read_config(
     environ: Mapping[str, str],
     *,
@@ -120,9 +150,12 @@ def read_config(
     all; start-up stops at the first). A bad value falls back to its default here so the
     other checks can still run."""
     problems: list[str] = []
+    environ = with_secret_files(environ, problems, need_token=need_token)
     token = environ.get("DISCORD_TOKEN", "").strip()
     if need_token:
-        if not token:
+        if not token and environ.get("DISCORD_TOKEN_FILE", "").strip():
+            pass  # with_secret_files said why the file gave no token
+        elif not token:
             where = (
                 f"put your bot token after DISCORD_TOKEN= in {env_files[0]}"
                 if env_files

@@ -26,8 +26,10 @@ def shaped_token(user_id: int = 123456789012345678) -> str:
 
 SETTINGS = (
     "DISCORD_TOKEN",
+    "DISCORD_TOKEN_FILE",
     "DATABASE_PATH",
     "DATABASE_URL",
+    "DATABASE_URL_FILE",
     "SHARD_COUNT",
     "SHARD_IDS",
     "DEV_GUILD_ID",

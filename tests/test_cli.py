@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from bot.config import Config
+from bot.heartbeat import beat
 from bot.invite import PERMISSIONS, invite_url
 from bot.ops.cli import COMMANDS, arguments, main, version
 from bot.ops.database import known_version
@@ -163,12 +164,14 @@ def test_the_health_check_is_quiet_and_wants_a_running_bot(
     work: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """The image's HEALTHCHECK, `mattekrig check --quiet --running`: silent and 0 while a bot
-    holds the database; one problem line and exit 2 when none does."""
+    holds the database (and is connected to Discord: tests/bot/test_health.py); one problem
+    line and exit 2 when none does."""
     database = work / "m.db"
     with sqlite3.connect(database) as conn:
         conn.execute("PRAGMA user_version = 1")
     (work / ".env").write_text(f"DISCORD_TOKEN={shaped_token()}\nDATABASE_PATH={database}\n")
     with DatabaseLock(database):
+        beat(database.with_name("m.db.alive"))  # the running bot's sign of life
         assert main(["check", "--quiet", "--running"]) == 0
     assert capsys.readouterr().out == ""
     assert main(["check", "--quiet", "--running"]) == 2

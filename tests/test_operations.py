@@ -189,6 +189,39 @@ def test_every_bot_service_has_the_data_volume_and_rotated_logs() -> None:
         assert options["max-size"] and int(options["max-file"]) > 1, name
 
 
+def test_no_recipe_puts_the_token_on_a_command_line_or_in_the_environment() -> None:
+    """`-e DISCORD_TOKEN=…` left the token in the shell's history and in `docker inspect`:
+    the token is a file (a secret) that DISCORD_TOKEN_FILE names, in `docker run` and in
+    compose alike, and each `docker run` mounts the file it names."""
+    texts = {**documents_with_commands(), "Dockerfile": (ROOT / "Dockerfile").read_text("utf-8")}
+    runs = 0
+    for name, text in texts.items():
+        assert not re.search(r"(-e|--env)[ =]DISCORD_TOKEN=", text), name
+        for run in re.findall(r"docker run -d [^`]*?mattekrig\n", re.sub(r"\\\n#?\s*", " ", text)):
+            runs += 1
+            (named,) = re.findall(r"DISCORD_TOKEN_FILE=(\S+)", run)
+            assert re.search(rf":{re.escape(named)}:ro\b", run), (name, run)
+    assert runs >= 3  # README, docs/operations.md, the Dockerfile's own comment
+    spec = compose()
+    for name, service in bots().items():
+        assert "DISCORD_TOKEN" not in service["environment"], name
+        path = service["environment"]["DISCORD_TOKEN_FILE"]
+        (secret,) = service["secrets"]
+        assert path == f"/run/secrets/{secret['source']}", name
+        assert secret["uid"] == "10001" and secret["mode"] == 0o400, name
+        assert secret["source"] in spec["secrets"], name
+
+
+def test_the_health_check_wants_a_bot_connected_to_discord() -> None:
+    """It passed on PostgreSQL always, and for a bot reconnecting for hours: `--running` now
+    reads the bot's sign of life (tests/bot/test_health.py), and the image's start period
+    leaves the first login time to finish."""
+    (health,) = [args for word, args in dockerfile() if word == "HEALTHCHECK"]
+    assert "--running" in json.loads(health.split("CMD", 1)[1])
+    start = re.search(r"--start-period=(\d+)s", health)
+    assert start is not None and int(start[1]) >= 120
+
+
 def documents_with_commands() -> dict[str, str]:
     paths = [ROOT / "README.md", ROOT / "docker-compose.yml", *(ROOT / "docs").glob("*.md")]
     return {path.name: path.read_text(encoding="utf-8") for path in paths}

@@ -21,6 +21,7 @@ import aiohttp
 import discord
 
 from bot.config import Config, StartupError, load_config
+from bot.heartbeat import heartbeat_path, staleness
 from bot.logs import setup_logging
 from bot.ops.backup import RESTORE_COPY_DAYS, backup, restore
 from bot.ops.check import offline, online
@@ -86,7 +87,8 @@ def parser() -> argparse.ArgumentParser:
     check.add_argument(
         "--running",
         action="store_true",
-        help="a problem unless a bot runs on this SQLite database now (for a health check)",
+        help="a problem unless a bot runs on this database and is connected to Discord now "
+        "(for a health check)",
     )
     sync = command("sync", "register the slash commands with Discord, then exit")
     sync.add_argument(
@@ -225,6 +227,13 @@ def _check(args: argparse.Namespace) -> int:
             unreachable = True
     if args.running and found.running is False:
         found.problems.append(f"no bot runs on the database {config.database_label} now.")
+    elif found.running is not False and not found.problems:
+        # a bot that runs (SQLite: holds the lock; PostgreSQL: cannot be told) is healthy
+        # only while it is connected to Discord (bot.heartbeat)
+        stale = staleness(heartbeat_path(config))
+        found.add("discord", stale or "the bot is connected (its last sign of life is recent)")
+        if args.running and stale is not None:
+            found.problems.append(stale)
     text = found.problem_text() if args.quiet else found.text()
     if text:
         print(text)

@@ -90,3 +90,38 @@ def test_dotenv_is_read_from_the_working_folder_then_the_config_folder(
     assert config.env_files == (work / ".env", machine / ".env")
     environ, _ = environment(work)
     assert environ["LOG_LEVEL"] == "debug"
+
+
+def test_the_token_and_the_database_url_can_come_from_secret_files(tmp_path: Path) -> None:
+    """Docker's and compose's secrets (/run/secrets/…): the token is then in neither the
+    container's environment (`docker inspect`) nor a shell's history. A variable that is
+    set wins over its file."""
+    token_file, url_file = tmp_path / "discord_token", tmp_path / "database_url"
+    token_file.write_text(f"{TOKEN}\n")
+    url_file.write_text("postgresql://bot:pw@db:5432/mattekrig\n")
+    config = load_config(
+        {"DISCORD_TOKEN_FILE": str(token_file), "DATABASE_URL_FILE": str(url_file)}
+    )
+    assert config.token == TOKEN and config.database_url == "postgresql://bot:pw@db:5432/mattekrig"
+    set_too = load_config({"DISCORD_TOKEN": TOKEN, "DISCORD_TOKEN_FILE": str(tmp_path / "none")})
+    assert set_too.token == TOKEN
+
+
+def test_a_secret_file_that_cannot_be_read_is_one_sentence(tmp_path: Path) -> None:
+    missing = tmp_path / "discord_token"
+    _, problems = read_config({"DISCORD_TOKEN_FILE": str(missing)})
+    assert problems == [
+        f"DISCORD_TOKEN_FILE names {missing}, which cannot be read (No such file or directory): "
+        "the file must exist and be readable by the bot's user."
+    ]
+    missing.write_text("\n")
+    _, problems = read_config({"DISCORD_TOKEN_FILE": str(missing)})
+    assert problems == [
+        f"DISCORD_TOKEN_FILE names {missing}, which is empty: put the DISCORD_TOKEN in it."
+    ]
+
+
+def test_commands_that_need_no_token_never_read_its_file(tmp_path: Path) -> None:
+    """`backup` and `restore` beside a compose set-up whose token file this user cannot read."""
+    config = load_config({"DISCORD_TOKEN_FILE": str(tmp_path / "none")}, need_token=False)
+    assert config.token == ""
