@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Literal, Protocol
 
 from classroom.i18n import Lang, t
 from classroom.operations import LEVEL_OPERATIONS
@@ -50,6 +50,16 @@ class Asked(Protocol):
 
     @property
     def mistakes(self) -> tuple[tuple[str, int], ...]: ...
+
+
+class Rated(Asked, Protocol):
+    """One operation's answers in one game or lesson: with how many were the best move."""
+
+    @property
+    def answers(self) -> int: ...
+
+    @property
+    def best(self) -> int: ...
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,3 +132,61 @@ def practice_text(practice: Practice, lang: Lang) -> str:
         deck = t(f"deck.{practice.deck}.name", lang)
         play = t("advice.play_deck", lang, level=practice.level, name=name, deck=deck)
     return f"{t(f'advice.{family}', lang, operation=operation, kind=kind)} {play}"
+
+
+# The next step after one game (or one lesson's part): honest about those rounds only.
+MIN_ROUNDS = 4
+DOWN_RATE = 0.5
+UP_ROUNDS = 6
+UP_RATE = 0.8
+MISSED_SHARE_UP = 0.2
+MAX_LEVEL = 7
+
+Direction = Literal["down", "stay", "up", "practise"]
+
+
+@dataclass(frozen=True, slots=True)
+class NextStep:
+    """What to play next: a direction, the level, the operation to practise most, and the
+    mistake that kept coming back (with how to train it) when one did."""
+
+    direction: Direction
+    level: int
+    practise: str | None = None
+    practice: Practice | None = None
+
+
+def next_step(
+    level: int, answers: int, best: int, missed: int, operations: Iterable[Rated], mistakes: bool
+) -> NextStep:
+    """The next step after some rounds at ``level`` (``operations``: each operation's
+    answers, misses on the level's own; ``mistakes``: the game judges typed answers, so a
+    mistake that keeps coming back may decide):
+
+    * fewer than half of the rounds answered with a best move, or more misses than answers,
+      over at least `MIN_ROUNDS` rounds → one level down (never below 1);
+    * at least `UP_RATE` best moves over at least `UP_ROUNDS` rounds and at most one round in
+      five missed → one level up (never above 7);
+    * otherwise stay. The operation to practise is the one with the lowest best-move rate;
+    * but a mistake that keeps coming back decides first (`find_practice`)."""
+    ops = list(operations)
+    asked = answers + missed
+    direction: Direction = "stay"
+    suggested = level
+    if asked >= MIN_ROUNDS and (best < asked * DOWN_RATE or missed > answers):
+        if level > 1:
+            direction, suggested = "down", level - 1
+    elif (
+        asked >= UP_ROUNDS
+        and best >= asked * UP_RATE
+        and missed <= asked * MISSED_SHARE_UP
+        and level < MAX_LEVEL
+    ):
+        direction, suggested = "up", level + 1
+    tried = [o for o in ops if o.answers]
+    weakest = min(tried, key=lambda o: (o.best / o.answers, -o.answers, o.op), default=None)
+    practise = weakest.op if weakest is not None and weakest.best < weakest.answers else None
+    practice = find_practice(ops, level) if mistakes else None
+    if practice is not None:
+        return NextStep("practise", practice.level, practice.op, practice)
+    return NextStep(direction, suggested, practise)

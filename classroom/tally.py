@@ -151,6 +151,8 @@ class AnswerTally(Generic[K]):
     rounds: int = 0
     game_over: GameOver | None = None
     found: tuple[int, int] = (0, 0)  # the records' best moves and exact hits, as kept
+    started_at: int | None = None  # the first step's time and the last's (ms), when told
+    last_at: int | None = None
     _round: int = 0
     _target: int | None = None
     _at_war: bool = False
@@ -176,8 +178,11 @@ class AnswerTally(Generic[K]):
                 )  # fmt: skip
         for event in events:
             self._read(event, made)
-        if at is not None and any(isinstance(e, CardsLaid) for e in events):
-            self.opened_at = at
+        if at is not None:
+            self.started_at = at if self.started_at is None else self.started_at
+            self.last_at = at if self.last_at is None else max(self.last_at, at)
+            if any(isinstance(e, CardsLaid) for e in events):
+                self.opened_at = at
         self.records.extend(made)
         return made
 

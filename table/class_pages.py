@@ -7,7 +7,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Set
 
 from classroom.i18n import Lang, t
-from classroom.text.board_text import settings_parts
+from classroom.summary import (
+    ClassSummary,
+    PupilLine,
+    mistakes_text,
+    next_text,
+    notes_text,
+    operation_name,
+    part_title,
+    percent,
+    pupil_name,
+    when_text,
+)
 from classroom.text.cards import count_text
 from engine.options import Option
 from engine.registry import GAMES, descriptor
@@ -17,13 +28,7 @@ from table.lesson import MAX_SEATS, WAITING, Lesson, Seat
 from table.page import button, esc, hidden, md, option_field, select_field
 from table.projected import shown_part
 from table.setup import MAX_NAME, form_options
-from table.summary import (
-    mistakes_text,
-    operation_name,
-    percent,
-    pupil_name,
-    summarise,
-)
+from table.summary import summarise
 
 # -- joining --------------------------------------------------------------------------------
 
@@ -444,18 +449,45 @@ def wrap_parts(parts: Mapping[str, str], order: tuple[str, ...]) -> str:
 # -- the summary ----------------------------------------------------------------------------
 
 
-def summary_body(lesson: Lesson, lang: Lang) -> str:
-    summary = summarise(lesson)
+_SUMMARY_COLUMNS = ("name", "games", "rounds", "answers", "rate", "exact", "mistakes", "missed",
+                    "notes", "next")  # fmt: skip
+
+
+def _summary_row(p: PupilLine, lang: Lang) -> str:
+    cells = (p.games, p.rounds, p.answers, percent(p.rate, lang), p.exact,
+             mistakes_text(p.mistakes, lang) or "–", p.missed, notes_text(p.notes, lang) or "–",
+             next_text(p.next, lang) or "–")  # fmt: skip
+    return (
+        f'<tr><th scope="row">{esc(pupil_name(p, lang))}</th>'
+        + "".join(f"<td>{esc(str(cell))}</td>" for cell in cells)
+        + "</tr>"
+    )
+
+
+def _summary_parts(summary: ClassSummary, lang: Lang) -> str:
+    """One table per game and level played (RULES §2.6 counts), then who played nothing."""
     head = "".join(
         f'<th scope="col">{esc(t(f"lesson.summary.column.{c}", lang))}</th>'
-        for c in ("name", "games", "rounds", "answers", "rate", "exact", "mistakes")
+        for c in _SUMMARY_COLUMNS
     )
-    rows = "".join(
-        f'<tr><th scope="row">{esc(pupil_name(p, lang))}</th><td>{p.games}</td><td>{p.rounds}</td>'
-        f"<td>{p.answers}</td><td>{esc(percent(p.rate, lang))}</td><td>{p.exact}</td>"
-        f"<td>{esc(mistakes_text(p.mistakes, lang) or '–')}</td></tr>"
-        for p in summary.pupils
-    )
+    out = []
+    for n, (key, pupils) in enumerate(summary.parts()):
+        if key is None:
+            names = ", ".join(pupil_name(p, lang) for p in pupils)
+            out.append(f"<p>{esc(t('lesson.summary.no_games', lang))}: {esc(names)}</p>")
+            continue
+        title = part_title(key[0], key[1], lang)
+        rows = "".join(_summary_row(p, lang) for p in pupils)
+        out.append(
+            f'<h3 id="part-{n}">{esc(title)}</h3>'
+            f'<div class="scroll"><table class="summary-table" aria-labelledby="part-{n}">'
+            f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div>"
+        )
+    return "".join(out)
+
+
+def summary_body(lesson: Lesson, lang: Lang) -> str:
+    summary = summarise(lesson)
     weak = ", ".join(
         f"{operation_name(op, lang)} ({percent(rate, lang)})"
         for op, rate in summary.weak_operations
@@ -466,17 +498,17 @@ def summary_body(lesson: Lesson, lang: Lang) -> str:
         t("lesson.summary.weak", lang, operations=weak or "–"),
         t("lesson.summary.kinds", lang, kinds=kinds or "–"),
     ]
-    settings = " · ".join(settings_parts(lesson.setup.settings.engine, lang))
+    when = when_text(summary, lang)
     return (
         f"<header><h1>{esc(t('lesson.summary.title', lang))}</h1></header>"
-        f'<p class="about">{esc(settings)}</p>'
-        f'<section aria-labelledby="class-h">'
+        + (f'<p class="about">{esc(when)}</p>' if when else "")
+        + f'<section aria-labelledby="class-h">'
         f'<h2 id="class-h">{esc(t("lesson.summary.class", lang))}</h2>'
         + "".join(f"<p>{esc(line)}</p>" for line in cls)
         + f'</section><section aria-labelledby="pupils-h"><h2 id="pupils-h">'
         f"{esc(t('lesson.summary.pupils', lang))}</h2>"
-        f'<div class="scroll"><table class="summary-table">'
-        f"<thead><tr>{head}</tr></thead><tbody>{rows}</tbody></table></div></section>"
+        + _summary_parts(summary, lang)
+        + "</section>"
         f'<p class="no-print">'
         f'<a class="button-link" href="/teacher/summary.csv?lang={lang}" download>'
         f"{esc(t('lesson.summary.csv', lang))}</a> "

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -102,6 +103,9 @@ class TableGame:
     # stays on their page (every live update draws it) until they act or the window closes.
     hinted: dict[str, int] = field(default_factory=dict)
     tally: AnswerTally[str] = field(init=False)  # the seats' answers, as the summary counts
+    # The time of day, for the summary's date and span and the answers' times (the game's
+    # own clock is monotonic: it runs the deadlines).
+    wall: Callable[[], float] = time.time
     shared: bool = False  # one screen holds every seat (the one-screen table)
     # The cards each side turned face up in this round and the one before, by round and
     # side, one tuple per laying (`laid_in`).
@@ -113,7 +117,11 @@ class TableGame:
     def __post_init__(self) -> None:
         config = self.state.config
         targets = descriptor(config.game).has_targets(config.level)
-        self.tally = AnswerTally(config.level, targets, members=dict(enumerate(self.seats)))
+        now = round(self.wall() * 1000)
+        self.tally = AnswerTally(
+            config.level, targets, members=dict(enumerate(self.seats)), opened_at=now
+        )
+        self.tally.started_at = now
 
     @property
     def records(self) -> list[Record]:
@@ -174,7 +182,7 @@ class TableGame:
         self.keep_laid(events, round_before)
         # A game the lesson closed: the decisions it let run out are nobody's misses.
         counted = None if self.closed and isinstance(action, Timeout) else action
-        self.tally.add(counted, events, seat)
+        self.tally.add(counted, events, seat, round(self.wall() * 1000))
 
     def keep_laid(self, events: list[Event], round_now: int) -> None:
         """Remember the cards laid face up, as the devices drew them (a round's facts hold
@@ -411,6 +419,7 @@ class Games:
             shared=shared,
         )
         game.keep_laid(events, 0)
+        game.tally.add(None, events, None)
         game.computer_moves()
         game.time_answers(now)
         self._games[game.id] = game

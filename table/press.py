@@ -86,6 +86,8 @@ def press(game: TableGame, held: tuple[int, ...], seats: dict[int, str], form: d
     except EngineError as error:
         if kind is ANSWER_CHOICE and error.code == Refusal.ALREADY_DECIDED:
             raise Refused("table.error.already_answered", 409, side) from None
+        if kind is ANSWER_CHOICE:
+            game.tally.note(seat, error.code)  # RULES §2.6: rounded or not simplified
         refusal = UserFacingError.from_engine(error)
         values = {k: v for k, v in refusal.values.items() if k != "side"}
         raise Refused(refusal.key, 400, side, **values) from None

@@ -1,19 +1,9 @@
 """A pupil's end-of-game summary, from the game's own result.
 
 Pure: `summarise(result, user_id)` reads the `GameResult` that `compute_result` makes from the
-stored game (so the summary and the records count the same things). The suggestion is honest
-about one game only — `/mattekrig stats` reads the whole record:
-
-* fewer than half of the rounds answered with a best move, or more misses than answers, over
-  at least `MIN_ROUNDS` rounds → one level down (never below 1: a pupil who started above
-  level 1 can be told to go down);
-* at least `UP_RATE` best moves over at least `UP_ROUNDS` rounds and at most one round in
-  five missed → one level up (never above 7);
-* otherwise stay. The operation to practise is the one with the lowest best-move rate in the
-  game (not the lower level's own operation: a pupil of subtraction going down a level still
-  practises subtraction);
-* but a mistake that keeps coming back in the game decides first (`classroom.advice`):
-  the suggestion names it and the level and deck that train it.
+stored game (so the summary and the records count the same things). The suggestion is
+honest about one game only (`classroom.advice.next_step`, the lesson's summary gives the same);
+`/mattekrig stats` reads the whole record.
 """
 
 from __future__ import annotations
@@ -21,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import replace
 
-from bot.services.figures import BestMove, Direction, PupilSummary
+from bot.services.figures import BestMove, PupilSummary
 from bot.services.results import (
     Mistakes,
     NotFinishedError,
@@ -29,19 +19,13 @@ from bot.services.results import (
     compute_result_with_mistakes,
 )
 from bot.services.stats import operations_with_misses
-from classroom.advice import find_practice
+from classroom.advice import next_step
 from classroom.errors import UserFacingError
 from engine.regnekrig import TARGET_LEVELS
 from storage import GameResult, PlayerGame, StoredGame
 from storage.contract import GameEventStore
 
-MIN_ROUNDS = 4
-DOWN_RATE = 0.5
-UP_ROUNDS = 6
-UP_RATE = 0.8
-MISSED_SHARE_UP = 0.2
 TOP_MISTAKES = 3
-MAX_LEVEL = 7
 MISSED_BEST_SHOWN = 3  # the last rounds' best moves missed, kept short for a phone
 
 
@@ -53,26 +37,14 @@ def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> Pupi
         return None
     asked = player.answers + player.missed
     level = result.level
-    direction: Direction = "stay"
-    suggested = level
-    if asked >= MIN_ROUNDS and (player.best < asked * DOWN_RATE or player.missed > player.answers):
-        if level > 1:
-            direction, suggested = "down", level - 1
-    elif (
-        asked >= UP_ROUNDS
-        and player.best >= asked * UP_RATE
-        and player.missed <= asked * MISSED_SHARE_UP
-        and level < MAX_LEVEL
-    ):
-        direction, suggested = "up", level + 1
-    tried = [o for o in player.operations if o.answers]
-    weakest = min(tried, key=lambda o: (o.best / o.answers, -o.answers, o.op), default=None)
-    practise = weakest.op if weakest is not None and weakest.best < weakest.answers else None
-    practice = None
-    if result.game == "regnekrig":
-        practice = find_practice(operations_with_misses(PlayerGame(result, player)), level)
-    if practice is not None:
-        direction, suggested, practise = "practise", practice.level, practice.op
+    step = next_step(
+        level,
+        player.answers,
+        player.best,
+        player.missed,
+        operations_with_misses(PlayerGame(result, player)),
+        result.game == "regnekrig",
+    )
     return PupilSummary(
         game_id=result.game_id,
         game=result.game,
@@ -82,10 +54,10 @@ def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> Pupi
         exact_hits=player.exact_hits if result.level in TARGET_LEVELS else 0,
         missed=player.missed,
         mistakes=mistakes[:TOP_MISTAKES],
-        direction=direction,
-        suggested_level=suggested,
-        practise=practise,
-        practice=practice,
+        direction=step.direction,
+        suggested_level=step.level,
+        practise=step.practise,
+        practice=step.practice,
     )
 
 
