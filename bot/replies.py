@@ -12,6 +12,7 @@ import discord
 from discord import app_commands
 
 from bot.app import App
+from bot.faults import database_faults, is_fault
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from classroom.errors import UserFacingError
@@ -117,6 +118,10 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         return
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or getattr(error, "original", None) or error
+    if is_fault(error):  # the database, not a bug: one line for the operator (bot.faults)
+        database_faults.failed(error)
+        await send_private(interaction, t("error.generic", lang))
+        return
     text = describe(error, lang)
     if text is None:
         log.error(

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
+from bot.faults import is_fault
 from bot.services.clock import Clock
 from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
 from classroom.settings import IDLE_MINUTES, GameSettings
@@ -150,7 +151,9 @@ class GameDeadlines:
                     continue
                 try:
                     update = await self._fire(game, timer.kind, timer.payload)
-                except Exception:
+                except Exception as error:
+                    if is_fault(error):  # the database, not the deadline: kept for later
+                        raise
                     # A deadline that cannot be applied must not fail every pass after it.
                     log.exception("timer %s of game %s failed; dropping it", timer.kind, game.id)
                     await self.storage.clear_timer(game.id, timer.kind)

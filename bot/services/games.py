@@ -17,6 +17,7 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
+from bot.faults import database_faults
 from bot.services.clock import Clock
 from bot.services.deadlines import (
     AUTOPLAY_PACE_MS,
@@ -434,6 +435,7 @@ class GameService:
                     if commit.cancelled() or commit.exception() is not None:
                         _restore(game, before)
                     raise
+                database_faults.worked()  # a database fault under way is over: said once
         except asyncio.CancelledError:
             raise
         except GameClosedError:

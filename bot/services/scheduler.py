@@ -9,6 +9,7 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
+from bot.faults import database_faults, is_fault
 from bot.services.clock import Clock
 from bot.services.deadlines import GameDeadlines
 from bot.services.figures import SessionSummary
@@ -62,7 +63,9 @@ class Scheduler:
         way: one ERROR with its traceback, not one every few seconds), and wait longer
         after each failure, up to a minute."""
         what = f"{type(error).__name__}: {error}"
-        if what != self._failing:
+        if is_fault(error):  # the database: one line for presses and timers alike
+            database_faults.failed(error, press=False)
+        elif what != self._failing:
             log.exception("scheduler pass failed (%s); trying again, reported once", what)
             self._failing = what
         else:
