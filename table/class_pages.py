@@ -19,6 +19,7 @@ from classroom.summary import (
     pupil_name,
     when_text,
 )
+from classroom.text.board_text import game_title, settings_parts
 from classroom.text.cards import count_text
 from engine.options import Option
 from engine.registry import GAMES, descriptor
@@ -190,12 +191,18 @@ def _setup(lesson: Lesson, lang: Lang) -> str:
         + _button(t(f"lesson.teacher.challenges_{challenges}", lang), "challenges",
                   formaction="/teacher/challenges")
     )  # fmt: skip
+    # While the class plays, the options fold away under a line that says them (still in
+    # the form, so a press uses exactly what the line says); open when pairing is next.
+    playing = any(not g.over for g in lesson.live_games())
+    chosen = " · ".join([game_title(game, engine.level, lang), *settings_parts(engine, lang)])
     return (
         f"<h2>{esc(t('lesson.teacher.pairing', lang))}</h2>"
         f'<form method="post" action="/teacher/pair" class="setup lesson-setup">'
-        f"{hidden('lang', lang)}<fieldset><legend>{esc(t('lesson.teacher.settings', lang))}"
+        f'{hidden("lang", lang)}<details id="setup-fields"{"" if playing else " open"}>'
+        f"<summary>{esc(t('lesson.teacher.settings', lang))}: {esc(chosen)}</summary>"
+        f'<fieldset><legend class="visually-hidden">{esc(t("lesson.teacher.settings", lang))}'
         f'</legend><p class="about">{esc(t("lesson.teacher.choose_then_pair", lang))}</p>'
-        f'<div class="fields">{fields}</div></fieldset>'
+        f'<div class="fields">{fields}</div></fieldset></details>'
         f'<div class="buttons">{buttons}</div></form>'
     )
 
@@ -224,6 +231,19 @@ def _controls(lesson: Lesson, lang: Lang) -> str:
         if lesson.paused
         else _control("pause", t("lesson.teacher.pause", lang), lang)
     )
+    return (
+        f"<h2>{esc(t('lesson.teacher.everyone', lang))}</h2>"
+        + pause
+        + _control("more-time", t("table.more_minutes", lang), lang)
+        + _control("end", t("lesson.teacher.end", lang), lang)
+        + _summary_link(lang)
+    )
+
+
+def _joining(lesson: Lesson, lang: Lang) -> str:
+    """Who may still join: the lesson closed to newcomers or open, and its number of seats."""
+    if lesson.ended:
+        return ""
     lock = (
         _control("unlock", t("lesson.teacher.unlock", lang), lang, "primary")
         if lesson.locked
@@ -238,14 +258,7 @@ def _controls(lesson: Lesson, lang: Lang) -> str:
         + _button(t("lesson.teacher.seat_cap_set", lang), "seats")
         + "</form>"
     )
-    return (
-        f"<h2>{esc(t('lesson.teacher.everyone', lang))}</h2>"
-        + pause
-        + _control("more-time", t("table.more_minutes", lang), lang)
-        + _control("end", t("lesson.teacher.end", lang), lang)
-        + _summary_link(lang)
-        + f'<div class="joining">{lock}{seats}</div>'
-    )
+    return f'<div class="joining">{lock}{seats}</div>'
 
 
 def goal_progress(lesson: Lesson, lang: Lang) -> str:
@@ -317,9 +330,10 @@ def _seats(lesson: Lesson, lang: Lang, connected: Set[str]) -> str:
     locked = (
         f'<p class="about">{esc(t("lesson.teacher.locked", lang))}</p>' if lesson.locked else ""
     )
-    return f'<h2>{esc(count)}</h2>{locked}<ul class="seat-grid">{"".join(cells)}</ul>' + (
-        _remove_menu(lesson, lang) if seats else ""
-    )
+    return (
+        f'<div class="seats-head"><h2>{esc(count)}</h2>{_joining(lesson, lang)}</div>{locked}'
+        f'<ul class="seat-grid">{"".join(cells)}</ul>'
+    ) + (_remove_menu(lesson, lang) if seats else "")
 
 
 def _remove_menu(lesson: Lesson, lang: Lang) -> str:
@@ -383,14 +397,12 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     if table.is_over:
         now = t("lesson.teacher.over", lang)
     every = ",".join(names[s] for s in range(len(game.names)))
+    line = md(t("board.round", lang, round=table.round)) + (f" · {esc(now)}" if now else "")
     return (
         f'<article class="table-card" data-table="{esc(game.id)}" data-state="{state}" '
-        f'data-players="{esc(every)}"><h3>{esc(players)}</h3>'
-        f"<p>{md(t('board.round', lang, round=table.round))}</p>"
-        f'<ul class="table-sides">{sides}</ul>'
-        f"<p>{esc(now)}</p>"
+        f'data-players="{esc(every)}"><div class="table-head"><h3>{esc(players)}</h3>'
         + _control("show", t("lesson.teacher.show", lang), lang, table=game.id)
-        + "</article>"
+        + f'</div><ul class="table-sides">{sides}</ul><p class="table-now">{line}</p></article>'
     )
 
 
@@ -433,7 +445,7 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
 
 
 # The round put on the projector comes first: the page opens at its top after the press.
-TEACHER_ORDER = ("messages", "shown", "join", "setup", "tables", "seats", "controls", "goal")
+TEACHER_ORDER = ("messages", "shown", "join", "controls", "setup", "tables", "seats", "goal")
 LOBBY_ORDER = ("messages", "lobby")
 
 
