@@ -516,6 +516,7 @@ async def test_new_partners_play_satsing_with_bets_to_the_end(room: Room) -> Non
     """RULES §3.3: bets decided in secret; new partners end the games as when time runs out
     (§1.5) and pair everyone with someone new; the end of the lesson ends every game."""
     assert room.teacher is not None
+    await room.teacher.locator("#setup-fields summary").click()  # folded while they play
     await room.teacher.select_option("#game", "satsing")
     await room.teacher.fill("#minutes", "20")
     old = {g.id for g in room.table.lesson.live_games()}
