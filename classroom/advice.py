@@ -12,9 +12,15 @@ pupil's last rounds), per operation:
   the operation with more rounds;
 * the practice: a sign slip trains the sign with the `fortegn` deck (black cards plus, red
   minus), at level 1 for addition and subtraction (subtracting is adding the opposite) and for
-  the target levels, at level 2 for multiplication and division; an arithmetic slip or an
-  operation not at this level trains that operation's own level (levels 1–4) with the pupil's
-  own deck; any other kind, the level it was made at.
+  the target levels, at level 2 for multiplication and division; −k² read as (−k)² trains
+  brackets around a negative before squaring at level 6 with the `heltall` deck; the order of
+  operations, level 6 with a worked example; a fraction not simplified (a practice note),
+  level 3 with the `vanlig` deck, simplifying first; an arithmetic slip or an operation not at
+  this level trains that operation's own level (levels 1–4) with the pupil's own deck (a
+  product's slips: level 2, where anything times 0 is 0); any other kind, the level it was
+  made at;
+* every kind but the sign slip (whose level and deck say it all) ends with a concrete task:
+  a worked example to copy (`advice.task.<kind>`).
 
 A miss (no answer in time) is no mistake kind here: the level rules count misses.
 
@@ -76,10 +82,31 @@ class Practice:
 
 SIGN_DECK = "fortegn"
 # The rule book's order of the mistakes a wrong number shows (RULES §2.6), first wins a tie.
-_ORDER = (Reason.SIGN_SLIP, Reason.OPERATOR_NOT_ALLOWED, Reason.ARITHMETIC_SLIP, Reason.WRONG_VALUE)
+_ORDER = (
+    Reason.SIGN_SLIP,
+    Reason.SQUARE_SIGN,
+    Reason.ORDER_OF_OPERATIONS,
+    Reason.OPERATOR_NOT_ALLOWED,
+    Reason.ARITHMETIC_SLIP,
+    Reason.WRONG_VALUE,
+)
 _NOT_PRACTISED = {Reason.NO_LEGAL_VALUE.value, Reason.TIMEOUT.value}  # not the pupil's skill
 _LEVEL_OF = {op: level for level, op in LEVEL_OPERATIONS.items()}
 _SIGN_LEVEL = {"multiply": 2, "divide": 2}  # every other operation: level 1
+# A kind with a level and deck of its own, wherever it was made (RULES §2.6's new kinds).
+_OWN_PRACTICE: dict[str, tuple[int, str | None]] = {
+    Reason.SQUARE_SIGN.value: (6, "heltall"),
+    Reason.ORDER_OF_OPERATIONS.value: (6, None),
+    "not_simplified": (3, "vanlig"),
+}
+# The kinds whose advice ends with a worked example to copy (`advice.task.<kind>`).
+TASKS = (
+    Reason.SQUARE_SIGN.value,
+    Reason.ORDER_OF_OPERATIONS.value,
+    Reason.ARITHMETIC_SLIP.value,
+    Reason.OPERATOR_NOT_ALLOWED.value,
+    "not_simplified",
+)
 
 
 def find_practice(tallies: Iterable[Asked], level: int) -> Practice | None:
@@ -110,6 +137,9 @@ def practice_for(op: str, kind: str, level: int) -> Practice:
     """The level and deck that train `kind` in `op` (module docstring)."""
     if kind == Reason.SIGN_SLIP:
         return Practice(op, kind, _SIGN_LEVEL.get(op, 1), SIGN_DECK)
+    if kind in _OWN_PRACTICE:
+        own_level, deck = _OWN_PRACTICE[kind]
+        return Practice(op, kind, own_level, deck)
     if kind in (Reason.ARITHMETIC_SLIP, Reason.OPERATOR_NOT_ALLOWED) and op in _LEVEL_OF:
         return Practice(op, kind, _LEVEL_OF[op])
     return Practice(op, kind, level)
@@ -122,7 +152,7 @@ def practice_text(practice: Practice, lang: Lang) -> str:
         operation = t(f"level.{_LEVEL_OF[practice.op]}.name", lang)
     else:
         operation = t("advice.op.any", lang)
-    families = ("sign_slip", "arithmetic_slip", "operator_not_allowed")
+    families = ("sign_slip", "arithmetic_slip", "operator_not_allowed", *_OWN_PRACTICE)
     family = practice.kind if practice.kind in families else "other"
     kind = t(f"mistake.{practice.kind}", lang)
     name = t(f"level.{practice.level}.name", lang)
@@ -131,7 +161,28 @@ def practice_text(practice: Practice, lang: Lang) -> str:
     else:
         deck = t(f"deck.{practice.deck}.name", lang)
         play = t("advice.play_deck", lang, level=practice.level, name=name, deck=deck)
-    return f"{t(f'advice.{family}', lang, operation=operation, kind=kind)} {play}"
+    advice = f"{t(f'advice.{family}', lang, operation=operation, kind=kind)} {play}"
+    if practice.kind in TASKS:
+        task = practice.kind
+        if task == Reason.ARITHMETIC_SLIP and practice.op == "multiply":
+            task = "arithmetic_slip_product"
+        advice += " " + t(f"advice.task.{task}", lang)
+    return advice
+
+
+TOGETHER_MIN = 3
+"""Pupils who need help with one kind at one level before the report says to take it with the
+whole class ("5 pupils: −k²; take it together")."""
+
+
+def together_text(op: str, kind: str, level: int, pupils: int, lang: Lang) -> str | None:
+    """The class's advice for a mistake kind that keeps coming back for `pupils` pupils at
+    `level`: take it together, with the practice it needs; None for fewer than
+    `TOGETHER_MIN`."""
+    if pupils < TOGETHER_MIN:
+        return None
+    advice = practice_text(practice_for(op, kind, level), lang)
+    return t("advice.together", lang, count=pupils, advice=advice)
 
 
 # The next step after one game (or one lesson's part): honest about those rounds only.

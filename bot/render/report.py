@@ -21,6 +21,7 @@ from bot.render.records import (
 )
 from bot.render.stats import op_name
 from bot.services.figures import ClassReport, SkillLine
+from classroom.advice import together_text
 from classroom.i18n import Lang, t
 from classroom.text.locale import as_lang
 from classroom.text.notation import seconds_text
@@ -97,8 +98,9 @@ def render_report(
     """The overview first, then a page of pupils; a class of more than nine pages through
     the rest with ◀ ▶ (the CSV files have everyone at once)."""
     lang = as_lang(lang)
-    overview = [
-        t(
+    overview = []
+    for group in report.struggling():
+        told = t(
             "report.overview.kind",
             lang,
             count=len(group.lines),
@@ -106,8 +108,8 @@ def render_report(
             level=group.level,
             names=", ".join(display(s.user_id, s.name) for s in group.lines),
         )
-        for group in report.struggling()
-    ]
+        together = together_text(group.op, group.code, group.level, len(group.lines), lang)
+        overview.append(told if together is None else f"{told}\n↳ {together}")
     helped = report.help_of()
     pupils: dict[int, list[SkillLine]] = {}
     for line in report.lines:
