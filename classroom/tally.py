@@ -81,6 +81,12 @@ def best_rate(best: int, asked: int) -> Fraction | None:
     return Fraction(best, asked) if asked else None
 
 
+def best_share(best: int, asked: int) -> float | None:
+    """`best_rate` as a share to show (0–1)."""
+    rate = best_rate(best, asked)
+    return None if rate is None else float(rate)
+
+
 def area_of(operations: Sequence[str], level: int) -> str:
     """The one operation a wrong answer's mistake counts under (module docstring)."""
     for op in _PARTICULAR:

@@ -15,7 +15,7 @@ from classroom.advice import HELP_MIN_MISTAKES as HELP_MIN_MISTAKES
 from classroom.advice import Practice as Practice
 from classroom.operations import main_operation
 from classroom.tally import BestMove as BestMove
-from classroom.tally import ranked
+from classroom.tally import best_share, ranked
 from engine.registry import GAMES as REGISTRY
 from storage.records import (
     BOARD_MIN_ANSWERS,
@@ -166,7 +166,7 @@ class AssignmentProgress:
 
     @property
     def best_rate(self) -> float | None:
-        return self.best / self.rounds if self.rounds else None
+        return best_share(self.best, self.rounds)
 
     @property
     def met(self) -> bool:
@@ -205,7 +205,7 @@ class SkillLine:
     def best_rate(self) -> float | None:
         """Best moves of the rounds asked (the honest figure: a miss counts against it,
         as in `/mattekrig stats`)."""
-        return self.best / self.asked if self.asked else None
+        return best_share(self.best, self.asked)
 
     @property
     def accuracy(self) -> float | None:
@@ -327,4 +327,4 @@ class PupilSummary:
 
     @property
     def best_rate(self) -> float:
-        return self.best / self.asked if self.asked else 0.0
+        return best_share(self.best, self.asked) or 0.0

@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from statistics import median
 from typing import Literal, get_args
 
+from classroom.tally import best_share
+
 ResultReason = Literal[
     "all_cards",
     "time_up",
@@ -106,7 +108,7 @@ class OperationTally:
     def best_rate(self) -> float | None:
         """Share of the rounds asked answered with a best move (the honest figure,
         not "legal": a miss counts against it); None before the first round asked."""
-        return self.best / self.asked if self.asked else None
+        return best_share(self.best, self.asked)
 
 
 @dataclass(frozen=True, slots=True)

@@ -89,9 +89,9 @@ def _thirds(value: Fraction | None) -> bool:
 
 def test_a_rounded_answer_is_a_practice_note_never_a_mistake() -> None:
     """RULES §2.6 "Practice notes": `not_exact` is never a mistake, but it is recorded per
-    pupil and shown to the teacher. A quotient in thirds typed rounded to two places is
-    refused (the pupil may type again); the summary's row says "rounded (1)" and counts no
-    mistake."""
+    pupil and shown to the teacher. A quotient in thirds typed rounded to two places, then as
+    a fraction not in lowest terms, is refused each time (the pupil may type again); the
+    summary's row says "rounded (1), not simplified (1)" and counts no mistake."""
     settings = settings_from_options(game="regnekrig", level=3, answer_seconds=0)
     games = Games(lambda: 0.0, iter(range(1, 200)).__next__)
     for _ in range(150):
@@ -108,8 +108,17 @@ def test_a_rounded_answer_is_a_practice_note_never_a_mistake() -> None:
         press(game, (0,), {0: "a"}, {"window": str(game.state.window), "choice": "answer",
                                      "answer": typed}, 0.0)  # fmt: skip
     assert refused.value.key.endswith("not_exact")
-    assert game.tally.notes["a"] == {"not_exact": 1} and game.records == []
+    unsimplified = f"{4 * quotient.numerator}/{4 * quotient.denominator}"  # no card is 12
+    with pytest.raises(Refused) as refused:
+        press(game, (0,), {0: "a"}, {"window": str(game.state.window), "choice": "answer",
+                                     "answer": unsimplified}, 0.0)  # fmt: skip
+    assert refused.value.key.endswith("not_simplified")
+    assert game.tally.notes["a"] == {"not_exact": 1, "not_simplified": 1}
+    assert game.records == []  # neither is an answer, nor a mistake
     played = Played("regnekrig", 3, game.seats, game.tally)
     ada, _ = summarise_class([played], [Pupil("a", "Ada"), Pupil("b", "Bo")]).pupils
-    assert ada.notes == (("not_exact", 1),) and ada.mistakes == ()
-    assert notes_text(ada.notes, "nb") == f"{t('lesson.summary.note.not_exact', 'nb')} (1)"
+    assert ada.notes == (("not_exact", 1), ("not_simplified", 1)) and ada.mistakes == ()
+    rounded, unsimplified = (
+        t(f"lesson.summary.note.{k}", "nb") for k in ("not_exact", "not_simplified")
+    )
+    assert notes_text(ada.notes, "nb") == f"{rounded} (1), {unsimplified} (1)"
