@@ -34,7 +34,6 @@ from engine.events import (
 )
 from engine.facts import GameFacts, War
 from engine.hints import swap_chances
-from engine.intervallkrig_story import STORY, interval_play, interval_why
 from engine.options import (
     ANSWER_TIME,
     DECK,
@@ -491,9 +490,6 @@ INTERVALLKRIG = GameDescriptor(
         *_INTERVAL_RULES_END,
     ),
     facts=interval_facts,
-    why=interval_why,
-    story=STORY,
-    play=interval_play,
 )
 SATSING = GameDescriptor(
     key="satsing",
@@ -512,7 +508,4 @@ SATSING = GameDescriptor(
         *_INTERVAL_RULES_END,
     ),
     facts=interval_facts,
-    why=interval_why,
-    story=STORY,
-    play=interval_play,
 )

@@ -258,8 +258,9 @@ def _append(conn: sqlite3.Connection, lesson_id: int, change: LessonChange) -> N
         conn.execute(
             "INSERT INTO lesson_actions (lesson_id, game_id, seq, action, seat_id, created_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
-            (lesson_id, game, action.seq, dump(action.action), action.seat_id, change.at),
-        )
+            (lesson_id, game, action.seq, dump(action.action), action.seat_id,
+             change.at if action.at is None else action.at),
+        )  # fmt: skip
         expected[game] += 1
 
 
@@ -308,13 +309,20 @@ def _load(conn: sqlite3.Connection, lesson_id: int) -> StoredLesson:
             seats=tuple(tuple(s) for s in json.loads(r["seats"])),
             clocks=json.loads(r["clocks"]),
             over=bool(r["over"]),
+            created_at=int(r["created_at"]),
         )
         for r in all_rows(
             conn, "SELECT * FROM lesson_games WHERE lesson_id = ? ORDER BY number", (lesson_id,)
         )
     )
     actions = tuple(
-        LessonAction(r["game_id"], int(r["seq"]), json.loads(r["action"]), r["seat_id"])
+        LessonAction(
+            r["game_id"],
+            int(r["seq"]),
+            json.loads(r["action"]),
+            r["seat_id"],
+            int(r["created_at"]),
+        )
         for r in all_rows(
             conn,
             "SELECT a.* FROM lesson_actions AS a JOIN lesson_games AS g"

@@ -165,7 +165,8 @@ async def join_page(request: web.Request) -> web.StreamResponse:
     device = _device(request)
     if request.app[LESSON].seat_of(device) is not None:
         raise web.HTTPSeeOther(f"/table?lang={lang}")
-    response = _document(pupil_page(request.app[LESSON], device, lang), lang)
+    async with request.app[LESSON].lock:
+        response = _document(pupil_page(request.app[LESSON], device, lang), lang)
     if not _visitor(request)[1]:
         set_cookie(response, request, VISIT_COOKIE, secrets.token_urlsafe(16))
     return response
@@ -193,7 +194,11 @@ async def join(request: web.Request) -> web.StreamResponse:
     try:
         guard.before(visitor, known)
         try:
-            secret, _ = lesson.join(_device(request), form.get("code", ""), form.get("name", ""))
+            async with lesson.lock:
+                secret, _ = lesson.join(
+                    _device(request), form.get("code", ""), form.get("name", "")
+                )
+                await lesson.save()
         except Refused as refused:
             if refused.key == "lesson.error.code":
                 guard.wrong(visitor, known)
@@ -224,13 +229,14 @@ async def pupil(request: web.Request) -> web.StreamResponse:
     device = _device(request)
     if lesson.seat_of(device) is None:
         raise web.HTTPSeeOther(f"/?lang={lang}")
-    seat = lesson.seat_of(device)
-    game = lesson.game_of(seat)
-    side = whole(request.query.get("hint"))
-    mine = game is not None and seat is not None and side in game.sides_of({seat.id})
-    if mine and game is not None and seat is not None and side in game.view(None).hints:
-        game.hinted[seat.id] = game.state.window  # kept until the pupil acts
-    return _document(pupil_page(lesson, device, lang), lang)
+    async with lesson.lock:
+        seat = lesson.seat_of(device)
+        game = lesson.game_of(seat)
+        side = whole(request.query.get("hint"))
+        mine = game is not None and seat is not None and side in game.sides_of({seat.id})
+        if mine and game is not None and seat is not None and side in game.view(None).hints:
+            game.hinted[seat.id] = game.state.window  # kept until the pupil acts
+        return _document(pupil_page(lesson, device, lang), lang)
 
 
 def _seat_game(request: web.Request) -> tuple[TableGame, tuple[int, ...], dict[int, str]]:
@@ -265,15 +271,17 @@ async def _answer(
 async def act(request: web.Request) -> web.StreamResponse:
     form = await read_form(request)
     lesson = request.app[LESSON]
-    try:
-        if lesson.ended:
-            raise Refused("lesson.error.over", 403)
-        if lesson.paused:
-            raise Refused("lesson.paused", 409)
-        game, held, seats = _seat_game(request)
-        press(game, held, seats, form, lesson.clock())
-    except Refused as refused:
-        return await _answer(request, form, refused)
+    async with lesson.lock:  # stored before anyone sees it
+        try:
+            if lesson.ended:
+                raise Refused("lesson.error.over", 403)
+            if lesson.paused:
+                raise Refused("lesson.paused", 409)
+            game, held, seats = _seat_game(request)
+            press(game, held, seats, form, lesson.clock())
+        except Refused as refused:
+            return await _answer(request, form, refused)
+        await lesson.save()
     await request.app[HUB].game_changed(game)
     return await _answer(request, form, None)
 
@@ -281,12 +289,15 @@ async def act(request: web.Request) -> web.StreamResponse:
 async def more_time(request: web.Request) -> web.StreamResponse:
     """WCAG 2.2.1: a pupil asks for more answer time (the answer time again, ten times)."""
     form = await read_form(request)
-    try:
-        game, held, _ = _seat_game(request)
-        if not held or not game.extend(held[0]):
-            raise Refused("lesson.error.no_more_time", 409)
-    except Refused as refused:
-        return await _answer(request, form, refused)
+    lesson = request.app[LESSON]
+    async with lesson.lock:
+        try:
+            game, held, _ = _seat_game(request)
+            if not held or not game.extend(held[0]):
+                raise Refused("lesson.error.no_more_time", 409)
+        except Refused as refused:
+            return await _answer(request, form, refused)
+        await lesson.save()
     await request.app[HUB].game_changed(game)
     return await _answer(request, form, None)
 
@@ -302,12 +313,14 @@ async def challenge(request: web.Request) -> web.StreamResponse:
     form = await read_form(request)
     lesson = request.app[LESSON]
     seat = lesson.seat_of(_device(request))
-    try:
-        if seat is None:
-            raise Refused("lesson.error.no_seat", 403)
-        lesson.challenge(seat, form.get("seat", ""))
-    except Refused as refused:
-        return await _answer(request, form, refused)
+    async with lesson.lock:
+        try:
+            if seat is None:
+                raise Refused("lesson.error.no_seat", 403)
+            lesson.challenge(seat, form.get("seat", ""))
+        except Refused as refused:
+            return await _answer(request, form, refused)
+        await lesson.save()
     await request.app[HUB].lobby_changed()
     return await _answer(request, form, None)
 
@@ -316,12 +329,14 @@ async def answer_challenge(request: web.Request) -> web.StreamResponse:
     form = await read_form(request)
     lesson = request.app[LESSON]
     seat = lesson.seat_of(_device(request))
-    try:
-        if seat is None:
-            raise Refused("lesson.error.no_seat", 403)
-        lesson.answer_challenge(seat, form.get("seat", ""), form.get("answer") == "accept")
-    except Refused as refused:
-        return await _answer(request, form, refused)
+    async with lesson.lock:
+        try:
+            if seat is None:
+                raise Refused("lesson.error.no_seat", 403)
+            lesson.answer_challenge(seat, form.get("seat", ""), form.get("answer") == "accept")
+        except Refused as refused:
+            return await _answer(request, form, refused)
+        await lesson.save()
     await request.app[HUB].lobby_changed()
     return await _answer(request, form, None)
 
@@ -346,7 +361,8 @@ async def live(request: web.Request) -> web.StreamResponse:
         hub.drop(device, old)
         await old.close(code=REPLACED)
     try:
-        first = teacher_page(request.app, lang) if teacher else pupil_page(lesson, device, lang)
+        async with lesson.lock:
+            first = teacher_page(request.app, lang) if teacher else pupil_page(lesson, device, lang)
         await ws.send_str(json.dumps(first, ensure_ascii=False))
         async for message in ws:
             if message.type is not WSMsgType.TEXT:
@@ -378,7 +394,8 @@ async def teacher(request: web.Request) -> web.StreamResponse:
     served = request.app[SERVED]
     if not served.join_url:
         served.join_url = served.base_url or f"{request.scheme}://{request.host}/"
-    return _teacher_document(request, lang)
+    async with lesson.lock:
+        return _teacher_document(request, lang)
 
 
 def _teacher_document(request: web.Request, lang: Lang, error: str | None = None,
@@ -397,16 +414,18 @@ async def control(request: web.Request) -> web.StreamResponse:
     lesson = request.app[LESSON]
     hub = request.app[HUB]
     what = request.match_info["control"]
-    try:
-        games = _with_setup(lesson, what, form)
-    except SetupError as error:
-        values = dict(error.values)
-        if error.key == "error.bad_option":
-            values["option"] = t(f"table.setup.{values['option']}", lang)
-        return _teacher_document(request, lang, t(error.key, lang, **values), 400)
-    except Refused as refused:
-        text = refusal_text(refused.key, refused.values, lang)
-        return _teacher_document(request, lang, text, refused.status)
+    async with lesson.lock:  # stored before anyone sees it
+        try:
+            games = _with_setup(lesson, what, form)
+        except SetupError as error:
+            values = dict(error.values)
+            if error.key == "error.bad_option":
+                values["option"] = t(f"table.setup.{values['option']}", lang)
+            return _teacher_document(request, lang, t(error.key, lang, **values), 400)
+        except Refused as refused:
+            text = refusal_text(refused.key, refused.values, lang)
+            return _teacher_document(request, lang, text, refused.status)
+        await lesson.save()
     if what == "remove" and form.get("confirm") != "yes":
         await hub.to_teachers()  # a question to the teacher only: no pupil's page changed
     else:
@@ -511,14 +530,16 @@ def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]
 async def summary(request: web.Request) -> web.Response:
     _teacher(request)
     lang = lang_of(request)
-    body = summary_body(request.app[LESSON], lang)
+    async with request.app[LESSON].lock:
+        body = summary_body(request.app[LESSON], lang)
     return html(document(lang, "summary", t("lesson.summary.title", lang), body))
 
 
 async def summary_csv(request: web.Request) -> web.Response:
     _teacher(request)
     lang = lang_of(request)
-    data = csv_bytes(summarise(request.app[LESSON]), lang)
+    async with request.app[LESSON].lock:
+        data = csv_bytes(summarise(request.app[LESSON]), lang)
     return web.Response(
         body=data,
         content_type="text/csv",
@@ -538,7 +559,11 @@ async def _ticker(app: web.Application) -> Any:
     async def run() -> None:
         while True:
             await asyncio.sleep(TICK_SECONDS)
-            for game in lesson.tick():
+            async with lesson.lock:  # the timeouts stored before anyone sees them
+                changed = lesson.tick()
+                if changed:
+                    await lesson.save()
+            for game in changed:
                 await hub.game_changed(game)
 
     task = asyncio.create_task(run())

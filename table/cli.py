@@ -2,7 +2,10 @@
 `mattekrig class` (and `python -m table class`): a class lesson the pupils join on their own
 devices, served on this computer's school-network address.
 
-No token, no account, nothing written to disk. The one-screen table listens on 127.0.0.1
+No token, no account. The one-screen table writes nothing to disk; a lesson is stored as it
+happens (`table.keep`: a SQLite file private to the user in the user's data folder, or the
+PostgreSQL that ``DATABASE_URL`` names), so `mattekrig class` again after a crash brings back
+the same lesson (`--new` starts a fresh one). The one-screen table listens on 127.0.0.1
 unless `--host` says another address may reach it (then a warning says so); a lesson
 listens on every address of this computer and names the one its pupils open (or
 `--base-url`, the address of a school server's HTTPS proxy).
@@ -12,14 +15,23 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
+import os
 import sys
+import time
 import webbrowser
+from collections.abc import AsyncIterator
 from importlib import metadata
 from urllib.parse import urlsplit
 
 from aiohttp import web
 
+from storage.errors import StorageError
+from storage.paths import data_dir, lessons_database, private_file
+from storage.select import open_storage
+from storage.sqlite import Storage
 from table.app import make_app
+from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, machine_key, open_lesson
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
 from table.web import Served
@@ -49,6 +61,19 @@ def parser(kind: Kind) -> argparse.ArgumentParser:
         )
         default = "0.0.0.0"
         p.add_argument(
+            "--new",
+            action="store_true",
+            help="start a fresh lesson (by default the lesson not ended and used in the last "
+            "hours is brought back, with the same code and the same seats)",
+        )
+        p.add_argument(
+            "--keep-days",
+            type=int,
+            default=None,
+            help="days an ended lesson's data is kept (default: LESSON_KEEP_DAYS or "
+            f"{DEFAULT_KEEP_DAYS}; 0 deletes it as the lesson ends)",
+        )
+        p.add_argument(
             "--base-url",
             help="the address pupils open, when a proxy serves the lesson "
             "(e.g. https://mattekrig.school.example/)",
@@ -62,12 +87,63 @@ def parser(kind: Kind) -> argparse.ArgumentParser:
     return p
 
 
+PURGE_SECONDS = 3600  # how often a running lesson deletes the lessons past their retention
+
+
+@contextlib.asynccontextmanager
+async def lesson_storage() -> AsyncIterator[Storage]:
+    """The lessons' storage: the PostgreSQL that DATABASE_URL names, else a SQLite file in the
+    user's data folder that only the user may read (pupils' nicknames and answers are in it)."""
+    url = os.environ.get("DATABASE_URL", "").strip() or None
+    path = lessons_database()
+    if url is None:
+        private_file(path)
+    store = await open_storage(path, url)
+    try:
+        yield store
+    finally:
+        await store.close()
+
+
+async def _purging(store: Storage) -> None:
+    while True:
+        await asyncio.sleep(PURGE_SECONDS)
+        with contextlib.suppress(StorageError):
+            await store.purge_lessons(round(time.time() * 1000))
+
+
 async def serve(kind: Kind, args: argparse.Namespace) -> None:
+    if kind == "play":
+        await _serve(kind, args, Lesson(kind, asyncio.get_running_loop().time))
+        return
+    async with lesson_storage() as store:
+        lesson, keeper, back = await open_lesson(
+            store,
+            asyncio.get_running_loop().time,
+            key=machine_key(data_dir()),
+            keep_days=args.keep_days,
+            fresh=args.new,
+        )
+        purging = asyncio.create_task(_purging(store))
+        try:
+            await _serve(kind, args, lesson, keeper, back)
+        finally:
+            purging.cancel()
+
+
+async def _serve(
+    kind: Kind,
+    args: argparse.Namespace,
+    lesson: Lesson,
+    keeper: Keeper | None = None,
+    back: bool = False,
+) -> None:
     base_url: str | None = getattr(args, "base_url", None)
-    lesson = Lesson(kind, asyncio.get_running_loop().time)
     found = network_address() if args.host in ANY else None
     served = Served(base_url=base_url)
     app = make_app(kind, lesson=lesson, served=served)
+    if keeper is not None:
+        app[KEEPER] = keeper
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port)
@@ -78,7 +154,7 @@ async def serve(kind: Kind, args: argparse.Namespace) -> None:
         print(f"Mattekrig: {url}  (Ctrl+C stops)", flush=True)
         opened = url
     else:
-        opened = _announce_lesson(lesson, served, args.host, port, found)
+        opened = _announce_lesson(lesson, served, args.host, port, found, back)
     if not args.no_browser:
         webbrowser.open(opened)
     try:
@@ -88,27 +164,37 @@ async def serve(kind: Kind, args: argparse.Namespace) -> None:
 
 
 def _announce_lesson(
-    lesson: Lesson, served: Served, host: str, port: int, found: str | None
+    lesson: Lesson, served: Served, host: str, port: int, found: str | None, back: bool = False
 ) -> str:
     """Print where pupils go, the code and the teacher's link; returns the teacher's link.
     Behind a proxy the teacher, like the pupils, opens the proxy's address (the server may be
     a machine in a cupboard), and the terminal says where the proxy must send the lesson."""
     url = url_of(host, port, found)
     shown = shown_host(host, found)
+    key = f"?key={lesson.teacher_secret}" if lesson.teacher_secret else ""
     if served.base_url:
         served.join_url = served.base_url
         served.address_note = urlsplit(served.base_url).netloc
-        teacher = f"{served.base_url}teacher?key={lesson.teacher_secret}"
+        teacher = f"{served.base_url}teacher{key}"
     else:
         served.join_url = url
         served.address_note = "127.0.0.1" if is_loopback(shown) else shown
         local = url_of(LOOPBACK if host in ANY else host, port)
-        teacher = f"{local}teacher?key={lesson.teacher_secret}"
+        teacher = f"{local}teacher{key}"
+    if back:
+        print(
+            "Mattekrig: the lesson is back where it was (every seat and game); "
+            "`mattekrig class --new` starts a fresh one.",
+            flush=True,
+        )
     print(
         f"Mattekrig lesson: pupils open {served.join_url} with the code {lesson.code}",
         flush=True,
     )
-    print(f"Teacher's page (keep this link to yourself): {teacher}  (Ctrl+C stops)", flush=True)
+    if key:
+        print(f"Teacher's page (keep this link to yourself): {teacher}  (Ctrl+C stops)", flush=True)
+    else:  # brought back on a machine that cannot derive the key: the teacher's cookie works
+        print(f"Teacher's page: {teacher} in the browser you used before  (Ctrl+C stops)")
     if served.base_url:
         print(
             f"The proxy must send {served.base_url} (and its WebSocket /live) to {url}",
@@ -164,6 +250,15 @@ def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
                 file=sys.stderr,
             )
             return 2
+    if kind == "class":
+        args.keep_days = _keep_days(args.keep_days)
+        if args.keep_days is None:
+            print(
+                f"{command}: --keep-days (or LESSON_KEEP_DAYS) must be a whole number of days, "
+                "0 or more",
+                file=sys.stderr,
+            )
+            return 2
     if kind == "play" and not is_loopback(args.host):
         shown = shown_host(args.host)
         print(
@@ -175,7 +270,23 @@ def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
         asyncio.run(serve(kind, args))
     except KeyboardInterrupt:
         return 0
+    except StorageError as error:
+        print(f"{command}: the lesson's storage: {error}", file=sys.stderr)
+        return 2
     except OSError as error:
         print(f"{command}: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
         return 1
     return 0
+
+
+def _keep_days(given: int | None) -> int | None:
+    """The retention of an ended lesson's data: the option, else LESSON_KEEP_DAYS, else 14;
+    None when it is not a whole number of days, 0 or more."""
+    if given is None:
+        raw = os.environ.get("LESSON_KEEP_DAYS", "").strip()
+        if not raw:
+            return DEFAULT_KEEP_DAYS
+        if not raw.isdigit():
+            return None
+        given = int(raw)
+    return given if 0 <= given <= 3650 else None

@@ -76,6 +76,8 @@ class TableGame:
     touched: float
     seats: tuple[tuple[str, ...], ...] = ()
     actions: list[Action] = field(default_factory=list)
+    # Each action's seat (None: the computer, a clock) and wall-clock time (ms): kept with it.
+    pressed: list[tuple[str | None, int]] = field(default_factory=list)
     # The computer's own randomness (engine.computer), seeded from the game's seed so a game
     # is reproducible; never the engine's RNG, which deals the cards.
     rng: random.Random = field(default_factory=random.Random)
@@ -98,6 +100,7 @@ class TableGame:
     # The lesson closed the game (its end, new partners): the decisions it made for the
     # sides to finish the round are nobody's misses.
     closed: bool = False
+    closed_at: int | None = None  # the first of the actions the lesson's closing made
     extensions: dict[int, int] = field(default_factory=dict)  # more time asked, by side
     # The seats that asked for a hint, with the decision window they asked in: the hint
     # stays on their page (every live update draws it) until they act or the window closes.
@@ -177,12 +180,14 @@ class TableGame:
         round_before = self.state.round
         state, events = apply(self.state, action)
         self.state = state
+        at = round(self.wall() * 1000)
         self.actions.append(action)
+        self.pressed.append((seat, at))
         self.version += 1
         self.keep_laid(events, round_before)
         # A game the lesson closed: the decisions it let run out are nobody's misses.
         counted = None if self.closed and isinstance(action, Timeout) else action
-        self.tally.add(counted, events, seat, round(self.wall() * 1000))
+        self.tally.add(counted, events, seat, at)
 
     def keep_laid(self, events: list[Event], round_now: int) -> None:
         """Remember the cards laid face up, as the devices drew them (a round's facts hold
@@ -342,6 +347,7 @@ class TableGame:
         if self.over:
             return
         self.closed = True
+        self.closed_at = len(self.actions)
         self.stopped_at = None
         self.end_as_time_up(now)
         for _ in range(CLOSE_STEPS):
@@ -368,6 +374,39 @@ class TableGame:
             "seed": self.seed,
             "actions": [action_to_json(a) for a in self.actions],
         }
+
+
+def _dealt(
+    game_id: str,
+    settings: GameSettings,
+    names: tuple[str, ...],
+    seats: tuple[tuple[str, ...], ...],
+    seed: int,
+    now: float,
+    wall: Callable[[], float] = time.time,
+) -> TableGame:
+    """A game as its seed deals it, before anyone acts (a new game, or one replayed)."""
+    state, events = new_game(settings.engine, seed)
+    game = TableGame(
+        wall=wall,
+        id=game_id,
+        settings=settings,
+        names=names,
+        seed=seed,
+        state=state,
+        deadline=None,
+        touched=now,
+        seats=seats,
+        rng=random.Random(seed),
+    )
+    game.keep_laid(events, 0)
+    game.tally.add(None, events, None)
+    return game
+
+
+def _at(ms: int) -> Callable[[], float]:
+    """A wall clock stopped at `ms` (a stored action's time, while it is replayed)."""
+    return lambda: ms / 1000
 
 
 class Games:
@@ -402,26 +441,39 @@ class Games:
             if not over:
                 raise FullError
             del self._games[min(over, key=lambda g: g.touched).id]
-        seed = self._seeds()
-        state, events = new_game(settings.engine, seed)
-        deadline = now + settings.minutes * 60 if settings.minutes else None
-        game = TableGame(
-            id=secrets.token_urlsafe(9),
-            settings=settings,
-            names=names,
-            seed=seed,
-            state=state,
-            deadline=deadline,
-            touched=now,
-            seats=seats,
-            rng=random.Random(seed),
-            best_rate=best_rate,
-            shared=shared,
-        )
-        game.keep_laid(events, 0)
-        game.tally.add(None, events, None)
+        game = _dealt(secrets.token_urlsafe(9), settings, names, seats, self._seeds(), now)
+        game.best_rate = best_rate
+        game.shared = shared
+        if settings.minutes:
+            game.deadline = now + settings.minutes * 60
         game.computer_moves()
         game.time_answers(now)
+        self._games[game.id] = game
+        return game
+
+    def restore(
+        self,
+        game_id: str,
+        settings: GameSettings,
+        names: tuple[str, ...],
+        seats: tuple[tuple[str, ...], ...],
+        seed: int,
+        played: list[tuple[Action, str | None, int]],
+        closed_at: int | None = None,
+        started: int | None = None,
+    ) -> TableGame:
+        """A stored game brought back: dealt from its seed as it was, then every stored
+        action replayed with the seat that pressed it and when (wall-clock ms; RULES §1.6),
+        so its state, tally (answer times too) and cards laid are what they were. Its clocks
+        are the caller's to set."""
+        at = started if started is not None else round(time.time() * 1000)
+        game = _dealt(game_id, settings, names, seats, seed, self.clock(), _at(at))
+        for seq, (action, seat, when) in enumerate(played):
+            if seq == closed_at:
+                game.closed, game.closed_at = True, closed_at
+            game.wall = _at(when)
+            game._apply(action, seat)
+        game.wall = time.time
         self._games[game.id] = game
         return game
 

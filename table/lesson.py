@@ -15,10 +15,11 @@ Limits keep a stranger from pushing anybody out: at most `MAX_SEATS` seats and `
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import random
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Literal
@@ -38,6 +39,11 @@ MAX_SEATS = 60  # a class and then some; more joins are refused, nobody is pushe
 WAITING = "waiting"  # the removal menu's choice: every seat not in a running game
 CODE_DIGITS = 6
 PAIRINGS = ("random", "results")
+
+
+def new_code() -> str:
+    """A join code: `CODE_DIGITS` digits, from the system's secure randomness."""
+    return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
 
 
 def digest(secret: str) -> str:
@@ -66,6 +72,10 @@ class Projected:
 
 
 class Lesson:
+    # What a kept lesson stores of itself besides its seats and games (`table.keep`): plain
+    # JSON values, read back as they were after a restart.
+    KEPT = ("goal", "challenges_open", "challenges", "hide_names", "seat_cap", "locked")
+
     def __init__(
         self,
         kind: Kind,
@@ -78,8 +88,11 @@ class Lesson:
         self.kind = kind
         self.clock = clock
         self.games = Games(clock, seeds)
-        self.code = code or "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
-        self.teacher_secret = secrets.token_urlsafe(24)
+        self.code = code or new_code()
+        # The teacher's secret (None when only its digest is known: a lesson brought back
+        # on a machine that cannot derive it); the lesson checks the digest.
+        self.teacher_secret: str | None = secrets.token_urlsafe(24)
+        self.teacher_key = digest(self.teacher_secret)
         self.seats: dict[str, Seat] = {}
         self.joins = 0  # seats taken so far
         self.devices_removed: set[str] = set()  # devices told their seat was removed
@@ -104,6 +117,10 @@ class Lesson:
         self.removing: str | None = None  # the seat the teacher is asked to confirm removing
         self.rng = rng or random.Random(secrets.randbits(64))
         self.version = 0  # counts changes of the lobby (joins, pairings, pauses …)
+        # The lesson's one writer: a change and its commit happen under it, and every page is
+        # drawn under it, so nobody sees a change before it is stored (`save`).
+        self.lock = asyncio.Lock()
+        self.saver: Callable[[Lesson], Awaitable[None]] | None = None  # table.keep stores it
 
     # -- devices ---------------------------------------------------------------------------
 
@@ -125,9 +142,13 @@ class Lesson:
         return key if key in self.devices else None
 
     def is_teacher(self, secret: str | None) -> bool:
-        return bool(secret) and secrets.compare_digest(
-            digest(secret or ""), digest(self.teacher_secret)
-        )
+        return bool(secret) and secrets.compare_digest(digest(secret or ""), self.teacher_key)
+
+    async def save(self) -> None:
+        """Store what changed (when the lesson is kept: `table.keep`), before anyone sees it;
+        call it under `lock`, right after the change."""
+        if self.saver is not None:
+            await self.saver(self)
 
     def seats_of(self, device: str | None) -> set[str]:
         return set(self.devices.get(device or "", ()))
@@ -268,13 +289,9 @@ class Lesson:
         teams = any(len(held) > 1 for held in sides)
         computer = "medium" if match.computer else None
         settings = self.setup.for_match(len(sides), teams, computer)
-        pupil = sides[0][0]
-
-        def adaptive() -> Fraction:
-            return self.rate(pupil) or Fraction(1, 2)
-
+        adaptive = self.adaptive(sides[0][0]) if match.computer else None
         try:
-            game = self.games.start(settings, names, sides, adaptive if match.computer else None)
+            game = self.games.start(settings, names, sides, adaptive)
         except FullError:
             raise Refused("table.error.full", 429) from None
         if self.paused_at is not None:
@@ -287,6 +304,14 @@ class Lesson:
             a: b for a, b in self.challenges.items() if a not in everyone and b not in everyone
         }
         return game
+
+    def adaptive(self, pupil: str) -> Callable[[], Fraction]:
+        """The computer's best-move rate against `pupil`: the pupil's own in this lesson."""
+
+        def rate() -> Fraction:
+            return self.rate(pupil) or Fraction(1, 2)
+
+        return rate
 
     def pair(self, how: str, fresh: bool = False) -> list[TableGame]:
         """Pair every waiting seat (`how`: random or results); `fresh` avoids partners met."""

@@ -114,10 +114,11 @@ class Hub:
             self.sent += 1
 
     async def to_device(self, device: str) -> None:
-        now = self._goal_now()
         for ws, lang in list(self.pupils.get(device, {}).items()):
-            self._goal_of[ws] = now  # its new page shows the goal as it is now
-            await self._send(ws, self.render(device, lang))
+            async with self.lesson.lock:  # drawn from what is stored, never a change in flight
+                self._goal_of[ws] = self._goal_now()  # its new page shows the goal as it is now
+                message = self.render(device, lang)
+            await self._send(ws, message)
 
     async def game_changed(self, game: TableGame) -> None:
         """Every device of the game, at once; when its round moved the class goal, every
@@ -143,15 +144,14 @@ class Hub:
         """Every pupil's device whose page shows an older class goal gets the goal's part
         alone (`{"parts": {id: html}}`): class totals, so nothing a seat may not see, and no
         whole page drawn for a device whose own table did not change."""
-        now = self._goal_now()
-        drawn: dict[Lang, dict[str, str]] = {}
+        async with self.lesson.lock:
+            now = self._goal_now()
+            drawn = {lang: self.goal(lang) for lang in {*self.langs()}}
         for sockets in list(self.pupils.values()):
             for ws, lang in list(sockets.items()):
                 if self._goal_of.get(ws) == now:
                     continue
                 self._goal_of[ws] = now
-                if lang not in drawn:
-                    drawn[lang] = self.goal(lang)
                 await self._send(ws, {"parts": drawn[lang]})
 
     async def lobby_changed(self) -> None:
@@ -161,10 +161,16 @@ class Hub:
             await self.to_device(device)
         await self.to_teachers()
 
+    def langs(self) -> set[Lang]:
+        """The languages the pupils' pages are drawn in."""
+        return {lang for sockets in self.pupils.values() for lang in sockets.values()}
+
     async def to_teachers(self) -> None:
         self._teachers_later.cancel()
         for ws, lang in list(self.teachers.items()):
-            await self._send(ws, self.render(None, lang))
+            async with self.lesson.lock:
+                message = self.render(None, lang)
+            await self._send(ws, message)
 
     def teacher_soon(self) -> None:
         if self.teachers:

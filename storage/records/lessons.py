@@ -8,7 +8,7 @@ seats and games are the lesson's own tokens (text): they are what its pages carr
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
 LessonStatus = Literal["open", "ended"]
@@ -58,6 +58,7 @@ class LessonGame:
     seats: tuple[tuple[str, ...], ...]
     clocks: Mapping[str, Any]
     over: bool = False
+    created_at: int | None = field(default=None, compare=False)  # set when read back
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,6 +70,7 @@ class LessonAction:
     seq: int
     action: Mapping[str, Any]
     seat_id: str | None = None
+    at: int | None = field(default=None, compare=False)  # when it was pressed (None: the change's)
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,11 +5,23 @@ from __future__ import annotations
 import logging
 import random
 from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
 
 from tests.table.support import Table, serve
+
+
+@pytest.fixture(autouse=True)
+def lesson_data(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A `mattekrig class` a test starts keeps its lesson in a data folder of the test's own
+    (never the user's), in SQLite unless the test says PostgreSQL."""
+    folder = tmp_path_factory.mktemp("data")
+    monkeypatch.setenv("XDG_DATA_HOME", str(folder))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.delenv("LESSON_KEEP_DAYS", raising=False)
+    return folder
 
 
 @pytest_asyncio.fixture

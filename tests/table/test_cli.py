@@ -115,9 +115,11 @@ def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link(
 ) -> None:
     """`mattekrig class`: a lesson on this computer; the terminal names the address pupils
     open, the code, and the teacher's own link (its key), which opens the teacher's page.
-    Nothing is written to disk (its working and home folders stay empty)."""
+    Nothing is written but the lesson, in the user's data folder, readable by the user alone
+    (PRIVACY.md: pupils' nicknames and answers are in it)."""
     env = {**os.environ, "HOME": str(tmp_path), "XDG_CACHE_HOME": str(tmp_path / ".cache"),
            "PYTHONDONTWRITEBYTECODE": "1"}  # fmt: skip
+    env.pop("XDG_DATA_HOME", None)
     process = subprocess.Popen(
         [sys.executable, "-m", "table", "class", "--no-browser", "--host", "127.0.0.1",
          "--port", "0"],
@@ -155,7 +157,12 @@ def test_mattekrig_class_prints_the_join_address_the_code_and_the_teachers_link(
     assert "Traceback" not in err
     # --host 127.0.0.1 was chosen: the warning says so.
     assert "Warning: listening on 127.0.0.1, this computer's own address" in err
-    assert list(tmp_path.iterdir()) == []
+    data = tmp_path / ".local" / "share" / "mattekrig"
+    written = sorted(str(p.relative_to(tmp_path)) for p in tmp_path.rglob("*") if p.is_file())
+    assert written and all(w.startswith(".local/share/mattekrig/") for w in written), written
+    assert {p.name for p in data.iterdir()} >= {"lessons.db", "teacher.key"}
+    assert all(p.stat().st_mode & 0o077 == 0 for p in data.iterdir())  # the user's alone
+    assert data.stat().st_mode & 0o077 == 0
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,214 @@
+"""A lesson that survives its server (kill -9 of a real `mattekrig class`, then the same
+command again), on SQLite and on PostgreSQL: the same code and teacher's link, every device
+back in its seat at its game, and no acknowledged action lost or stored twice."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import aiohttp
+import pytest
+
+from storage import Storage
+from storage.paths import LESSONS_NAME
+from tests.postgres import fresh_schema_url
+
+NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")  # two games and one against the computer
+PRESSES = 4  # each pupil's presses before the crash
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@dataclass
+class Server:
+    """`python -m table class` (what `mattekrig class` runs) in a process of its own."""
+
+    env: dict[str, str]
+    port: int = field(default_factory=_free_port)
+    process: subprocess.Popen[str] | None = None
+
+    def start(self, *extra: str) -> tuple[str, str, str]:
+        """Start it; returns its address, the code and the teacher's link."""
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "table", "class", "--no-browser", "--host", "127.0.0.1",
+             "--port", str(self.port), *extra],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env={**self.env, "PYTHONPATH": os.pathsep.join(sys.path)},
+        )  # fmt: skip
+        assert self.process.stdout is not None
+        lines: list[str] = []
+        while not lines or "Teacher's page" not in lines[-1]:
+            line = self.process.stdout.readline()
+            assert line, (lines, self.process.stderr.read() if self.process.stderr else "")
+            lines.append(line)
+        text = "".join(lines)
+        found = re.search(r"pupils open (\S+) with the code (\d{6})", text)
+        link = re.search(r"(http://\S+/teacher\?key=\S+)", text)
+        assert found is not None and link is not None, text
+        return found.group(1), found.group(2), link.group(1)
+
+    def kill(self) -> None:
+        """kill -9: no clean shutdown, nothing flushed that was not committed."""
+        assert self.process is not None
+        os.kill(self.process.pid, signal.SIGKILL)
+        self.process.communicate(timeout=10)
+
+    def stop(self) -> str:
+        if self.process is None or self.process.poll() is not None:
+            return ""
+        self.process.terminate()
+        _, err = self.process.communicate(timeout=10)
+        return err
+
+
+@dataclass
+class Pupil:
+    name: str
+    session: aiohttp.ClientSession
+    acked: int = 0
+
+    async def page(self) -> tuple[str, str]:
+        """The page this device is shown now (its URL path and HTML), as a plain form sees it."""
+        async with self.session.get("/table?lang=en") as response:
+            return response.url.path, await response.text()
+
+    async def press(self) -> bool:
+        """The first control its page offers (a wrong answer is accepted too, RULES §2.2);
+        True when the server acknowledged it."""
+        _, page = await self.page()
+        window = re.search(r'data-window="(\d+)"', page)
+        choice = re.search(r'name="choice" value="([^"]+)"', page)
+        if window is None or choice is None:
+            return False
+        data = {"window": window.group(1), "choice": choice.group(1), "answer": "1", "lang": "en"}
+        async with self.session.post(
+            "/table/act", data=data, headers={"Accept": "application/json"}
+        ) as response:
+            if response.status != 200:
+                return False
+        self.acked += 1
+        return True
+
+    async def live_state(self) -> str:
+        """The state of the first page the live connection brings (the reconnect)."""
+        async with self.session.ws_connect("/live?lang=en") as ws:
+            message = await ws.receive_json(timeout=10)
+        return str(message.get("state", "join" if "check" in message else "?"))
+
+
+def _session(base: str) -> aiohttp.ClientSession:
+    return aiohttp.ClientSession(
+        base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base[:-1]}
+    )
+
+
+async def _pressed_by_seat(url: str | None, data: Path) -> tuple[str, Counter[str]]:
+    """From the database itself, with the server dead: the lesson's code and how many stored
+    actions each pupil pressed."""
+    if url is None:
+        store = await Storage.open(data / "mattekrig" / LESSONS_NAME)
+    else:
+        from storage.postgres import PostgresStorage
+
+        store = await PostgresStorage.open_url(url)
+    try:
+        found = await store.lessons()
+        assert len(found) == 1
+        lesson = await store.load_lesson(found[0].id)
+    finally:
+        await store.close()
+    names = {s.id: s.name for s in lesson.seats}
+    counted = Counter(names[a.seat_id] for a in lesson.actions if a.seat_id is not None)
+    return lesson.code, counted
+
+
+@pytest.mark.parametrize("database", ["sqlite", "postgres"])
+async def test_a_lesson_killed_mid_lesson_comes_back_whole(
+    database: str, lesson_data: Path
+) -> None:
+    """Issue: kill -9 and `mattekrig class` again: the same code, the same teacher's link,
+    every device's seat by its cookie, each game at its last committed action; no
+    acknowledged action lost (every accepted action is committed before anyone sees it)."""
+    url = fresh_schema_url() if database == "postgres" else None
+    env = dict(os.environ)
+    if url is not None:
+        env["DATABASE_URL"] = url
+    server = Server(env)
+    base, code, link = server.start()
+    teacher = _session(base)
+    pupils = [Pupil(name, _session(base)) for name in NAMES]
+    try:
+        async with teacher.get(link[len(base) - 1 :]) as response:
+            assert response.status == 200
+        form = {"game": "regnekrig", "level": "1", "minutes": "0", "lang": "en"}
+        async with teacher.post("/teacher/settings", data=form) as response:
+            assert response.status == 200
+        for pupil in pupils:
+            join = {"code": code, "name": pupil.name, "lang": "en"}
+            async with pupil.session.post("/join", data=join) as response:
+                assert response.status == 200
+        async with teacher.post("/teacher/pair", data={"how": "random", "lang": "en"}) as r:
+            assert r.status == 200
+        for _ in range(PRESSES):
+            for pupil in pupils:
+                await pupil.press()
+        assert sum(p.acked for p in pupils) >= len(NAMES) * 2
+        before = {p.name: await p.page() for p in pupils}
+        assert all(path == "/table" for path, _ in before.values())
+
+        server.kill()
+        stored_code, pressed = await _pressed_by_seat(url, lesson_data)
+        assert stored_code == code
+        assert pressed == Counter({p.name: p.acked for p in pupils if p.acked})
+
+        base_again, code_again, link_again = server.start()
+        assert (base_again, code_again, link_again) == (base, code, link)
+        for pupil in pupils:
+            assert await pupil.live_state() in ("playing", "war", "over", "waiting")
+            path, page = await pupil.page()
+            assert path == "/table", pupil.name  # the seat, by the device's cookie
+            window = re.search(r'data-window="(\d+)"', before[pupil.name][1])
+            assert window is None or f'data-window="{window.group(1)}"' in page
+        async with teacher.get("/teacher?lang=en") as response:
+            assert response.status == 200  # the teacher's cookie still opens the page
+        played_on = [await p.press() for p in pupils]
+        assert any(played_on)
+    finally:
+        err = server.stop()
+        await teacher.close()
+        for pupil in pupils:
+            await pupil.session.close()
+    assert "Traceback" not in err
+
+
+async def test_new_starts_a_fresh_lesson_and_an_old_page_offers_the_way_in(
+    lesson_data: Path,
+) -> None:
+    """Issue: `--new` starts a fresh lesson; a page whose seat is gone offers the join form,
+    never a dead end."""
+    server = Server(dict(os.environ))
+    base, code, _ = server.start()
+    pupil = Pupil("Ada", _session(base))
+    try:
+        async with pupil.session.post("/join", data={"code": code, "name": "Ada"}) as response:
+            assert response.status == 200
+        server.kill()
+        _, fresh, _ = server.start("--new")
+        assert fresh != code
+        path, page = await pupil.page()
+        assert path == "/" and 'name="code"' in page and 'name="name"' in page
+    finally:
+        server.stop()
+        await pupil.session.close()
