@@ -1,8 +1,10 @@
-"""Slash-command names and descriptions in Norwegian and Swedish, taken from the catalogues.
+"""Slash-command names and descriptions in each language Discord has a locale for (Norwegian
+and Swedish: `classroom.i18n.languages`), taken from the catalogues.
 
 Install with ``await bot.tree.set_translator(MattekrigTranslator())`` before syncing.
 Discord shows a command's default (English) text for every locale the translator answers
-None for, so only ``no`` and ``sv-SE`` are translated here and English is never repeated.
+None for, so only the locales a language names are translated here and English is never
+repeated.
 
 How a string finds its catalogue key (first match wins):
 
@@ -48,11 +50,18 @@ from discord.app_commands import (
     locale_str,
 )
 
-from classroom.i18n.messages import LANGS, Lang, catalogue, t
+from classroom.i18n import LANGS, Lang, catalogue, t
+from classroom.i18n.languages import by_discord_locale
 
 log = logging.getLogger(__name__)
 
-DISCORD_LANGS: dict[Locale, Lang] = {Locale.norwegian: "nb", Locale.swedish: "sv"}
+
+def discord_lang(locale: Locale) -> Lang | None:
+    """The language whose catalogue names the commands in a Discord locale (``no`` → nb,
+    ``sv-SE`` → sv; `classroom.i18n.languages`), else None: Discord shows English."""
+    return by_discord_locale(locale.value)
+
+
 NAME_MAX = 32
 DESCRIPTION_MAX = 100
 CHOICE_NAME_MAX = 100
@@ -118,7 +127,7 @@ def _fits(context: TranslationContextTypes, text: str) -> bool:
 
 
 class MattekrigTranslator(Translator):
-    """Answers Discord's ``no`` and ``sv-SE`` with the nb and sv catalogues."""
+    """Answers each Discord locale a language names (``no``, ``sv-SE``) with its catalogue."""
 
     def __init__(self) -> None:
         self._reported: set[tuple[str, str]] = set()
@@ -130,7 +139,7 @@ class MattekrigTranslator(Translator):
     async def translate(
         self, string: locale_str, locale: Locale, context: TranslationContextTypes
     ) -> str | None:
-        lang = DISCORD_LANGS.get(locale)
+        lang = discord_lang(locale)
         if lang is None:
             return None
         key = string.extras.get("key") or context_key(context)

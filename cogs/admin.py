@@ -28,13 +28,13 @@ from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
 from bot.translator import choice, ls
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
 from classroom.errors import UserFacingError
-from classroom.i18n import t
+from classroom.i18n import LANGS, t
 from engine.computer import Strength
 from engine.levels import AnswerForm
 from engine.options import ANSWER_TIME, DECK, LEVEL, MODE, TIME_LIMIT, WAR_SIZE
 from engine.registry import GAMES
 
-LANGUAGE_CHOICES = ("nb", "nn", "sv", "en", "server")
+LANGUAGE_CHOICES = (*LANGS, "server")  # a language, or the server's own (Discord's)
 MAX_GAME_ID = 2**53 - 1  # Discord's largest integer option
 NO_PINGS = discord.AllowedMentions.none()
 

@@ -18,7 +18,7 @@ from bot.services.report import class_report, day_bounds, parse_day
 from bot.services.results import ResultsService
 from bot.services.stats import summarize
 from classroom.errors import UserFacingError
-from classroom.i18n import DEFAULT_LANG, lang_of, t
+from classroom.i18n import DEFAULT_LANG, LANGS, lang_of, t
 from classroom.operations import OPERATIONS
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from engine.options import LEVELS
@@ -28,7 +28,6 @@ from storage import GuildSettings as GuildSettings  # the service's own type, fo
 from storage import SettingsChange as SettingsChange  # what the UI asks to change
 from storage.contract import Store
 
-LANGUAGES = ("nb", "nn", "sv", "en")
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
 
 
@@ -81,7 +80,7 @@ class AdminService:
             raise UserFacingError("error.bad_option", option="public_board")
         if board is not None and board not in VISIBILITIES:
             raise UserFacingError("error.bad_option", option="leaderboard")
-        if language is not None and language not in LANGUAGES:
+        if language is not None and language not in LANGS:
             raise UserFacingError("error.bad_option", option="language")
         if answer_form is not None and answer_form not in ANSWER_FORMS:
             raise UserFacingError("error.bad_option", option="answer_form")

@@ -1,15 +1,14 @@
-"""Messages in the pupil's language (nb, nn, sv, en).
+"""Messages in the pupil's language (nb, nn, sv, en: `classroom.i18n.languages`).
 
 This package and `classroom.i18n.messages` never import discord, so services, renderers and
 tests can use them; the slash-command translator lives in `bot.translator` and is
 imported on its own.
 """
 
+from classroom.i18n.languages import LANGS, LANGUAGES, Lang, Language
 from classroom.i18n.messages import (
     DEFAULT_LANG,
-    LANGS,
     PLURAL_FORMS,
-    Lang,
     MissingTranslationError,
     PluralForm,
     catalogue,
@@ -25,8 +24,10 @@ from classroom.i18n.messages import (
 __all__ = [
     "DEFAULT_LANG",
     "LANGS",
+    "LANGUAGES",
     "PLURAL_FORMS",
     "Lang",
+    "Language",
     "MissingTranslationError",
     "PluralForm",
     "catalogue",

@@ -45,18 +45,18 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Literal
 
+from classroom.i18n.languages import LANGS, LANGUAGES, Lang, by_tag
+
 log = logging.getLogger(__name__)
 
-Lang = Literal["nb", "nn", "sv", "en"]
 PluralForm = Literal["one", "other"]
 PLURAL_FORMS: tuple[PluralForm, ...] = ("one", "other")
-LANGS: tuple[Lang, ...] = ("nb", "nn", "sv", "en")
 DEFAULT_LANG: Lang = "en"
 
-# Discord locale codes (``no``, ``sv-SE``, ``en-US``, ``en-GB``) and browser language tags by
-# their primary subtag. ``no`` alone is bokmål (Discord's Norwegian, and what most browsers
-# mean by it); a ``no`` tag that names nynorsk (``no-NN``, the old ``no-nyn``) is nynorsk.
-_PRIMARY: dict[str, Lang] = {"no": "nb", "nb": "nb", "nn": "nn", "sv": "sv", "en": "en"}
+# Discord locale codes (``no``, ``sv-SE``, ``en-US``, ``en-GB``) and browser language tags are
+# read by their primary subtag (`classroom.i18n.languages`). ``no`` alone is bokmål (Discord's
+# Norwegian, and what most browsers mean by it); a ``no`` tag that names nynorsk (``no-NN``,
+# the old ``no-nyn``) is nynorsk.
 _NYNORSK_SUBTAGS = frozenset({"nn", "nyn"})
 
 _warned: set[tuple[str, str]] = set()
@@ -73,7 +73,7 @@ def catalogue(lang: Lang) -> Mapping[str, str]:
     so two people adding keys never edit the same file). A key in two files is an error."""
     if lang not in LANGS:
         raise ValueError(f"unknown language {lang!r}; expected one of {LANGS}")
-    folder = resources.files("classroom.i18n.catalogues")
+    folder = LANGUAGES[lang].folder or resources.files("classroom.i18n.catalogues")
     names = sorted(
         entry.name
         for entry in folder.iterdir()
@@ -178,7 +178,7 @@ def lang_of(locale: object | None) -> Lang | None:
     primary, *rest = code.split("-")
     if primary == "no" and _NYNORSK_SUBTAGS.intersection(rest):
         return "nn"
-    return _PRIMARY.get(primary)
+    return by_tag(primary)
 
 
 def pick_locale(interaction_locale: object | None, guild_locale: object | None = None) -> Lang:

@@ -105,7 +105,7 @@ def test_a_translators_wording_reaches_every_spreadsheet(
     row = next(csv.reader([_skills(lang).split("\r\n")[1]]))
     assert row[4] == "70'0" and row[9].startswith("«"), row
     pupil = PupilLine("s1", "Ada", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
-    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang).decode("utf-8-sig")  # type: ignore[arg-type]
+    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang).decode("utf-8-sig")
     columns, line = (next(csv.reader([row])) for row in summary.split("\r\n")[:2])
     assert all(cell.startswith("«") for cell in columns) and line[5] == "0'67", (
         columns,

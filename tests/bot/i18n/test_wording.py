@@ -136,7 +136,7 @@ def test_the_lesson_names_an_operation_as_the_bot_does(lang: str) -> None:
     """The lesson's summary said "kvadrater" and "kvadratrøtter" where the pupil's statistics
     and the teacher's report say "annen potens" and "kvadratrot": one word per operation."""
     for op in ("add", "multiply", "divide", "subtract", "square", "root"):
-        assert t(f"lesson.operation.{op}", lang) == op_name(op, lang).lower(), op  # type: ignore[arg-type]
+        assert t(f"lesson.operation.{op}", lang) == op_name(op, lang).lower(), op
 
 
 # A teacher's Discord permission, as the old stop refusal named it in each language.
