@@ -83,6 +83,8 @@ class BoardState:
     scene: Scene | None = None  # what that picture shows, when known
     text_only: bool = False  # its channel refuses attachments
     retrying: asyncio.Task[None] | None = None  # an edit that failed waits to be tried again
+    # set by a press on the board while it is behind: the retry waiting goes at once
+    hurry: asyncio.Event = field(default_factory=asyncio.Event)
     healed_at: float | None = None  # when a stale press last redrew it (loop time)
     pinged: int | None = None  # the decision window its players were last pinged for
     rendered: Rendered | None = None  # its text, last rendered

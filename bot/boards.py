@@ -444,7 +444,12 @@ class BoardPublisher:
         try:
             while covered is None:
                 delays = self.retry_delays_s
-                await asyncio.sleep(delays[min(attempt, len(delays) - 1)])
+                # the back-off, cut short by a press on the board (`heal`): the pupils are
+                # there, told their move counted, and Discord takes presses again
+                with contextlib.suppress(TimeoutError):
+                    async with asyncio.timeout(delays[min(attempt, len(delays) - 1)]):
+                        await board.hurry.wait()
+                board.hurry.clear()
                 attempt += 1
                 covered = await self._edit(game, board)
             log.info("board of game %s is true again (attempt %d)", game.id, attempt)
@@ -503,6 +508,11 @@ class BoardPublisher:
             self._forget_later(game_id)
             return
         if game.record.message_id == pressed_id:
+            # A retry waiting out its back-off (Discord refused the board a while: 429s)
+            # is tried now: the pupil was told the board would catch up.
+            board = self._board(game_id)
+            if board.retrying is not None:
+                board.hurry.set()
             await self.refresh(game)  # lets a finished game's board go when it is done
         elif game.is_finished:
             self._forget_later(game_id)
