@@ -36,6 +36,7 @@ from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
 from engine.config import Mode
 from engine.hints import swap_chances
+from engine.levels import RESULT_LEVELS, AnswerForm
 from engine.registry import descriptor
 from engine.regnekrig import RANDOM_TARGET_CHOICE, TARGET_CHOICE
 from engine.view import Now, SideView, View
@@ -233,7 +234,7 @@ def _answer_controls(
     level = table.config.level
     inner = (
         _secret(game, "table.answer.secret", lang)
-        + f'<label for="answer">{esc(t("modal.answer.label", lang))}</label>'
+        + f'<label for="answer">{esc(t(answer_label(table), lang))}</label>'
         f'<p class="about" id="about">{esc(about).replace(chr(0), cards)}</p>'
         f'<div class="answer-row"><input id="answer" name="answer" autocomplete="off" '
         f'autocapitalize="off" spellcheck="false" maxlength="100" aria-describedby="about" '
@@ -243,6 +244,14 @@ def _answer_controls(
         + "</div>"
     )
     return _act_form(paths, table, choice.side, lang, inner)
+
+
+def answer_label(table: View) -> str:
+    """The answer box's label in plain words, as the teacher chose the answer's form (RULES
+    §2.2): the number, or (levels 3–7, if chosen) the calculation alone is enough."""
+    config = table.config
+    form = AnswerForm.NUMBER if config.level in RESULT_LEVELS else config.answer_form
+    return f"lesson.answer.label.{form.value}"
 
 
 def _label(choice: Choice, lang: Lang) -> str:
@@ -442,7 +451,7 @@ def _summary(game: TableGame, paths: Paths, table: View, names: Mapping[int, str
         f'<h2 id="summary">{esc(t("table.summary.heading", lang))}</h2>'
         + "".join(f"<p>{md(line)}</p>" for line in lines)
         + f"<ul>{counts}</ul><p>{esc(rounds)}</p>"
-        f'<form method="get" action="{esc(paths.replay)}">'
+        f'<form method="get" action="{esc(paths.replay)}">{hidden("lang", lang)}'
         f"{button(t('table.download', lang))}</form>{after}</section>"
     )
 

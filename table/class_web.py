@@ -74,12 +74,18 @@ PUPIL_PATHS = Paths("/table/act", "/table", "/table/replay.json", "/table/more-t
 
 
 def _head(title: str, lang: Lang, action: str, who: str = "") -> str:
-    name = f'<p class="who">{esc(who)}</p>' if who else ""
-    return (
-        f'<header id="top"><h1>{esc(title)}</h1>{name}'
-        + lang_switch(lang, action, {})
-        + "</header>"
-    )
+    """The page's head; a pupil's own page (`who`: the seat's name) keeps it to one short
+    line, so a phone's first screen belongs to the table: its language switch is at the
+    page's end (`_langs`)."""
+    if who:
+        name = f'<p class="who">{esc(who)}</p>'
+        return f'<header id="top" class="pupil"><h1>{esc(title)}</h1>{name}</header>'
+    return f'<header id="top"><h1>{esc(title)}</h1>' + lang_switch(lang, action, {}) + "</header>"
+
+
+def _langs(lang: Lang) -> str:
+    """A pupil's page ends with the language switch."""
+    return f'<div id="langs" class="part part-langs">{lang_switch(lang, "/table", {})}</div>'
 
 
 def pupil_page(
@@ -106,7 +112,7 @@ def pupil_page(
         parts = waiting_parts(lesson, seat, lang, error)
         title = t("table.title", lang)
         body = _head(title, lang, "/table", seat.name) + wrap_parts(parts, LOBBY_ORDER) + goal
-        return {"state": "waiting", "title": title, "html": body, "data": {}}
+        return {"state": "waiting", "title": title, "html": body + _langs(lang), "data": {}}
     held = game.sides_of({seat.id})
     seats = {side: seat.id for side in held}
     hint = hint or game.hinted.get(seat.id) == game.state.window
@@ -120,7 +126,7 @@ def pupil_page(
         # welcome.
         lobby = waiting_parts(lesson, seat, lang, welcome=False)["lobby"]
         body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
-    body += goal
+    body += goal + _langs(lang)
     data = {"window": str(game.state.window), "now": str(game.view(None).now)}
     return {"state": table_state(game), "title": title, "html": body, "data": data}
 
@@ -138,8 +144,12 @@ def teacher_page(app: web.Application, lang: Lang, error: str | None = None) -> 
 
 
 def _lost(lang: Lang) -> str:
-    """What a live page says when its connection is lost (the script shows it)."""
-    return f' data-lost="{esc(t("lesson.connection.lost", lang))}"'
+    """What a live page says when its connection is lost, and when a press waits for it to
+    come back (the script shows them)."""
+    return (
+        f' data-lost="{esc(t("lesson.connection.lost", lang))}"'
+        f' data-queued="{esc(t("lesson.offline.queued", lang))}"'
+    )
 
 
 def _document(message: dict[str, Any], lang: Lang, status: int = 200) -> web.Response:

@@ -100,7 +100,12 @@ def refused_json(refused: Refused, lang: Lang) -> web.Response:
 
 
 def error_page(request: web.Request, key: str, status: int, **values: object) -> web.Response:
-    return html(not_found_page(lang_of(request), key, values), status)
+    """A refusal before (or outside) a handler's own: a page, or for the page's script its
+    JSON (the script says the sentence), in the language the request names."""
+    lang = lang_of(request)
+    if wants_json(request):
+        return web.json_response({"error": refusal_text(key, values, lang)}, status=status)
+    return html(not_found_page(lang, key, values), status)
 
 
 def set_cookie(response: web.StreamResponse, request: web.Request, name: str, value: str) -> None:

@@ -239,18 +239,39 @@ function connect(tries) {
   });
 }
 
+// A press made with no network: said once (a status, not an alarm), and sent again every
+// second until it gets through; the page that comes back with it replaces the line.
+function queued() {
+  const box = document.getElementById("messages");
+  const text = main().dataset.queued;
+  if (!box || !text || document.getElementById("queued")) return;
+  const line = document.createElement("p");
+  line.className = "message note";
+  line.id = "queued";
+  line.setAttribute("role", "status");
+  line.textContent = text;
+  box.append(line);
+}
+
 async function send(form, submitter) {
   const body = new FormData(form);
   if (submitter && submitter.name) body.append(submitter.name, submitter.value);
+  // The page's language in the address too: a refusal the server gives before it reads the
+  // form (a body it cannot read) is still in the page's words.
+  const url = new URL(form.action, location.href);
+  url.searchParams.set("lang", document.documentElement.lang);
   let answer;
   try {
-    answer = await fetch(form.action, {
+    answer = await fetch(url, {
       method: "POST", body: new URLSearchParams(body), headers: { Accept: "application/json" },
     });
   } catch (error) {
+    queued();
     setTimeout(() => send(form, submitter), 1000);
     return;
   }
+  const waited = document.getElementById("queued");
+  if (waited) waited.remove();
   if (!answer.ok) {
     const refused = await answer.json().catch(() => ({ error: "" }));
     say(refused.error);

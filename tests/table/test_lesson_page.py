@@ -10,6 +10,7 @@ import pytest
 from classroom.i18n import t
 from classroom.text.praise import PRAISE_BEST, PRAISE_EXACT, PRAISE_RIGHT
 from engine.actions import Forfeit
+from engine.game import choices
 from engine.intervallkrig import BET
 from engine.regnekrig import ANSWER
 from tests.table.lessons import Device, best_text, join, settle, side_of, teacher
@@ -155,3 +156,46 @@ async def test_after_a_game_one_waiting_message_and_no_second_welcome(lesson: Ta
     assert t("lesson.waiting", "en", name="Ada") not in words
     for device in (ada, bo, boss):
         await device.close()
+
+
+@pytest.mark.parametrize(("level", "form", "key"), [
+    ("5", "expression", "lesson.answer.label.expression"),
+    ("5", "number", "lesson.answer.label.number"),
+    ("2", "expression", "lesson.answer.label.number"),  # levels 1–2: always the number
+])  # fmt: skip
+async def test_the_answer_box_says_in_plain_words_what_to_type(
+    lesson: Table, level: str, form: str, key: str
+) -> None:
+    """Issue: "the answer box's label in plain words that match the answer form the teacher
+    chose" (RULES §2.2: the number, or at levels 3–7 the calculation alone if so chosen)."""
+    boss = await teacher(lesson)
+    await settings(boss, game="regnekrig", level=level, answer_form=form, answer_seconds="0")
+    ada, ada_seat = await join(lesson, "Ada")
+    bo, _ = await join(lesson, "Bo")
+    await boss.post("/teacher/pair", how="random", lang="en")
+    game = lesson.lesson.game_of(ada_seat)
+    assert game is not None
+    if game.state.phase is not ANSWER:
+        game.play(next(c.action for c in choices(game.state) if c.kind.name == "random_target"))
+    for lang in ("nb", "nn", "sv", "en"):
+        status, page = await ada.get(f"/table?lang={lang}")
+        assert status == 200
+        label = re.search(r'<label for="answer">(.*?)</label>', page)
+        assert label is not None and label.group(1) == t(key, lang)
+    for device in (ada, bo, boss):
+        await device.close()
+
+
+async def test_a_refusal_to_the_pages_script_is_in_the_pages_words(lesson: Table) -> None:
+    """Issue: "refusals in the page's language". The page's script sends a press with the
+    page's language in its address and reads the refusal as JSON, even one the server gives
+    before it reads the form (a body it cannot read)."""
+    ada, _ = await join(lesson, "Ada")
+    async with ada.session.post(
+        "/table/act?lang=nn",
+        data={"answer": "x" * 70_000},
+        headers={"Accept": "application/json", "Accept-Language": "en-GB"},
+    ) as response:
+        assert response.status == 413
+        assert await response.json() == {"error": t("table.error.too_large", "nn")}
+    await ada.close()
