@@ -12,6 +12,7 @@ from bot.render.board import clip
 from bot.render.panel import Panel
 from bot.render.records import ADMIN_COLOUR, DANGER_COLOUR, FIELD_VALUE_MAX, date, render_question
 from classroom.i18n import t
+from classroom.level_path import path_text
 from classroom.text.locale import as_lang
 from storage.records import (
     PRESET_KEYS,
@@ -131,7 +132,7 @@ def render_preset_embed(preset: ClassPreset, lang: str) -> discord.Embed:
     )
 
 
-MAX_PRESET_FIELDS = 25  # Discord's limit of fields in an embed
+MAX_PRESET_FIELDS = 24  # Discord's limit of 25 fields in an embed, less the level path
 
 
 def render_presets(
@@ -159,4 +160,6 @@ def render_presets(
     for name, shown in fields[:MAX_PRESET_FIELDS]:
         value = clip("\n".join(preset_lines(shown, lang)), FIELD_VALUE_MAX)
         embed.add_field(name=name, value=value, inline=False)
+    # What to set for a year group: the level path, beside the presets it helps to choose.
+    embed.add_field(name=t("path.title", lang), value=path_text(lang), inline=False)
     return embed

@@ -23,6 +23,7 @@ from bot.render.stats import op_name
 from bot.services.figures import ClassReport, SkillLine
 from classroom.advice import together_text
 from classroom.i18n import Lang, t
+from classroom.level_path import aim_text
 from classroom.text.locale import as_lang
 from classroom.text.notation import seconds_text
 
@@ -126,6 +127,10 @@ def render_report(
         ),
         colour=ADMIN_COLOUR,
     )
+    levels = sorted({line.level for line in report.lines})
+    if levels:  # the curriculum aim each level of the report serves
+        aims = "\n".join(f"**{level}** · {aim_text(level, lang)}" for level in levels)
+        head.add_field(name=t("path.aims", lang), value=clip(aims, FIELD_VALUE_MAX), inline=False)
     embeds = [head]
     shown = list(pupils.items())[page * PUPILS_PER_PAGE : (page + 1) * PUPILS_PER_PAGE]
     for user_id, lines in shown:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import discord
 
 from classroom.i18n import Lang, t
+from classroom.level_path import path_text
 from classroom.text.locale import as_lang
 from engine.descriptor import GameDescriptor
 from engine.registry import GAMES
@@ -96,6 +97,7 @@ def _help_text(lang: Lang) -> list[discord.Embed]:
     embed.add_field(
         name=t("help.heading.ratings", lang), value=t("help.ratings", lang), inline=False
     )
+    embed.add_field(name=t("path.title", lang), value=path_text(lang), inline=False)
     embed.set_footer(text=t("help.footer", lang, rules=command("rules", lang).strip("`")))
     return [embed]
 

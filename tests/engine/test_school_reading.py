@@ -377,7 +377,7 @@ def test_the_first_edition_still_judges_answers_stored_without_a_reading() -> No
 cards_st = st.integers(-10, 10)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(cards_st, cards_st, st.integers(1, 5))
 def test_showing_correct_working_never_loses_what_the_bare_number_wins(
     a: int, b: int, level: int
@@ -411,7 +411,7 @@ def _sign_moved(a: int, b: int, level: int, value: Fraction) -> str | None:
     return None
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=300)
 @given(cards_st, cards_st, st.integers(1, 4), st.integers(-200, 200))
 def test_a_wrong_number_always_gets_a_kind_and_a_sentence(
     a: int, b: int, level: int, typed: int
@@ -424,7 +424,7 @@ def test_a_wrong_number_always_gets_a_kind_and_a_sentence(
         assert Fraction(typed) not in reachable(a, b, level)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=200)
 @given(st.integers(1, 12), st.integers(1, 12))
 def test_a_positive_cards_addition_never_becomes_a_subtraction(a: int, b: int) -> None:
     """§2.2: "A rewrite moves signs only: it never turns a positive card's addition into a
