@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
-import secrets
 from typing import Any
 
 from aiohttp import WSMsgType, web
@@ -38,7 +37,7 @@ from table.class_pages import (
 from table.games import TableGame
 from table.joining import JoinGuard
 from table.lang import page_lang
-from table.lesson import MAX_SEATS, WAITING, Lesson, digest
+from table.lesson import MAX_SEATS, WAITING, Lesson
 from table.live import REPLACED, Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
@@ -177,18 +176,10 @@ async def join_page(request: web.Request) -> web.StreamResponse:
         raise web.HTTPSeeOther(f"/table?lang={lang}")
     async with request.app[LESSON].lock:
         response = _document(pupil_page(request.app[LESSON], device, lang), lang)
-    if not _visitor(request)[1]:
-        set_cookie(response, request, VISIT_COOKIE, secrets.token_urlsafe(16))
+    guard = request.app[GUARD]
+    if guard.visitor(request.cookies.get(VISIT_COOKIE), "")[1] == "none":
+        set_cookie(response, request, VISIT_COOKIE, guard.mark())
     return response
-
-
-def _visitor(request: web.Request) -> tuple[str, bool]:
-    """Whose tries of the code a join is (`table.joining`): the browser's visitor cookie
-    (given by the join page), else its address (a script that keeps no cookie)."""
-    mark = request.cookies.get(VISIT_COOKIE, "")
-    if 16 <= len(mark) <= 64 and mark.isascii():
-        return "visit:" + digest(mark), True
-    return f"address:{request.remote}", False
 
 
 async def seat_state(request: web.Request) -> web.Response:
@@ -200,9 +191,9 @@ async def join(request: web.Request) -> web.StreamResponse:
     lang = lang_of(request, form)
     lesson = request.app[LESSON]
     guard = request.app[GUARD]
-    visitor, known = _visitor(request)
+    visitor, lane = guard.visitor(request.cookies.get(VISIT_COOKIE), str(request.remote))
     try:
-        guard.before(visitor, known)
+        guard.before(visitor, lane)
         try:
             async with lesson.lock:
                 secret, _ = lesson.join(
@@ -211,7 +202,7 @@ async def join(request: web.Request) -> web.StreamResponse:
                 await lesson.save()
         except Refused as refused:
             if refused.key == "lesson.error.code":
-                guard.wrong(visitor, known)
+                guard.wrong(visitor, lane)
             else:
                 guard.refused(refused.key.rsplit(".", 1)[-1])
             raise

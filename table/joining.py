@@ -6,11 +6,17 @@ The code has six digits; unchecked, a script tries them all in minutes. So:
   (2 s, 4 s, 8 s … at most `LONGEST_WAIT`); a device is the browser's visitor cookie, given
   by the join page, so one pupil's typos never hold back the pupil beside them on the same
   school address. A request without the cookie (a script) counts as its address's device.
-* **the server checks at most `RATE` wrong codes a second in all**: two buckets of tries,
-  half each, one for the browsers that came through the join page and one for everything
-  else. A flood of cookieless requests empties its own bucket only: a pupil with the right
-  code still gets in at once. A try that finds its bucket empty is refused (429) before its
-  code is compared, so a refused try tells nothing about the code.
+* **the server checks at most `RATE` wrong codes a second in all**, from three buckets of
+  tries: browsers that opened the join page a while before (`RIPE` seconds: a pupil reads
+  the code off the board and types a name), browsers that opened it just now, and requests
+  without the join page's mark (a script). A flood from a script, or from a script that
+  fetches a fresh join page before every try, empties its own bucket only: a pupil with the
+  right code still gets in at once. A try that finds its bucket empty is refused (429)
+  before its code is compared, so a refused try tells nothing about the code.
+
+The join page's mark is signed with the lesson's own key and says when it was given, so a
+script cannot make up marks, nor old ones. (A script that collects join pages in bulk and
+waits can still make the pupils wait some seconds; it cannot guess any faster.)
 
 A right code costs nothing: a class of 32 joining at once is never slowed.
 
@@ -20,18 +26,27 @@ operator, when it begins, with the count of the one before; never a name or a co
 
 from __future__ import annotations
 
+import hashlib
+import hmac
 import logging
 import math
+import secrets
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import Literal
 
 from table.games import Clock
 from table.press import Refused
 
 log = logging.getLogger(__name__)
 
-RATE = 10.0  # wrong codes checked a second, in all (half per bucket)
-BURST = {True: 15.0, False: 5.0}  # a class typing at once; a script from nowhere
+Lane = Literal["ripe", "fresh", "none"]
+RATE = 10.0  # wrong codes checked a second, in all
+# Each bucket's share of them, and its burst (a class typing at once; a script from nowhere).
+SHARE: dict[Lane, float] = {"ripe": 4.0, "fresh": 3.0, "none": 3.0}
+BURST: dict[Lane, float] = {"ripe": 12.0, "fresh": 3.0, "none": 3.0}
+RIPE = 2.0  # seconds from opening the join page to a try that is a pupil's, not a script's
+MARK_LIFE = 12 * 3600.0
 FREE_WRONG = 3  # wrong codes a device may type before it waits
 FIRST_WAIT = 2.0
 LONGEST_WAIT = 60.0
@@ -93,14 +108,36 @@ class JoinGuard:
     def __init__(self, clock: Clock) -> None:
         self.clock = clock
         now = clock()
-        self.buckets = {
-            known: _Bucket(RATE / 2, BURST[known], BURST[known], now) for known in (True, False)
-        }
+        self.key = secrets.token_bytes(32)
+        self.buckets = {lane: _Bucket(SHARE[lane], BURST[lane], BURST[lane], now) for lane in SHARE}
         self.devices: dict[str, _Tries] = {}
         self.bursts = _Bursts()
         self.checked_wrong = 0  # wrong codes compared so far (the measurement reads it)
 
-    def before(self, device: str, known: bool) -> None:
+    def _sign(self, text: str) -> str:
+        return hmac.new(self.key, text.encode(), hashlib.sha256).hexdigest()[:32]
+
+    def mark(self) -> str:
+        """The join page's mark for a browser: when it was given, a nonce, the signature."""
+        text = f"{self.clock():.3f}.{secrets.token_hex(8)}"
+        return f"{text}.{self._sign(text)}"
+
+    def visitor(self, mark: str | None, address: str) -> tuple[str, Lane]:
+        """Whose tries a join is, and its bucket: the mark's browser (ripe once it opened
+        the join page `RIPE` seconds ago), else the address (a script that keeps no mark)."""
+        given, nonce, signature = ([".", ".", "."] + (mark or "").rsplit(".", 2))[-3:]
+        try:
+            at = float(given)
+        except ValueError:
+            return f"address:{address}", "none"
+        age = self.clock() - at
+        if not hmac.compare_digest(signature, self._sign(f"{given}.{nonce}")) or not (
+            0 <= age <= MARK_LIFE
+        ):
+            return f"address:{address}", "none"
+        return f"mark:{nonce}", "ripe" if age >= RIPE else "fresh"
+
+    def before(self, device: str, lane: Lane) -> None:
         """Raises a 429 refusal when this try may not be checked now: the device waits,
         or its bucket is empty."""
         now = self.clock()
@@ -108,17 +145,17 @@ class JoinGuard:
         if tries is not None and tries.until > now:
             self.refused("wait", now)
             raise Refused("lesson.error.wait", 429, count=math.ceil(tries.until - now))
-        bucket = self.buckets[known]
+        bucket = self.buckets[lane]
         bucket.fill(now)
         if bucket.tokens < 1:
             self.refused("busy", now)
             raise Refused("lesson.error.busy", 429, count=max(1, math.ceil(bucket.wait())))
 
-    def wrong(self, device: str, known: bool) -> None:
+    def wrong(self, device: str, lane: Lane) -> None:
         """A wrong code was checked: it costs its bucket a try and its device a free one."""
         now = self.clock()
         self.checked_wrong += 1
-        self.buckets[known].tokens -= 1
+        self.buckets[lane].tokens -= 1
         tries = self.devices.pop(device, None) or _Tries()
         if now - tries.last > FORGET:
             tries = _Tries()

@@ -18,11 +18,11 @@ import pytest
 from classroom.i18n import LANGS, t
 from classroom.text.naming import computer_name
 from table.class_web import GUARD
-from table.joining import BURST, FREE_WRONG, RATE
+from table.joining import BURST, FREE_WRONG, RATE, RIPE
 from table.lesson import MAX_SEATS
 from table.names import clean_name
 from tests.table.lessons import Device, join, teacher
-from tests.table.support import Table, message_of, text_of
+from tests.table.support import FakeClock, Table, message_of, text_of
 
 pytestmark = pytest.mark.usefixtures("quiet_log")
 
@@ -37,11 +37,13 @@ def script(table: Table) -> Device:
     return Device(table, session)
 
 
-async def browser(table: Table) -> Device:
-    """A pupil's browser: it opens the join page first (and keeps its cookies)."""
+async def browser(table: Table, typing: float = RIPE) -> Device:
+    """A pupil's browser: it opens the join page (and keeps its cookies), and the pupil
+    types the code and a name (`typing`: the seconds that takes; a script takes none)."""
     device = Device.new(table)
     status, _ = await device.get("/?lang=en")
-    assert status == 200
+    assert status == 200 and "mk_visit" in device.cookies
+    table.clock.now += typing
     return device
 
 
@@ -104,7 +106,7 @@ async def test_a_flood_of_wrong_codes_is_checked_ten_a_second_in_all(
     async with devices(flood):
         for n in range(tries):
             lesson.clock.now += 0.025
-            guesser = flood if n % 2 else await browser(lesson)
+            guesser = flood if n % 2 else await browser(lesson, typing=0)
             status, page = await try_join(guesser, wrong(lesson, n), f"P{n}", lang)
             if guesser is not flood:
                 await guesser.close()
@@ -127,22 +129,29 @@ async def test_a_flood_of_wrong_codes_is_checked_ten_a_second_in_all(
 
 
 async def test_a_pupil_with_the_right_code_gets_in_during_a_flood(lesson: Table) -> None:
-    """A flood of wrong codes from a script on the school's address empties its own tries
-    only: the pupil who opened the join page and typed the right code is in at once."""
+    """A flood of wrong codes on the school's address, from a script and from a script that
+    opens a fresh join page before every try, empties its own tries only: the pupil who
+    opened the join page and typed the right code meanwhile is in at once."""
+    pupil = await browser(lesson)  # the page opened, the code being typed …
     flood = script(lesson)
-    async with devices(flood):
+    async with devices(pupil, flood):
         statuses = [(await try_join(flood, wrong(lesson, n), "x"))[0] for n in range(50)]
-        assert statuses.count(429) >= 40
-        pupil = await browser(lesson)
-        async with devices(pupil):
-            status, _ = await try_join(pupil, lesson.lesson.code, "Ada")
-            assert status == 303 and len(lesson.lesson.seats) == 1
+        assert statuses.count(429) >= 45
+        statuses = []
+        for n in range(50):
+            fresh = await browser(lesson, typing=0)
+            statuses.append((await try_join(fresh, wrong(lesson, n), "x"))[0])
+            await fresh.close()
+        assert statuses.count(429) >= 45
+        status, _ = await try_join(pupil, lesson.lesson.code, "Ada")  # … and sent
+        assert status == 303 and len(lesson.lesson.seats) == 1
 
 
 async def test_a_class_of_28_joins_from_one_address(lesson: Table) -> None:
     """28 pupils on the school's one address, a few of them with a typo first: every one
     of them is in, none of them told to wait."""
-    class_ = [await browser(lesson) for _ in range(28)]
+    class_ = [await browser(lesson, typing=0) for _ in range(28)]
+    lesson.clock.now += RIPE  # they type the code off the board and their names
     async with devices(*class_):
         for n, pupil in enumerate(class_):
             if n % 5 == 0:
@@ -284,3 +293,21 @@ async def test_a_real_name_is_welcome(lesson: Table, name: str) -> None:
     async with devices(pupil):
         status, page = await try_join(pupil, lesson.lesson.code, name)
         assert status == 303, message_of(page)
+
+
+def test_the_join_pages_mark_cannot_be_made_up_or_aged() -> None:
+    """A browser's tries count as a pupil's only with the join page's own mark, given at
+    least `RIPE` seconds before: a made-up mark, another lesson's, or one dated earlier by
+    hand counts as a script's."""
+    from table.joining import JoinGuard
+
+    clock = FakeClock()
+    guard, other = JoinGuard(clock), JoinGuard(clock)
+    mark = guard.mark()
+    assert guard.visitor(mark, "10.0.0.1")[1] == "fresh"
+    clock.now += RIPE
+    assert guard.visitor(mark, "10.0.0.1")[1] == "ripe"
+    when, nonce, signature = mark.rsplit(".", 2)
+    for forged in [other.mark(), f"{float(when) - 60:.3f}.{nonce}.{signature}", "1.2.3", "",
+                   "x" * 64, f"{when}.{nonce}.{'0' * 32}"]:  # fmt: skip
+        assert guard.visitor(forged, "10.0.0.1") == ("address:10.0.0.1", "none"), forged
