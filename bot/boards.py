@@ -468,18 +468,21 @@ class BoardPublisher:
 
     # -- after a restart, and boards found behind ----------
 
-    async def catch_up(self, games: Sequence[LiveGame]) -> None:
+    async def catch_up(self, games: Sequence[LiveGame], *, every_first: bool = False) -> None:
         """Draw every given board again from its game's state, paced to Discord's limits
         (start-up: the log may be ahead of what Discord shows). A board known to be behind
         its game (its last action was committed but never shown: a crash came between), or
         not known to be true, and every board of a game that ended lately, is drawn before
         this returns, so before the bot takes its first press: a pupil never presses a board
-        that is behind and is refused. The others follow in the background."""
-        behind = [g for g in games if may_be_behind(g)]
+        that is behind and is refused. The others follow in the background; with
+        ``every_first`` (boards may be *ahead* of their games: the database lost its last
+        moves) every board is drawn before this returns."""
+        behind = [g for g in games if every_first or may_be_behind(g)]
         await self._catch_up(behind)
         if behind:
             log.info("redrew %d board(s) behind their games", len(behind))
-        self._spawn(self._catch_up([g for g in games if not may_be_behind(g)]))
+        first = {id(g) for g in behind}
+        self._spawn(self._catch_up([g for g in games if id(g) not in first]))
 
     async def _catch_up(self, games: list[LiveGame]) -> None:
         pending = []

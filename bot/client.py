@@ -131,9 +131,13 @@ class MattekrigBot(App):
         clock: Clock | None = None,
         sync_global: bool = False,
         pictures: bool = True,
+        boards_may_be_ahead: bool = False,
         **options: Any,
     ) -> None:
-        """``pictures`` False: every board is text only (the benchmark's text bot)."""
+        """``pictures`` False: every board is text only (the benchmark's text bot).
+        ``boards_may_be_ahead``: the last run died and the database's WAL was deleted since
+        (`bot.ops.lock`), so any board may show moves the database lost: every board is
+        drawn again before the first press, not only those known to be behind."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -146,6 +150,7 @@ class MattekrigBot(App):
         self.clock: Clock = clock or SystemClock()
         self.sync_global = sync_global
         self.pictures = pictures
+        self.boards_may_be_ahead = boards_may_be_ahead
         self._purging: asyncio.Future[dict[str, int]] | None = None
         self._beats = Heartbeat(heartbeat_path(config), self)
         watch_presses(self)  # every log line of a press names its interaction, guild, game
@@ -206,7 +211,15 @@ class MattekrigBot(App):
         await self.results.record_pending()  # games that ended just before a crash
         # The log may be ahead of Discord (a crash between a commit and its board edit):
         # every board is drawn again from its game, those behind before the first press.
-        await self.boards.catch_up([*restored, *await self.games.ended_lately()])
+        if self.boards_may_be_ahead:
+            log.warning(
+                "the last run stopped without closing the database and its -wal file is "
+                "gone: the moves only it held are lost; every board is drawn again from the "
+                "database before the first press"
+            )
+        await self.boards.catch_up(
+            [*restored, *await self.games.ended_lately()], every_first=self.boards_may_be_ahead
+        )
         self.scheduler.start()
         self.purge_daily.start()
         self.heartbeat.start()

@@ -186,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
         if ready.exposed:
             log.warning("%s", ready.exposed)
         return _start(config, args)
-    with DatabaseLock(config.database_path):
+    with DatabaseLock(config.database_path) as lock:  # the bot says a lost WAL (client)
         setup_logging(config.log_level, config.log_format, secrets=(config.token,))
         log.info("%s, database %s", version(), ready.report.summary())
         if ready.made_private:
@@ -194,15 +194,15 @@ def _run(args: argparse.Namespace) -> int:
             log.warning("%s could be read by other users: made private (0600)", names)
         if ready.exposed:
             log.warning("%s", ready.exposed)
-        return _start(config, args)
+        return _start(config, args, boards_may_be_ahead=lock.wal_lost)
 
 
-def _start(config: Config, args: argparse.Namespace) -> int:
+def _start(config: Config, args: argparse.Namespace, *, boards_may_be_ahead: bool = False) -> int:
     # imported here, not at the top: check, backup and restore never load the client
     from bot.client import make_bot
     from storage import StorageError
 
-    bot = make_bot(config, sync_global=args.sync)
+    bot = make_bot(config, sync_global=args.sync, boards_may_be_ahead=boards_may_be_ahead)
     try:
         asyncio.run(bot.serve(config.token))  # SIGTERM and SIGINT: one clean stop
     except (sqlite3.Error, StorageError) as error:  # what the checks above cannot foresee

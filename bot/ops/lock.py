@@ -54,6 +54,10 @@ class DatabaseLock:
         self.database = database
         self.path = lock_path(database)
         self._fd: int | None = None
+        # the last bot on this database died without closing it (its pid was left here)
+        self.unclean_stop = False
+        # ... and the database's -wal file is gone since: what was only in it is lost
+        self.wal_lost = False
 
     def acquire(self) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE)
@@ -63,6 +67,13 @@ class DatabaseLock:
         except BlockingIOError:
             os.close(fd)
             raise DatabaseLocked(self.database, holder(self.database)) from None
+        # A clean stop empties the file (`release`); a kill leaves its holder's pid. SQLite
+        # removes the -wal file only when its last connection closes: after a kill it is
+        # still there, unless someone deleted it (then the commits only it held are gone,
+        # and Discord's boards may show moves the database no longer has).
+        self.unclean_stop = bool(os.pread(fd, 32, 0).strip())
+        wal = self.database.with_name(self.database.name + "-wal")
+        self.wal_lost = self.unclean_stop and self.database.is_file() and not wal.exists()
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode("ascii"))
         self._fd = fd
@@ -91,11 +102,17 @@ class DatabaseLock:
 
 
 def is_running(database: Path) -> bool:
-    """Whether a bot holds the database's lock now (tries and releases it at once)."""
-    if not lock_path(database).exists():
+    """Whether a bot holds the database's lock now (tries and releases it at once, leaving
+    the file as it was: the pid a killed bot left there tells the next start so)."""
+    path = lock_path(database)
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except FileNotFoundError:
         return False
     try:
-        with DatabaseLock(database):
-            return False
-    except DatabaseLocked:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
         return True
+    finally:
+        os.close(fd)  # closing drops a flock taken here
+    return False

@@ -142,3 +142,45 @@ async def test_after_a_sigkill_every_board_is_true_before_the_first_press(
         current = fake.message(board.id)
         again = await driver.click(user, current, _flip_of(current))
         assert again.answered and again.response_type == UPDATE_MESSAGE
+
+
+AHEAD_GAMES = 30
+
+
+async def test_after_a_kill_and_a_lost_wal_every_board_is_redrawn_before_the_first_press(
+    fake_discord: FakeDiscord, driver: Driver, tmp_path: Path
+) -> None:
+    """The bot is killed, then its database's -wal file is deleted (by hand, or a tool that
+    copies the main file only): the presses only the WAL held are lost, and every board shows
+    a round its game no longer has. The restarted bot sees the lost WAL (its lock file still
+    names the killed process, and no -wal is there) and draws every board again from the
+    database before it takes a press: when it says it is ready, no board is ahead of its
+    game, and a press on one is taken."""
+    fake = fake_discord
+    database = tmp_path / "lost.sqlite3"
+    seats = _pupils_at_boards(fake, AHEAD_GAMES)
+    bot = BotProcess(fake, "real", database)
+    await bot.start()
+    try:
+        boards = []
+        for user, channel in seats:
+            board, _ = await game_with_a_flip(driver, database, user, channel)
+            boards.append((user, board))
+        with contextlib.closing(sqlite3.connect(database)) as db:  # the games are in the file
+            db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+        for user, board in boards:  # ... and these presses only in the WAL
+            current = fake.message(board.id)
+            press = await driver.click(user, current, _flip_of(current))
+            assert press.answered and press.response_type == UPDATE_MESSAGE
+    finally:
+        await bot.kill()
+    database.with_name(database.name + "-wal").unlink()
+    database.with_name(database.name + "-shm").unlink(missing_ok=True)
+    assert len(stale_boards(fake, database)) == AHEAD_GAMES  # every board is ahead
+
+    async with BotProcess(fake, "real", database):
+        assert stale_boards(fake, database) == []
+        user, board = boards[0]
+        current = fake.message(board.id)
+        again = await driver.click(user, current, _flip_of(current))
+        assert again.answered and again.response_type == UPDATE_MESSAGE

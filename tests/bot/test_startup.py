@@ -255,3 +255,41 @@ def test_check_online_and_run_agree_that_an_unreachable_discord_is_exit_1(
     assert "problem: cannot reach Discord" in capsys.readouterr().out
     assert main(["run"]) == 1
     assert "cannot reach Discord" in capsys.readouterr().err
+
+
+def test_the_lock_tells_a_killed_bots_lost_wal_from_a_clean_stop(tmp_path: Path) -> None:
+    """A clean stop empties the lock file; a kill leaves its pid, and SQLite's -wal file with
+    it. A -wal deleted since means the database lost what only it held (bot.ops.lock)."""
+    from bot.ops.lock import DatabaseLock, lock_path
+
+    database = tmp_path / "m.db"
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA user_version = 1")
+    with DatabaseLock(database) as first:
+        assert not first.unclean_stop and not first.wal_lost
+    with DatabaseLock(database) as clean:
+        assert not clean.unclean_stop
+    lock_path(database).write_text("4242\n")  # what a killed holder leaves
+    wal = database.with_name("m.db-wal")
+    wal.write_bytes(b"")
+    with DatabaseLock(database) as killed:
+        assert killed.unclean_stop and not killed.wal_lost
+    lock_path(database).write_text("4242\n")
+    wal.unlink()
+    with DatabaseLock(database) as lost:
+        assert lost.unclean_stop and lost.wal_lost
+
+
+def test_checking_whether_a_bot_runs_leaves_a_killed_bots_mark(tmp_path: Path) -> None:
+    """`mattekrig check` (and the health check) after a kill must not erase what the next
+    start reads from the lock file."""
+    from bot.ops.lock import DatabaseLock, is_running, lock_path
+
+    database = tmp_path / "m.db"
+    with sqlite3.connect(database) as conn:
+        conn.execute("PRAGMA user_version = 1")
+    lock_path(database).write_text("4242\n")
+    assert not is_running(database)
+    assert lock_path(database).read_text() == "4242\n"
+    with DatabaseLock(database) as started:
+        assert is_running(database) and started.unclean_stop
