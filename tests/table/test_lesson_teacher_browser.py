@@ -15,6 +15,7 @@ import pytest
 import pytest_asyncio
 
 from classroom.i18n import t
+from table.class_web import HUB
 from table.lesson import Lesson
 from tests.table.browser import axe_violations, launch, need_browser
 from tests.table.support import Table, serve
@@ -138,6 +139,14 @@ async def test_the_removal_menu_works_from_the_keyboard(browser: Browser, lesson
     await page.keyboard.press("ArrowDown")
     await page.keyboard.press("ArrowDown")  # past "everyone not playing" and Ada: Bo
     assert await page.locator("#remove-seat").evaluate("s => s.selectedOptions[0].text") == "Bo"
+    # A latecomer joins meanwhile: the page's seats are redrawn live, and the open menu, the
+    # choice made in it and the focus stay as the teacher left them.
+    lesson.lesson.join(None, lesson.lesson.code, "Eli")
+    await lesson.app[HUB].lobby_changed()
+    await page.locator("[data-seat]").nth(4).wait_for()
+    assert await page.locator("#remove-menu").get_attribute("open") is not None
+    assert await page.locator("#remove-seat").evaluate("s => s.selectedOptions[0].text") == "Bo"
+    assert await page.evaluate("document.activeElement.id") == "remove-seat"
     await page.keyboard.press("Tab")
     async with page.expect_navigation():
         await page.keyboard.press("Enter")
@@ -146,5 +155,5 @@ async def test_the_removal_menu_works_from_the_keyboard(browser: Browser, lesson
     await tab_to(f"return e.textContent === {yes!r};")
     async with page.expect_navigation():
         await page.keyboard.press("Enter")
-    assert sorted(s.name for s in lesson.lesson.seats.values()) == ["Ada", "Cy", "Di"]
+    assert sorted(s.name for s in lesson.lesson.seats.values()) == ["Ada", "Cy", "Di", "Eli"]
     await page.context.close()
