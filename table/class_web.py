@@ -21,6 +21,7 @@ from typing import Any
 from aiohttp import WSMsgType, web
 
 from classroom.i18n import Lang, t
+from classroom.summary import csv_bytes
 from classroom.text.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.class_pages import (
@@ -43,7 +44,7 @@ from table.net import qr_svg
 from table.page import document, esc, lang_switch
 from table.press import Refused, press, whole
 from table.setup import SetupError, read_lesson_setup
-from table.summary import csv_bytes, summarise
+from table.summary import summarise
 from table.web import (
     DEVICE_COOKIE,
     LESSON,

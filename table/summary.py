@@ -5,12 +5,8 @@ ones marked as such."""
 from __future__ import annotations
 
 from classroom.summary import ClassSummary, Played, Pupil
-from classroom.summary import PupilLine as PupilLine
-from classroom.summary import csv_bytes as csv_bytes
 from classroom.summary import summarise as summarise_class
 from table.lesson import Lesson
-
-ClassLine = ClassSummary  # the name the lesson's pages and tests know it by
 
 
 def summarise(lesson: Lesson) -> ClassSummary:

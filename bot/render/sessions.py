@@ -20,7 +20,7 @@ from bot.render.records import (
 )
 from bot.render.report import mistake_in
 from bot.render.stats import op_name
-from bot.services.figures import PupilLine, SessionSummary
+from bot.services.figures import SessionLine, SessionSummary
 from classroom.i18n import Lang, t
 from classroom.text.locale import as_lang
 from storage.records import ClassSession
@@ -33,7 +33,7 @@ def render_session_started(session: ClassSession, lang: str) -> str:
     return text
 
 
-def pupil_line(pupil: PupilLine, lang: str) -> str:
+def pupil_line(pupil: SessionLine, lang: str) -> str:
     """One pupil's session: games, answers, correct share, best moves, misses, exact hits."""
     return t(
         "session.pupil",
@@ -122,7 +122,7 @@ def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
     return embed
 
 
-def render_my_session(session: ClassSession, line: PupilLine, lang: str) -> discord.Embed:
+def render_my_session(session: ClassSession, line: SessionLine, lang: str) -> discord.Embed:
     """A pupil's own line of a class session, for their eyes only: their numbers, their
     most common mistakes in words, and their gain over their own games before it."""
     lang = as_lang(lang)

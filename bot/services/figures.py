@@ -108,8 +108,10 @@ class PlayerStats:
 
 
 @dataclass(frozen=True, slots=True)
-class PupilLine:
-    """One pupil's part of a session."""
+class SessionLine:
+    """One pupil's part of a Discord class session, shown to that pupil only (the lesson's
+    rows are `classroom.summary.PupilLine`). Its answers are counted by the answer tally, as
+    the lesson's are (`bot.services.results`)."""
 
     user_id: int
     name: str
@@ -145,8 +147,8 @@ class SessionSummary:
     session: ClassSession
     games: int
     operations: tuple[OperationTally, ...]  # the class's answers per operation
-    pupils: tuple[PupilLine, ...]  # by name: each shown only to its pupil
-    most_improved: PupilLine | None
+    pupils: tuple[SessionLine, ...]  # by name: each shown only to its pupil
+    most_improved: SessionLine | None
     mistakes: tuple[ClassMistake, ...] = ()  # the class's most common, most first
 
 

@@ -17,7 +17,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from bot.services.base import StoredService
-from bot.services.figures import ClassMistake, PupilLine, SessionSummary
+from bot.services.figures import ClassMistake, SessionLine, SessionSummary
 from classroom.errors import UserFacingError
 from classroom.operations import OPERATIONS
 from classroom.tally import disjoint
@@ -59,7 +59,7 @@ class SessionService(StoredService[Store]):
             raise UserFacingError("session.running")
         return session
 
-    async def my_last(self, guild_id: int, user_id: int) -> tuple[ClassSession, PupilLine] | None:
+    async def my_last(self, guild_id: int, user_id: int) -> tuple[ClassSession, SessionLine] | None:
         """The pupil's own line of the server's last session (shown only to them, under
         `/mattekrig stats`), or None when they did not play in it."""
         session = await self.storage.last_session(guild_id)
@@ -69,7 +69,7 @@ class SessionService(StoredService[Store]):
 
     async def my_line(
         self, session_id: int, guild_id: int, user_id: int
-    ) -> tuple[ClassSession, PupilLine | None]:
+    ) -> tuple[ClassSession, SessionLine | None]:
         """The presser's own line of a summarised session (the summary's button): None when
         they played no game in it. A session of another server, or not over, is refused."""
         session = await self.storage.session(session_id)
@@ -82,7 +82,7 @@ class SessionService(StoredService[Store]):
 
     async def _line_of(
         self, session: ClassSession, user_id: int
-    ) -> tuple[ClassSession, PupilLine] | None:
+    ) -> tuple[ClassSession, SessionLine] | None:
         played = await self.storage.player_games(session.guild_id, user_id)
         during = [g for g in played if _in(session, g)]
         before = [g for g in played if g.result.started_at < session.started_at]
@@ -150,7 +150,7 @@ def session_summary(
         old_answers, old_correct = earlier.get(user_id, [0, 0])
         gain = correct / answers - old_correct / old_answers if answers and old_answers else None
         pupils.append(
-            PupilLine(
+            SessionLine(
                 user_id=user_id,
                 name=games[-1].player.display_name or str(user_id),
                 games=len(games),

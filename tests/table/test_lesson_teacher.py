@@ -12,8 +12,8 @@ import re
 import pytest
 
 from classroom.i18n import t
+from classroom.summary import ClassSummary, PupilLine, csv_bytes
 from table.board import card_html
-from table.summary import ClassLine, PupilLine, csv_bytes
 from tests.table.lessons import (
     Device,
     best_text,
@@ -263,7 +263,7 @@ def test_the_csv_opens_in_a_spreadsheet_in_each_language(lang: str, sep: str, sh
     in every language a byte-order mark; a name typed as a formula stays text."""
     pupil = PupilLine("s1", "=1+1", games=1, rounds=3, answers=3, best=2, exact=1,
                       mistakes=(("sign_slip", 1),))  # fmt: skip
-    body = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang)
+    body = csv_bytes(ClassSummary((pupil,), (), (), 2, 1), lang)
     assert body.startswith("\ufeff".encode())
     rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig")), delimiter=sep))
     assert rows[1][:7] == ["'=1+1", "1", "3", "3", "2", share, "1"]

@@ -19,7 +19,7 @@ from bot.services.figures import ClassReport, SkillLine
 from bot.services.report import report_rows_csv
 from classroom.i18n import LANGS, Lang, catalogue, t
 from classroom.i18n import messages as catalogue_module
-from table.summary import ClassLine, PupilLine, csv_bytes
+from classroom.summary import ClassSummary, PupilLine, csv_bytes
 
 LINE = SkillLine(
     user_id=1,
@@ -105,7 +105,7 @@ def test_a_translators_wording_reaches_every_spreadsheet(
     row = next(csv.reader([_skills(lang).split("\r\n")[1]]))
     assert row[4] == "70'0" and row[9].startswith("«"), row
     pupil = PupilLine("s1", "Ada", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
-    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang).decode("utf-8-sig")
+    summary = csv_bytes(ClassSummary((pupil,), (), (), 2, 1), lang).decode("utf-8-sig")
     columns, line = (next(csv.reader([row])) for row in summary.split("\r\n")[:2])
     assert all(cell.startswith("«") for cell in columns) and line[5] == "0'67", (
         columns,
@@ -163,7 +163,7 @@ def test_every_spreadsheet_starts_with_a_bom_in_every_language(lang: Lang) -> No
     English too: without it Excel reads UTF-8 in the computer's own code page and "Åse"
     opens as "Ã…se". The mark is the only thing before the header."""
     pupil = PupilLine("s1", "Åse", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
-    summary = csv_bytes(ClassLine((pupil,), (), (), 2, 1), lang)
+    summary = csv_bytes(ClassSummary((pupil,), (), (), 2, 1), lang)
     line = replace(LINE, name="Åse")
     skills = report_rows_csv(ClassReport((line,), None, None), {}, str, lang=lang)
     for data in (summary, _pupils(lang).encode("utf-8"), skills.encode("utf-8")):
