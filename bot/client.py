@@ -135,9 +135,10 @@ class MattekrigBot(App):
         **options: Any,
     ) -> None:
         """``pictures`` False: every board is text only (the benchmark's text bot).
-        ``boards_may_be_ahead``: the last run died and the database's WAL was deleted since
-        (`bot.ops.lock`), so any board may show moves the database lost: every board is
-        drawn again before the first press, not only those known to be behind."""
+        ``boards_may_be_ahead``: a backup was restored, or the last run died and the
+        database's WAL was deleted since (`bot.ops.lock`), so any board may show moves the
+        database does not have: every board is drawn again before the first press, not only
+        those known to be behind."""
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents(),
@@ -213,9 +214,9 @@ class MattekrigBot(App):
         # every board is drawn again from its game, those behind before the first press.
         if self.boards_may_be_ahead:
             log.warning(
-                "the last run stopped without closing the database and its -wal file is "
-                "gone: the moves only it held are lost; every board is drawn again from the "
-                "database before the first press"
+                "the database may be behind what the boards in Discord show (a backup was "
+                "restored, or its -wal file was deleted after the last bot was killed): every "
+                "board is drawn again from the database before the first press"
             )
         await self.boards.catch_up(
             [*restored, *await self.games.ended_lately()], every_first=self.boards_may_be_ahead

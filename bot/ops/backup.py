@@ -301,7 +301,7 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
     check_folder(database, True)
     again = (0, 0)
     try:
-        with DatabaseLock(database):
+        with DatabaseLock(database) as lock:
             replaced, departed = _forgets(database), _departed(database)
             kept = None
             if database.exists():
@@ -324,6 +324,9 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
                 src.close()
             again = _forget_again(database, replaced, _forgets(source), departed)
             pruned = prune_restore_copies(database, now)
+            # the boards in Discord may show moves the backup does not have: the next
+            # start draws every board again before the first press
+            lock.mark_restored()
     except DatabaseLocked as locked:
         pid = f" (process {locked.holder})" if locked.holder is not None else ""
         raise StartupError(

@@ -186,7 +186,7 @@ def _run(args: argparse.Namespace) -> int:
         if ready.exposed:
             log.warning("%s", ready.exposed)
         return _start(config, args)
-    with DatabaseLock(config.database_path) as lock:  # the bot says a lost WAL (client)
+    with DatabaseLock(config.database_path) as lock:
         setup_logging(config.log_level, config.log_format, secrets=(config.token,))
         log.info("%s, database %s", version(), ready.report.summary())
         if ready.made_private:
@@ -194,7 +194,7 @@ def _run(args: argparse.Namespace) -> int:
             log.warning("%s could be read by other users: made private (0600)", names)
         if ready.exposed:
             log.warning("%s", ready.exposed)
-        return _start(config, args, boards_may_be_ahead=lock.wal_lost)
+        return _start(config, args, boards_may_be_ahead=lock.boards_may_be_ahead)
 
 
 def _start(config: Config, args: argparse.Namespace, *, boards_may_be_ahead: bool = False) -> int:

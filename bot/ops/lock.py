@@ -20,6 +20,9 @@ from types import TracebackType
 from bot.config import StartupError
 from bot.ops.private import FILE_MODE
 
+# What `restore` leaves in the lock file (a holder leaves its pid, a clean stop nothing).
+RESTORED = b"restored"
+
 
 class DatabaseLocked(StartupError):
     """Another process holds the database's lock."""
@@ -58,6 +61,8 @@ class DatabaseLock:
         self.unclean_stop = False
         # ... and the database's -wal file is gone since: what was only in it is lost
         self.wal_lost = False
+        # `mattekrig restore` replaced the database since the last bot on it
+        self.restored = False
 
     def acquire(self) -> None:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE)
@@ -71,7 +76,9 @@ class DatabaseLock:
         # removes the -wal file only when its last connection closes: after a kill it is
         # still there, unless someone deleted it (then the commits only it held are gone,
         # and Discord's boards may show moves the database no longer has).
-        self.unclean_stop = bool(os.pread(fd, 32, 0).strip())
+        left = os.pread(fd, 32, 0).strip()
+        self.restored = left == RESTORED
+        self.unclean_stop = bool(left) and not self.restored
         wal = self.database.with_name(self.database.name + "-wal")
         self.wal_lost = self.unclean_stop and self.database.is_file() and not wal.exists()
         os.ftruncate(fd, 0)
@@ -83,6 +90,19 @@ class DatabaseLock:
         if fd is not None:
             os.ftruncate(fd, 0)
             os.close(fd)  # closing drops the flock
+
+    @property
+    def boards_may_be_ahead(self) -> bool:
+        """Discord's boards may show moves this database does not have."""
+        return self.wal_lost or self.restored
+
+    def mark_restored(self) -> None:
+        """Release, leaving the mark `restore` leaves for the next bot on the database."""
+        fd, self._fd = self._fd, None
+        if fd is not None:
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, RESTORED + b"\n", 0)
+            os.close(fd)
 
     @property
     def held(self) -> bool:

@@ -18,7 +18,7 @@ from bot.config import StartupError
 from bot.ops.backup import RESTORE_COPY_DAYS, backup, restore
 from bot.ops.cli import main
 from bot.ops.database import known_version
-from bot.ops.lock import DatabaseLock, lock_path
+from bot.ops.lock import DatabaseLock, is_running, lock_path
 from classroom.settings import GameSettings
 from engine.events import chance_outcomes
 from engine.game import apply, new_game
@@ -343,3 +343,17 @@ async def test_copies_kept_by_restore_live_as_long_as_the_nightly_backups(
     assert await asyncio.to_thread(main, ["restore", str(copy)]) == 0
     assert f"1 copy(ies) kept by a restore over 14 days ago: {old}" in capsys.readouterr().out
     assert not old.exists()
+
+
+async def test_the_start_after_a_restore_redraws_every_board_first(tmp_path: Path) -> None:
+    """A restored backup is behind what Discord's boards show: `restore` leaves its mark in
+    the lock file, and the next start draws every board again before the first press (as
+    after a lost -wal: tests/bot/test_kill.py); the start after that does not."""
+    database = await _database(tmp_path / "m.db")
+    copy = backup(database, tmp_path / "copy.db").path
+    await asyncio.to_thread(restore, copy, database, now=NOON)
+    assert not is_running(database)  # a check in between leaves the mark
+    with DatabaseLock(database) as first:
+        assert first.restored and first.boards_may_be_ahead and not first.unclean_stop
+    with DatabaseLock(database) as second:
+        assert not second.boards_may_be_ahead

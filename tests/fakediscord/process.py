@@ -240,7 +240,7 @@ async def _main(kind: str, database: Path) -> None:
         try:
             lock = DatabaseLock(database)
             lock.acquire()  # as `mattekrig run` holds it, and refused the way it says so
-            client.boards_may_be_ahead = lock.wal_lost  # as `run` tells the bot
+            client.boards_may_be_ahead = lock.boards_may_be_ahead  # as `run` tells the bot
         except StartupError as refused:
             await client.close()
             print(refused, flush=True)
