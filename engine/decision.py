@@ -13,7 +13,7 @@ has, as a subclass that says:
 * why a side that is not asked is refused (`refuse`), which sides were asked (`asked`), and
   whether it is taken before a round's cards are laid (`between_rounds`);
 * how the computer decides (`computer`), and the narration keys a screen says it with
-  (`prompt`, `statuses`).
+  (`prompt`, `statuses`, and `war_prompt` for a war it decides).
 """
 
 from __future__ import annotations
@@ -47,6 +47,9 @@ class Decision(str, Generic[D]):
     # `{round}`), and the mark beside the side that decides alone.
     prompt: ClassVar[str] = ""
     prompt_auto: ClassVar[str] = ""
+    # What a war decided by it is, told while it waits for the war's decision (none: the war
+    # is told by who is in it alone).
+    war_prompt: ClassVar[str] = ""
     ping: ClassVar[str] = "board.ping.turn"
     mark: ClassVar[str] = ""
     # Each side's status while it is open (`engine.view.Status` values) → its catalogue key,

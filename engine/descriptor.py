@@ -17,7 +17,8 @@ from typing import Any
 from engine.actions import FLIP_CHOICE, Action, ChoiceKind, Shape
 from engine.dealer import Dealer
 from engine.decision import Decision
-from engine.facts import Comparison, GameFacts, no_facts, shared_why
+from engine.events import Event
+from engine.facts import Comparison, GameFacts, Play, PlayDraft, no_facts, plain_play, shared_why
 from engine.options import Mode, Option
 from engine.state import GameState
 
@@ -45,6 +46,12 @@ class GameDescriptor:
     # how its winner won (a `Why`, or a reason of its own: `result.why.<why>`).
     round_cards: int = 2
     why: Callable[[Sequence[Comparison], int, bool, int | None], str] = shared_why
+    # Its own part of the round's story: the events of its own that tell what a side did
+    # (each has a `side`; they reveal the comparison), and each side's `Play` made of them
+    # (its draft, the round's target, whether it laid fewer cards than a round needs), told
+    # in its own words (`Play.told`), so every screen tells it without knowing the game.
+    story: tuple[type[Event], ...] = ()
+    play: Callable[[PlayDraft, int | None, bool], Play] = plain_play
 
     @property
     def name_key(self) -> str:

@@ -7,13 +7,40 @@ puts them into the one `View` every screen draws, so a screen never reads a game
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
 from engine.cards import Card
+from engine.events import Event
 from engine.state import GameState, Outcome
+
+
+class Calculation(str):
+    """A calculation as the engine writes it (``6 ÷ (−2)``): a screen writes it in the
+    notation of the reader's school."""
+
+    __slots__ = ()
+
+
+@dataclass(frozen=True, slots=True)
+class Exact:
+    """A side's exact value: a screen writes it whole, or as the fraction with its decimal."""
+
+    value: Fraction
+
+
+@dataclass(frozen=True, slots=True)
+class Faces:
+    """Cards laid face up, by value: a screen draws them or writes them as cards."""
+
+    values: tuple[int, ...]
+
+
+# A phrase's value: a number (a screen writes it with the true minus sign), text as it is,
+# or one of the kinds above.
+PhraseValue = int | Fraction | str | Calculation | Exact | Faces
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,7 +49,7 @@ class Phrase:
     name a side (`sides`: a screen writes that side's name)."""
 
     key: str
-    values: tuple[tuple[str, int | str], ...] = ()
+    values: tuple[tuple[str, PhraseValue], ...] = ()
     sides: tuple[tuple[str, int], ...] = ()
 
 
@@ -40,25 +67,33 @@ class Why(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class Play:
-    """What one side showed in one comparison."""
+    """What one side showed in one comparison: the cards every game lays, and what else it did
+    told in its game's own words (`told`, by the game's `GameDescriptor.play`). A game with more
+    to show a screen of its own subclasses it (regnekrig's answer, intervallkrig's interval)."""
 
     side: int
     up: tuple[int, ...]  # the card values it turned face up
     down: int  # cards it laid face down before them
-    # Regnekrig (§2.2): what was played, its value, the best it could have played.
-    value: Fraction | None = None
-    played: str | None = None  # the typed text or the engine's expression; "" no answer
-    best: str | None = None
-    best_value: Fraction | None = None
-    reason: str | None = None  # why the answer counted as no value
-    distance: Fraction | None = None  # levels 5–7: how far the value is from the target
-    # Intervallkrig and satsing (§3).
-    swap: tuple[int, int] | None = None  # §3.3: (the card given away, the card taken)
-    passed: bool = False  # §3.3: decided not to bet
-    interval: tuple[int, int] | None = None  # (low, high), after a swap
-    third: int | None = None
-    inside: bool | None = None
     short: bool = False  # a round's play of fewer cards than a round needs (§2.4)
+    # Its lines in the round's story, each of phrases a screen joins with " · ".
+    told: tuple[tuple[Phrase, ...], ...] = ()
+    revealed: bool = False  # it showed what it decided (an answer, a bet, a third card)
+
+
+@dataclass(slots=True)
+class PlayDraft:
+    """One side's part of a comparison while its events are read: the cards it laid (every
+    game's `CardsLaid`) and its game's own events (`GameDescriptor.story`), in order."""
+
+    side: int
+    up: tuple[int, ...] = ()
+    down: int = 0
+    own: list[Event] = field(default_factory=list)
+
+
+def plain_play(draft: PlayDraft, target: int | None, short: bool) -> Play:
+    """The play of a game that tells nothing of its own: the cards laid."""
+    return Play(draft.side, draft.up, draft.down, short)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,17 +162,28 @@ def no_facts(state: GameState, viewer: int | None) -> GameFacts:
     return NO_FACTS
 
 
+def _never(play: Play) -> bool:
+    return False
+
+
 def shared_why(
-    comparisons: Sequence[Comparison], winner: int, bonus: bool, target: int | None
+    comparisons: Sequence[Comparison],
+    winner: int,
+    bonus: bool,
+    target: int | None,
+    *,
+    drew_third: Callable[[Play], bool] = _never,
+    valued: Callable[[Play], bool] = _never,
 ) -> str:
     """How the winner won, by the rules regnekrig and intervallkrig share: the only third card
     inside (§3.1), the best war card (§3.2, §3.4), the others could not turn two (§2.4), an
-    exact hit (§2.5), no value (§2.2), closest or highest (§2.1)."""
+    exact hit (§2.5), no value (§2.2), closest or highest (§2.1). A game says which of its
+    plays drew a third card (`drew_third`) and which had a value (`valued`)."""
     last = comparisons[-1] if comparisons else None
     mine = next((p for p in last.plays if p.side == winner), None) if last else None
     if last is None or mine is None:
         return Why.TOO_FEW_CARDS
-    if mine.third is not None:
+    if drew_third(mine):
         return Why.INSIDE  # §3.1: the only third card inside
     if len(mine.up) < 2:
         return Why.WAR_CARD  # §3.2, §3.4: one card each, compared by the war rule
@@ -146,6 +192,6 @@ def shared_why(
         return Why.TOO_FEW_CARDS  # §2.4: the others could not turn two
     if bonus:
         return Why.EXACT_HIT
-    if all(p.value is None for p in contenders if p.side != winner):
+    if not any(valued(p) for p in contenders if p.side != winner):
         return Why.NO_VALUE
     return Why.CLOSER if target is not None else Why.HIGHER

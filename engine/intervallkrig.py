@@ -34,6 +34,7 @@ from engine.events import (
 )
 from engine.facts import GameFacts, War
 from engine.hints import swap_chances
+from engine.intervallkrig_story import STORY, interval_play, interval_why
 from engine.options import (
     ANSWER_TIME,
     DECK,
@@ -490,6 +491,9 @@ INTERVALLKRIG = GameDescriptor(
         *_INTERVAL_RULES_END,
     ),
     facts=interval_facts,
+    why=interval_why,
+    story=STORY,
+    play=interval_play,
 )
 SATSING = GameDescriptor(
     key="satsing",
@@ -508,4 +512,7 @@ SATSING = GameDescriptor(
         *_INTERVAL_RULES_END,
     ),
     facts=interval_facts,
+    why=interval_why,
+    story=STORY,
+    play=interval_play,
 )

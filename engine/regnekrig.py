@@ -53,6 +53,7 @@ from engine.options import (
     WAR_SIZE,
     Mode,
 )
+from engine.regnekrig_story import answer_play, answer_why
 from engine.solver import TARGETS, Play, answer_text, best, number_answer, reachable
 from engine.state import GamePart, GameState
 from engine.strength import Strength, Style, happens, style_of
@@ -397,6 +398,7 @@ class AnswerDecision(Decision[RegnekrigDealer]):
     kinds = (ANSWER_CHOICE,)
     prompt = "board.prompt.answer"
     prompt_auto = "board.prompt.answer_auto"
+    war_prompt = "board.war_explain.regnekrig"  # §2.3: a war is answered like a round
     statuses = MappingProxyType(
         {
             "awaited": "board.status.thinking",
@@ -590,4 +592,7 @@ REGNEKRIG = GameDescriptor(
     ),
     target_levels=TARGET_LEVELS,
     facts=regnekrig_facts,
+    why=answer_why,
+    story=(ValueShown,),  # the answers, revealed together (§2.2)
+    play=answer_play,
 )

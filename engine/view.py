@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from fractions import Fraction
 
 from engine.actions import Choice
 from engine.cards import Card
@@ -26,19 +25,15 @@ from engine.events import (
     CardsLaid,
     Event,
     GameOver,
-    Passed,
     PileReshuffled,
     PotReturned,
     RoundStarted,
     RoundWon,
     SideOut,
-    Swapped,
-    ThirdDrawn,
     TimeUpNoted,
-    ValueShown,
     WarDeclared,
 )
-from engine.facts import Bonus, Comparison, GameFacts, Phrase, Play, RoundFacts, War
+from engine.facts import Bonus, Comparison, GameFacts, Phrase, PlayDraft, RoundFacts, War
 from engine.game import choices
 from engine.registry import descriptor
 from engine.state import GameState, Outcome, Phase, Step, Termination
@@ -241,7 +236,8 @@ def _status(
 
 # -- the round's story as facts ---------------------------------------------------------------
 
-_REVEALING = (ValueShown, ThirdDrawn, RoundWon, PotReturned, GameOver, WarDeclared, TimeUpNoted)
+# What reveals a comparison, beside a game's own story (`GameDescriptor.story`).
+_REVEALING = (RoundWon, PotReturned, GameOver, WarDeclared, TimeUpNoted)
 
 
 def shown_round(state: GameState) -> RoundFacts | None:
@@ -267,62 +263,12 @@ def _remembered(story: tuple[Event, ...], config: GameConfig) -> tuple[RoundFact
     if known is not None and known[0] is story:
         return known[1], known[2]
     facts = round_facts(story, config) if story else None
-    revealed = any(isinstance(e, _REVEALING) for e in story)
+    revealing = (*_REVEALING, *descriptor(config.game).story)
+    revealed = any(isinstance(e, revealing) for e in story)
     if len(_REMEMBERED) >= _REMEMBER_AT_MOST:
         _REMEMBERED.clear()
     _REMEMBERED[id(story)] = (story, facts, revealed)
     return facts, revealed
-
-
-@dataclass(slots=True)
-class _PlayDraft:
-    side: int
-    up: tuple[int, ...] = ()
-    down: int = 0
-    shown: ValueShown | None = None
-    swap: tuple[int, int] | None = None
-    passed: bool = False
-    third: ThirdDrawn | None = None
-
-    def freeze(self, target: int | None, short: bool) -> Play:
-        value = best_value = distance = None
-        played = best = reason = None
-        if self.shown is not None:
-            value = _fraction(self.shown.value)
-            best_value = _fraction(self.shown.best_value)
-            played, best, reason = self.shown.expr, self.shown.best, self.shown.reason
-            if value is not None and target is not None:
-                distance = abs(value - target)
-        interval = None
-        if len(self.up) == 2:
-            cards = list(self.up)
-            if self.swap is not None and self.swap[0] in cards:
-                cards[cards.index(self.swap[0])] = self.swap[1]
-            low, high = sorted(cards)
-            interval = (low, high)
-        shown_interval = interval if self.third is not None or self.swap or self.passed else None
-        third, inside = (self.third.card, self.third.inside) if self.third else (None, None)
-        # Positional, in `Play`'s field order: the regnekrig part, then the intervallkrig part.
-        regnekrig = (value, played, best, best_value, reason, distance)
-        return Play(
-            self.side,
-            self.up,
-            self.down,
-            *regnekrig,
-            self.swap,
-            self.passed,
-            shown_interval,
-            third,
-            inside,
-            short,
-        )
-
-
-def _fraction(text: str | None) -> Fraction | None:
-    """A value as the events carry it ("12", "-7/2"); whole numbers skip Fraction's parser."""
-    if text is None:
-        return None
-    return Fraction(text) if "/" in text else Fraction(int(text))
 
 
 def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None:
@@ -335,7 +281,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     one_card_rounds = game.dealer.ONE_CARD_ROUNDS
     round_cards = game.round_cards
     comparisons: list[Comparison] = []
-    drafts: dict[int, _PlayDraft] = {}
+    drafts: dict[int, PlayDraft] = {}
     kind = "round"
     winner: int | None = None
     cards = 0
@@ -350,7 +296,7 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
         nonlocal drafts
         if drafts:
             plays = tuple(
-                d.freeze(target, kind == "round" and 0 < len(d.up) < round_cards)
+                game.play(d, target, kind == "round" and 0 < len(d.up) < round_cards)
                 for d in sorted(drafts.values(), key=_by_side)
             )
             comparisons.append(Comparison(kind, plays, war, war_kind))
@@ -359,23 +305,19 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     for event in story:
         if isinstance(event, CardsLaid):
             draft = drafts.get(event.side)
-            if draft is not None and (draft.up or draft.third):
+            if draft is not None and (draft.up or draft.own):
                 close()  # a new comparison begins without a declared war (never, in fact)
                 draft = None
             if draft is None:
                 first = not comparisons and not drafts
                 if first and one_card_rounds and len(event.up) == 1 and not event.down:
                     kind = "one_card"  # §3.4: a round of one card each
-                draft = drafts[event.side] = _PlayDraft(event.side)
+                draft = drafts[event.side] = PlayDraft(event.side)
             draft.up, draft.down = event.up, event.down
-        elif isinstance(event, ValueShown):
-            drafts.setdefault(event.side, _PlayDraft(event.side)).shown = event
-        elif isinstance(event, Swapped):
-            drafts.setdefault(event.side, _PlayDraft(event.side)).swap = (event.out, event.in_)
-        elif isinstance(event, Passed):
-            drafts.setdefault(event.side, _PlayDraft(event.side)).passed = True
-        elif isinstance(event, ThirdDrawn):
-            drafts.setdefault(event.side, _PlayDraft(event.side)).third = event
+        elif isinstance(event, game.story):
+            side = getattr(event, "side", None)
+            if isinstance(side, int):  # the game's own word on what a side did
+                drafts.setdefault(side, PlayDraft(side)).own.append(event)
         elif isinstance(event, WarDeclared):
             close(event.sides, event.kind)
             kind = event.kind
@@ -412,5 +354,5 @@ def round_facts(story: Sequence[Event], config: GameConfig) -> RoundFacts | None
     )
 
 
-def _by_side(draft: _PlayDraft) -> int:
+def _by_side(draft: PlayDraft) -> int:
     return draft.side

@@ -30,7 +30,7 @@ from classroom.text.board_text import (
 )
 from classroom.text.cards import MINUS, count_text, number_text
 from classroom.text.naming import computer_name
-from classroom.text.praise import praise
+from classroom.text.praise import answer_of, praise
 from classroom.text.results import RoundBlock, faces_text, round_block
 from engine.actions import FLIP_CHOICE, Choice, Shape
 from engine.cards import Card
@@ -395,12 +395,13 @@ def _praised(game: TableGame, table: View, lang: Lang) -> dict[int, str]:
     facts = table.result
     if facts is None or table.config.mode is Mode.AUTO:
         return {}
-    answered = [c for c in facts.comparisons if any(p.played is not None for p in c.plays)]
+    answered = [c for c in facts.comparisons if any(answer_of(p) for p in c.plays)]
     if not answered:
         return {}
     out: dict[int, str] = {}
     for play in answered[-1].plays:
-        if play.side in game.humans and play.played:
+        answer = answer_of(play)
+        if play.side in game.humans and answer is not None and answer.played:
             text = praise(facts, play, table.config.level, lang)
             if text is not None:
                 out[play.side] = text

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from classroom.i18n import Lang, t
 from classroom.text.notation import school_expression, school_value
 from engine.facts import RoundFacts
+from engine.regnekrig_story import AnswerPlay
 from table.board import drawn_line, shown_block, side_names, table_title
 from table.lesson import Lesson
 from table.page import button, esc, hidden, md
@@ -23,7 +24,7 @@ def _best_lines(facts: RoundFacts, side: int, lines: tuple[str, ...], lang: Lang
     talks over what was best, found or not."""
     out = []
     for play in (p for c in facts.comparisons for p in c.plays if p.side == side):
-        if play.best and play.best_value is not None:
+        if isinstance(play, AnswerPlay) and play.best and play.best_value is not None:
             best = t("result.play.best", lang, expr=school_expression(play.best, lang),
                      value=school_value(play.best_value, lang))  # fmt: skip
             if not any(best in line for line in lines):

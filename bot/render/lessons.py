@@ -22,11 +22,13 @@ from classroom.i18n import Lang, t
 from classroom.text.cards import number_text
 from classroom.text.locale import as_lang
 from classroom.text.notation import school_expression, school_value
+from classroom.text.praise import answer_of
 from classroom.text.praise import praise as praise_for
 from engine.config import Mode
 from engine.errors import ExpressionError
 from engine.expressions import parse, to_text
-from engine.facts import Comparison, Play, RoundFacts
+from engine.facts import Comparison, RoundFacts
+from engine.regnekrig_story import AnswerPlay
 from engine.steps import middle_step
 from engine.view import View
 
@@ -55,7 +57,7 @@ def best_move_text(best: str, value: Fraction, lang: Lang) -> str:
 
 
 def _side_line(
-    facts: RoundFacts, play: Play, name: str, praise: bool, level: int, lang: Lang
+    facts: RoundFacts, play: AnswerPlay, name: str, praise: bool, level: int, lang: Lang
 ) -> str | None:
     value = play.value
     parts: list[str] = []
@@ -97,7 +99,7 @@ def _side_line(
 def _taught(facts: RoundFacts) -> Comparison | None:
     """The latest comparison whose answers were revealed (the one that decided the round, or
     the one that led to the war being fought)."""
-    answered = [c for c in facts.comparisons if any(p.played is not None for p in c.plays)]
+    answered = [c for c in facts.comparisons if any(answer_of(p) for p in c.plays)]
     return answered[-1] if answered else None
 
 
@@ -114,8 +116,9 @@ def _round_lesson(
     lines: list[str] = []
     if facts.target is not None:
         lines.append(t("lesson.target", lang, round=facts.round, target=number_text(facts.target)))
-    for play in told.plays:
-        if play.side not in names or play.played is None:
+    for shown in told.plays:
+        play = answer_of(shown)
+        if play is None or play.side not in names or play.played is None:
             continue
         played = bool(play.played) and praise and play.side in humans
         line = _side_line(facts, play, names[play.side], played, view.config.level, lang)

@@ -18,6 +18,7 @@ from classroom.text.explain import message_key, why_key
 from classroom.text.locale import as_lang
 from classroom.text.naming import join_names
 from classroom.text.notation import school_expression
+from classroom.text.phrases import phrase_text
 from classroom.text.results import LINE_MAX
 from engine.config import GameConfig, Mode
 from engine.decision import Decision
@@ -84,11 +85,12 @@ def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
             if not _war_told(view):
                 who = join_names([names[s] for s in view.war.sides], lang)
                 lines.append(t("board.war.war", lang, names=who))
-            explain = t(f"board.war_explain.{view.config.game}", lang)
-            if view.target is not None:
-                target = number_text(view.target)
-                explain += " " + t("board.war_explain.same_target", lang, target=target)
-            lines.append(explain)
+            if decision.war_prompt:  # the decision's own words for its war
+                explain = t(decision.war_prompt, lang)
+                if view.target is not None:
+                    target = number_text(view.target)
+                    explain += " " + t("board.war_explain.same_target", lang, target=target)
+                lines.append(explain)
         alone = names[view.awaited[0]] if decision.alone and view.awaited else ""
         how = t(f"level.{view.config.level}.desc", lang)
         key = (decision.prompt_auto or decision.prompt) if view.auto else decision.prompt
@@ -111,10 +113,7 @@ def prompt_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
 def note_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:
     """What else the game tells, in its own words (`engine.facts.Phrase`): a side it names is
     written by its name."""
-    return [
-        t(note.key, lang, **dict(note.values), **{k: names[s] for k, s in note.sides})
-        for note in view.notes
-    ]
+    return [phrase_text(note, names, lang) for note in view.notes]
 
 
 def waiting_lines(view: View, names: Mapping[int, str], lang: Lang) -> list[str]:

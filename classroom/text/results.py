@@ -8,29 +8,24 @@ the block.
 A block has two parts so that nothing is wider than a phone: the round's outcome (numbered,
 for the board's description) and each side's own lines (for that side's embed field). Every
 line is at most `LINE_MAX` characters. A side's lines give its cards as held, with their
-signs, then what it played: an expression made of its own cards is shown as typed
-(``3 − (−2) = 5``), but a typed number, or an expression of other numbers, is shown as its
-value only, beside the cards (``[ −3 ] [ −3 ] → 1``), because the board must never show a
-calculation with cards the pupil does not hold.
+signs, then what it played, in its game's own words (`Play.told`: each game tells its
+decisions, so a new game's are told here without a line about it).
 """
 
 from __future__ import annotations
 
-import re
-from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from classroom.i18n import Lang, t
 from classroom.text.cards import count_text, number_text
 from classroom.text.naming import join_names
-from classroom.text.notation import school_expression, school_value
+from classroom.text.phrases import faces_text as faces_text
+from classroom.text.phrases import line_text
 from engine.facts import Comparison, Play, RoundFacts, War, Why
 
 LINE_MAX = 120  # a phone shows about this many characters of an embed line
 WAR_KINDS = ("war", "three_card", "one_card")
-_NUMBER = re.compile(r"\d+")
-_A_NUMBER = re.compile(r"[−-]?\d+(/\d+)?")
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,94 +46,17 @@ def fit(line: str) -> str:
     return line if len(line) <= LINE_MAX else line[: LINE_MAX - 1] + "…"
 
 
-def faces_text(values: tuple[int, ...]) -> str:
-    """Cards as the lines write them: ``[ −3 ] [ 4 ]`` (a screen that draws the cards puts
-    them in this text's place)."""
-    return " ".join(f"[ {number_text(v)} ]" for v in values)
-
-
-def _own_cards(play: Play) -> bool:
-    """Whether what was played is an expression of the side's own two cards (by the numbers
-    written in it): a typed number, or a sum of other numbers, is not."""
-    if not play.played:
-        return False
-    written = Counter(int(n) for n in _NUMBER.findall(play.played))
-    held = Counter(abs(v) for v in play.up)
-    return written == held
-
-
-def _value_line(play: Play, target: int | None, lang: Lang) -> list[str]:
-    """Regnekrig (§2.2): the cards, what was played and its value, the distance to the target
-    (levels 5–7), the best move when it was better."""
-    cards = faces_text(play.up)
-    value = play.value
-    if value is None:
-        if not play.played:
-            line = t("result.play.no_answer", lang, cards=cards)
-        elif _own_cards(play) or _A_NUMBER.fullmatch(play.played.strip()):
-            line = t(
-                "result.play.no_value", lang, cards=cards, expr=school_expression(play.played, lang)
-            )
-        else:
-            line = t("result.play.no_value_typed", lang, cards=cards)
-    elif _own_cards(play) and play.played != number_text(value):
-        expr = school_expression(play.played or "", lang)
-        line = t("result.play.value", lang, cards=cards, expr=expr, value=school_value(value, lang))
-    else:
-        line = t("result.play.value_only", lang, cards=cards, value=school_value(value, lang))
-    lines = [line]
-    extra: list[str] = []
-    if play.distance is not None and target is not None:
-        extra.append(
-            t(
-                "result.play.distance",
-                lang,
-                distance=number_text(play.distance),
-                target=number_text(target),
-            )
-        )
-    if play.best_value is not None and play.best_value != value and play.best:
-        best = school_value(play.best_value, lang)
-        expr = school_expression(play.best, lang)
-        extra.append(t("result.play.best", lang, expr=expr, value=best))
-    if extra:
-        lines.append(" · ".join(extra))
-    return lines
-
-
-def _interval_lines(play: Play, lang: Lang) -> list[str]:
-    """Intervallkrig and satsing (§3): the two cards, the bet and the new interval, the third
-    card inside or outside."""
-    cards = faces_text(play.up)
-    lines = [cards]
-    if play.swap is not None and play.interval is not None:
-        old, new = (number_text(v) for v in play.swap)
-        low, high = (number_text(v) for v in play.interval)
-        lines = [
-            f"{cards} · " + t("result.play.swapped", lang, old=old, new=new, low=low, high=high)
-        ]
-    elif play.passed:
-        lines = [f"{cards} · " + t("result.play.no_bet", lang)]
-    if play.third is not None:
-        key = "result.play.inside" if play.inside else "result.play.outside"
-        lines.append(t(key, lang, card=number_text(play.third)))
-    return lines
-
-
-def _play_lines(
-    comparison: Comparison, play: Play, target: int | None, at_war: bool, lang: Lang
-) -> list[str]:
-    """One side's lines for one comparison; `at_war`: a war's comparison (not the round's)."""
+def _play_lines(play: Play, at_war: bool, names: Mapping[int, str], lang: Lang) -> list[str]:
+    """One side's lines for one comparison, its game's own words first (`Play.told`);
+    `at_war`: a war's comparison (not the round's)."""
     if at_war and play.down:
         prefix = t("result.play.war_down", lang, count=play.down) + " "
     elif at_war:
         prefix = "⚔️ "
     else:
         prefix = ""
-    if play.played is not None:
-        lines = _value_line(play, target, lang)
-    elif play.third is not None or play.swap is not None or play.passed:
-        lines = _interval_lines(play, lang)
+    if play.told:
+        lines = [line_text(line, names, lang) for line in play.told]
     elif not play.up:
         lines = [t("result.play.no_cards", lang)]
     elif play.short:  # §2.4: cannot turn what a round needs
@@ -226,7 +144,7 @@ def round_block(
         at_war = comparison is not facts.comparisons[0]
         for play in comparison.plays:
             if play.side in names:
-                lines = _play_lines(comparison, play, facts.target, at_war, lang)
+                lines = _play_lines(play, at_war, names, lang)
                 plays.setdefault(play.side, []).extend(lines)
     if not head and not plays:
         return None
@@ -240,7 +158,7 @@ def round_block(
 
 
 def _revealed(play: Play) -> bool:
-    return play.played is not None or play.third is not None or len(play.up) <= 1 or play.passed
+    return play.revealed or len(play.up) <= 1
 
 
 def result_line(facts: RoundFacts | None, names: Mapping[int, str], lang: Lang) -> str | None:

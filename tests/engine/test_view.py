@@ -12,11 +12,13 @@ from hypothesis import given, settings
 from engine.actions import FLIP_CHOICE, Abandon, Action, Flip, Forfeit, Timeout, TimeUp
 from engine.config import GameConfig, Mode
 from engine.dealer import Dealer
-from engine.facts import Why
+from engine.facts import Play, Why
 from engine.game import apply, legal_actions, new_game
 from engine.intervallkrig import BET, Bet, Pass
+from engine.intervallkrig_story import IntervalPlay
 from engine.registry import GAMES
 from engine.regnekrig import ANSWER, RANDOM_TARGET_CHOICE, TARGET, TARGET_CHOICE, Answer, NameTarget
+from engine.regnekrig_story import AnswerPlay
 from engine.state import GameState
 from engine.view import Now, Status, view
 from tests.engine.strategies import game_configs, seeds
@@ -100,6 +102,18 @@ def test_the_table_sees_no_secret_and_a_side_sees_its_own() -> None:
     assert view(state, None).awaited == (1,)
 
 
+def answers(plays: tuple[Play, ...]) -> list[AnswerPlay]:
+    """Regnekrig's plays, each told with its answer."""
+    assert all(isinstance(p, AnswerPlay) for p in plays)
+    return [p for p in plays if isinstance(p, AnswerPlay)]
+
+
+def intervals(plays: tuple[Play, ...]) -> list[IntervalPlay]:
+    """Intervallkrig's and satsing's plays, each told with its interval."""
+    assert all(isinstance(p, IntervalPlay) for p in plays)
+    return [p for p in plays if isinstance(p, IntervalPlay)]
+
+
 def _stacked(game: str, piles: list[list[int]], **keys: object) -> GameState:
     config = GameConfig(game, mode=Mode.REGN, **keys)  # type: ignore[arg-type]
     state, _ = new_game(config, piles=piles)
@@ -118,7 +132,7 @@ def test_an_exact_hit_is_told_with_its_bonus() -> None:
     assert facts.winner == 0 and facts.why is Why.EXACT_HIT
     assert [(b.giver, b.taker, b.cards) for b in facts.bonus] == [(1, 0, 3)]
     assert facts.cards == 7  # both sides' two cards and the bonus of three
-    plays = facts.comparisons[0].plays
+    plays = answers(facts.comparisons[0].plays)
     assert plays[0].up == (3, 4) and plays[0].value == 7 and plays[0].distance == 0
     assert plays[1].value == 2 and plays[1].distance == 5
 
@@ -159,7 +173,7 @@ def test_a_third_card_inside_and_a_swap_with_its_new_interval() -> None:
     state, _ = apply(state, Bet(1, 1))
     facts = view(state, None).result
     assert facts is not None
-    first, second = facts.comparisons[0].plays
+    first, second = intervals(facts.comparisons[0].plays)
     assert first.passed and first.interval == (-2, 3)
     assert first.third == 9 and first.inside is False
     # Two cards face down as the bet, the next card replaces the 6 (index 1).
@@ -196,5 +210,6 @@ def test_distances_are_exact_fractions() -> None:
     state, _ = apply(state, Answer(1, "2"))  # §2.6: 6/3 is an expression
     facts = view(state, None).result
     assert facts is not None
-    assert facts.comparisons[0].plays[0].distance == Fraction(1, 2)
-    assert facts.comparisons[0].plays[1].distance == 1
+    plays = answers(facts.comparisons[0].plays)
+    assert plays[0].distance == Fraction(1, 2)
+    assert plays[1].distance == 1

@@ -10,6 +10,9 @@ The rules: each round every side lays two cards face up and *keeps* one of them,
 (a press: the left card or the right one; running out of time keeps the left one). The kept
 cards are revealed together: the highest takes every card on the table. A tie is a war: each
 warring side lays one card face down and one face up, and the highest face-up card wins.
+
+The round's story tells each side's decision in the toy's own words (`Kept`, `toy_play`):
+every screen's round summary says it without a line about the toy.
 """
 
 from __future__ import annotations
@@ -28,8 +31,8 @@ from engine.dealer import Dealer, ranked
 from engine.decision import Decision
 from engine.descriptor import GameDescriptor
 from engine.errors import IllegalActionError, Refusal
-from engine.events import CardsLaid, Decided, RoundStarted, WarDeclared
-from engine.facts import Comparison, GameFacts, Phrase, Why
+from engine.events import CardsLaid, Decided, Event, RoundStarted, WarDeclared
+from engine.facts import Comparison, Faces, GameFacts, Phrase, Play, PlayDraft, Why
 from engine.options import ANSWER_TIME, DECK, MODE, SIDES_OPTION, TIME_LIMIT, Mode
 from engine.state import GamePart, GameState, Step
 from engine.strength import Strength
@@ -52,6 +55,15 @@ KEEP_CHOICE = ChoiceKind(
     value_labels=MappingProxyType({0: "toy.button.keep_left", 1: "toy.button.keep_right"}),
     tone=Tone.GO,
 )
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Kept(Event):
+    """A side's kept card, revealed with the others' (the toy's own event)."""
+
+    type: ClassVar[str] = "toy_kept"
+    side: int
+    card: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,7 +135,7 @@ class ToyDealer(Dealer):
             if cards:
                 kept = cards[self.kept[side] or 0]
                 self.up[side] = (kept,)
-                self.emit(CardsLaid, side=side, up=(kept.value,), down=0)
+                self.emit(Kept, side=side, card=kept.value)
         self.settle()
 
     def settle(self) -> None:
@@ -208,6 +220,16 @@ def toy_facts(state: GameState, viewer: int | None) -> GameFacts:
     return GameFacts(notes=(Phrase("toy.note.kept", (("card", card.value),)),))
 
 
+def toy_play(draft: PlayDraft, target: int | None, short: bool) -> Play:
+    """A side's play told in the toy's words: its two cards, and the one it kept."""
+    kept = next((e for e in draft.own if isinstance(e, Kept)), None)
+    if kept is None or len(draft.up) < 2:
+        return Play(draft.side, draft.up, draft.down, short, revealed=kept is not None)
+    cards = Phrase("result.play.cards", (("cards", Faces(draft.up)),))
+    told = ((cards, Phrase("toy.play.kept", (("card", kept.card),))),)
+    return Play(draft.side, draft.up, draft.down, short, told, revealed=True)
+
+
 def toy_why(comparisons: Sequence[Comparison], winner: int, bonus: bool, target: int | None) -> str:
     return Why.HIGHER
 
@@ -224,6 +246,8 @@ TOY = GameDescriptor(
     rules=(("rules.heading.round", "toy.rules.round"),),
     facts=toy_facts,
     why=toy_why,
+    story=(Kept,),
+    play=toy_play,
 )
 
 

@@ -9,6 +9,7 @@ from engine.actions import Flip
 from engine.cards import Card
 from engine.facts import RoundFacts
 from engine.game import choices
+from engine.intervallkrig_story import IntervalPlay
 from engine.regnekrig import ANSWER, Answer
 from table.board import Paths, Seen, card_html, card_name, table_parts
 from table.games import Games, TableGame
@@ -78,7 +79,8 @@ def test_a_round_decided_at_its_flip_is_kept_by_its_values() -> None:
 
 def _war_after_swaps(facts: RoundFacts) -> bool:
     plays = [p for c in facts.comparisons for p in c.plays]
-    return facts.decided and len(facts.comparisons) > 1 and any(p.swap for p in plays)
+    swapped = any(isinstance(p, IntervalPlay) and p.swap for p in plays)
+    return facts.decided and len(facts.comparisons) > 1 and swapped
 
 
 def test_the_projector_draws_every_laying_of_a_war_round_in_its_place() -> None:

@@ -22,7 +22,9 @@ from classroom.text.cards import count_text, number_text
 from classroom.text.locale import as_lang
 from engine.cards import Card
 from engine.facts import Play, RoundFacts
+from engine.intervallkrig_story import IntervalPlay
 from engine.registry import descriptor
+from engine.regnekrig_story import AnswerPlay
 from engine.view import SideView, Status, View
 
 # While a decision is open in a round the cards on the table are the ones to decide on; a war
@@ -136,7 +138,25 @@ def _laid_down(facts: RoundFacts, side: int, shown: Play) -> int:
 
 
 def play_text(play: Play, lang: Lang) -> str:
-    """A play in a few symbols: `−3 · (−3) = 9`, `9 inside [−2, 3]`, or the war card."""
+    """A play in a few symbols: `−3 · (−3) = 9`, `9 inside [−2, 3]`, or the war card. The
+    picture draws the cards of the games it knows; another game's play is told by its cards."""
+    if isinstance(play, IntervalPlay):
+        text = _interval_text(play, lang)
+        if text is not None:
+            return text
+    if isinstance(play, AnswerPlay) and play.played is not None:
+        if not play.played:
+            return t("picture.play.no_answer", lang)
+        if play.value is None:
+            return t("picture.play.no_value", lang, played=play.played)
+        value = number_text(play.value)
+        return value if play.played == value else f"{play.played} = {value}"
+    if len(play.up) == 1:
+        return signed(play.up[0])
+    return ""
+
+
+def _interval_text(play: IntervalPlay, lang: Lang) -> str | None:
     if play.third is not None and play.interval is not None:
         low, high = play.interval
         key = "picture.play.inside" if play.inside else "picture.play.outside"
@@ -145,21 +165,12 @@ def play_text(play: Play, lang: Lang) -> str:
             old, new = play.swap
             text += ", " + t("picture.play.swapped", lang, old=signed(old), new=signed(new))
         return text
-    if play.played is not None:
-        if not play.played:
-            return t("picture.play.no_answer", lang)
-        if play.value is None:
-            return t("picture.play.no_value", lang, played=play.played)
-        value = number_text(play.value)
-        return value if play.played == value else f"{play.played} = {value}"
     if play.swap is not None:
         old, new = play.swap
         return t("picture.play.swapped", lang, old=signed(old), new=signed(new))
     if play.passed:
         return t("picture.play.no_bet", lang)
-    if len(play.up) == 1:
-        return signed(play.up[0])
-    return ""
+    return None
 
 
 def _status(side: SideView, lang: Lang) -> str:
@@ -193,9 +204,13 @@ def _row(
         third = _face(deck, side.third) if side.third is not None else None
         stack = side.face_down
     elif shown is not None and current is not None:
-        values = shown.interval if shown.interval is not None else shown.up
+        interval = shown if isinstance(shown, IntervalPlay) else None
+        values = shown.up
+        if interval is not None and interval.interval is not None:
+            values = interval.interval
         cards = tuple(Face(deck, value) for value in values)
-        third = Face(deck, shown.third) if shown.third is not None else None
+        if interval is not None and interval.third is not None:
+            third = Face(deck, interval.third)
         stack = _laid_down(current, i, shown)
     play = play_text(shown, lang) if shown is not None else ""
     status = _status(side, lang)

@@ -19,6 +19,7 @@ from engine.config import GameConfig, Mode
 from engine.facts import Why
 from engine.game import apply, awaited
 from engine.intervallkrig import BET, Bet, Pass
+from engine.intervallkrig_story import IntervalPlay
 from engine.registry import GAMES
 from engine.regnekrig import ANSWER, TARGET, NameTarget
 from engine.state import GameState, Phase
@@ -125,7 +126,11 @@ def test_every_round_renders_within_discords_limits(game: str, level: int, sides
             if facts is not None:
                 seen.update(f"war:{c.war_kind}" for c in facts.comparisons if c.war_kind)
                 seen.update(f"kind:{c.kind}" for c in facts.comparisons)
-                if any(p.swap for c in facts.comparisons for p in c.plays):
+                if any(
+                    isinstance(p, IntervalPlay) and p.swap
+                    for c in facts.comparisons
+                    for p in c.plays
+                ):
                     seen.add("swap")
     KINDS_SEEN[(game, level, sides)] = seen
 
