@@ -125,7 +125,7 @@ class JoinGuard:
     def visitor(self, mark: str | None, address: str) -> tuple[str, Lane]:
         """Whose tries a join is, and its bucket: the mark's browser (ripe once it opened
         the join page `RIPE` seconds ago), else the address (a script that keeps no mark)."""
-        given, nonce, signature = ([".", ".", "."] + (mark or "").rsplit(".", 2))[-3:]
+        given, nonce, signature = [".", ".", ".", *(mark or "").rsplit(".", 2)][-3:]
         try:
             at = float(given)
         except ValueError:
