@@ -255,6 +255,7 @@ class MattekrigBot(App):
 
     async def on_ready(self) -> None:
         log.info(ready_line(self))
+        self._beats.tick()  # healthy from the first connection, not a beat later
         # Data follows the school: a server that removed the bot while it was stopped starts
         # its grace period now, one that added it back keeps its data (PRIVACY.md).
         count, ids = self.config.shard_count, self.config.shard_ids

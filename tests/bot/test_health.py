@@ -86,6 +86,8 @@ def test_a_client_that_never_connected_is_not_connected() -> None:
 async def test_the_connected_bot_beats_and_its_stop_ends_the_beats(table: Table) -> None:
     alive = heartbeat_path(table.bot.config)
     assert connected(table.bot)
+    assert alive.exists()  # the first beat is at READY
+    alive.unlink()
     await table.bot.heartbeat()  # one beat, as its loop does every BEAT_S
     assert alive.exists() and time.time() - alive.stat().st_mtime < STALE_S
     assert alive.stat().st_mode & 0o777 == 0o600
