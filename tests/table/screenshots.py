@@ -67,10 +67,6 @@ async def lesson(browser: Browser, folder: Path) -> None:
         served.join_url, served.address_note = "http://10.20.30.40:8080/", "10.20.30.40"
         teacher = await browser.new_page(viewport={"width": 1366, "height": 768}, locale="nb-NO")
         await teacher.goto(f"{base}teacher?key={table.lesson.teacher_secret}&lang=nb")
-        await teacher.select_option("#level", "5")
-        await teacher.fill("#answer_seconds", "0")
-        await teacher.fill("#minutes", "20")
-        await _press(teacher, "Lagre innstillingene")
         phones: dict[str, Page] = {}
         for name in ("Ada", "Bo", "Cy", "Di", "Eli", "Fia"):
             context = await browser.new_context(
@@ -82,6 +78,10 @@ async def lesson(browser: Browser, folder: Path) -> None:
             await phone.fill('input[name="name"]', name)
             await _press(phone, "Bli med")
             phones[name] = phone
+        # The game is chosen in the pairing's own form: what it shows is what is played.
+        await teacher.select_option("#level", "5")
+        await teacher.fill("#answer_seconds", "0")
+        await teacher.fill("#minutes", "20")
         await _press(teacher, "Tilfeldige par")
         # Every table names target 3; everybody but Ada has answered.
         now = table.lesson.clock()
