@@ -38,14 +38,15 @@ from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
 from classroom.errors import UserFacingError
 from classroom.settings import GameSettings
-from classroom.tally import AnswerRecord, AnswerTally, BestMove, by_seat, figures
+from classroom.tally import AnswerRecord, AnswerTally, BestMove, SideFacts, by_seat, figures
 from engine.actions import Action
-from engine.events import Dealt, Event, event_from_json
+from engine.events import Dealt, Event, GameOver, event_from_json
 from engine.game import restore
 from engine.registry import action_from_json, descriptor
 from storage import (
     GameResult,
     OperationTally,
+    Player,
     PlayerOutcome,
     PlayerResult,
     ResultReason,
@@ -113,51 +114,17 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
     settings = GameSettings.from_json(stored.config)
     config = settings.engine
     tally = read_answers(stored)
-    last_event_at = max((s.created_at for s in stored.events), default=stored.created_at)
-    last_event_at = max(last_event_at, stored.created_at)
-    game_over = tally.game_over
-    reason: ResultReason
-    winner: int | None = None
-    if stored.status == "over" and game_over is not None:
-        reason = next((r for r in _RULE_ENDINGS if r == game_over.reason), "all_cards")
-        winner = game_over.winner
-        ended_at = last_event_at
-    elif stored.status in ("stopped", "abandoned"):
-        reason = stored.status
-        ended_at = max(stored.updated_at, last_event_at)
-    else:
-        raise NotFinishedError(f"game {stored.id} is {stored.status}")
-
+    reason, winner, ended_at = _ending(stored, tally.game_over)
     counts = final_counts(stored, settings)
     mine = by_seat(tally.records)
     side_sizes = Counter(p.side for p in stored.players)
-    sides = tally.sides
     players = []
     for p in stored.players:
         records = mine.get(p.user_id, []) if p.user_id is not None else []
-        done = figures(records)
-        players.append(
-            PlayerResult(
-                seat=p.seat,
-                side=p.side,
-                kind="user" if p.user_id is not None else "computer",
-                display_name=p.display_name,
-                outcome=_outcome(reason, winner, p.side),
-                user_id=p.user_id,
-                computer=p.computer,
-                team=p.side if side_sizes[p.side] > 1 else None,
-                cards_end=counts[p.side] if counts and p.side < len(counts) else None,
-                rounds_won=sides.rounds_won[p.side],
-                wars_won=sides.wars_won[p.side],
-                exact_hits=sides.exact_hits[p.side],
-                answers=done.answers,
-                correct=done.correct,
-                best=done.best,
-                missed=done.missed,
-                answer_ms=sum(r.ms or 0 for r in records if r.answered),
-                operations=_operations(records),
-            )
-        )
+        end = counts[p.side] if counts and p.side < len(counts) else None
+        team = p.side if side_sizes[p.side] > 1 else None
+        outcome = _outcome(reason, winner, p.side)
+        players.append(_player_result(p, records, tally.sides, outcome, team, end))
     mistakes = {user: figures(records).mistakes for user, records in mine.items()}
     return GameResult(
         game_id=stored.id,
@@ -177,6 +144,54 @@ def compute_result_with_mistakes(stored: StoredGame) -> tuple[GameResult, dict[i
         ended_at=ended_at,
         players=tuple(players),
     ), mistakes
+
+
+def _ending(stored: StoredGame, game_over: GameOver | None) -> tuple[ResultReason, int | None, int]:
+    """How the game ended (reason, winner, when): by the rules, or stopped / abandoned."""
+    last_event_at = max((s.created_at for s in stored.events), default=stored.created_at)
+    last_event_at = max(last_event_at, stored.created_at)
+    if stored.status == "over" and game_over is not None:
+        reason: ResultReason = next(
+            (r for r in _RULE_ENDINGS if r == game_over.reason), "all_cards"
+        )
+        return reason, game_over.winner, last_event_at
+    if stored.status == "stopped":
+        return "stopped", None, max(stored.updated_at, last_event_at)
+    if stored.status == "abandoned":
+        return "abandoned", None, max(stored.updated_at, last_event_at)
+    raise NotFinishedError(f"game {stored.id} is {stored.status}")
+
+
+def _player_result(
+    p: Player,
+    records: list[AnswerRecord[int]],
+    sides: SideFacts,
+    outcome: PlayerOutcome,
+    team: int | None,
+    cards_end: int | None,
+) -> PlayerResult:
+    """One seat's row: the side's facts, and the answers its user gave (the tally's)."""
+    done = figures(records)
+    return PlayerResult(
+        seat=p.seat,
+        side=p.side,
+        kind="user" if p.user_id is not None else "computer",
+        display_name=p.display_name,
+        outcome=outcome,
+        user_id=p.user_id,
+        computer=p.computer,
+        team=team,
+        cards_end=cards_end,
+        rounds_won=sides.rounds_won[p.side],
+        wars_won=sides.wars_won[p.side],
+        exact_hits=sides.exact_hits[p.side],
+        answers=done.answers,
+        correct=done.correct,
+        best=done.best,
+        missed=done.missed,
+        answer_ms=sum(r.ms or 0 for r in records if r.answered),
+        operations=_operations(records),
+    )
 
 
 def read_answers(stored: StoredGame) -> AnswerTally[int]:
