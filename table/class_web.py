@@ -102,8 +102,11 @@ def pupil_page(
     if seat is None:
         if error is None and device in lesson.devices_removed:
             error = t("lesson.removed", lang)
+        # The way back in, never a dead end: a device this lesson gave a seat (removed since)
+        # knows the code already, so it is filled in.
+        code = lesson.code if device is not None and not lesson.ended else ""
         body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
-            join_parts(lang, error=error), LOBBY_ORDER
+            join_parts(lang, code, error=error), LOBBY_ORDER
         )
         return {"state": "join", "title": t("lesson.join.title", lang), "html": body, "data": {}}
     game = lesson.game_of(seat)
@@ -231,7 +234,7 @@ async def pupil(request: web.Request) -> web.StreamResponse:
     device = _device(request)
     if lesson.seat_of(device) is None:
         raise web.HTTPSeeOther(f"/?lang={lang}")
-    async with lesson.lock:
+    async with lesson.lock.table(lambda: lesson.table_of(device)):
         seat = lesson.seat_of(device)
         game = lesson.game_of(seat)
         side = whole(request.query.get("hint"))
@@ -263,7 +266,14 @@ async def _answer(
             return web.json_response({"ok": True})
         raise web.HTTPSeeOther(f"/table?lang={lang}")
     if wants_json(request):
-        return refused_json(refused, lang)
+        response = refused_json(refused, lang)
+        if refused.key == "lesson.error.no_seat":  # the page's script goes to the join page
+            body = {
+                "error": refusal_text(refused.key, refused.values, lang),
+                "to": f"/?lang={lang}",
+            }
+            response = web.json_response(body, status=refused.status)
+        return response
     text = refusal_text(refused.key, refused.values, lang)
     typed = form.get("answer", "") if refused.status != 409 else ""
     message = pupil_page(request.app[LESSON], _device(request), lang, error=text, typed=typed)
@@ -273,7 +283,8 @@ async def _answer(
 async def act(request: web.Request) -> web.StreamResponse:
     form = await read_form(request)
     lesson = request.app[LESSON]
-    async with lesson.lock:  # stored before anyone sees it
+    device = _device(request)
+    async with lesson.lock.table(lambda: lesson.table_of(device)):  # stored before it is seen
         try:
             if lesson.ended:
                 raise Refused("lesson.error.over", 403)
@@ -283,7 +294,7 @@ async def act(request: web.Request) -> web.StreamResponse:
             press(game, held, seats, form, lesson.clock())
         except Refused as refused:
             return await _answer(request, form, refused)
-        await lesson.save()
+        await lesson.save_game(game)
     await request.app[HUB].game_changed(game)
     return await _answer(request, form, None)
 
@@ -345,7 +356,8 @@ async def answer_challenge(request: web.Request) -> web.StreamResponse:
 
 async def live(request: web.Request) -> web.StreamResponse:
     """The WebSocket: the page's new parts whenever they change. A device without a seat is
-    told only that the connection works (the join page's check)."""
+    told that the connection works (the join page's check) and, from a live page, given the
+    join page."""
     lesson = request.app[LESSON]
     lang = page_lang(request.query.get("lang"), request.headers.get("Accept-Language"))
     teacher = request.query.get("as") == "teacher"
@@ -355,16 +367,26 @@ async def live(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(heartbeat=20, max_msg_size=4096)
     await ws.prepare(request)
     hub = request.app[HUB]
-    if not teacher and device is None:
-        await ws.send_str(json.dumps({"check": "ok"}))
+    if not teacher and lesson.seat_of(device) is None:
+        # The join page's check, or a live page whose seat is gone (a lesson started anew,
+        # a seat removed): it is sent the join page, the way back in, and does not reconnect.
+        told: dict[str, Any] = {"check": "ok"}
+        if request.query.get("page") == "live":  # a live page, not the join page's check
+            async with lesson.lock:
+                told.update(pupil_page(lesson, device, lang))
+        await ws.send_str(json.dumps(told, ensure_ascii=False))
         await ws.close()
         return ws
     for old in hub.add(device, ws, lang):
         hub.drop(device, old)
         await old.close(code=REPLACED)
     try:
-        async with lesson.lock:
-            first = teacher_page(request.app, lang) if teacher else pupil_page(lesson, device, lang)
+        if teacher:
+            async with lesson.lock:
+                first = teacher_page(request.app, lang)
+        else:
+            async with lesson.lock.table(lambda: lesson.table_of(device)):
+                first = pupil_page(lesson, device, lang)
         await ws.send_str(json.dumps(first, ensure_ascii=False))
         async for message in ws:
             if message.type is not WSMsgType.TEXT:

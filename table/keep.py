@@ -128,6 +128,20 @@ class Keeper:
             await self.store.end_lesson(self.lesson_id, self.now_ms(), self.keep_ms)
             self.ended = True
 
+    async def save_game(self, lesson: Lesson, game: TableGame) -> None:
+        """Store what a press changed of one game (its new actions, its row): presses at
+        other tables are saved beside it, each holding its own table (`table.writer`)."""
+        if self.ended or self._row is None:
+            return
+        kept = self.game(game)
+        actions = self.actions(game)
+        games = (kept,) if self._games.get(game.id) != kept else ()
+        if not games and not actions:
+            return
+        change = LessonChange(self.now_ms(), *self._row, games=games, actions=actions)
+        await self.store.commit_lesson(self.lesson_id, change)
+        self.remember(change)
+
     async def delete(self) -> None:
         """The teacher deletes this lesson's data now; nothing of it is stored again."""
         self.ended = True
@@ -174,6 +188,14 @@ class Keeper:
             over=game.over,
         )
 
+    def actions(self, game: TableGame) -> tuple[LessonAction, ...]:
+        """The game's actions not stored yet, each with its seat and time."""
+        done = self._actions.get(game.id, 0)
+        return tuple(
+            LessonAction(game.id, seq, action_to_json(game.actions[seq]), *game.pressed[seq])
+            for seq in range(done, len(game.actions))
+        )
+
     def change(self, lesson: Lesson) -> LessonChange | None:
         row = self.row(lesson)
         seats = tuple(s for s in self.seats(lesson) if self._seats.get(s.id) != s)
@@ -185,11 +207,7 @@ class Keeper:
             kept = self.game(game)
             if self._games.get(game.id) != kept:
                 games.append(kept)
-            done = self._actions.get(game.id, 0)
-            actions += [
-                LessonAction(game.id, seq, action_to_json(game.actions[seq]), *game.pressed[seq])
-                for seq in range(done, len(game.actions))
-            ]
+            actions += self.actions(game)
         if row == self._row and not seats and not games and not actions:
             return None
         setup, state, paused = row
@@ -243,7 +261,8 @@ async def open_lesson(
         except LessonCodeTakenError:
             lesson.code = new_code()
             continue
-        lesson.saver = keeper.save
+        keeper._row = keeper.row(lesson)  # as created
+        lesson.saver, lesson.game_saver = keeper.save, keeper.save_game
         return lesson, keeper, False
 
 
@@ -291,7 +310,7 @@ def restore(
                      actions=stored.actions)
     )  # fmt: skip
     keeper._numbers = {g.id: g.number for g in stored.games}
-    lesson.saver = keeper.save
+    lesson.saver, lesson.game_saver = keeper.save, keeper.save_game
     return lesson, keeper
 
 

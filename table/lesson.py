@@ -15,7 +15,6 @@ Limits keep a stranger from pushing anybody out: at most `MAX_SEATS` seats and `
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import random
 import secrets
@@ -33,6 +32,7 @@ from table.names import check_name
 from table.pairing import Match, pair
 from table.press import Refused
 from table.setup import DEFAULT_LESSON, LessonSetup, NewTable
+from table.writer import LessonLock
 
 Kind = Literal["play", "class"]
 MAX_SEATS = 60  # a class and then some; more joins are refused, nobody is pushed out
@@ -118,9 +118,10 @@ class Lesson:
         self.rng = rng or random.Random(secrets.randbits(64))
         self.version = 0  # counts changes of the lobby (joins, pairings, pauses …)
         # The lesson's one writer: a change and its commit happen under it, and every page is
-        # drawn under it, so nobody sees a change before it is stored (`save`).
-        self.lock = asyncio.Lock()
+        # drawn under it, so nobody sees a change before it is stored (`table.writer`).
+        self.lock = LessonLock()
         self.saver: Callable[[Lesson], Awaitable[None]] | None = None  # table.keep stores it
+        self.game_saver: Callable[[Lesson, TableGame], Awaitable[None]] | None = None
 
     # -- devices ---------------------------------------------------------------------------
 
@@ -146,9 +147,19 @@ class Lesson:
 
     async def save(self) -> None:
         """Store what changed (when the lesson is kept: `table.keep`), before anyone sees it;
-        call it under `lock`, right after the change."""
+        call it holding `lock` alone, right after the change."""
         if self.saver is not None:
             await self.saver(self)
+
+    async def save_game(self, game: TableGame) -> None:
+        """Store what a press changed of its game; call it holding `lock.table` of the game."""
+        if self.game_saver is not None:
+            await self.game_saver(self, game)
+
+    def table_of(self, device: str | None) -> str | None:
+        """The game this device's seat plays (the table a press or a page of it holds)."""
+        seat = self.seat_of(device)
+        return None if seat is None else seat.game
 
     def seats_of(self, device: str | None) -> set[str]:
         return set(self.devices.get(device or "", ()))

@@ -115,7 +115,8 @@ class Hub:
 
     async def to_device(self, device: str) -> None:
         for ws, lang in list(self.pupils.get(device, {}).items()):
-            async with self.lesson.lock:  # drawn from what is stored, never a change in flight
+            # Drawn from what is stored, never a change in flight (`table.writer`).
+            async with self.lesson.lock.table(lambda: self.lesson.table_of(device)):
                 self._goal_of[ws] = self._goal_now()  # its new page shows the goal as it is now
                 message = self.render(device, lang)
             await self._send(ws, message)

@@ -216,7 +216,7 @@ function connect(tries) {
   const teacher = root.dataset.live === "teacher";
   const lang = document.documentElement.lang;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${scheme}//${location.host}/live?lang=${lang}${teacher ? "&as=teacher" : ""}`;
+  const url = `${scheme}//${location.host}/live?lang=${lang}${teacher ? "&as=teacher" : "&page=live"}`;
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
     tries = 0;
@@ -224,18 +224,22 @@ function connect(tries) {
   });
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(event.data);
-    if (message.check) return;
+    // A page whose seat is gone is sent the join page (with the code when the lesson knows
+    // this device): the way back in, never a dead end.
     if (message.html !== undefined) apply(message);
     else if (message.parts) applyParts(message.parts);
   });
   socket.addEventListener("close", (event) => {
     socket = null;
     // Closed for a newer tab of this device (live.REPLACED): that tab is the live one now.
-    if (event.code === 4001) return;
+    // A join page (the seat is gone) has nothing to follow.
+    if (event.code === 4001 || main().dataset.state === "join") return;
     linkLost(true);
-    // A device that slept or lost the Wi-Fi comes back to the same seat: the first message
-    // after reconnecting is the whole page as it is now.
-    setTimeout(() => connect(tries + 1), Math.min(8000, 500 * 2 ** tries));
+    // A device that slept, lost the Wi-Fi or whose server restarted comes back to the same
+    // seat within seconds: the first message after reconnecting is the whole page as it is
+    // now. A little jitter, so a class's devices do not all knock at the same moment.
+    const wait = Math.min(1000, 250 * 2 ** tries) * (0.75 + Math.random() / 2);
+    setTimeout(() => connect(tries + 1), wait);
   });
 }
 
@@ -274,6 +278,10 @@ async function send(form, submitter) {
   if (waited) waited.remove();
   if (!answer.ok) {
     const refused = await answer.json().catch(() => ({ error: "" }));
+    if (refused.to) {
+      window.location.assign(refused.to); // the seat is gone: the join page, the way back in
+      return;
+    }
     say(refused.error);
     return;
   }

@@ -103,9 +103,9 @@ class Pupil:
 
     async def live_state(self) -> str:
         """The state of the first page the live connection brings (the reconnect)."""
-        async with self.session.ws_connect("/live?lang=en") as ws:
+        async with self.session.ws_connect("/live?lang=en&page=live") as ws:
             message = await ws.receive_json(timeout=10)
-        return str(message.get("state", "join" if "check" in message else "?"))
+        return str(message.get("state", "?"))
 
 
 def _session(base: str) -> aiohttp.ClientSession:
@@ -209,6 +209,7 @@ async def test_new_starts_a_fresh_lesson_and_an_old_page_offers_the_way_in(
         assert fresh != code
         path, page = await pupil.page()
         assert path == "/" and 'name="code"' in page and 'name="name"' in page
+        assert await pupil.live_state() == "join"  # the live page is given the way in too
     finally:
         server.stop()
         await pupil.session.close()
