@@ -4,6 +4,7 @@ back in its seat at its game, and no acknowledged action lost or stored twice.""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import re
 import signal
@@ -13,13 +14,17 @@ import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 import aiohttp
 import pytest
 
-from storage import Storage
+from storage import Storage, StoredLesson
+from storage.contract import LessonStore
 from storage.paths import LESSONS_NAME
+from table.keep import restore
 from tests.postgres import fresh_schema_url
+from tests.table.support import FakeClock
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")  # two games and one against the computer
 PRESSES = 4  # each pupil's presses before the crash
@@ -78,6 +83,7 @@ class Pupil:
     name: str
     session: aiohttp.ClientSession
     acked: int = 0
+    refused: list[str] = field(default_factory=list)  # what the server said instead
 
     async def page(self) -> tuple[str, str]:
         """The page this device is shown now (its URL path and HTML), as a plain form sees it."""
@@ -85,18 +91,20 @@ class Pupil:
             return response.url.path, await response.text()
 
     async def press(self) -> bool:
-        """The first control its page offers (a wrong answer is accepted too, RULES §2.2);
-        True when the server acknowledged it."""
+        """The first control its page offers (an answer: the right one, so that the games go
+        on round after round); True when the server acknowledged it."""
         _, page = await self.page()
         window = re.search(r'data-window="(\d+)"', page)
         choice = re.search(r'name="choice" value="([^"]+)"', page)
         if window is None or choice is None:
             return False
-        data = {"window": window.group(1), "choice": choice.group(1), "answer": "1", "lang": "en"}
+        data = {"window": window.group(1), "choice": choice.group(1), "answer": _sum(page),
+                "lang": "en"}  # fmt: skip
         async with self.session.post(
             "/table/act", data=data, headers={"Accept": "application/json"}
         ) as response:
             if response.status != 200:
+                self.refused.append(f"{response.status} {await response.text()}")
                 return False
         self.acked += 1
         return True
@@ -108,15 +116,21 @@ class Pupil:
         return str(message.get("state", "?"))
 
 
+def _sum(page: str) -> str:
+    """Level 1's answer: the sum of the two cards the answer box names."""
+    about = re.search(r'id="about">(.*?)</p>', page)
+    values = re.findall(r'class="value">([^<]+)<', about.group(1) if about else "")
+    return str(sum(int(v.replace("\u2212", "-")) for v in values))
+
+
 def _session(base: str) -> aiohttp.ClientSession:
     return aiohttp.ClientSession(
         base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base[:-1]}
     )
 
 
-async def _pressed_by_seat(url: str | None, data: Path) -> tuple[str, Counter[str]]:
-    """From the database itself, with the server dead: the lesson's code and how many stored
-    actions each pupil pressed."""
+async def _stored(url: str | None, data: Path) -> StoredLesson:
+    """The lesson as the database holds it, read with the server dead."""
     if url is None:
         store = await Storage.open(data / "mattekrig" / LESSONS_NAME)
     else:
@@ -126,12 +140,31 @@ async def _pressed_by_seat(url: str | None, data: Path) -> tuple[str, Counter[st
     try:
         found = await store.lessons()
         assert len(found) == 1
-        lesson = await store.load_lesson(found[0].id)
+        return await store.load_lesson(found[0].id)
     finally:
         await store.close()
-    names = {s.id: s.name for s in lesson.seats}
-    counted = Counter(names[a.seat_id] for a in lesson.actions if a.seat_id is not None)
-    return lesson.code, counted
+
+
+async def _crash(server: Server, pupils: list[Pupil], url: str | None, data: Path) -> StoredLesson:
+    """kill -9 while every pupil keeps pressing; then what the database holds."""
+    pressing = True
+    first = asyncio.Event()
+
+    async def keep_pressing(pupil: Pupil) -> None:
+        while pressing:
+            try:
+                if not await pupil.press():
+                    return
+            except (aiohttp.ClientError, OSError):
+                return  # the server is gone: this press was never acknowledged
+            first.set()
+
+    tasks = [asyncio.create_task(keep_pressing(p)) for p in pupils]
+    await first.wait()
+    server.kill()
+    pressing = False
+    await asyncio.gather(*tasks)
+    return await _stored(url, data)
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
@@ -167,11 +200,19 @@ async def test_a_lesson_killed_mid_lesson_comes_back_whole(
         assert sum(p.acked for p in pupils) >= len(NAMES) * 2
         before = {p.name: await p.page() for p in pupils}
         assert all(path == "/table" for path, _ in before.values())
-
-        server.kill()
-        stored_code, pressed = await _pressed_by_seat(url, lesson_data)
-        assert stored_code == code
-        assert pressed == Counter({p.name: p.acked for p in pupils if p.acked})
+        stored = await _crash(server, pupils, url, lesson_data)
+        assert stored.code == code
+        names = {s.id: s.name for s in stored.seats}
+        pressed = Counter(names[a.seat_id] for a in stored.actions if a.seat_id is not None)
+        for pupil in pupils:  # every acknowledged press is stored, once (and one in flight may)
+            assert pupil.acked <= pressed[pupil.name] <= pupil.acked + 1, pupil.name
+        # Each game as its stored actions replay it: what every device must be shown again.
+        replayed, _ = restore(stored, cast(LessonStore, None), FakeClock(), key=None, keep_ms=0)
+        windows = {
+            s.name: replayed.games.get(s.game_id).state.window  # type: ignore[union-attr]
+            for s in stored.seats
+            if s.game_id
+        }
 
         base_again, code_again, link_again = server.start()
         assert (base_again, code_again, link_again) == (base, code, link)
@@ -179,12 +220,11 @@ async def test_a_lesson_killed_mid_lesson_comes_back_whole(
             assert await pupil.live_state() in ("playing", "war", "over", "waiting")
             path, page = await pupil.page()
             assert path == "/table", pupil.name  # the seat, by the device's cookie
-            window = re.search(r'data-window="(\d+)"', before[pupil.name][1])
-            assert window is None or f'data-window="{window.group(1)}"' in page
+            assert f'data-window="{windows[pupil.name]}"' in page, pupil.name
         async with teacher.get("/teacher?lang=en") as response:
             assert response.status == 200  # the teacher's cookie still opens the page
         played_on = [await p.press() for p in pupils]
-        assert any(played_on)
+        assert any(played_on), [(p.name, p.refused) for p in pupils]
     finally:
         err = server.stop()
         await teacher.close()
