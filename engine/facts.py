@@ -78,6 +78,12 @@ class Play:
     # Its lines in the round's story, each of phrases a screen joins with " · ".
     told: tuple[tuple[Phrase, ...], ...] = ()
     revealed: bool = False  # it showed what it decided (an answer, a bet, a third card)
+    # The same in a few words, for a screen with little room (the card picture): joined
+    # with ", "; the cards its play ends with when they are not those it laid (the interval
+    # after a swap); a card drawn apart from them (the third card).
+    brief: tuple[Phrase, ...] = ()
+    shows: tuple[int, ...] | None = None
+    apart: int | None = None
 
 
 @dataclass(slots=True)

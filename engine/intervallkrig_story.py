@@ -58,7 +58,14 @@ def interval_play(draft: PlayDraft, target: int | None, short: bool) -> Play:
     )
     if third is None and swap is None and not passed:
         return play
-    return replace(play, told=_told(play), revealed=third is not None or passed)
+    return replace(
+        play,
+        told=_told(play),
+        revealed=third is not None or passed,
+        brief=_brief(play),
+        shows=play.interval,
+        apart=play.third,
+    )
 
 
 def _told(play: IntervalPlay) -> tuple[tuple[Phrase, ...], ...]:
@@ -75,6 +82,22 @@ def _told(play: IntervalPlay) -> tuple[tuple[Phrase, ...], ...]:
         return (first,)
     key = "result.play.inside" if play.inside else "result.play.outside"
     return (first, (Phrase(key, (("card", play.third),)),))
+
+
+def _brief(play: IntervalPlay) -> tuple[Phrase, ...]:
+    """`9 inside [−2, 3]` (the swap after it: where room is short, the swap goes), the swap,
+    or no bet."""
+    swapped = None
+    if play.swap is not None:
+        swapped = Phrase("picture.play.swapped", (("old", play.swap[0]), ("new", play.swap[1])))
+    if play.third is not None and play.interval is not None:
+        low, high = play.interval
+        key = "picture.play.inside" if play.inside else "picture.play.outside"
+        verdict = Phrase(key, (("third", play.third), ("low", low), ("high", high)))
+        return (verdict, swapped) if swapped is not None else (verdict,)
+    if swapped is not None:
+        return (swapped,)
+    return (Phrase("picture.play.no_bet"),) if play.passed else ()
 
 
 def _drew_third(play: Play) -> bool:

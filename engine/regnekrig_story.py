@@ -86,7 +86,7 @@ def answer_play(draft: PlayDraft, target: int | None, short: bool) -> Play:
         reason=shown.reason,
         distance=distance,
     )
-    return replace(play, told=_told(play, target), revealed=True)
+    return replace(play, told=_told(play, target), revealed=True, brief=_brief(play))
 
 
 def _told(play: AnswerPlay, target: int | None) -> tuple[tuple[Phrase, ...], ...]:
@@ -116,6 +116,18 @@ def _told(play: AnswerPlay, target: int | None) -> tuple[tuple[Phrase, ...], ...
         best = (("expr", Calculation(play.best)), ("value", Exact(play.best_value)))
         extra.append(Phrase("result.play.best", best))
     return ((first,), tuple(extra)) if extra else ((first,),)
+
+
+def _brief(play: AnswerPlay) -> tuple[Phrase, ...]:
+    """`−3 · (−3) = 9`: what was played as typed and its value, or no answer, or no value."""
+    played = play.played or ""
+    if not played:
+        return (Phrase("picture.play.no_answer"),)
+    if play.value is None:
+        return (Phrase("picture.play.no_value", (("played", played),)),)
+    if played == _written(play.value):
+        return (Phrase("picture.play.value_only", (("value", play.value),)),)
+    return (Phrase("picture.play.value", (("played", played), ("value", play.value))),)
 
 
 def _valued(play: Play) -> bool:

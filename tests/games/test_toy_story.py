@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.render.board import dump_board
+from bot.render.pictures.scene import scene
 from classroom.i18n import LANGS, t
 from engine.actions import Flip
 from engine.config import GameConfig
@@ -74,6 +75,18 @@ def test_the_discord_board_tells_which_card_each_side_kept(
         for card in kept.values():
             number = str(card).replace("-", "\u2212")
             assert t("toy.play.kept", lang, card=number) in text
+
+
+def test_the_card_picture_tells_which_card_each_side_kept(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The picture's row for a side says its play in a few words (`Play.brief`): the toy's
+    too, in its own words, with both cards it laid drawn."""
+    with every_game(monkeypatch):
+        state, kept = _kept_round(5)
+        rows = scene(view(state, None), {0: "Ada", 1: "Bo"}, "en").rows
+        for row in rows:
+            number = str(kept[row.side]).replace("-", "\u2212")
+            assert row.play == t("toy.play.kept", "en", card=number)
+            assert len(row.cards) == 2
 
 
 async def test_the_browser_table_tells_which_card_each_side_kept(

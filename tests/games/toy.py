@@ -226,8 +226,9 @@ def toy_play(draft: PlayDraft, target: int | None, short: bool) -> Play:
     if kept is None or len(draft.up) < 2:
         return Play(draft.side, draft.up, draft.down, short, revealed=kept is not None)
     cards = Phrase("result.play.cards", (("cards", Faces(draft.up)),))
-    told = ((cards, Phrase("toy.play.kept", (("card", kept.card),))),)
-    return Play(draft.side, draft.up, draft.down, short, told, revealed=True)
+    kept_card = Phrase("toy.play.kept", (("card", kept.card),))
+    told = ((cards, kept_card),)
+    return Play(draft.side, draft.up, draft.down, short, told, revealed=True, brief=(kept_card,))
 
 
 def toy_why(comparisons: Sequence[Comparison], winner: int, bonus: bool, target: int | None) -> str:

@@ -18,13 +18,12 @@ from dataclasses import dataclass
 from bot.render.pictures.palette import RGB
 from bot.render.pictures.tiles import Face, Mark, signed
 from classroom.i18n import Lang, t
-from classroom.text.cards import count_text, number_text
+from classroom.text.cards import count_text
 from classroom.text.locale import as_lang
+from classroom.text.phrases import phrase_text
 from engine.cards import Card
 from engine.facts import Play, RoundFacts
-from engine.intervallkrig_story import IntervalPlay
 from engine.registry import descriptor
-from engine.regnekrig_story import AnswerPlay
 from engine.view import SideView, Status, View
 
 # While a decision is open in a round the cards on the table are the ones to decide on; a war
@@ -138,39 +137,13 @@ def _laid_down(facts: RoundFacts, side: int, shown: Play) -> int:
 
 
 def play_text(play: Play, lang: Lang) -> str:
-    """A play in a few symbols: `−3 · (−3) = 9`, `9 inside [−2, 3]`, or the war card. The
-    picture draws the cards of the games it knows; another game's play is told by its cards."""
-    if isinstance(play, IntervalPlay):
-        text = _interval_text(play, lang)
-        if text is not None:
-            return text
-    if isinstance(play, AnswerPlay) and play.played is not None:
-        if not play.played:
-            return t("picture.play.no_answer", lang)
-        if play.value is None:
-            return t("picture.play.no_value", lang, played=play.played)
-        value = number_text(play.value)
-        return value if play.played == value else f"{play.played} = {value}"
+    """A play in a few symbols, in its game's words (`Play.brief`: `−3 · (−3) = 9`,
+    `9 inside [−2, 3]`), or the war card."""
+    if play.brief:
+        return ", ".join(phrase_text(phrase, {}, lang) for phrase in play.brief)
     if len(play.up) == 1:
         return signed(play.up[0])
     return ""
-
-
-def _interval_text(play: IntervalPlay, lang: Lang) -> str | None:
-    if play.third is not None and play.interval is not None:
-        low, high = play.interval
-        key = "picture.play.inside" if play.inside else "picture.play.outside"
-        text = t(key, lang, third=signed(play.third), low=signed(low), high=signed(high))
-        if play.swap is not None:  # after the verdict: where room is short, the swap goes
-            old, new = play.swap
-            text += ", " + t("picture.play.swapped", lang, old=signed(old), new=signed(new))
-        return text
-    if play.swap is not None:
-        old, new = play.swap
-        return t("picture.play.swapped", lang, old=signed(old), new=signed(new))
-    if play.passed:
-        return t("picture.play.no_bet", lang)
-    return None
 
 
 def _status(side: SideView, lang: Lang) -> str:
@@ -204,13 +177,9 @@ def _row(
         third = _face(deck, side.third) if side.third is not None else None
         stack = side.face_down
     elif shown is not None and current is not None:
-        interval = shown if isinstance(shown, IntervalPlay) else None
-        values = shown.up
-        if interval is not None and interval.interval is not None:
-            values = interval.interval
+        values = shown.shows if shown.shows is not None else shown.up
         cards = tuple(Face(deck, value) for value in values)
-        if interval is not None and interval.third is not None:
-            third = Face(deck, interval.third)
+        third = Face(deck, shown.apart) if shown.apart is not None else None
         stack = _laid_down(current, i, shown)
     play = play_text(shown, lang) if shown is not None else ""
     status = _status(side, lang)
