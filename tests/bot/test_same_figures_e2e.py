@@ -5,9 +5,9 @@ scripted games through both)".
 Two pupils play Regnekrig with the same deal through the Discord bot (the fake Discord: slash
 commands, buttons and modals) and through the browser lesson (HTTP, as the pupils' devices
 post), each typing by one script: the best move, a sign slip, a slip in the sum or product,
-a number no card gives. The teacher's report on Discord (its CSV file) and the lesson's
-summary (its CSV file) then give each pupil the same best moves, rounds asked, best-move rate
-and mistakes by kind."""
+a number no card gives, or nothing until the answer time is up. The teacher's report on
+Discord (its CSV file) and the lesson's summary (its CSV file) then give each pupil the same
+best-move rate (a miss counts against it), the same misses and the same mistakes by kind."""
 
 from __future__ import annotations
 
@@ -30,11 +30,18 @@ from tests.table.support import serve
 
 ANSWERS = 6  # answers each pupil gives
 TARGET_VALUE = 5
-# What each side types for its n-th answer, in turn.
+ANSWER_SECONDS = 60
+# What each side types for its n-th answer, in turn ("late": nothing, until the time is up).
 SCRIPT = {
-    0: ("best", "sign", "best", "sum", "far", "best"),
-    1: ("sum", "best", "best", "far", "sign", "sign"),
+    0: ("best", "sign", "best", "sum", "late", "far"),
+    1: ("sum", "best", "late", "far", "sign", "sign"),
 }
+
+
+def late(side: int, n: int) -> bool:
+    return SCRIPT[side][n % len(SCRIPT[side])] == "late"
+
+
 PUPILS = ("alice", "bob")
 
 
@@ -63,6 +70,7 @@ async def _discord(table: Table, level: int) -> tuple[int, dict[str, Any], list[
     """Alice challenges Bob and both play the script; the game's seed, its engine settings and
     the names of its sides, as the records keep them."""
     gid = await table.challenge_game("alice", ["bob"], game="regnekrig", level=level)
+    assert table.game(gid).settings.answer_seconds == ANSWER_SECONDS
     given = {0: 0, 1: 0}
     while min(given.values()) < ANSWERS:
         state = table.state(gid)
@@ -70,13 +78,22 @@ async def _discord(table: Table, level: int) -> tuple[int, dict[str, Any], list[
         if state.phase is Phase.FLIP:
             await table.flip("alice", gid)
             continue
+        waiting = False
         for side in table.human_pending(gid):
             who = table.players_of(gid, side)[0]
             if table.state(gid).phase is TARGET:
                 await table.target(who, gid, TARGET_VALUE)
-            elif table.state(gid).phase is ANSWER and given[side] < ANSWERS:
+            elif table.state(gid).phase is ANSWER and late(side, given[side]):
+                waiting = True
+            elif table.state(gid).phase is ANSWER:
                 _, sent = await table.answer(who, gid, typed(table.state(gid), side, given[side]))
                 assert sent is not None and sent.answered
+                given[side] += 1
+        if waiting:  # RULES §2.2: no answer in time counts as no value
+            late_sides = [s for s in table.human_pending(gid) if late(s, given[s])]
+            table.clock.advance(ANSWER_SECONDS + 1)
+            await table.bot.scheduler.run_due()
+            for side in late_sides:
                 given[side] += 1
         await table.settle()
     stored = await table.stored(gid)
@@ -91,7 +108,7 @@ async def _browser(lesson: Lesson, level: int, engine: dict[str, Any]) -> Device
     """Ada and Bo join the lesson and play the same script with the same deal."""
     boss = await teacher(lesson)
     status, _ = await boss.post("/teacher/settings", game="regnekrig", level=str(level),
-                                answer_seconds="0", lang="en")  # fmt: skip
+                                answer_seconds=str(ANSWER_SECONDS), lang="en")  # fmt: skip
     assert status == 200
     pupils = [await join(lesson, name) for name in ("Ada", "Bo")]
     await boss.post("/teacher/pair", how="random", lang="en")
@@ -102,18 +119,30 @@ async def _browser(lesson: Lesson, level: int, engine: dict[str, Any]) -> Device
     while min(given.values()) < ANSWERS:
         assert not game.over
         state = game.state
-        side = next(s for s in (0, 1) if s in state.pending) if state.pending else None
-        if side is None:
-            device = by_side[0][0]
-            form = {"choice": "flip"}
-        elif state.phase is TARGET:
-            device, form = by_side[side][0], {"choice": f"target:{TARGET_VALUE}"}
-        else:
-            device = by_side[side][0]
-            form = {"choice": "answer", "answer": typed(state, side, given[side])}
-            given[side] += 1
-        status, page = await device.post("/table/act", window=str(state.window), lang="en", **form)
-        assert status == 200, page
+        pending = [s for s in (0, 1) if s in state.pending]
+        if not pending or state.phase is TARGET:
+            device = by_side[pending[0] if pending else 0][0]
+            form = {"choice": f"target:{TARGET_VALUE}" if pending else "flip"}
+            status, page = await device.post(
+                "/table/act", window=str(state.window), lang="en", **form
+            )
+            assert status == 200, page
+            continue
+        for side in pending:
+            if not late(side, given[side]):
+                answer = typed(game.state, side, given[side])
+                status, page = await by_side[side][0].post(
+                    "/table/act", window=str(game.state.window), lang="en", choice="answer",
+                    answer=answer,
+                )  # fmt: skip
+                assert status == 200, page
+                given[side] += 1
+        late_sides = [s for s in pending if s in game.state.pending and late(s, given[s])]
+        if late_sides and game.state.window == state.window:
+            lesson.clock.now += ANSWER_SECONDS + 1
+            lesson.lesson.tick()
+            for side in late_sides:
+                given[side] += 1
     for device, _ in pupils:
         await device.close()
     return boss
@@ -139,6 +168,7 @@ async def test_the_same_games_give_the_same_figures_on_discord_and_in_the_lesson
         discord[side] = (best_rate, line[column], line[t("report.csv.missed", "en")])
     assert all(kinds for _, kinds, _ in discord.values())  # the script's slips are there
     assert not {rate for rate, _, _ in discord.values()} & {"0.0", "100.0", ""}
+    assert all(missed == "1" for _, _, missed in discord.values())  # one miss each
 
     async for lesson in serve(seeds=[seed], kind="class"):
         boss = await _browser(lesson, level, engine)
