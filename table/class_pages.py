@@ -220,6 +220,8 @@ def _summary_link(lang: Lang) -> str:
     return (
         f'<a class="button-link" href="/teacher/summary?lang={lang}">'
         f"{esc(t('lesson.teacher.summary', lang))}</a>"
+        f' <a class="button-link" href="/teacher/lessons?lang={lang}">'
+        f"{esc(t('lesson.kept.title', lang))}</a>"
     )
 
 
@@ -498,7 +500,7 @@ def _summary_parts(summary: ClassSummary, lang: Lang) -> str:
     return "".join(out)
 
 
-def summary_body(lesson: Lesson, lang: Lang) -> str:
+def summary_body(lesson: Lesson, lang: Lang, csv_path: str = "/teacher/summary.csv") -> str:
     summary = summarise(lesson)
     weak = ", ".join(
         f"{operation_name(op, lang)} ({percent(rate, lang)})"
@@ -522,7 +524,7 @@ def summary_body(lesson: Lesson, lang: Lang) -> str:
         + _summary_parts(summary, lang)
         + "</section>"
         f'<p class="no-print">'
-        f'<a class="button-link" href="/teacher/summary.csv?lang={lang}" download>'
+        f'<a class="button-link" href="{csv_path}?lang={lang}" download>'
         f"{esc(t('lesson.summary.csv', lang))}</a> "
         f'<button type="button" data-print="true">{esc(t("lesson.summary.print", lang))}</button> '
         f'<a class="button-link" href="/teacher?lang={lang}">'

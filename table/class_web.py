@@ -23,6 +23,7 @@ from aiohttp import WSMsgType, web
 from classroom.i18n import Lang, t
 from classroom.summary import csv_bytes
 from classroom.text.board_text import refusal_text
+from table import lessons_web
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.class_pages import (
     GOAL_OPEN,
@@ -608,6 +609,14 @@ def add_routes(app: web.Application) -> None:
         return {"goal": goal_part(lesson, lang)}
 
     app[HUB] = Hub(lesson, render, goal)
+
+    async def everyone(app: web.Application) -> None:
+        for game in lesson.live_games():
+            await app[HUB].game_changed(game)
+        await app[HUB].lobby_changed()
+
+    app[lessons_web.CHANGED] = everyone
+    lessons_web.add_routes(app)
     app[GUARD] = JoinGuard(lesson.clock)
     app.cleanup_ctx.append(_ticker)
     app.router.add_get("/", join_page)

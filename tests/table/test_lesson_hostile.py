@@ -59,7 +59,9 @@ async def test_every_post_and_the_live_connection_check_the_origin(
         if kind == "class":
             pupil, _ = await join(table, "Ada")
         paths = post_paths(table.app)
-        assert len(paths) == (5 + len(CONTROLS) if kind == "class" else 4)
+        # The class's POSTs: join, a press, more time, a challenge and its answer, the teacher's
+        # controls, and deleting a lesson kept.
+        assert len(paths) == (6 + len(CONTROLS) if kind == "class" else 4)
         version = table.lesson.version
         for device in [d for d in (boss, pupil) if d is not None]:
             headers = {} if origin is None else {"Origin": origin}
