@@ -198,19 +198,20 @@ async def join(request: web.Request) -> web.StreamResponse:
     guard = request.app[GUARD]
     visitor, lane = guard.visitor(request.cookies.get(VISIT_COOKIE), str(request.remote))
     try:
-        guard.before(visitor, lane)
-        try:
-            async with lesson.lock:
+        guard.before(visitor, lane)  # a flood is refused here, without waiting for the lock
+        async with lesson.lock:
+            guard.before(visitor, lane)  # … and each try counted, one at a time
+            try:
                 secret, _ = lesson.join(
                     _device(request), form.get("code", ""), form.get("name", "")
                 )
-                await lesson.save()
-        except Refused as refused:
-            if refused.key == "lesson.error.code":
-                guard.wrong(visitor, lane)
-            else:
-                guard.refused(refused.key.rsplit(".", 1)[-1])
-            raise
+            except Refused as refused:
+                if refused.key == "lesson.error.code":
+                    guard.wrong(visitor, lane)
+                else:
+                    guard.refused(refused.key.rsplit(".", 1)[-1])
+                raise
+            await lesson.save()
         guard.right(visitor)
     except Refused as refused:
         text = refusal_text(refused.key, refused.values, lang)

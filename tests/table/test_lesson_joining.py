@@ -7,6 +7,7 @@ proved without timing anything."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import AsyncIterator
@@ -311,3 +312,15 @@ def test_the_join_pages_mark_cannot_be_made_up_or_aged() -> None:
     for forged in [other.mark(), f"{float(when) - 60:.3f}.{nonce}.{signature}", "1.2.3", "",
                    "x" * 64, f"{when}.{nonce}.{'0' * 32}"]:  # fmt: skip
         assert guard.visitor(forged, "10.0.0.1") == ("address:10.0.0.1", "none"), forged
+
+
+async def test_a_flood_sent_all_at_once_is_counted_one_try_at_a_time(lesson: Table) -> None:
+    """100 wrong codes from one script at the same instant: each try is counted while the
+    lesson is held, so no more are compared than the device's free tries."""
+    flood = script(lesson)
+    async with devices(flood):
+        answers = await asyncio.gather(
+            *(try_join(flood, wrong(lesson, n), "x") for n in range(100))
+        )
+    assert lesson.app[GUARD].checked_wrong <= FREE_WRONG
+    assert [status for status, _ in answers].count(429) >= 100 - FREE_WRONG
