@@ -160,3 +160,34 @@ async def test_the_removal_menu_works_from_the_keyboard(browser: Browser, lesson
         await page.keyboard.press("Enter")
     assert sorted(s.name for s in lesson.lesson.seats.values()) == ["Ada", "Cy", "Di", "Eli"]
     await page.context.close()
+
+
+async def test_closing_the_lesson_and_removing_every_waiting_seat(
+    browser: Browser, lesson: Table
+) -> None:
+    """After a flood of joins: "Steng timen for nye", then every seat not playing removed in
+    one step (asked first), and the lesson opened again; axe-core finds nothing on the way."""
+    for name in NAMES[:8]:
+        lesson.lesson.join(None, lesson.lesson.code, name)
+    lesson.lesson.pair("random")
+    for n in range(20):
+        lesson.lesson.join(None, lesson.lesson.code, f"Bot {n}")
+    page = await teacher_page(browser, lesson, LAPTOPS[0])
+    async with page.expect_navigation():
+        await page.locator('[data-control="lock"]').click()
+    assert lesson.lesson.locked and await page.locator('[data-control="unlock"]').is_visible()
+    await page.locator("#remove-menu summary").click()
+    await page.select_option("#remove-seat", "waiting")
+    async with page.expect_navigation():
+        await page.locator('[data-control="remove"]').click()
+    assert await axe_violations(page) == []
+    yes = t("lesson.teacher.remove_waiting_yes", "nb", count=20)
+    async with page.expect_navigation():
+        await page.get_by_role("button", name=yes).click()
+    assert sorted(s.name for s in lesson.lesson.seats.values()) == sorted(NAMES[:8])
+    assert await page.locator("[data-seat]").count() == 8
+    async with page.expect_navigation():
+        await page.locator('[data-control="unlock"]').click()
+    assert not lesson.lesson.locked
+    assert await axe_violations(page) == []
+    await page.context.close()
