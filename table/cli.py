@@ -35,6 +35,7 @@ from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, machine_key, open_less
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
 from table.web import Served
+from table.web import runner as web_runner
 
 __all__ = ["is_loopback", "main", "url_of", "version"]
 
@@ -140,11 +141,11 @@ async def _serve(
 ) -> None:
     base_url: str | None = getattr(args, "base_url", None)
     found = network_address() if args.host in ANY else None
-    served = Served(base_url=base_url)
+    served = Served(base_url=base_url, names=(args.host,))
     app = make_app(kind, lesson=lesson, served=served)
     if keeper is not None:
         app[KEEPER] = keeper
-    runner = web.AppRunner(app, access_log=None)
+    runner = web_runner(app)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port)
     await site.start()

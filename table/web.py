@@ -1,4 +1,6 @@
-"""The lesson's web server: what every page shares — the security headers, the check that a
+"""The lesson's web server: what every page shares — the security headers (HSTS behind
+HTTPS; a `Server:` that names no version), the check that a request names one of the
+lesson's own addresses (its Host: a DNS rebinding names another), the check that a
 POST or a live connection comes from the lesson's own pages (its Origin), localised pages
 for every refusal (400, 403, 404, 405, 409, 413, 429: never a 500), the device cookie, the
 page's CSS and script — and the app for either kind of lesson.
@@ -9,6 +11,7 @@ page's CSS and script — and the app for either kind of lesson.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import logging
 from collections.abc import Awaitable, Callable
@@ -16,7 +19,7 @@ from dataclasses import dataclass
 from importlib import resources
 from urllib.parse import urlsplit
 
-from aiohttp import web
+from aiohttp import web, web_response
 from aiohttp.http_exceptions import HttpProcessingError
 
 from classroom.i18n import Lang
@@ -46,6 +49,13 @@ SECURITY_HEADERS = {
     "Cross-Origin-Opener-Policy": "same-origin",
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
+# Behind the school's HTTPS proxy the browser is told to come back by HTTPS only, for a year
+# (no includeSubDomains: the school's other hosts are not the lesson's to decide).
+HSTS = "max-age=31536000"
+# aiohttp names itself and its version in every `Server:` header, even on the answer to a
+# malformed request that no handler sees: that default is the only place to say less.
+SERVER = "Mattekrig"
+setattr(web_response, "SERVER_SOFTWARE", SERVER)  # noqa: B010 - not exported by aiohttp
 MAX_FIELD = 200  # longer form values are malformed (an answer is at most 100 characters)
 MAX_BODY = 64 * 1024
 
@@ -60,10 +70,26 @@ class Served:
     base_url: str | None = None  # the public address behind a proxy (its origin is allowed)
     address_note: str = ""
     join_url: str = ""
+    names: tuple[str, ...] = ()  # host names the lesson listens on or is announced at
 
     @property
     def secure(self) -> bool:
         return (self.base_url or "").startswith("https://")
+
+    def own_host(self, host: str) -> bool:
+        """A Host the lesson answers: an address (a DNS rebinding always names a host
+        name: the attacker's), this computer's own name, or a name the lesson was given
+        (`--host`, `--base-url`). Any other name reached it through someone else's DNS."""
+        name = urlsplit(f"//{host}").hostname if host else None
+        if not name:
+            return False
+        try:
+            ipaddress.ip_address(name)
+            return True
+        except ValueError:
+            pass
+        given = {urlsplit(self.base_url or "").hostname, *(n.lower() for n in self.names)}
+        return name in ("localhost", *(g for g in given if g))
 
 
 SERVED = web.AppKey("served", Served)
@@ -152,10 +178,12 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
     refused; an unknown page or method, a body too large or a bad one is a localised page,
     never aiohttp's English text and never a traceback."""
     try:
-        if (request.method not in ("GET", "HEAD") or _upgrading(request)) and not same_origin(
+        if not request.app[SERVED].own_host(request.headers.get("Host", "")):
+            response: web.StreamResponse = error_page(request, "table.error.wrong_host", 421)
+        elif (request.method not in ("GET", "HEAD") or _upgrading(request)) and not same_origin(
             request
         ):
-            response: web.StreamResponse = error_page(request, "table.error.cross_site", 403)
+            response = error_page(request, "table.error.cross_site", 403)
         else:
             response = await handler(request)
     except web.HTTPException as error:
@@ -166,7 +194,7 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         elif 400 <= error.status < 500:
             key = "table.error.bad_request"
         elif 300 <= error.status < 400:
-            for name, value in SECURITY_HEADERS.items():
+            for name, value in _headers(request).items():
                 error.headers.setdefault(name, value)
             raise
         else:
@@ -180,9 +208,15 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         log.exception("the lesson could not answer %s %s", request.method, request.path)
         response = error_page(request, "table.error.server", 500)
     if not response.prepared:
-        for name, value in SECURITY_HEADERS.items():
+        for name, value in _headers(request).items():
             response.headers.setdefault(name, value)
     return response
+
+
+def _headers(request: web.Request) -> dict[str, str]:
+    if request.app[SERVED].secure:
+        return {**SECURITY_HEADERS, "Strict-Transport-Security": HSTS}
+    return SECURITY_HEADERS
 
 
 async def no_icon(request: web.Request) -> web.Response:
@@ -213,6 +247,12 @@ def replay_file(game: TableGame) -> web.Response:
         charset="utf-8",
         headers={"Content-Disposition": f'attachment; filename="{name}"'},
     )
+
+
+def runner(app: web.Application) -> web.AppRunner:
+    """How the lesson is served: with no access log. A log line would hold the teacher's
+    `?key=` on its first request and every device's address; the lesson logs only its faults."""
+    return web.AppRunner(app, access_log=None)
 
 
 def page(lang: Lang, state: str, title: str, body: str, data: str = "") -> str:
