@@ -40,6 +40,7 @@ from storage.records import (
     StoredGame,
     Timer,
 )
+from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow
 from storage.records.lessons import (
     LessonChange,
     LessonInfo,
@@ -412,6 +413,51 @@ class LessonStore(Protocol):
     async def close(self) -> None: ...
 
 
+class ClassStore(Protocol):
+    """Classes that remember (storage/classes.py): a class, its roster with each pupil's join
+    card, and each pupil's rounds and practice notes across lessons."""
+
+    async def create_class(
+        self, name: str, at: int, owner: str | None = None, keep_days: int | None = None
+    ) -> ClassInfo:
+        """RosterConflictError("class") when the teacher has a class of that name."""
+        ...
+
+    async def class_named(self, name: str, owner: str | None = None) -> ClassInfo | None: ...
+
+    async def class_info(self, class_id: int) -> ClassInfo: ...
+
+    async def classes(self, owner: str | None = None) -> list[ClassInfo]: ...
+
+    async def set_class_keep(self, class_id: int, keep_days: int | None) -> None: ...
+
+    async def add_pupil(self, class_id: int, name: str, card: str, at: int) -> Pupil:
+        """RosterConflictError("name" or "card"), NotFoundError."""
+        ...
+
+    async def replace_card(self, pupil_id: int, card: str) -> Pupil:
+        """The old card opens nothing any more. RosterConflictError("card"), NotFoundError."""
+        ...
+
+    async def pupils(self, class_id: int) -> list[Pupil]: ...
+
+    async def pupil_by_card(self, card: str) -> Pupil | None: ...
+
+    async def record_rounds(
+        self, class_id: int, rounds: Sequence[RoundRow], notes: Sequence[NoteRow]
+    ) -> None: ...
+
+    async def class_rounds(
+        self, class_id: int, pupil_id: int | None = None
+    ) -> tuple[list[RoundRow], list[NoteRow]]: ...
+
+    async def forget_pupil(self, pupil_id: int) -> bool: ...
+
+    async def delete_class(self, class_id: int) -> bool: ...
+
+    async def purge_class_rounds(self, now: int, school_year_start: int) -> int: ...
+
+
 class GameStore(GameEventStore, TimerStore, Protocol):
     """What the game service needs: games, their events and their deadlines, and the two
     facts of the teacher's that set a game's deadlines (a running class session ends it, an
@@ -434,6 +480,7 @@ class Store(
     TeacherStore,
     PresetStore,
     LessonStore,
+    ClassStore,
     Protocol,
 ):
     """A whole backend, as the bot opens it."""
@@ -444,6 +491,7 @@ class Store(
 
 
 __all__ = [
+    "ClassStore",
     "GameEventStore",
     "GameStore",
     "InvitationStore",

@@ -87,3 +87,12 @@ class LessonClosedError(ConflictError):
     def __init__(self, lesson_id: int) -> None:
         super().__init__(f"lesson {lesson_id} has ended")
         self.lesson_id = lesson_id
+
+
+class RosterConflictError(ConflictError):
+    """A class's roster has the name already (``what == "name"``), or another pupil has the
+    card's code (``"card"``: draw another), or another class has the name (``"class"``)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"the roster has that {what} already")
+        self.what = what

@@ -5,7 +5,7 @@ games and their events (`games`), deadlines (`timers`), challenges and lobbies
 (`invitations`), results and ratings (`results`), seasons (`seasons`), boards, names and
 departed members (`boards`), the teacher's settings (`settings`), presets, sessions and
 assignments (`teachers`), export, forget-me and retention (`privacy`), and the browser's
-class lessons (`lessons`). Every method is
+class lessons (`lessons`) and the classes that remember (`classes`). Every method is
 one transaction, run whole on the database thread (storage/database.py).
 
 ``synchronous=FULL`` (not WAL's usual NORMAL) because a class's game should survive a power
@@ -21,6 +21,7 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Self
 
 from storage.boards import BoardStorage
+from storage.classes import ClassStorage
 from storage.contract import Store
 from storage.database import MEMORY, Database
 from storage.games import GameStorage
@@ -46,6 +47,7 @@ class Storage(
     PrivacyStorage,
     TeacherStorage,
     LessonStorage,
+    ClassStorage,
 ):
     """The bot's repository. Create with ``await Storage.open(path)``; close when done."""
 

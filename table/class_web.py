@@ -44,6 +44,7 @@ from table.live import REPLACED, Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
 from table.press import Refused, press, whole
+from table.roster_pages import card_join_parts, class_link
 from table.setup import SetupError, read_lesson_setup
 from table.summary import summarise
 from table.web import (
@@ -107,7 +108,7 @@ def pupil_page(
         # knows the code already, so it is filled in.
         code = lesson.code if device is not None and not lesson.ended else ""
         body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
-            join_parts(lang, code, error=error), LOBBY_ORDER
+            _join_parts(lesson, lang, code, error=error), LOBBY_ORDER
         )
         return {"state": "join", "title": t("lesson.join.title", lang), "html": body, "data": {}}
     game = lesson.game_of(seat)
@@ -135,6 +136,16 @@ def pupil_page(
     return {"state": table_state(game), "title": title, "html": body, "data": data}
 
 
+def _join_parts(
+    lesson: Lesson, lang: Lang, code: str = "", name: str = "", error: str | None = None
+) -> dict[str, str]:
+    """The join form: a lesson of a class asks for the pupil's card, any other for the
+    lesson's code and a name."""
+    if lesson.roster is not None:
+        return card_join_parts(lang, code, error)
+    return join_parts(lang, code, name, error)
+
+
 def teacher_page(app: web.Application, lang: Lang, error: str | None = None) -> dict[str, Any]:
     """The teacher's projector view now (as a live message)."""
     lesson = app[LESSON]
@@ -143,7 +154,9 @@ def teacher_page(app: web.Application, lang: Lang, error: str | None = None) -> 
     connected = {device for device, sockets in app[HUB].pupils.items() if sockets}
     parts = teacher_parts(lesson, url, app[SERVED].address_note, qr, lang, error, connected)
     title = t("lesson.teacher.title", lang)
-    body = _head(title, lang, "/teacher") + wrap_parts(parts, TEACHER_ORDER)
+    body = (
+        _head(title, lang, "/teacher") + class_link(lesson, lang) + wrap_parts(parts, TEACHER_ORDER)
+    )
     return {"state": "teacher", "title": title, "html": body, "data": {}}
 
 
@@ -206,7 +219,7 @@ async def join(request: web.Request) -> web.StreamResponse:
                     _device(request), form.get("code", ""), form.get("name", "")
                 )
             except Refused as refused:
-                if refused.key == "lesson.error.code":
+                if refused.key in ("lesson.error.code", "lesson.error.card"):
                     guard.wrong(visitor, lane)
                 else:
                     guard.refused(refused.key.rsplit(".", 1)[-1])
@@ -216,7 +229,8 @@ async def join(request: web.Request) -> web.StreamResponse:
     except Refused as refused:
         text = refusal_text(refused.key, refused.values, lang)
         body = _head(t("lesson.join.title", lang), lang, "/") + wrap_parts(
-            join_parts(lang, form.get("code", ""), form.get("name", ""), text), LOBBY_ORDER
+            _join_parts(lesson, lang, form.get("code", ""), form.get("name", ""), text),
+            LOBBY_ORDER,
         )
         page = document(lang, "join", t("lesson.join.title", lang), body, data=' data-live="true"')
         response = html(page, refused.status)

@@ -34,6 +34,9 @@ from table.app import make_app
 from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, machine_key, open_lesson
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
+from table.roster import Recorder, load_roster, open_class, school_year_start
+from table.roster_web import Class
+from table.roster_web import add_routes as add_class_routes
 from table.web import Served
 from table.web import runner as web_runner
 
@@ -75,6 +78,14 @@ def parser(kind: Kind) -> argparse.ArgumentParser:
             f"{DEFAULT_KEEP_DAYS}; 0 deletes it as the lesson ends)",
         )
         p.add_argument(
+            "--class",
+            dest="klass",
+            metavar="NAME",
+            help="a lesson of this class (made the first time it is named, e.g. 7B): each "
+            "pupil joins with a personal card, and the class's progress is kept lesson "
+            "over lesson (the teacher's page: Class)",
+        )
+        p.add_argument(
             "--base-url",
             help="the address pupils open, when a proxy serves the lesson "
             "(e.g. https://mattekrig.school.example/)",
@@ -106,11 +117,45 @@ async def lesson_storage() -> AsyncIterator[Storage]:
         await store.close()
 
 
+class ClassMismatchError(StorageError):
+    """The lesson brought back is of another class (or of none, with pupils already in)."""
+
+
+async def class_of_lesson(
+    store: Storage, lesson: Lesson, keeper: Keeper, name: str | None
+) -> Class | None:
+    """The lesson's class (`--class NAME`, or the class of the lesson brought back), its roster
+    read into the lesson, and its pupils' rounds stored after every save."""
+    now = keeper.now_ms()
+    if name is not None:
+        info = await open_class(store, name.strip(), now)
+        if lesson.class_id is None and not lesson.seats and not lesson.removed:
+            lesson.class_id = info.id
+            await lesson.save()
+        elif lesson.class_id != info.id:
+            raise ClassMismatchError(
+                f"the lesson brought back is not class {info.name}'s: start it with --new"
+            )
+    elif lesson.class_id is not None:
+        info = await store.class_info(lesson.class_id)
+    else:
+        return None
+    await store.purge_class_rounds(now, school_year_start(now / 1000))
+    await load_roster(store, lesson)
+    stored = await store.load_lesson(keeper.lesson_id)
+    recorder = Recorder(store, keeper.lesson_id, stored.info.created_at, keeper.wall)
+    await recorder.save(lesson)  # a lesson brought back: its rounds so far (stored once)
+    recorder.wrap(lesson)
+    return Class(store, info)
+
+
 async def _purging(store: Storage) -> None:
     while True:
         await asyncio.sleep(PURGE_SECONDS)
+        now = time.time()
         with contextlib.suppress(StorageError):
-            await store.purge_lessons(round(time.time() * 1000))
+            await store.purge_lessons(round(now * 1000))
+            await store.purge_class_rounds(round(now * 1000), school_year_start(now))
 
 
 async def serve(kind: Kind, args: argparse.Namespace) -> None:
@@ -125,9 +170,10 @@ async def serve(kind: Kind, args: argparse.Namespace) -> None:
             keep_days=args.keep_days,
             fresh=args.new,
         )
+        klass = await class_of_lesson(store, lesson, keeper, getattr(args, "klass", None))
         purging = asyncio.create_task(_purging(store))
         try:
-            await _serve(kind, args, lesson, keeper, back)
+            await _serve(kind, args, lesson, keeper, back, klass)
         finally:
             purging.cancel()
 
@@ -138,6 +184,7 @@ async def _serve(
     lesson: Lesson,
     keeper: Keeper | None = None,
     back: bool = False,
+    klass: Class | None = None,
 ) -> None:
     base_url: str | None = getattr(args, "base_url", None)
     found = network_address() if args.host in ANY else None
@@ -145,6 +192,8 @@ async def _serve(
     app = make_app(kind, lesson=lesson, served=served)
     if keeper is not None:
         app[KEEPER] = keeper
+    if klass is not None:
+        add_class_routes(app, klass)
     runner = web_runner(app)
     await runner.setup()
     site = web.TCPSite(runner, args.host, args.port)

@@ -46,6 +46,11 @@ def new_code() -> str:
     return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
 
 
+def card_code(text: str) -> str:
+    """A card's code as typed or scanned ("abcd-2345 ") in the one form the roster keeps."""
+    return "".join(ch for ch in text.upper() if ch.isascii() and ch.isalnum())
+
+
 def digest(secret: str) -> str:
     """What the lesson keeps of a device's secret."""
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
@@ -74,7 +79,8 @@ class Projected:
 class Lesson:
     # What a kept lesson stores of itself besides its seats and games (`table.keep`): plain
     # JSON values, read back as they were after a restart.
-    KEPT = ("goal", "challenges_open", "challenges", "hide_names", "seat_cap", "locked")
+    KEPT = ("goal", "challenges_open", "challenges", "hide_names", "seat_cap", "locked",
+            "class_id", "pupils")  # fmt: skip
 
     def __init__(
         self,
@@ -122,6 +128,12 @@ class Lesson:
         self.lock = LessonLock()
         self.saver: Callable[[Lesson], Awaitable[None]] | None = None  # table.keep stores it
         self.game_saver: Callable[[Lesson, TableGame], Awaitable[None]] | None = None
+        # A lesson of a class (`mattekrig class --class 7B`): its pupils join by their cards
+        # only (`roster`: card code -> pupil id and name, from storage), and each seat is a
+        # pupil of the class (`pupils`: seat id -> pupil id), so its rounds are the pupil's.
+        self.class_id: int | None = None
+        self.roster: dict[str, tuple[int, str]] | None = None
+        self.pupils: dict[str, int] = {}
 
     # -- devices ---------------------------------------------------------------------------
 
@@ -209,6 +221,8 @@ class Lesson:
         renames nothing: it gives back the same seat."""
         if self.kind != "class" or self.ended:
             raise Refused("lesson.error.over", 403)
+        if self.roster is not None:
+            return self.join_by_card(device, code)
         if code.strip().replace(" ", "") != self.code:
             raise Refused("lesson.error.code")
         seat = self.seat_of(device)
@@ -224,6 +238,36 @@ class Lesson:
             secret = self.new_device()
             device = digest(secret)
         seat = self._new_seat(device, name)
+        self.devices_removed.discard(device)
+        self.version += 1
+        return secret, seat
+
+    def join_by_card(self, device: str | None, code: str) -> tuple[str | None, Seat]:
+        """A pupil of the class joins with the code of their own card, as themselves: the
+        lesson's code alone opens no seat (a wrong card is a wrong code), a device seated as
+        one pupil cannot take a classmate's card, and a card opens one seat at a time."""
+        card = card_code(code)
+        found = (self.roster or {}).get(card)
+        if found is None:
+            raise Refused("lesson.error.card")
+        pupil, name = found
+        seat = self.seat_of(device)
+        if seat is not None:
+            if self.pupils.get(seat.id) == pupil:
+                return None, seat
+            raise Refused("lesson.error.card_other", 403)
+        if any(self.pupils.get(s) == pupil for s in self.seats):
+            raise Refused("lesson.error.card_in_use", 409)
+        if self.locked:
+            raise Refused("lesson.error.locked", 403)
+        if len(self.seats) >= self.seat_cap:
+            raise Refused("lesson.error.full", 429, count=self.seat_cap)
+        secret = None
+        if device is None:
+            secret = self.new_device()
+            device = digest(secret)
+        seat = self._new_seat(device, name)
+        self.pupils[seat.id] = pupil
         self.devices_removed.discard(device)
         self.version += 1
         return secret, seat

@@ -35,7 +35,7 @@ log = logging.getLogger(__name__)
 LESSON = web.AppKey("lesson", Lesson)
 DEVICE_COOKIE = "mk_device"
 TEACHER_COOKIE = "mk_teacher"
-STATIC = {"table.css": "text/css", "table.js": "text/javascript"}
+STATIC = {"table.css": "text/css", "table.js": "text/javascript", "class.css": "text/css"}
 # The page loads nothing from anywhere else (no CDN, no fonts, no trackers); the live
 # connection goes back to the page's own server.
 SECURITY_HEADERS = {

@@ -1,0 +1,294 @@
+"""The routes of a class that remembers, added to a class lesson when it is a lesson of a class
+(`mattekrig class --class 7B`).
+
+The teacher (the teacher's cookie, as on /teacher): ``GET /teacher/class`` the roster,
+``POST /teacher/class/add`` (names, one a line), ``POST /teacher/class/card`` (a new card for
+a pupil: the old one stops working at once), ``POST /teacher/class/forget`` (asked, then
+done), ``GET /teacher/class/cards`` (the cards to print), ``GET /teacher/class/export.csv``
+(everything kept of the class), ``POST /teacher/class/delete`` (asked, then done: the class,
+its results and its lessons). A pupil: ``GET /card/<code>`` (the card's QR code: the join
+form with the code filled in; the pupil's own progress once seated as that pupil,
+`table.progress_pages`).
+
+Every change of the roster is read into the lesson under its lock, so the lesson's cards are
+the roster's at once.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import time
+from dataclasses import dataclass
+
+from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
+
+from classroom.i18n import Lang, t
+from storage.classes import FORGOTTEN
+from storage.contract import ClassStore
+from storage.records.classes import ClassInfo, Pupil
+from table.keep import KEEPER
+from table.lesson import Lesson, card_code
+from table.press import Refused, whole
+from table.roster import add_pupils, load_roster, replace_card, shown_card
+from table.roster_pages import (
+    card_join_parts,
+    cards_body,
+    class_document,
+    head,
+    link,
+    roster_body,
+)
+from table.web import LESSON, SERVED, TEACHER_COOKIE, html, lang_of, read_form
+
+EXPORT_COLUMNS = ("pupil", "card", "lesson", "when", "level", "answered", "best", "kind")
+MAX_NAMES_FIELD = 8_000  # a class list typed or pasted: 60 names and then some
+
+
+@dataclass
+class Class:
+    """The lesson's class and where it is kept."""
+
+    store: ClassStore
+    info: ClassInfo
+
+
+CLASS = web.AppKey("class", Class)
+
+
+def is_teacher(request: web.Request) -> bool:
+    return request.app[LESSON].is_teacher(request.cookies.get(TEACHER_COOKIE))
+
+
+def teacher_only(request: web.Request) -> None:
+    if not is_teacher(request):
+        raise Refused("lesson.error.not_teacher", 403)
+
+
+def now_ms() -> int:
+    return round(time.time() * 1000)
+
+
+def join_base(request: web.Request) -> str:
+    served = request.app[SERVED]
+    return served.join_url or served.base_url or f"{request.scheme}://{request.host}/"
+
+
+async def roster_page(
+    request: web.Request,
+    lang: Lang,
+    status: int = 200,
+    *,
+    note: str | None = None,
+    error: str | None = None,
+    typed: str = "",
+    forgetting: Pupil | None = None,
+) -> web.Response:
+    klass = request.app[CLASS]
+    pupils = await klass.store.pupils(klass.info.id)
+    body = roster_body(klass.info, pupils, lang, note=note, error=error, typed=typed,
+                       forgetting=forgetting)  # fmt: skip
+    return html(class_document(lang, "roster", t("class.roster.title", lang,
+                                                 name=klass.info.name), body), status)  # fmt: skip
+
+
+async def roster(request: web.Request) -> web.Response:
+    teacher_only(request)
+    return await roster_page(request, lang_of(request))
+
+
+async def _pupil(request: web.Request, form: dict[str, str]) -> Pupil:
+    """The pupil of this class a form names; a refusal when it names none."""
+    klass = request.app[CLASS]
+    wanted = whole(form.get("pupil"))
+    for p in await klass.store.pupils(klass.info.id):
+        if p.id == wanted:
+            return p
+    raise Refused("class.error.no_pupil", 404)
+
+
+async def add(request: web.Request) -> web.Response:
+    teacher_only(request)
+    try:
+        data = await request.post()
+    except (ValueError, UnicodeDecodeError, HttpProcessingError):
+        data = None
+    raw = data.get("names") if data is not None else None
+    lang = lang_of(request, {"lang": str(data.get("lang", ""))} if data is not None else None)
+    if not isinstance(raw, str) or len(raw) > MAX_NAMES_FIELD:
+        return await roster_page(request, lang, 400, error=t("class.error.names", lang))
+    klass = request.app[CLASS]
+    lesson = request.app[LESSON]
+    names = [line for line in raw.replace(",", "\n").splitlines() if line.strip()]
+    try:
+        added = await add_pupils(klass.store, klass.info.id, names, now_ms())
+    except Refused as refused:
+        text = t(refused.key, lang, **refused.values)
+        return await roster_page(request, lang, 400, error=text, typed=raw)
+    finally:
+        async with lesson.lock:
+            await load_roster(klass.store, lesson)
+    note = t("class.roster.added", lang, count=len(added))
+    return await roster_page(request, lang, note=note)
+
+
+async def new_card(request: web.Request) -> web.Response:
+    teacher_only(request)
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    pupil = await _pupil(request, form)
+    klass = request.app[CLASS]
+    lesson = request.app[LESSON]
+    async with lesson.lock:
+        fresh = await replace_card(klass.store, pupil.id)
+        await load_roster(klass.store, lesson)
+    note = t("class.roster.replaced", lang, name=pupil.name, code=shown_card(fresh.card))
+    return await roster_page(request, lang, note=note)
+
+
+def forget_in_lesson(lesson: Lesson, pupil_id: int) -> None:
+    """The live lesson lets the forgotten pupil go: the seat removed (its game given up, as
+    the teacher's removal does), the name gone from the seat and the games, the seat no
+    longer the pupil's; what the lesson stores next holds no name of the pupil."""
+    seats = [s for s, p in lesson.pupils.items() if p == pupil_id]
+    names = set()
+    for seat_id in seats:
+        seat = lesson.seats.get(seat_id) or lesson.removed.get(seat_id)
+        if seat is None:
+            continue
+        names.add(seat.name)
+        if seat_id in lesson.seats:
+            lesson.remove(seat_id)
+        seat.name = FORGOTTEN
+        del lesson.pupils[seat_id]
+    for game in lesson.games:
+        game.names = tuple(
+            " & ".join(FORGOTTEN if part in names else part for part in n.split(" & "))
+            for n in game.names
+        )
+    lesson.version += 1
+
+
+async def forget(request: web.Request) -> web.Response:
+    teacher_only(request)
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    pupil = await _pupil(request, form)
+    if form.get("confirm") != "yes":
+        return await roster_page(request, lang, forgetting=pupil)
+    klass = request.app[CLASS]
+    lesson = request.app[LESSON]
+    async with lesson.lock:
+        forget_in_lesson(lesson, pupil.id)
+        await lesson.save()
+        await klass.store.forget_pupil(pupil.id)
+        await load_roster(klass.store, lesson)
+    return await roster_page(request, lang, note=t("class.roster.forgotten", lang))
+
+
+async def delete_class(request: web.Request) -> web.Response:
+    """The class, its roster, its results and its lessons (this one too: it ends) go."""
+    teacher_only(request)
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    klass = request.app[CLASS]
+    if form.get("confirm") != "yes":
+        title = t("class.privacy.delete_confirm", lang, name=klass.info.name)
+        body = (
+            head(title, lang, "/teacher/class")
+            + '<form method="post" action="/teacher/class/delete">'
+            + f'<input type="hidden" name="lang" value="{lang}">'
+            + '<input type="hidden" name="confirm" value="yes">'
+            + f'<button type="submit" class="danger">{t("class.privacy.delete_yes", lang)}</button>'
+            + "</form>"
+            + f"<p>{link('/teacher/class', t('class.roster.keep', lang), lang)}</p>"
+        )
+        return html(class_document(lang, "confirm", title, body))
+    lesson = request.app[LESSON]
+    keeper = request.app.get(KEEPER)
+    async with lesson.lock:
+        lesson.end()
+        if keeper is not None:
+            await keeper.delete()  # nothing of this lesson is stored again
+        await klass.store.delete_class(klass.info.id)
+        lesson.class_id = None
+        lesson.roster = {}  # no card opens a seat any more
+        lesson.pupils = {}
+    title = t("class.privacy.deleted", lang, name=klass.info.name)
+    return html(class_document(lang, "deleted", title, head(title, lang, "/teacher")))
+
+
+async def cards(request: web.Request) -> web.Response:
+    teacher_only(request)
+    lang = lang_of(request)
+    klass = request.app[CLASS]
+    pupils = await klass.store.pupils(klass.info.id)
+    body = cards_body(klass.info, pupils, join_base(request), lang)
+    title = t("class.cards.title", lang, name=klass.info.name)
+    return html(class_document(lang, "cards", title, body))
+
+
+async def export_csv(request: web.Request) -> web.Response:
+    """Everything kept of the class: the roster (names and cards) and every round."""
+    teacher_only(request)
+    lang = lang_of(request)
+    klass = request.app[CLASS]
+    pupils = {p.id: p for p in await klass.store.pupils(klass.info.id)}
+    rounds, notes = await klass.store.class_rounds(klass.info.id)
+    out = io.StringIO()
+    w = csv.writer(out)
+    w.writerow([t(f"class.export.{c}", lang) for c in EXPORT_COLUMNS])
+    for p in pupils.values():
+        w.writerow([p.name, shown_card(p.card), "", "", "", "", "", ""])
+    for r in rounds:
+        w.writerow([pupils[r.pupil_id].name if r.pupil_id in pupils else "", "", r.lesson_id,
+                    r.at, r.level, int(r.answered), int(r.best), r.kind or ""])  # fmt: skip
+    for n in notes:
+        w.writerow([pupils[n.pupil_id].name if n.pupil_id in pupils else "", "", n.lesson_id,
+                    n.at, "", n.n, "", n.kind])  # fmt: skip
+    return web.Response(
+        body=("\ufeff" + out.getvalue()).encode("utf-8"),
+        content_type="text/csv",
+        charset="utf-8",
+        headers={"Content-Disposition": 'attachment; filename="mattekrig-class.csv"'},
+    )
+
+
+def pupil_of(request: web.Request) -> int | None:
+    """The class's pupil this device is seated as in the lesson, if any."""
+    lesson = request.app[LESSON]
+    seat = lesson.seat_of(lesson.device(request.cookies.get("mk_device")))
+    return None if seat is None else lesson.pupils.get(seat.id)
+
+
+async def card_page(request: web.Request) -> web.Response:
+    """A card's QR code: the join form with the code filled in; once seated as the card's
+    own pupil, the pupil's own progress (never anyone else's)."""
+    lang = lang_of(request)
+    lesson = request.app[LESSON]
+    code = card_code(request.match_info["code"])[:16]
+    found = (lesson.roster or {}).get(code)
+    if found is not None and pupil_of(request) == found[0]:
+        raise web.HTTPSeeOther(f"/table?lang={lang}")
+    parts = card_join_parts(lang, shown_card(code))
+    title = t("lesson.join.title", lang)
+    body = head(title, lang, f"/card/{code}") + "".join(
+        f'<section id="{k}" class="part part-{k}">{v}</section>' for k, v in parts.items()
+    )
+    return html(class_document(lang, "join", title, body))
+
+
+def add_routes(app: web.Application, klass: Class) -> None:
+    app[CLASS] = klass
+    app.router.add_get("/teacher/class", roster)
+    app.router.add_post("/teacher/class/add", add)
+    app.router.add_post("/teacher/class/card", new_card)
+    app.router.add_post("/teacher/class/forget", forget)
+    app.router.add_post("/teacher/class/delete", delete_class)
+    app.router.add_get("/teacher/class/cards", cards)
+    app.router.add_get("/teacher/class/export.csv", export_csv)
+    app.router.add_get("/card/{code}", card_page)
+
+
+__all__ = ["CLASS", "Class", "add_routes", "forget_in_lesson", "is_teacher", "teacher_only"]
