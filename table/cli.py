@@ -1,6 +1,7 @@
 """`mattekrig play` (and `python -m table`): the one-screen table on this computer.
 `mattekrig class` (and `python -m table class`): a class lesson the pupils join on their own
-devices, served on this computer's school-network address.
+devices, served on this computer's school-network address: every device on that network
+can open it (only the code lets one join).
 
 No token, no account. The one-screen table writes nothing to disk; a lesson is stored as it
 happens (`table.keep`: a SQLite file private to the user in the user's data folder, or the
@@ -16,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import errno
 import os
 import sys
 import time
@@ -91,14 +93,15 @@ def parser(kind: Kind) -> argparse.ArgumentParser:
             "(e.g. https://mattekrig.school.example/)",
         )
     p.add_argument("--host", default=default, help=f"address to listen on (default {default})")
-    port = 0 if kind == "play" else 8080
-    shown = "a free one" if kind == "play" else str(port)
-    p.add_argument("--port", type=int, default=port, help=f"port (default: {shown})")
+    shown = "a free one" if kind == "play" else f"{LESSON_PORT}, or the next free one"
+    p.add_argument("--port", type=int, default=None, help=f"port (default: {shown})")
     p.add_argument("--no-browser", action="store_true", help="do not open the browser")
     p.add_argument("--version", action="version", version=f"mattekrig {version()}")
     return p
 
 
+LESSON_PORT = 8080  # a lesson's usual port; when another program has it, the next free one
+LESSON_PORTS = range(LESSON_PORT, LESSON_PORT + 20)
 PURGE_SECONDS = 3600  # how often a running lesson deletes the lessons past their retention
 
 
@@ -196,9 +199,7 @@ async def _serve(
         add_class_routes(app, klass)
     runner = web_runner(app)
     await runner.setup()
-    site = web.TCPSite(runner, args.host, args.port)
-    await site.start()
-    port = runner.addresses[0][1]
+    port = await _listen(runner, args.host, args.port, kind)
     url = url_of(args.host, port, found)
     if kind == "play":
         print(f"Mattekrig: {url}  (Ctrl+C stops)", flush=True)
@@ -211,6 +212,36 @@ async def _serve(
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+
+
+class PortTaken(OSError):
+    """The port asked for (or every usual one) is another program's."""
+
+
+async def _listen(runner: web.AppRunner, host: str, given: int | None, kind: Kind) -> int:
+    """Listen on the port given, else (a lesson) on 8080 or the next free one, said at once,
+    else (the one-screen table) on a free one. A port in use is a sentence, not errno 98."""
+    ports = [given] if given is not None else [0] if kind == "play" else list(LESSON_PORTS)
+    for port in ports:
+        try:
+            await web.TCPSite(runner, host, port).start()
+        except OSError as error:
+            if error.errno != errno.EADDRINUSE:
+                raise
+            continue
+        if port != ports[0]:
+            print(
+                f"Port {ports[0]} is taken by another program on this computer; "
+                f"the lesson uses port {port}.",
+                flush=True,
+            )
+        return int(runner.addresses[0][1])
+    await runner.cleanup()
+    if given is not None:
+        raise PortTaken(f"port {given} is taken by another program: choose another with --port")
+    raise PortTaken(
+        f"ports {ports[0]} to {ports[-1]} are taken by other programs: choose one with --port"
+    )
 
 
 def _announce_lesson(
@@ -241,6 +272,12 @@ def _announce_lesson(
         f"Mattekrig lesson: pupils open {served.join_url} with the code {lesson.code}",
         flush=True,
     )
+    if not served.base_url and not is_loopback(shown):
+        print(
+            f"Every device on this computer's network can open {served.join_url} "
+            "(pupils' tablets and phones, and anyone else's); only the code lets it join.",
+            flush=True,
+        )
     if key:
         print(f"Teacher's page (keep this link to yourself): {teacher}  (Ctrl+C stops)", flush=True)
     else:  # brought back on a machine that cannot derive the key: the teacher's cookie works
@@ -287,7 +324,7 @@ def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
         kind, given = "class", given[1:]
     args = parser(kind).parse_args(given)
     command = f"mattekrig {kind}"
-    if not 0 <= args.port <= 65535:
+    if args.port is not None and not 0 <= args.port <= 65535:
         print(f"{command}: --port must be 0 to 65535", file=sys.stderr)
         return 2
     base_url = getattr(args, "base_url", None)
@@ -323,8 +360,12 @@ def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
     except StorageError as error:
         print(f"{command}: the lesson's storage: {error}", file=sys.stderr)
         return 2
+    except PortTaken as error:
+        print(f"{command}: cannot listen on {args.host}: {error}", file=sys.stderr)
+        return 1
     except OSError as error:
-        print(f"{command}: cannot listen on {args.host}:{args.port}: {error}", file=sys.stderr)
+        where = args.host if args.port is None else f"{args.host}:{args.port}"
+        print(f"{command}: cannot listen on {where}: {error}", file=sys.stderr)
         return 1
     return 0
 

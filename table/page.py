@@ -19,7 +19,7 @@ from engine.descriptor import GameDescriptor
 from engine.options import Option
 from engine.registry import GAMES
 from table.lang import language_name
-from table.setup import EACH_OTHER, PLAYER_FIELDS, form_options
+from table.setup import EACH_OTHER, MAX_NAME, PLAYER_FIELDS, form_options
 
 _BOLD = re.compile(r"\*\*(.+?)\*\*")
 _CODE = re.compile(r"`([^`]+)`")
@@ -139,7 +139,7 @@ def _game_picker(lang: Lang, chosen: GameDescriptor | None) -> str:
 def _players(lang: Lang, form: Mapping[str, str]) -> str:
     names = "".join(
         f'<label for="{f}">{esc(t("table.setup.player", lang, number=n))}</label>'
-        f'<input id="{f}" name="{f}" maxlength="64" autocomplete="off" '
+        f'<input id="{f}" name="{f}" maxlength="{MAX_NAME}" autocomplete="off" '
         f'value="{esc(form.get(f, ""))}">'
         for n, f in enumerate(PLAYER_FIELDS, start=1)
     )

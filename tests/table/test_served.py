@@ -7,13 +7,17 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
+import socket
 
 import aiohttp
 import pytest
 from aiohttp import web
 
 from classroom.i18n import t
+from table import cli
 from table.app import make_app
+from table.setup import MAX_NAME
 from table.web import HSTS, LESSON, TEACHER_COOKIE, Served, runner
 from tests.table.support import serve
 
@@ -137,3 +141,78 @@ async def test_the_teachers_key_becomes_a_cookie_and_leaves_the_address_and_the_
         await served.cleanup()
     assert not [r for r in caplog.records if r.name == "aiohttp.access"]
     assert not [r for r in caplog.records if secret in r.getMessage()]
+
+
+def test_the_terminal_says_every_device_on_the_network_can_open_the_lesson(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The issue: "`mattekrig class` listens on every address …, and the comment 'on this
+    computer' does not say that other devices can reach it now". It says so in plain words."""
+    lesson = make_app("class")[LESSON]
+    cli._announce_lesson(lesson, Served(), "0.0.0.0", 8080, "192.168.1.20")
+    out = capsys.readouterr().out
+    assert "pupils open http://192.168.1.20:8080/ with the code" in out
+    assert "Every device on this computer's network can open http://192.168.1.20:8080/" in out
+    cli._announce_lesson(lesson, Served(), "127.0.0.1", 8080, None)
+    assert "Every device" not in capsys.readouterr().out  # only this computer: warned instead
+
+
+def _taken() -> socket.socket:
+    holder = socket.socket()
+    holder.bind(("127.0.0.1", 0))
+    holder.listen()
+    return holder
+
+
+def _free() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+async def test_a_taken_usual_port_moves_the_lesson_to_the_next_free_one_and_says_so(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The issue: "8080 is often taken". Without --port the lesson takes the next free port
+    and says which; every usual port taken, or the one --port names, is one sentence."""
+    with _taken() as holder:
+        busy = holder.getsockname()[1]
+        free = _free()
+        monkeypatch.setattr(cli, "LESSON_PORTS", [busy, free])
+        served = runner(make_app("class"))
+        await served.setup()
+        try:
+            assert await cli._listen(served, "127.0.0.1", None, "class") == free
+        finally:
+            await served.cleanup()
+        out = capsys.readouterr().out
+        assert f"Port {busy} is taken by another program on this computer; " in out
+        assert f"the lesson uses port {free}." in out
+        monkeypatch.setattr(cli, "LESSON_PORTS", [busy])
+        for given in (None, busy):
+            served = runner(make_app("class"))
+            await served.setup()
+            taken = r"taken by (another program|other programs): choose"
+            with pytest.raises(cli.PortTaken, match=taken):
+                await cli._listen(served, "127.0.0.1", given, "class")
+
+
+def test_a_port_given_and_taken_is_one_sentence(capsys: pytest.CaptureFixture[str]) -> None:
+    with _taken() as holder:
+        busy = holder.getsockname()[1]
+        args = ["class", "--host", "127.0.0.1", "--port", str(busy), "--no-browser"]
+        assert cli.main(args) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"mattekrig class: cannot listen on 127.0.0.1: port {busy} is taken by another "
+        "program: choose another with --port\n"
+    )
+
+
+async def test_the_tables_name_fields_allow_what_the_server_allows() -> None:
+    """The issue: "the table's name field allows 64 characters where the server allows 32":
+    a 40-character name typed in full was refused only after the press."""
+    async for table in serve():
+        page = await (await table.client.get("/?game=regnekrig&lang=en")).text()
+        limits = re.findall(r'<input id="player\d" name="player\d" maxlength="(\d+)"', page)
+        assert limits and set(limits) == {str(MAX_NAME)} == {"32"}
