@@ -164,8 +164,10 @@ class JoinGuard:
         if tries.wrong >= FREE_WRONG:
             tries.until = now + min(LONGEST_WAIT, FIRST_WAIT * 2 ** (tries.wrong - FREE_WRONG))
         self.devices[device] = tries  # the newest last: the oldest go first
-        while len(self.devices) > MAX_DEVICES:
-            del self.devices[next(iter(self.devices))]
+        for oldest in list(self.devices):
+            if len(self.devices) <= MAX_DEVICES and now - self.devices[oldest].last <= FORGET:
+                break
+            del self.devices[oldest]
         self.refused("code", now)
 
     def right(self, device: str) -> None:

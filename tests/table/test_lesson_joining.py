@@ -324,3 +324,18 @@ async def test_a_flood_sent_all_at_once_is_counted_one_try_at_a_time(lesson: Tab
         )
     assert lesson.app[GUARD].checked_wrong <= FREE_WRONG
     assert [status for status, _ in answers].count(429) >= 100 - FREE_WRONG
+
+
+def test_a_devices_wrong_codes_are_forgotten_after_a_quiet_while() -> None:
+    """The counts live in memory only, and not for long: after `FORGET` seconds without a
+    try, a device starts afresh and is no longer remembered at all."""
+    from table.joining import FORGET, JoinGuard
+
+    clock = FakeClock()
+    guard = JoinGuard(clock)
+    for _ in range(FREE_WRONG):
+        guard.wrong("address:10.0.0.1", "none")
+    assert guard.devices["address:10.0.0.1"].wrong == FREE_WRONG
+    clock.now += FORGET + 1
+    guard.wrong("address:10.0.0.2", "none")
+    assert list(guard.devices) == ["address:10.0.0.2"]
