@@ -207,10 +207,13 @@ def _commit(conn: sqlite3.Connection, lesson_id: int, change: LessonChange) -> N
         raise NotFoundError(f"no lesson {lesson_id}")
     if row["status"] != "open":
         raise LessonClosedError(lesson_id)
-    conn.execute(
-        "UPDATE lessons SET setup = ?, state = ?, paused_at = ?, used_at = ? WHERE id = ?",
-        (dump(change.setup), dump(change.state), change.paused_at, change.at, lesson_id),
-    )
+    if change.setup is None or change.state is None:
+        conn.execute("UPDATE lessons SET used_at = ? WHERE id = ?", (change.at, lesson_id))
+    else:
+        conn.execute(
+            "UPDATE lessons SET setup = ?, state = ?, paused_at = ?, used_at = ? WHERE id = ?",
+            (dump(change.setup), dump(change.state), change.paused_at, change.at, lesson_id),
+        )
     if change.seats:
         conn.executemany(
             "INSERT INTO lesson_seats (lesson_id, id, name, device, joined, game_id, met,"
@@ -221,17 +224,22 @@ def _commit(conn: sqlite3.Connection, lesson_id: int, change: LessonChange) -> N
             [(lesson_id, s.id, s.name, s.device, s.joined, s.game_id, dump(sorted(s.met)),
               int(s.removed)) for s in change.seats],
         )  # fmt: skip
-    if change.games:
-        conn.executemany(
-            "INSERT INTO lesson_games (lesson_id, id, number, settings, seed, names, seats,"
-            " clocks, over, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-            " ON CONFLICT (lesson_id, id) DO UPDATE SET names = excluded.names,"
-            " seats = excluded.seats, clocks = excluded.clocks, over = excluded.over,"
-            " updated_at = excluded.updated_at",
-            [(lesson_id, g.id, g.number, dump(g.settings), g.seed, dump(list(g.names)),
-              dump([list(s) for s in g.seats]), dump(g.clocks), int(g.over), change.at,
-              change.at) for g in change.games],
+    for g in change.games:  # a game's settings and seed are written once, when it is new
+        moved = conn.execute(
+            "UPDATE lesson_games SET names = ?, seats = ?, clocks = ?, over = ?, updated_at = ?"
+            " WHERE lesson_id = ? AND id = ?",
+            (dump(list(g.names)), dump([list(s) for s in g.seats]), dump(g.clocks),
+             int(g.over), change.at, lesson_id, g.id),
         )  # fmt: skip
+        if moved.rowcount == 0:
+            conn.execute(
+                "INSERT INTO lesson_games (lesson_id, id, number, settings, seed, names, seats,"
+                " clocks, over, created_at, updated_at)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (lesson_id, g.id, g.number, dump(g.settings), g.seed, dump(list(g.names)),
+                 dump([list(s) for s in g.seats]), dump(g.clocks), int(g.over), change.at,
+                 change.at),
+            )  # fmt: skip
     _append(conn, lesson_id, change)
 
 

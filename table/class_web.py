@@ -599,6 +599,9 @@ async def _ticker(app: web.Application) -> Any:
     async def run() -> None:
         while True:
             await asyncio.sleep(TICK_SECONDS)
+            now = lesson.clock()
+            if lesson.paused or not any(g.due(now) for g in lesson.games):
+                continue  # nothing runs out: the presses at the tables go on undisturbed
             async with lesson.lock:  # the timeouts stored before anyone sees them
                 changed = lesson.tick()
                 if changed:

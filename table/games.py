@@ -314,6 +314,15 @@ class TableGame:
         for side in self.answer_deadlines:
             self.answer_deadlines[side] += seconds
 
+    def due(self, now: float) -> bool:
+        """Whether `tick` would change anything now (read alone, changing nothing)."""
+        if self.stopped_at is not None or self.over:
+            return False
+        if self.deadline is not None and now >= self.deadline and not self.state.time_up:
+            return True
+        pending = self.state.pending
+        return any(now >= at and side in pending for side, at in self.answer_deadlines.items())
+
     def tick(self, now: float) -> bool:
         """RULES §1.5: when the time limit has run out, the game is told so (it ends between
         rounds, or after the round in play); an answer whose time ran out counts as none

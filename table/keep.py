@@ -105,6 +105,7 @@ class Keeper:
         self._games: dict[str, LessonGame] = {}
         self._actions: dict[str, int] = {}
         self._numbers: dict[str, int] = {}
+        self._settings: dict[str, dict[str, Any]] = {}
 
     def ms(self, at: float) -> int:
         return round((at + self.offset) * 1000)
@@ -138,7 +139,8 @@ class Keeper:
         games = (kept,) if self._games.get(game.id) != kept else ()
         if not games and not actions:
             return
-        change = LessonChange(self.now_ms(), *self._row, games=games, actions=actions)
+        # A press changes nothing of the lesson's own row: only its last use moves.
+        change = LessonChange(self.now_ms(), None, None, games=games, actions=actions)
         await self.store.commit_lesson(self.lesson_id, change)
         self.remember(change)
 
@@ -177,10 +179,13 @@ class Keeper:
                 seat: dict(sorted(c.items())) for seat, c in sorted(game.tally.notes.items())
             },
         }
+        settings = self._settings.get(game.id)
+        if settings is None:  # a game's settings never change: turned into JSON once
+            settings = self._settings[game.id] = game.settings.to_json()
         return LessonGame(
             id=game.id,
             number=number,
-            settings=game.settings.to_json(),
+            settings=settings,
             seed=game.seed,
             names=game.names,
             seats=game.seats,
@@ -216,7 +221,8 @@ class Keeper:
         )
 
     def remember(self, change: LessonChange) -> None:
-        self._row = (dict(change.setup), dict(change.state), change.paused_at)
+        if change.setup is not None and change.state is not None:
+            self._row = (dict(change.setup), dict(change.state), change.paused_at)
         self._seats.update((s.id, s) for s in change.seats)
         self._games.update((g.id, g) for g in change.games)
         for action in change.actions:

@@ -13,6 +13,7 @@ import pytest
 from bot.config import RETENTION
 from bot.ops.cli import COMMANDS, parser
 from classroom.i18n import t
+from table.keep import DEFAULT_KEEP_DAYS
 from tests.ops_support import ROOT
 
 PACKS = {
@@ -63,3 +64,13 @@ def test_the_pack_gives_younger_classes_a_way_without_discord(lang: str) -> None
     text = PACKS[lang].read_text(encoding="utf-8")
     assert re.search(r"\*\*[^*]*\b13\b[^*]*\*\*", text)  # Discord's age limit, in bold
     assert "`mattekrig class`" in text and "`mattekrig play`" in text
+
+
+@pytest.mark.parametrize("lang", ["en", "nb", "nn", "sv"])
+def test_the_pack_states_how_long_a_class_lesson_is_kept(lang: str) -> None:
+    """PRIVACY.md and the pack: a class lesson's nicknames, answers and results are kept for
+    the retention the lesson really uses, and the pack says where and how to delete them."""
+    text = PACKS[lang].read_text(encoding="utf-8")
+    (row,) = [line for line in text.splitlines() if line.startswith("| `LESSON_KEEP_DAYS` |")]
+    assert re.search(rf"\| {DEFAULT_KEEP_DAYS} ", row), (lang, row)
+    assert "lessons.db" in text and "--keep-days N" in row and "`0`" in row

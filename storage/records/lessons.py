@@ -76,12 +76,12 @@ class LessonAction:
 @dataclass(frozen=True, slots=True)
 class LessonChange:
     """Everything one change of a lesson stores, in one transaction: the lesson's own row as
-    it is now, the seats and games that changed (written whole), and the actions accepted
-    (after the games they belong to)."""
+    it is now (None: unchanged, as after a press; only its last use moves), the seats and
+    games that changed (written whole), and the actions accepted (after their games)."""
 
     at: int
-    setup: Mapping[str, Any]
-    state: Mapping[str, Any]
+    setup: Mapping[str, Any] | None
+    state: Mapping[str, Any] | None
     paused_at: int | None = None
     seats: tuple[LessonSeat, ...] = ()
     games: tuple[LessonGame, ...] = ()

@@ -219,3 +219,13 @@ async def _rows(store: Storage) -> int:
         return sum(int(conn.execute(f"SELECT count(*) FROM {t}").fetchone()[0]) for t in tables)
 
     return await store._read(_tx)
+
+
+async def test_a_press_moves_only_the_lessons_last_use(store: Storage) -> None:
+    """A change without the lesson's row (a press) keeps the row as it is."""
+    lesson = await store.create_lesson(_new(), T0)
+    await store.commit_lesson(lesson, _change(T0, seats=_seats(), games=(_game(),)))
+    await store.commit_lesson(lesson, LessonChange(T0 + 7, None, None, actions=(_act(0),)))
+    stored = await store.load_lesson(lesson)
+    assert stored.state == {"goal": 5} and stored.info.used_at == T0 + 7
+    assert stored.actions == (_act(0),) and stored.games == (_game(),)
