@@ -44,7 +44,7 @@ from table.live import REPLACED, Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
 from table.press import Refused, press, whole
-from table.roster_pages import card_join_parts, class_link
+from table.roster_pages import card_join_parts, class_link, own_link
 from table.setup import SetupError, read_lesson_setup
 from table.summary import summarise
 from table.web import (
@@ -131,6 +131,7 @@ def pupil_page(
         # welcome.
         lobby = waiting_parts(lesson, seat, lang, welcome=False)["lobby"]
         body += f'<section id="lobby" class="part part-lobby">{lobby}</section>'
+        body += own_link(lesson, seat.id, lang)
     body += goal + _langs(lang)
     data = {"window": str(game.state.window), "now": str(game.view(None).now)}
     return {"state": table_state(game), "title": title, "html": body, "data": data}

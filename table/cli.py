@@ -36,9 +36,9 @@ from table.app import make_app
 from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, machine_key, open_lesson
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
+from table.progress_pages import add_routes as add_class_routes
 from table.roster import Recorder, load_roster, open_class, school_year_start
 from table.roster_web import Class
-from table.roster_web import add_routes as add_class_routes
 from table.web import Served
 from table.web import runner as web_runner
 

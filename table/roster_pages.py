@@ -206,6 +206,7 @@ __all__ = [
     "class_link",
     "head",
     "keep_text",
+    "own_link",
     "roster_body",
 ]
 
@@ -219,3 +220,10 @@ def class_link(lesson: Lesson, lang: Lang) -> str:
         f'<p class="class-link"><a href="{href("/teacher/class", lang=lang)}">'
         f"{esc(t('class.teacher.link', lang))}</a></p>"
     )
+
+
+def own_link(lesson: Lesson, seat: str, lang: Lang) -> str:
+    """After a game, a pupil of a class may look at their own progress (only they can)."""
+    if seat not in lesson.pupils:
+        return ""
+    return f'<p class="own-link">{link("/mine", t("class.mine.link", lang), lang)}</p>'

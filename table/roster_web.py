@@ -6,9 +6,7 @@ The teacher (the teacher's cookie, as on /teacher): ``GET /teacher/class`` the r
 a pupil: the old one stops working at once), ``POST /teacher/class/forget`` (asked, then
 done), ``GET /teacher/class/cards`` (the cards to print), ``GET /teacher/class/export.csv``
 (everything kept of the class), ``POST /teacher/class/delete`` (asked, then done: the class,
-its results and its lessons). A pupil: ``GET /card/<code>`` (the card's QR code: the join
-form with the code filled in; the pupil's own progress once seated as that pupil,
-`table.progress_pages`).
+its results and its lessons). A pupil's card page and the progress pages: `table.progress_pages`.
 
 Every change of the roster is read into the lesson under its lock, so the lesson's cards are
 the roster's at once.
@@ -16,8 +14,6 @@ the roster's at once.
 
 from __future__ import annotations
 
-import csv
-import io
 import time
 from dataclasses import dataclass
 
@@ -25,15 +21,15 @@ from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
 
 from classroom.i18n import Lang, t
+from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from storage.classes import FORGOTTEN
 from storage.contract import ClassStore
 from storage.records.classes import ClassInfo, Pupil
 from table.keep import KEEPER
-from table.lesson import Lesson, card_code
+from table.lesson import Lesson
 from table.press import Refused, whole
 from table.roster import add_pupils, load_roster, replace_card, shown_card
 from table.roster_pages import (
-    card_join_parts,
     cards_body,
     class_document,
     head,
@@ -236,19 +232,18 @@ async def export_csv(request: web.Request) -> web.Response:
     klass = request.app[CLASS]
     pupils = {p.id: p for p in await klass.store.pupils(klass.info.id)}
     rounds, notes = await klass.store.class_rounds(klass.info.id)
-    out = io.StringIO()
-    w = csv.writer(out)
-    w.writerow([t(f"class.export.{c}", lang) for c in EXPORT_COLUMNS])
-    for p in pupils.values():
-        w.writerow([p.name, shown_card(p.card), "", "", "", "", "", ""])
-    for r in rounds:
-        w.writerow([pupils[r.pupil_id].name if r.pupil_id in pupils else "", "", r.lesson_id,
-                    r.at, r.level, int(r.answered), int(r.best), r.kind or ""])  # fmt: skip
-    for n in notes:
-        w.writerow([pupils[n.pupil_id].name if n.pupil_id in pupils else "", "", n.lesson_id,
-                    n.at, "", n.n, "", n.kind])  # fmt: skip
+
+    def name(pupil: int) -> str:
+        return spreadsheet_cell(pupils[pupil].name) if pupil in pupils else ""
+
+    rows: list[list[object]] = [[t(f"class.export.{c}", lang) for c in EXPORT_COLUMNS]]
+    rows += [[spreadsheet_cell(p.name), shown_card(p.card), "", "", "", "", "", ""]
+             for p in pupils.values()]  # fmt: skip
+    rows += [[name(r.pupil_id), "", r.lesson_id, r.at, r.level, int(r.answered), int(r.best),
+              r.kind or ""] for r in rounds]  # fmt: skip
+    rows += [[name(n.pupil_id), "", n.lesson_id, n.at, "", n.n, "", n.kind] for n in notes]
     return web.Response(
-        body=("\ufeff" + out.getvalue()).encode("utf-8"),
+        body=spreadsheet(rows, lang).encode("utf-8"),
         content_type="text/csv",
         charset="utf-8",
         headers={"Content-Disposition": 'attachment; filename="mattekrig-class.csv"'},
@@ -262,23 +257,6 @@ def pupil_of(request: web.Request) -> int | None:
     return None if seat is None else lesson.pupils.get(seat.id)
 
 
-async def card_page(request: web.Request) -> web.Response:
-    """A card's QR code: the join form with the code filled in; once seated as the card's
-    own pupil, the pupil's own progress (never anyone else's)."""
-    lang = lang_of(request)
-    lesson = request.app[LESSON]
-    code = card_code(request.match_info["code"])[:16]
-    found = (lesson.roster or {}).get(code)
-    if found is not None and pupil_of(request) == found[0]:
-        raise web.HTTPSeeOther(f"/table?lang={lang}")
-    parts = card_join_parts(lang, shown_card(code))
-    title = t("lesson.join.title", lang)
-    body = head(title, lang, f"/card/{code}") + "".join(
-        f'<section id="{k}" class="part part-{k}">{v}</section>' for k, v in parts.items()
-    )
-    return html(class_document(lang, "join", title, body))
-
-
 def add_routes(app: web.Application, klass: Class) -> None:
     app[CLASS] = klass
     app.router.add_get("/teacher/class", roster)
@@ -288,7 +266,6 @@ def add_routes(app: web.Application, klass: Class) -> None:
     app.router.add_post("/teacher/class/delete", delete_class)
     app.router.add_get("/teacher/class/cards", cards)
     app.router.add_get("/teacher/class/export.csv", export_csv)
-    app.router.add_get("/card/{code}", card_page)
 
 
 __all__ = ["CLASS", "Class", "add_routes", "forget_in_lesson", "is_teacher", "teacher_only"]

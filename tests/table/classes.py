@@ -20,7 +20,7 @@ from table.cli import class_of_lesson
 from table.games import TableGame
 from table.keep import KEEPER, Keeper, open_lesson
 from table.lesson import Lesson, Seat
-from table.roster_web import add_routes
+from table.progress_pages import add_routes
 from table.setup import LessonSetup
 from tests.table.lessons import Device, best_text, side_of
 from tests.table.support import FakeClock, Seeds, Table
