@@ -7,10 +7,6 @@ from __future__ import annotations
 import asyncio
 import os
 import re
-import signal
-import socket
-import subprocess
-import sys
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -19,63 +15,15 @@ from typing import cast
 import aiohttp
 import pytest
 
-from storage import Storage, StoredLesson
+from storage import StoredLesson
 from storage.contract import LessonStore
-from storage.paths import LESSONS_NAME
 from table.keep import restore
 from tests.postgres import fresh_schema_url
+from tests.table.process import Server, http_session, stored_lesson
 from tests.table.support import FakeClock
 
 NAMES = ("Ada", "Bo", "Cy", "Di", "Ed")  # two games and one against the computer
 PRESSES = 4  # each pupil's presses before the crash
-
-
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
-@dataclass
-class Server:
-    """`python -m table class` (what `mattekrig class` runs) in a process of its own."""
-
-    env: dict[str, str]
-    port: int = field(default_factory=_free_port)
-    process: subprocess.Popen[str] | None = None
-
-    def start(self, *extra: str) -> tuple[str, str, str]:
-        """Start it; returns its address, the code and the teacher's link."""
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "table", "class", "--no-browser", "--host", "127.0.0.1",
-             "--port", str(self.port), *extra],
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-            env={**self.env, "PYTHONPATH": os.pathsep.join(sys.path)},
-        )  # fmt: skip
-        assert self.process.stdout is not None
-        lines: list[str] = []
-        while not lines or "Teacher's page" not in lines[-1]:
-            line = self.process.stdout.readline()
-            assert line, (lines, self.process.stderr.read() if self.process.stderr else "")
-            lines.append(line)
-        text = "".join(lines)
-        found = re.search(r"pupils open (\S+) with the code (\d{6})", text)
-        link = re.search(r"(http://\S+/teacher\?key=\S+)", text)
-        assert found is not None and link is not None, text
-        return found.group(1), found.group(2), link.group(1)
-
-    def kill(self) -> None:
-        """kill -9: no clean shutdown, nothing flushed that was not committed."""
-        assert self.process is not None
-        os.kill(self.process.pid, signal.SIGKILL)
-        self.process.communicate(timeout=10)
-
-    def stop(self) -> str:
-        if self.process is None or self.process.poll() is not None:
-            return ""
-        self.process.terminate()
-        _, err = self.process.communicate(timeout=10)
-        return err
 
 
 @dataclass
@@ -123,28 +71,6 @@ def _sum(page: str) -> str:
     return str(sum(int(v.replace("\u2212", "-")) for v in values))
 
 
-def _session(base: str) -> aiohttp.ClientSession:
-    return aiohttp.ClientSession(
-        base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base[:-1]}
-    )
-
-
-async def _stored(url: str | None, data: Path) -> StoredLesson:
-    """The lesson as the database holds it, read with the server dead."""
-    if url is None:
-        store = await Storage.open(data / "mattekrig" / LESSONS_NAME)
-    else:
-        from storage.postgres import PostgresStorage
-
-        store = await PostgresStorage.open_url(url)
-    try:
-        found = await store.lessons()
-        assert len(found) == 1
-        return await store.load_lesson(found[0].id)
-    finally:
-        await store.close()
-
-
 async def _crash(server: Server, pupils: list[Pupil], url: str | None, data: Path) -> StoredLesson:
     """kill -9 while every pupil keeps pressing; then what the database holds."""
     pressing = True
@@ -164,7 +90,7 @@ async def _crash(server: Server, pupils: list[Pupil], url: str | None, data: Pat
     server.kill()
     pressing = False
     await asyncio.gather(*tasks)
-    return await _stored(url, data)
+    return await stored_lesson(url, data)
 
 
 @pytest.mark.parametrize("database", ["sqlite", "postgres"])
@@ -180,8 +106,8 @@ async def test_a_lesson_killed_mid_lesson_comes_back_whole(
         env["DATABASE_URL"] = url
     server = Server(env)
     base, code, link = server.start()
-    teacher = _session(base)
-    pupils = [Pupil(name, _session(base)) for name in NAMES]
+    teacher = http_session(base)
+    pupils = [Pupil(name, http_session(base)) for name in NAMES]
     try:
         async with teacher.get(link[len(base) - 1 :]) as response:
             assert response.status == 200
@@ -240,7 +166,7 @@ async def test_new_starts_a_fresh_lesson_and_an_old_page_offers_the_way_in(
     never a dead end."""
     server = Server(dict(os.environ))
     base, code, _ = server.start()
-    pupil = Pupil("Ada", _session(base))
+    pupil = Pupil("Ada", http_session(base))
     try:
         async with pupil.session.post("/join", data={"code": code, "name": "Ada"}) as response:
             assert response.status == 200
