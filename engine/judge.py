@@ -369,12 +369,12 @@ def _judge_school(
     refused (§2.6, after the rule its expression breaks, if any); a wrong result is named by
     the ladder of `engine.mistakes`."""
     expression = parts[0]
-    rewrite = stands_for(expression, cards, level)
-    judged: Fraction | _Problem
-    if rewrite is not None:
-        judged, legal = rewrite.value, rewrite.legal
-    else:
-        judged, legal = _judge_expression(expression, cards, level, school=True), expression
+    judged: Fraction | _Problem = _judge_expression(expression, cards, level, school=True)
+    legal, rewrite = expression, None
+    if not isinstance(judged, Fraction):  # an expression legal as written is no rewrite
+        rewrite = stands_for(expression, cards, level)
+        if rewrite is not None:
+            judged, legal = rewrite.value, rewrite.legal
     fraction = unsimplified(raw[-1])
     legal_shape = isinstance(judged, Fraction) or judged[0] is Reason.WRONG_VALUE
     if len(parts) == 1:
@@ -442,11 +442,9 @@ def _judge_expression(
     expr: Expr, cards: tuple[int, int], level: int, school: bool = False
 ) -> Fraction | _Problem:
     """The value of a legal expression with these cards, or the first rule it breaks."""
-    if school:
-        twice = _card_twice(expr, cards)
-        if twice is not None:
-            return twice
     problem = _shape_problem(expr, cards, level)
+    if school and problem is not None and problem[0] is Reason.TOO_MANY_OPERATIONS:
+        problem = _card_twice(expr, cards) or problem
     if problem is not None:
         return problem
     try:

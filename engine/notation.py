@@ -64,11 +64,19 @@ _REMAINDER = re.compile(
     rf"\s*(?P<sign>{_SIGN})?\s*(?P<quotient>\d+)\s*(?:rest|remainder|rem|r)\s*(?P<rest>\d+)\s*",
     re.IGNORECASE,
 )
+# Whether an answer may hold a school form at all: most answers hold none and are left alone.
+_ANY_SCHOOL_FORM = re.compile(
+    "[" + "".join(_FRACTION_CHARACTERS) + _FRACTION_SLASH + r"]|\d\s+\d+\s*/|\d\.(?!\d)"
+    r"|[\d)\]\u00b2]\s*(?:[(\[\u221a]|sqrt|rot)",
+    re.IGNORECASE,
+)
 _UNSIMPLIFIED = re.compile(rf"\s*(?P<sign>{_SIGN})?\s*(?P<top>\d+)\s*/\s*(?P<bottom>\d+)\s*")
 
 
 def _characters(text: str) -> str:
     """``½`` is ``1/2``; right after a digit it is the fraction of a mixed number (``1½``)."""
+    if not any(ch in _FRACTION_CHARACTERS or ch == _FRACTION_SLASH for ch in text):
+        return text
     out: list[str] = []
     for ch in text.replace(_FRACTION_SLASH, "/"):
         fraction = _FRACTION_CHARACTERS.get(ch)
@@ -102,6 +110,8 @@ def school_text(text: str) -> str:
     >>> school_text("3(-4)=-12.")
     '3*(-4)=-12'
     """
+    if _ANY_SCHOOL_FORM.search(text) is None:
+        return text
     parts = _characters(text).split("=")
     read = []
     for part in parts:
@@ -127,6 +137,8 @@ def remainder(text: str) -> Remainder | None:
     >>> remainder("6:4=1 rest 2")
     Remainder(text='1 rest 2', quotient=1, rest=2)
     """
+    if "r" not in text and "R" not in text:
+        return None
     for part in text.split("="):
         match = _REMAINDER.fullmatch(part)
         if match is not None:
