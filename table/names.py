@@ -101,10 +101,15 @@ def _prototypes() -> dict[str, str]:
 def skeleton(name: str) -> str:
     """What a name looks like (TR39's skeleton, case folded): two names with the same
     skeleton can be told apart by nobody at the back of the classroom."""
-    mapping = _prototypes()
-    text = unicodedata.normalize("NFD", clean_name(name).casefold())
-    mapped = "".join(mapping.get(c, c) for c in text if c not in _EMOJI_JOINERS)
-    return unicodedata.normalize("NFD", unicodedata.normalize("NFD", mapped).casefold())
+
+    def mapped(text: str) -> str:
+        mapping = _prototypes()
+        text = unicodedata.normalize("NFD", text)
+        return "".join(mapping.get(c, c) for c in text if c not in _EMOJI_JOINERS)
+
+    # As typed first ("Ida" with a capital i looks like "lda" with a small L), then case
+    # folded and once more (a capital look-alike folds to a small one).
+    return unicodedata.normalize("NFD", mapped(mapped(clean_name(name)).casefold()))
 
 
 def _letters(name: str) -> str:
@@ -122,7 +127,8 @@ def _reserved() -> frozenset[str]:
         for strength in (None, "easy", "medium", "hard")
     ]
     names += [t(key, lang) for lang in LANGS for key in ("computer.name", "lesson.name.teacher")]
-    return frozenset(_letters(n) for n in names) | {"teacher", "lærer", "lærar", "lärare"}
+    names += ["Teacher", "Lærer", "Lærar", "Lärare"]  # whatever the catalogues say
+    return frozenset(_letters(n) for n in names)
 
 
 def check_name(text: str, taken: Iterable[str]) -> str:
