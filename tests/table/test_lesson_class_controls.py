@@ -110,9 +110,9 @@ async def test_a_class_of_27_plays_a_lesson_with_every_control(lesson: Table) ->
     for device, _ in pupils:
         assert t("lesson.ended", "nb") in text_of(last_page(device))
     device, seat = pupils[0]
-    game = lesson.lesson.game_of(seat)
-    assert game is not None
-    status, page = await device.post("/table/act", window=str(game.state.window),
+    last = lesson.lesson.game_of(seat)
+    assert last is not None
+    status, page = await device.post("/table/act", window=str(last.state.window),
                                      choice="pass", lang="nb")  # fmt: skip
     assert status == 403 and message_of(page) == t("lesson.error.over", "nb")
     assert [r for r in lesson.lesson.records() if r.mistake == "timeout"] == []
