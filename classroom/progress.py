@@ -1,8 +1,9 @@
 """Progress lesson over lesson: what a class's stored rounds say of each pupil and of the class,
 for every screen that shows it (the teacher's progress pages, the pupil's own line, the CSV).
 
-The input is the rounds a class keeps (one per round a pupil was asked: answered or missed, a
-best move or not, the mistake's kind) and its practice notes (counts per game). The figures:
+The input is the rounds a class keeps (a round a pupil was asked: answered or missed, a best
+move or not, the mistake's kind), counted by the database per pupil, lesson, level and kind,
+and its practice notes (counts per lesson). The figures:
 
 * **A rate of a kind** is the kind's count over the rounds *answered* in a period (a lesson or
   an ISO week); a practice note is counted the same way (RULES §2.6: refused, typed again, no
@@ -38,7 +39,10 @@ By = Literal["lesson", "week"]
 BY: tuple[By, ...] = ("lesson", "week")
 
 
-class RoundLike(Protocol):
+class TallyLike(Protocol):
+    """A pupil's rounds in one lesson at one level with one kind (None: no mistake), counted
+    (`storage.records.classes.TallyRow`)."""
+
     @property
     def pupil_id(self) -> int: ...
     @property
@@ -46,15 +50,15 @@ class RoundLike(Protocol):
     @property
     def lesson_at(self) -> int: ...
     @property
-    def at(self) -> int: ...
-    @property
     def level(self) -> int: ...
     @property
-    def answered(self) -> bool: ...
-    @property
-    def best(self) -> bool: ...
-    @property
     def kind(self) -> str | None: ...
+    @property
+    def asked(self) -> int: ...
+    @property
+    def answered(self) -> int: ...
+    @property
+    def best(self) -> int: ...
 
 
 class NoteLike(Protocol):
@@ -88,14 +92,13 @@ class Figures:
     kinds: Counter[str] = field(default_factory=Counter)
     levels: Counter[int] = field(default_factory=Counter)
 
-    def add(self, r: RoundLike) -> None:
-        self.asked += 1
-        self.levels[r.level] += 1
-        if r.answered:
-            self.answered += 1
-            self.best += r.best
-            if r.kind is not None and r.kind != TIMEOUT:
-                self.kinds[r.kind] += 1
+    def add(self, r: TallyLike) -> None:
+        self.asked += r.asked
+        self.answered += r.answered
+        self.best += r.best
+        self.levels[r.level] += r.asked
+        if r.kind is not None and r.kind != TIMEOUT and r.answered:
+            self.kinds[r.kind] += r.answered
 
     def rate(self, kind: str) -> Fraction | None:
         """The kind's share of the rounds answered; None when they are too few."""
@@ -126,7 +129,7 @@ def week_of(ms: int) -> Period:
     return Period(round(monday.timestamp() * 1000), f"{year}-W{week:02d}")
 
 
-def lesson_of(r: RoundLike | NoteLike) -> Period:
+def lesson_of(r: TallyLike | NoteLike) -> Period:
     return Period(r.lesson_at, str(r.lesson_id))
 
 
@@ -139,8 +142,16 @@ class PupilProgress:
     weeks: dict[Period, Figures] = field(default_factory=dict)
     by_level: dict[Period, dict[int, Figures]] = field(default_factory=dict)  # lesson's levels
 
+    _sorted: dict[str, list[tuple[Period, Figures]]] = field(default_factory=dict)
+
     def periods(self, by: By) -> list[tuple[Period, Figures]]:
-        return sorted((self.lessons if by == "lesson" else self.weeks).items())
+        """The pupil's lessons or weeks, oldest first (sorted once: read after `progress`)."""
+        found = self._sorted.get(by)
+        if found is None:
+            found = self._sorted[by] = sorted(
+                (self.lessons if by == "lesson" else self.weeks).items()
+            )
+        return found
 
     @property
     def kinds(self) -> tuple[str, ...]:
@@ -204,16 +215,17 @@ class ClassProgress:
 
 
 def progress(
-    rounds: Iterable[RoundLike], notes: Iterable[NoteLike], pupils: Sequence[int] = ()
+    tallies: Iterable[TallyLike], notes: Iterable[NoteLike], pupils: Sequence[int] = ()
 ) -> ClassProgress:
-    """The figures of a class's stored rounds and notes (module docstring). ``pupils``: the
-    roster's order (pupils without rounds get an empty progress)."""
+    """The figures of a class's stored rounds, counted (`TallyLike`), and its notes (module
+    docstring). ``pupils``: the roster's order (pupils without rounds get an empty
+    progress)."""
     found: dict[int, PupilProgress] = {p: PupilProgress(p) for p in pupils}
     heat: dict[tuple[str, str], set[int]] = {}
     lessons: set[Period] = set()
     weeks: set[Period] = set()
     week_cache: dict[int, Period] = {}
-    for r in rounds:
+    for r in tallies:
         who = found.get(r.pupil_id)
         if who is None:
             who = found[r.pupil_id] = PupilProgress(r.pupil_id)
@@ -292,6 +304,7 @@ __all__ = [
     "Figures",
     "Period",
     "PupilProgress",
+    "TallyLike",
     "arrow",
     "lesson_of",
     "own_changes",

@@ -40,7 +40,7 @@ from storage.records import (
     StoredGame,
     Timer,
 )
-from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow
+from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow, TallyRow
 from storage.records.lessons import (
     LessonChange,
     LessonInfo,
@@ -450,6 +450,12 @@ class ClassStore(Protocol):
     async def class_rounds(
         self, class_id: int, pupil_id: int | None = None
     ) -> tuple[list[RoundRow], list[NoteRow]]: ...
+
+    async def class_tallies(
+        self, class_id: int, pupil_id: int | None = None
+    ) -> tuple[list[TallyRow], list[NoteRow]]:
+        """The rounds counted per pupil, lesson, level and kind; the notes per lesson."""
+        ...
 
     async def forget_pupil(self, pupil_id: int) -> bool: ...
 

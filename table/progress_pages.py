@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from fractions import Fraction
+from urllib.parse import quote
 
 from aiohttp import web
 
@@ -108,8 +109,8 @@ def trend_of(pupil: PupilProgress, kind: str | None, by: By) -> tuple[str | None
 async def class_progress(request: web.Request) -> tuple[ClassProgress, list[Pupil]]:
     klass = request.app[CLASS]
     pupils = await klass.store.pupils(klass.info.id)
-    rounds, notes = await klass.store.class_rounds(klass.info.id)
-    return progress(rounds, notes, [p.id for p in pupils]), pupils
+    tallies, notes = await klass.store.class_tallies(klass.info.id)
+    return progress(tallies, notes, [p.id for p in pupils]), pupils
 
 
 def _by(request: web.Request) -> By:
@@ -140,13 +141,14 @@ def heat_section(found: ClassProgress, names: dict[int, str], lang: Lang,
     )  # fmt: skip
     head_row = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
     rows = []
+    opener = f"/teacher/progress?lang={lang}&amp;kind="
     for k, row in zip(kinds, counts, strict=True):
         cells = []
         for period, count in zip(lessons, row, strict=True):
             if count:
                 label = t("class.progress.heat.open", lang, count=count, kind=kind_name(k, lang),
                           lesson=period_name(period, "lesson"))  # fmt: skip
-                target = href("/teacher/progress", lang=lang, kind=k, lesson=period.key)
+                target = f"{opener}{esc(quote(k))}&amp;lesson={period.key}"
                 cells.append(
                     f'<td class="num heat-cell"><a href="{target}#cell-h" aria-label="'
                     f'{esc(label)}">{count}</a></td>'
@@ -287,8 +289,8 @@ async def pupil_note(request: web.Request) -> web.Response:
         return html(class_document(lang, "missing", t("class.error.no_pupil", lang),
                                    head(t("class.error.no_pupil", lang), lang, "/teacher/class")),
                     404)  # fmt: skip
-    rounds, notes = await klass.store.class_rounds(klass.info.id, pupil.id)
-    mine = progress(rounds, notes, [pupil.id]).pupil(pupil.id)
+    tallies, notes = await klass.store.class_tallies(klass.info.id, pupil.id)
+    mine = progress(tallies, notes, [pupil.id]).pupil(pupil.id)
     title = t("class.progress.note.title", lang, name=pupil.name, klass=klass.info.name)
     body = head(title, lang, f"/teacher/progress/pupil/{pupil.id}")
     body += (
@@ -395,8 +397,8 @@ def own_body(mine: PupilProgress, name: str, lang: Lang) -> str:
 
 async def own_progress(request: web.Request, pupil_id: int, lang: Lang) -> web.Response:
     klass = request.app[CLASS]
-    rounds, notes = await klass.store.class_rounds(klass.info.id, pupil_id)
-    mine = progress(rounds, notes, [pupil_id]).pupil(pupil_id)
+    tallies, notes = await klass.store.class_tallies(klass.info.id, pupil_id)
+    mine = progress(tallies, notes, [pupil_id]).pupil(pupil_id)
     roster = request.app[LESSON].roster or {}
     name = next((n for p, n in roster.values() if p == pupil_id), "")
     title = t("class.mine.title", lang)

@@ -50,6 +50,21 @@ class RoundRow:
 
 
 @dataclass(frozen=True, slots=True)
+class TallyRow:
+    """A pupil's rounds in one lesson at one level with one outcome kind (the mistake's kind;
+    None: no mistake), counted: asked, answered, best moves. What the progress pages read."""
+
+    pupil_id: int
+    lesson_id: int
+    lesson_at: int
+    level: int
+    kind: str | None
+    asked: int
+    answered: int
+    best: int
+
+
+@dataclass(frozen=True, slots=True)
 class NoteRow:
     """A pupil's practice notes of one kind in one game (a count, RULES §2.6)."""
 
@@ -62,4 +77,4 @@ class NoteRow:
     at: int
 
 
-__all__ = ["ClassInfo", "NoteRow", "Pupil", "RoundRow"]
+__all__ = ["ClassInfo", "NoteRow", "Pupil", "RoundRow", "TallyRow"]

@@ -139,3 +139,18 @@ async def test_deleting_a_class_leaves_nothing_of_it(store: Storage, backend: Ba
     assert len((await store.class_rounds(other.id))[0]) == 1
     if backend.path is not None:
         assert scan(backend.path, "Adalinde", "AAAA2222", "7B") == []
+
+
+async def test_the_rounds_are_counted_per_pupil_lesson_level_and_kind(store: Storage) -> None:
+    """What the progress pages read: the database counts a school year's rounds."""
+    klass = await store.create_class("7B", T0)
+    ada = await store.add_pupil(klass.id, "Ada", "AAAA2222", T0)
+    rounds = [_round(ada.id, i, "sign_slip" if i < 3 else None) for i in range(8)]
+    notes = [NoteRow(ada.id, 1, T0, "g1", "not_simplified", 2, T0),
+             NoteRow(ada.id, 1, T0, "g2", "not_simplified", 1, T0)]  # fmt: skip
+    await store.record_rounds(klass.id, rounds, notes)
+    tallies, counted = await store.class_tallies(klass.id)
+    got = {(r.kind, r.asked, r.answered, r.best) for r in tallies}
+    assert got == {("sign_slip", 3, 3, 0), (None, 5, 5, 5)}
+    assert [(n.kind, n.n) for n in counted] == [("not_simplified", 3)]
+    assert await store.class_tallies(klass.id, ada.id + 1) == ([], [])
