@@ -33,6 +33,7 @@ log = logging.getLogger("bot")
 
 COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play", "class")
 UNREACHABLE = 1
+UNHEALTHY = 1  # a health check's problem: Docker's "unhealthy" (it reserves 2)
 PROBLEM = 2
 REJECTED = (
     "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot → Reset "
@@ -214,7 +215,8 @@ def _start(config: Config, args: argparse.Namespace, *, boards_may_be_ahead: boo
 
 def _check(args: argparse.Namespace) -> int:
     """Exit codes as `run`'s: an unreachable Discord alone is 1 (try again later), not 2
-    (nothing for the operator to fix in the settings)."""
+    (nothing for the operator to fix in the settings). As a health check (``--running``) every
+    problem is 1: Docker reads 1 as unhealthy and reserves 2."""
     config, found = offline()
     unreachable = False
     if args.online and not found.problems:
@@ -239,6 +241,8 @@ def _check(args: argparse.Namespace) -> int:
         print(text)
     if not found.problems:
         return 0
+    if args.running:
+        return UNHEALTHY
     return UNREACHABLE if unreachable and len(found.problems) == 1 else PROBLEM
 
 
