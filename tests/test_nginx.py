@@ -1,0 +1,188 @@
+"""docs/operations.md's nginx sample, run: Debian's nginx on 127.0.0.1 terminates HTTPS (a
+certificate made for the test) in front of a real class lesson, as the sample says. The issue:
+"behind a proxy: no sample configuration (WebSocket upgrade), no HSTS, … the teacher's key
+travels as `?key=` into the proxy's access log". Through the proxy: the join page, HSTS, the
+teacher's key swapped for a cookie, a pupil's live connection (WebSocket upgrade), a plain
+HTTP request sent on to HTTPS, and a log without the key."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import socket
+import ssl
+import subprocess
+import time
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from aiohttp import web
+from aiohttp.abc import ResolveResult
+
+from table.app import make_app
+from table.web import HSTS, LESSON, TEACHER_COOKIE, Served, runner
+from tests.table.browser import in_ci
+
+ROOT = Path(__file__).resolve().parents[1]
+NAME = "mattekrig.school.example"
+NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+
+
+def sample() -> str:
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    found = re.search(r"```nginx\n(.*?)```", operations, re.DOTALL)
+    assert found is not None, "docs/operations.md has no nginx sample"
+    return found.group(1)
+
+
+def test_the_sample_has_the_essentials() -> None:
+    """What a proxy in front of a lesson must do, read from the sample itself (this part runs
+    wherever the tests run, nginx or not)."""
+    conf = sample()
+    assert "listen 443 ssl;" in conf and "return 301 https://$host$request_uri;" in conf
+    assert "proxy_set_header Host $host;" in conf
+    assert "proxy_set_header Upgrade $http_upgrade;" in conf
+    assert "proxy_set_header Connection $connection_upgrade;" in conf
+    assert "proxy_http_version 1.1;" in conf and "proxy_read_timeout 1h;" in conf
+    log_format = re.search(r"log_format mattekrig '([^']*)'", conf)
+    assert log_format is not None and "$uri" in log_format.group(1)
+    assert not re.search(r"\$request\b|\$request_uri|\$args|\$query_string", log_format.group(1))
+    assert "access_log /var/log/nginx/mattekrig.log mattekrig;" in conf
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+@pytest.fixture
+def certificate(tmp_path: Path) -> tuple[Path, Path]:
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(
+        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+         "-subj", f"/CN={NAME}", "-addext", f"subjectAltName=DNS:{NAME}",
+         "-keyout", str(key), "-out", str(cert)],
+        check=True, capture_output=True,
+    )  # fmt: skip
+    return cert, key
+
+
+@pytest_asyncio.fixture
+async def lesson() -> AsyncIterator[tuple[web.Application, int]]:
+    """`mattekrig class --host 127.0.0.1 --base-url https://mattekrig.school.example/`."""
+    app = make_app("class", served=Served(base_url=f"https://{NAME}/", names=("127.0.0.1",)))
+    served = runner(app)
+    await served.setup()
+    await web.TCPSite(served, "127.0.0.1", 0).start()
+    try:
+        yield app, int(served.addresses[0][1])
+    finally:
+        await served.cleanup()
+
+
+@pytest.fixture
+def nginx(
+    tmp_path: Path, certificate: tuple[Path, Path], lesson: tuple[web.Application, int]
+) -> Iterator[tuple[int, int, Path]]:
+    """The sample, with only its addresses and paths made the test's own."""
+    if not Path(NGINX).exists():
+        if in_ci():
+            pytest.fail("nginx must run in CI (.ci/run installs it)")
+        pytest.skip("no nginx here (apt-get install -y nginx)")
+    https, http = _free_port(), _free_port()
+    cert, key = certificate
+    log = tmp_path / "access.log"
+    conf = (
+        sample()
+        .replace("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;")
+        .replace("listen 80;", f"listen 127.0.0.1:{http};")
+        .replace(f"/etc/ssl/certs/{NAME}.pem", str(cert))
+        .replace(f"/etc/ssl/private/{NAME}.key", str(key))
+        .replace("/var/log/nginx/mattekrig.log", str(log))
+        .replace("http://127.0.0.1:8080", f"http://127.0.0.1:{lesson[1]}")
+    )
+    temp = tmp_path / "temp"
+    temp.mkdir()
+    main = tmp_path / "nginx.conf"
+    main.write_text(
+        f"daemon off;\nmaster_process off;\npid {tmp_path / 'nginx.pid'};\n"
+        f"error_log {tmp_path / 'error.log'} warn;\nevents {{}}\nhttp {{\n"
+        f"client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;\n"
+        f"fastcgi_temp_path {temp}/fastcgi; uwsgi_temp_path {temp}/uwsgi;\n"
+        f"scgi_temp_path {temp}/scgi;\naccess_log {tmp_path / 'other.log'};\n{conf}\n}}\n",
+        encoding="utf-8",
+    )
+    checked = subprocess.run([NGINX, "-t", "-c", str(main), "-p", str(tmp_path)],
+                             capture_output=True, text=True)  # fmt: skip
+    assert checked.returncode == 0, checked.stderr
+    process = subprocess.Popen([NGINX, "-c", str(main), "-p", str(tmp_path)],
+                               stderr=subprocess.PIPE, text=True)  # fmt: skip
+    try:
+        for _ in range(500):  # until it listens (or has exited, which the assert reports)
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", https)) == 0:
+                    break
+            assert process.poll() is None, process.communicate()[1]
+            time.sleep(0.01)
+        yield https, http, log
+    finally:
+        process.terminate()
+        process.communicate(timeout=10)
+
+
+def _resolver(https: int, http: int) -> aiohttp.abc.AbstractResolver:
+    """The school's DNS, for the test: mattekrig.school.example is nginx on 127.0.0.1."""
+
+    class School(aiohttp.abc.AbstractResolver):
+        async def resolve(
+            self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
+        ) -> list[ResolveResult]:
+            port = {443: https, 80: http}.get(port, port)
+            return [ResolveResult(hostname=host, host="127.0.0.1", port=port,
+                                  family=socket.AF_INET, proto=0, flags=0)]  # fmt: skip
+
+        async def close(self) -> None:
+            return None
+
+    return School()
+
+
+async def test_a_lesson_behind_the_sample_nginx(
+    nginx: tuple[int, int, Path],
+    certificate: tuple[Path, Path],
+    lesson: tuple[web.Application, int],
+) -> None:
+    https, http, log = nginx
+    app = lesson[0]
+    secret = app[LESSON].teacher_secret
+    assert secret is not None
+    trust = ssl.create_default_context(cafile=str(certificate[0]))
+    connector = aiohttp.TCPConnector(resolver=_resolver(https, http), ssl=trust)
+    jar = aiohttp.CookieJar()
+    base = f"https://{NAME}"
+    async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as browser:
+        async with browser.get(f"http://{NAME}/?lang=nn", allow_redirects=False) as plain:
+            assert plain.status == 301 and plain.headers["Location"] == f"{base}/?lang=nn"
+        async with browser.get(f"{base}/?lang=nn") as page:
+            assert page.status == 200 and 'data-state="join"' in await page.text()
+            assert page.headers["Strict-Transport-Security"] == HSTS
+            assert page.headers["Server"].startswith("nginx")  # the lesson's own is hidden
+        async with browser.get(f"{base}/teacher?key={secret}", allow_redirects=False) as key:
+            assert key.status == 303 and key.headers["Location"] == "/teacher?lang=en"
+            assert key.cookies[TEACHER_COOKIE]["secure"]
+        async with browser.get(f"{base}/teacher?lang=en") as teacher:
+            assert teacher.status == 200 and f'data-join-url="{base}/"' in await teacher.text()
+        join = {"code": app[LESSON].code, "name": "Ada"}
+        async with browser.post(f"{base}/join", data=join, headers={"Origin": base}) as joined:
+            assert joined.status == 200 and 'data-state="waiting"' in await joined.text()
+        async with browser.ws_connect(f"wss://{NAME}/live?lang=en", origin=base) as live:
+            first = await live.receive(timeout=10)
+            assert first.type == aiohttp.WSMsgType.TEXT, first
+        async with browser.get(f"{base}/", headers={"Host": "evil.example"}) as evil:
+            assert evil.status == 421
+    logged = log.read_text(encoding="utf-8")
+    assert '"GET /teacher" 303' in logged and "?" not in logged and secret not in logged
