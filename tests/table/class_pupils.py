@@ -141,6 +141,11 @@ class Pupil:
         return str(self.page.get("html", ""))
 
     @property
+    def state(self) -> str:
+        """The state of its page now (its root's data-state)."""
+        return str(self.page.get("state", ""))
+
+    @property
     def window(self) -> str:
         return str(self.page.get("data", {}).get("window", ""))
 
@@ -280,6 +285,11 @@ class BrowserPupil:
                     choice = pick(seen["choices"], self.rng)
                     button = f'form[action="/table/act"] button[value="{choice}"]'
                     await self.page.click(button, timeout=2000)
+
+    @property
+    def state(self) -> str:
+        """The state of the last page its live connection brought."""
+        return str(self.frames[-1][1].get("state", "")) if self.frames else ""
 
     def back_after(self, moment: float) -> tuple[float, dict[str, Any]] | None:
         """The first page its live connection brought after `moment` (a restart)."""

@@ -124,11 +124,11 @@ async def until(check: Callable[[], bool], what: str) -> None:
 async def pressed_more(lesson: Class, presses: int) -> None:
     """Every device whose game still runs presses `presses` more times (acknowledged)."""
     start = lesson.acked()
-    pages = {p.name: p for p in lesson.pupils}
+    devices: dict[str, Pupil | BrowserPupil] = {p.name: p for p in lesson.pupils}
+    devices |= {b.name: b for b in lesson.browsers}
 
     def running(name: str) -> bool:
-        pupil = pages.get(name)
-        return pupil is None or pupil.page.get("state") in ("playing", "war")
+        return devices[name].state in ("playing", "war")
 
     def done() -> bool:
         now = lesson.acked()
