@@ -32,6 +32,9 @@ from engine.state import GameState
 from engine.view import View, view
 
 CAP = 64  # games kept at once; a new one is refused while they all still run
+# A class lesson keeps its finished games for its summary and its class goal (a class of 30
+# that gets new partners ten times plays 150 games): only running games count against `CAP`.
+KEPT = 1024
 EXPIRY_SECONDS = 6 * 3600  # a game untouched this long is forgotten
 COMPUTER_SIDE = 1  # one player against the computer: the player is side 0
 # WCAG 2.2.1: a pupil may ask for more answer time, at least ten times in a game.
@@ -422,10 +425,13 @@ class Games:
     """The games in memory, by id (an unguessable token, so a stale tab cannot reach a
     newer game by counting)."""
 
-    def __init__(self, clock: Clock, seeds: Callable[[], int] | None = None) -> None:
+    def __init__(
+        self, clock: Clock, seeds: Callable[[], int] | None = None, *, keep: bool = False
+    ) -> None:
         self.clock = clock
         self._seeds = seeds or (lambda: secrets.randbits(32))
         self._games: dict[str, TableGame] = {}
+        self._keep = keep  # finished games stay (up to `KEPT`): a class lesson's summary
 
     def __len__(self) -> int:
         return len(self._games)
@@ -442,10 +448,12 @@ class Games:
         shared: bool = False,
     ) -> TableGame:
         """A new game; raises `FullError` when `CAP` games run (a finished or forgotten one
-        makes room, a running one never)."""
+        makes room, a running one never; kept finished games make room only at `KEPT`)."""
         now = self.clock()
         self._forget(now)
-        while len(self._games) >= CAP:
+        if self._keep and sum(not g.over for g in self._games.values()) >= CAP:
+            raise FullError
+        while len(self._games) >= (KEPT if self._keep else CAP):
             over = [g for g in self._games.values() if g.over]
             if not over:
                 raise FullError

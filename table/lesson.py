@@ -93,7 +93,7 @@ class Lesson:
     ) -> None:
         self.kind = kind
         self.clock = clock
-        self.games = Games(clock, seeds)
+        self.games = Games(clock, seeds, keep=kind == "class")
         self.code = code or new_code()
         # The teacher's secret (None when only its digest is known: a lesson brought back
         # on a machine that cannot derive it); the lesson checks the digest.

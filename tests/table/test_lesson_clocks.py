@@ -10,7 +10,7 @@ import pytest
 from classroom.i18n import t
 from engine.game import choices
 from engine.regnekrig import Answer
-from table.games import COMPUTER_SIDE, TableGame
+from table.games import CAP, COMPUTER_SIDE, TableGame
 from tests.table.lessons import Device, join, settle, side_of, teacher
 from tests.table.support import Table, message_of, text_of
 
@@ -184,5 +184,26 @@ async def test_new_partners_give_everybody_someone_new(lesson: Table) -> None:
         status, _ = await boss.post("/teacher/new-partners", lang="en")
         assert status == 200
         assert all(g.over for g in games)
+    for device in (*devices, boss):
+        await device.close()
+
+
+async def test_new_partners_again_and_again_keep_every_game_for_the_summary(
+    lesson: Table,
+) -> None:
+    """A class of 28 that gets new partners five times plays 84 games, more than the games
+    running at once are limited to: every finished game stays in the lesson (its summary and
+    its class goal count them all), and new partners are never refused as "full"."""
+    boss = await teacher(lesson)
+    await settings(boss, game="regnekrig", level="1", answer_seconds="0")
+    devices = [(await join(lesson, f"P{i}"))[0] for i in range(28)]
+    await boss.post("/teacher/pair", how="random", lang="en")
+    first = {g.id for g in lesson.lesson.live_games()}
+    for _ in range(5):
+        status, _ = await boss.post("/teacher/new-partners", lang="en")
+        assert status == 200
+    games = lesson.lesson.live_games()
+    assert len(games) == 14 * 6 > CAP
+    assert first <= {g.id for g in games}
     for device in (*devices, boss):
         await device.close()
