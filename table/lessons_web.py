@@ -78,7 +78,10 @@ async def lessons(request: web.Request) -> web.Response:
     lang = lang_of(request)
     keeper = _keeper(request)
     kept = await keeper.store.lessons()
-    intro = t("lesson.kept.intro", lang, days=keeper.keep_ms // 86_400_000)
+    days = keeper.keep_ms // 86_400_000
+    intro = (
+        t("lesson.kept.intro", lang, count=days) if days else t("lesson.kept.intro_at_end", lang)
+    )
     columns = ("started", "pupils", "games", "status", "until", "actions")
     head = "".join(
         f'<th scope="col">{esc(t(f"lesson.kept.column.{c}", lang))}</th>' for c in columns

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import pytest
 import pytest_asyncio
 from aiohttp.test_utils import TestClient, TestServer
 
@@ -83,3 +84,29 @@ async def test_the_teacher_deletes_a_lesson_at_once_after_being_asked(
     assert await store.lessons() == []
     await ada.close()
     await boss.close()
+
+
+@pytest.mark.parametrize(
+    ("keep_days", "said"),
+    [(1, "deleted 1 day after it ended"), (0, "deleted as soon as it ends")],
+)
+async def test_the_lessons_page_says_how_long_as_the_teacher_set_it(
+    tmp_path: Path, keep_days: int, said: str
+) -> None:
+    """One day is "1 day", never "1 days"; a lesson kept 0 days is deleted as it ends."""
+    store = await Storage.open(tmp_path / "lessons.db")
+    clock = FakeClock()
+    lesson, keeper, _ = await open_lesson(store, clock, key=KEY, keep_days=keep_days)
+    app = make_app("class", clock=clock, lesson=lesson)
+    app[KEEPER] = keeper
+    client = TestClient(TestServer(app, host="127.0.0.1"))
+    await client.start_server()
+    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
+    try:
+        boss = await teacher(Table(client, clock, app))
+        status, page = await boss.get("/teacher/lessons?lang=en")
+        assert status == 200 and said in page
+        await boss.close()
+    finally:
+        await client.close()
+        await store.close()
