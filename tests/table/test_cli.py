@@ -204,3 +204,17 @@ def test_behind_a_proxy_the_teacher_and_the_pupils_open_the_proxys_address() -> 
         process.terminate()
         _, err = process.communicate(timeout=10)
     assert "Traceback" not in err and "Warning" not in err
+
+
+@pytest.mark.parametrize(("given", "env"), [(["--keep-days", "-1"], ""), ([], "two weeks")])
+def test_a_retention_that_is_not_whole_days_is_refused(
+    given: list[str], env: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The retention of an ended lesson's data (PRIVACY.md): whole days, 0 or more."""
+    if env:
+        monkeypatch.setenv("LESSON_KEEP_DAYS", env)
+    assert main(["class", *given, "--no-browser"]) == 2
+    assert (
+        "--keep-days (or LESSON_KEEP_DAYS) must be a whole number of days"
+        in capsys.readouterr().err
+    )
