@@ -50,6 +50,7 @@ def test_the_sample_has_the_essentials() -> None:
     log_format = re.search(r"log_format mattekrig '([^']*)'", conf)
     assert log_format is not None and "$uri" in log_format.group(1)
     assert not re.search(r"\$request\b|\$request_uri|\$args|\$query_string", log_format.group(1))
+    assert "$remote_addr" not in log_format.group(1)  # a pupil's device is no one's to log
     assert "access_log /var/log/nginx/mattekrig.log mattekrig;" in conf
 
 

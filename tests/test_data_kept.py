@@ -1,0 +1,132 @@
+"""The periods the texts promise are the code's: a test reads the retention numbers out of
+docs/data-kept.md, README, PRIVACY.md and docs/for-schools*.md (in every language) and
+compares each with its setting's default. The issue: "a test reads the retention numbers out
+of the texts and compares them with the defaults"."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from pathlib import Path
+
+import pytest
+
+from bot.config import Config
+from bot.ops.backup import RESTORE_COPY_DAYS
+from bot.services.privacy import WEEKS_KEPT, Retention
+from table.keep import DEFAULT_KEEP_DAYS
+from table.roster import school_year_start
+
+ROOT = Path(__file__).resolve().parents[1]
+TEXTS = [ROOT / "docs" / "data-kept.md", ROOT / "README.md", ROOT / "PRIVACY.md",
+         *sorted((ROOT / "docs").glob("for-schools*.md"))]  # fmt: skip
+
+
+def _config_default(name: str) -> int:
+    field = next(f for f in dataclasses.fields(Config) if f.name == name)
+    assert isinstance(field.default, int)
+    return field.default
+
+
+def defaults() -> dict[str, int]:
+    """Each setting's default, in days, from the code (the bot's two places agree)."""
+    retention = Retention()
+    found = {
+        "GAME_LOG_DAYS": retention.game_log_days,
+        "RESULT_DAYS": retention.result_days,
+        "LEFT_SERVER_DAYS": retention.left_server_days,
+        "LESSON_KEEP_DAYS": DEFAULT_KEEP_DAYS,
+    }
+    for name in ("game_log_days", "result_days", "left_server_days"):
+        assert _config_default(name) == getattr(retention, name)
+    return found
+
+
+SETTING = re.compile(r"`(" + "|".join(defaults()) + r")")
+ASSIGNED = re.compile(r"`(" + "|".join(defaults()) + r")=\[?(\d+)\]?")
+# "30 days", "730 dagar (2 år)", "14 dager", "(default 14", "standard 14"
+DAYS = re.compile(r"\b(\d+)\]? ?(?:days?|dager|dagar|dygn)\b|\((?:default|standard) (\d+)\b")
+YEARS = re.compile(r"\b(\d+) ?(?:years?|år)\b")
+NIGHTS = re.compile(r"\[?(\d+)\]? ?(?:nights|netter|nätter)\b")
+
+
+def units(text: str) -> list[str]:
+    """A text's sentences and table rows, each of which a number belongs to."""
+    found: list[str] = []
+    for block in re.split(r"\n\s*\n", text):
+        lines = block.splitlines()
+        rows = [line for line in lines if line.lstrip().startswith("|")]
+        found.extend(rows)
+        prose = " ".join(line for line in lines if not line.lstrip().startswith("|"))
+        found.extend(re.split(r"(?<=[.!?])\s+(?=[A-ZÆØÅÄÖ*`(])", prose))
+    return found
+
+
+def promised(text: str) -> list[tuple[str, int]]:
+    """(setting, days) for every period a sentence or row names beside one setting: each
+    number of days or years in it after code spans are taken out."""
+    found = [(name, int(days)) for name, days in ASSIGNED.findall(text)]
+    for unit in units(text):
+        names = list(dict.fromkeys(SETTING.findall(unit)))
+        if not names:
+            continue
+        listed = re.fullmatch(
+            r"\|\s*((?:`\w+`(?: · )?)+)\s*\|.*\|\s*((?:`\d+`(?: · )?)+)\s*\|", unit.strip()
+        )
+        if listed:  # README's row: `A` · `B` | … | `1` · `2`
+            numbers = re.findall(r"`(\d+)`", listed.group(2))
+            assert len(numbers) == len(names), unit
+            found += [(name, int(n)) for name, n in zip(names, numbers, strict=True)]
+            continue
+        plain = re.sub(r"`[^`]*`", " ", unit)
+        days = [int(a or b) for a, b in DAYS.findall(plain)]
+        days += [int(years) * 365 for years in YEARS.findall(plain)]
+        # A sentence naming several settings: each period is the default of one of them.
+        own = {defaults()[name]: name for name in names}
+        found += [(own.get(n, names[0]), n) for n in days]
+    return found
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_period_named_beside_a_setting_is_its_default(path: Path) -> None:
+    wrong = [(name, days, defaults()[name]) for name, days in promised(path.read_text("utf-8"))
+             if days != defaults()[name]]  # fmt: skip
+    assert wrong == []
+
+
+def test_the_table_names_every_setting_and_its_period() -> None:
+    """docs/data-kept.md holds each setting with its period, and the periods without a setting
+    (weekly totals, restore copies, backups, the school year) as the code has them."""
+    text = (ROOT / "docs" / "data-kept.md").read_text("utf-8")
+    named = {name for name, _ in promised(text)}
+    assert named == set(defaults())
+    assert f"| {WEEKS_KEPT} weeks |" in text
+    assert f"| {RESTORE_COPY_DAYS} days |" in text
+    assert f"{RESTORE_COPY_DAYS} nights in the recommended set-up" in text
+    start = school_year_start(0)  # 1 August 1969, in ms
+    assert start == -(31 + 30 + 31 + 30 + 31) * 86_400_000
+    assert "to the end of the school year (1 August)" in text
+
+
+@pytest.mark.parametrize("path", TEXTS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_backups_are_kept_as_many_nights_everywhere(path: Path) -> None:
+    """The recommended nightly backups: the same number of nights in every text, the number
+    `restore` keeps its own copies for."""
+    nights = {int(n) for n in NIGHTS.findall(path.read_text("utf-8"))}
+    assert nights <= {RESTORE_COPY_DAYS}
+
+
+def test_the_reader_finds_the_numbers() -> None:
+    """The reader itself, on the forms the texts use (so a text cannot pass by being unread)."""
+    sample = (
+        "| `RESULT_DAYS` | results | 730 dagar (2 år) |\n\nAn ended lesson is deleted 14 days\n"
+        "after it ended (`--keep-days N` or `LESSON_KEEP_DAYS=N`). `GAME_LOG_DAYS=[30]`.\n"
+        "Deleted `LESSON_KEEP_DAYS` days after it ended (default 14; `0` deletes)."
+    )
+    assert sorted(promised(sample)) == [
+        ("GAME_LOG_DAYS", 30), ("LESSON_KEEP_DAYS", 14), ("LESSON_KEEP_DAYS", 14),
+        ("RESULT_DAYS", 730), ("RESULT_DAYS", 730),
+    ]  # fmt: skip
+    counted = {path.name: len(promised(path.read_text("utf-8"))) for path in TEXTS}
+    assert all(counted[name] >= 3 for name in ("data-kept.md", "for-schools.md",
+                                               "for-schools.nn.md", "PRIVACY.md"))  # fmt: skip
