@@ -14,8 +14,9 @@ The code has six digits; unchecked, a script tries them all in minutes. So:
   right code still gets in at once. A try that finds its bucket empty is refused (429)
   before its code is compared, so a refused try tells nothing about the code.
 
-The join page's mark is signed with the lesson's own key and says when it was given, so a
-script cannot make up marks, nor old ones. (A script that collects join pages in bulk and
+The join page's mark is signed with the running server's own key and says when it was
+given, so a script cannot make up marks, nor old ones (after a restart the join page gives a
+new one). (A script that collects join pages in bulk and
 waits can still make the pupils wait some seconds; it cannot guess any faster.)
 
 A right code costs nothing: a class of 32 joining at once is never slowed.
