@@ -88,6 +88,14 @@ def parser(kind: Kind) -> argparse.ArgumentParser:
             "over lesson (the teacher's page: Class)",
         )
         p.add_argument(
+            "--class-keep-days",
+            type=int,
+            default=None,
+            metavar="DAYS",
+            help="with --class: days the class's results are kept (default: to the end of "
+            "the school year, 1 August)",
+        )
+        p.add_argument(
             "--base-url",
             help="the address pupils open, when a proxy serves the lesson "
             "(e.g. https://mattekrig.school.example/)",
@@ -125,7 +133,7 @@ class ClassMismatchError(StorageError):
 
 
 async def class_of_lesson(
-    store: Storage, lesson: Lesson, keeper: Keeper, name: str | None
+    store: Storage, lesson: Lesson, keeper: Keeper, name: str | None, keep_days: int | None = None
 ) -> Class | None:
     """The lesson's class (`--class NAME`, or the class of the lesson brought back), its roster
     read into the lesson, and its pupils' rounds stored after every save."""
@@ -143,6 +151,9 @@ async def class_of_lesson(
         info = await store.class_info(lesson.class_id)
     else:
         return None
+    if keep_days is not None:
+        await store.set_class_keep(info.id, keep_days)
+        info = await store.class_info(info.id)
     await store.purge_class_rounds(now, school_year_start(now / 1000))
     await load_roster(store, lesson)
     stored = await store.load_lesson(keeper.lesson_id)
@@ -173,7 +184,9 @@ async def serve(kind: Kind, args: argparse.Namespace) -> None:
             keep_days=args.keep_days,
             fresh=args.new,
         )
-        klass = await class_of_lesson(store, lesson, keeper, getattr(args, "klass", None))
+        klass = await class_of_lesson(
+            store, lesson, keeper, args.klass, getattr(args, "class_keep_days", None)
+        )
         purging = asyncio.create_task(_purging(store))
         try:
             await _serve(kind, args, lesson, keeper, back, klass)
@@ -337,6 +350,13 @@ def main(argv: list[str] | None = None, kind: Kind = "play") -> int:
                 file=sys.stderr,
             )
             return 2
+    if (
+        kind == "class"
+        and args.class_keep_days is not None
+        and (args.klass is None or not 0 <= args.class_keep_days <= 3650)
+    ):
+        print(f"{command}: --class-keep-days needs --class and 0 to 3650 days", file=sys.stderr)
+        return 2
     if kind == "class":
         args.keep_days = _keep_days(args.keep_days)
         if args.keep_days is None:
