@@ -41,7 +41,8 @@ PAIRS = {
     "slepper": "slepp", "en": "ein", "et": "eit", "datamaskinen": "datamaskina",
     "fortegnsfeil": "forteiknsfeil", "tjener": "tenar", "innstillinger": "innstillingar",
     "sikkerhet": "tryggleik", "løsning": "løysing", "løsningen": "løysinga",
-    "rundene": "rundane", "liner": "linjer", "tilgjengeerklæring": "tilgjengelegheitserklæring",
+    "rundene": "rundane", "liner": "linjer", "heltall": "heiltal", "heltal": "heiltal",
+    "tilgjengeerklæring": "tilgjengelegheitserklæring",
 }  # fmt: skip
 # Endings bokmål has and nynorsk writes otherwise: -lig (-leg), -het (-heit), -inger (-ingar).
 ENDINGS = r"\w+(?:lig|lige|ligere|ligst|ligste|ligvis|het|heten|heter|inger|ingene)"
