@@ -350,7 +350,10 @@ class Lesson:
         except FullError:
             raise Refused("table.error.full", 429) from None
         if self.paused_at is not None:
-            game.stop(self.clock())
+            # Paired in a pause: it stands still with every game, as if dealt when the pause
+            # began (its whole time left; every game of the lesson stopped at one moment).
+            game.shift(self.paused_at - self.clock())
+            game.stop(self.paused_at)
         everyone = [s for held in sides for s in held]
         for seat in everyone:
             self.seats[seat].game = game.id
