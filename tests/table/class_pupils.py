@@ -173,7 +173,9 @@ class Pupil:
             if response.status == 200:
                 self.acked += 1
             else:
-                self.refused[f"{response.status} {json.loads(body).get('error', '')}"] += 1
+                with contextlib.suppress(ValueError):
+                    body = str(json.loads(body).get("error", ""))
+                self.refused[f"{response.status} {body}"] += 1
             return response.status
 
     async def play(self, go: asyncio.Event, stop: asyncio.Event) -> None:

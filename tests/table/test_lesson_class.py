@@ -186,12 +186,16 @@ async def hostile_joins(lesson: Class, robin: Pupil) -> None:
     assert await robin.join(lesson.code, HOSTILE) == 200
 
 
-async def flood(lesson: Class, code: str, tries: int) -> Counter[int]:
-    """A script's joins, each from a fresh session without the join page's mark."""
+async def flood(lesson: Class, code: str, tries: int, marked: bool = False) -> Counter[int]:
+    """A script's joins, each from a fresh session: without the join page's mark (its tries
+    are its address's), or (`marked`) each after opening the join page, as a browser."""
     seen: Counter[int] = Counter()
 
     async def one(n: int) -> None:
         async with http_session(lesson.base) as session:
+            if marked:
+                async with session.get("/?lang=en") as response:
+                    await response.read()
             form = {"code": code, "name": f"Bot{n}", "lang": "en"}
             async with session.post("/join", data=form) as response:
                 seen[response.status] += 1
@@ -259,7 +263,7 @@ async def kill_and_restart(lesson: Class, data: Path) -> Crash:
         assert count <= by_seat[name] <= count + 1, (name, count, by_seat[name])
     started = time.time()
     knocking = [asyncio.create_task(p.reconnect(started + BOUND)) for p in lesson.pupils]
-    again = lesson.server.start()
+    again = await asyncio.to_thread(lesson.server.start)  # the devices knock meanwhile
     assert again == (lesson.base, lesson.code, lesson.link)  # the same code and link
     await asyncio.gather(*knocking)
     await until(lambda: all(b.back_after(started) for b in lesson.browsers), "browsers back")
@@ -344,7 +348,7 @@ async def test_a_class_of_32_plays_a_whole_lesson_through_a_crash(
         )
         assert 429 in flooded and 200 not in flooded, flooded  # guessing is limited
         await lesson.control("lock")  # "Steng timen for nye": closed to latecomers
-        late = await flood(lesson, lesson.code, 20)
+        late = await flood(lesson, lesson.code, 20, marked=True)
         assert late == Counter({403: 20}), late
         teacher_page = await lesson.teacher_page()
         assert teacher_page.count("data-seat=") == 33  # 32 pupils and Robin, no bot
