@@ -114,7 +114,11 @@ def _told(play: AnswerPlay, target: int | None) -> tuple[tuple[Phrase, ...], ...
         )
     if play.best_value is not None and play.best_value != value and play.best:
         best = (("expr", Calculation(play.best)), ("value", Exact(play.best_value)))
-        extra.append(Phrase("result.play.best", best))
+        if target is None:
+            extra.append(Phrase("result.play.best", best))
+        else:  # levels 5–7: why it is closest, its own distance to the target (RULES §2.6)
+            closer = ("best", abs(play.best_value - target))
+            extra.append(Phrase("result.play.best_closest", (*best, closer)))
     return ((first,), tuple(extra)) if extra else ((first,),)
 
 

@@ -436,3 +436,10 @@ def test_snapshot_dump(game: str, lang: str) -> None:
     print(f"\n----- {game} / {lang} -----\n{text}")
     assert "**" not in text and "<t:" not in text
     assert re.search(r"in \d+ s", text)
+
+
+def test_at_the_target_levels_the_best_move_says_why_it_is_closest() -> None:
+    """The issue's "At levels 5–7 the round's best-move line can say why it is closest": its
+    distance to the target, beside the pupil's own ("… from 🎯")."""
+    lines = side_lines(board_of("rk5_war"), 0)
+    assert "best move: 3 + (\u22122) = 1, only 2 from 🎯" in lines
