@@ -300,6 +300,14 @@ def _announce_lesson(
             f"The proxy must send {served.base_url} (and its WebSocket /live) to {url}",
             flush=True,
         )
+        if not is_loopback(host):
+            print(
+                f"Warning: listening on {host}: the lesson's plain port {port} is open beside "
+                "the proxy, without HTTPS. Add --host 127.0.0.1 when the proxy runs on this "
+                "computer.",
+                file=sys.stderr,
+                flush=True,
+            )
     elif is_loopback(shown):
         why = (
             "no network address found"

@@ -187,3 +187,13 @@ async def test_a_lesson_behind_the_sample_nginx(
             assert evil.status == 421
     logged = log.read_text(encoding="utf-8")
     assert '"GET /teacher" 303' in logged and "?" not in logged and secret not in logged
+
+
+def test_the_caddy_sample_proxies_the_lesson_and_logs_nothing() -> None:
+    """Caddy passes Host and the WebSocket upgrade on and redirects to HTTPS by itself; a
+    `log` line would write the teacher's `?key=` (Caddy is not installed here to run it)."""
+    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
+    found = re.search(r"```caddy\n(.*?)```", operations, re.DOTALL)
+    assert found is not None
+    lines = [line.strip() for line in found.group(1).splitlines()]
+    assert lines == ["mattekrig.school.example {", "reverse_proxy 127.0.0.1:8080", "}"]

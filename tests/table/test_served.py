@@ -216,3 +216,18 @@ async def test_the_tables_name_fields_allow_what_the_server_allows() -> None:
         page = await (await table.client.get("/?game=regnekrig&lang=en")).text()
         limits = re.findall(r'<input id="player\d" name="player\d" maxlength="(\d+)"', page)
         assert limits and set(limits) == {str(MAX_NAME)} == {"32"}
+
+
+def test_behind_a_proxy_a_plain_port_open_to_the_network_is_warned_about(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The issue: "the plain port stays open beside the proxy". `--base-url` with the lesson
+    on every address says so, and how to close it; on 127.0.0.1 nothing is said."""
+    lesson = make_app("class")[LESSON]
+    proxy = Served(base_url="https://mattekrig.school.example/")
+    cli._announce_lesson(lesson, proxy, "0.0.0.0", 8080, "192.168.1.20")
+    err = capsys.readouterr().err
+    assert "Warning: listening on 0.0.0.0: the lesson's plain port 8080 is open beside" in err
+    assert "Add --host 127.0.0.1" in err
+    cli._announce_lesson(lesson, proxy, "127.0.0.1", 8080, None)
+    assert capsys.readouterr().err == ""
