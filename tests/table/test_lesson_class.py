@@ -449,6 +449,10 @@ async def test_a_class_of_32_plays_a_whole_lesson_through_a_crash(
     for action in final.actions:
         if action.seat_id == robin_seat and "side" in action.action:
             assert action.action["side"] == side_of(robin_seat, games[action.game_id].seats)
+    # Paired at random, the odd pupil against the computer, in each pairing.
+    played = [GameSettings.from_json(dict(kept.settings)) for kept in final.games]
+    for game in ("regnekrig", "satsing"):
+        assert [s.computer is not None for s in played if s.engine.game == game].count(True) == 1
     # New partners: nobody plays the partner they had.
     first_game: dict[str, frozenset[str]] = {}
     for kept in sorted(final.games, key=lambda g: g.number):
