@@ -161,6 +161,26 @@ def privacy_commands(privacy: argparse.ArgumentParser) -> None:
     server = verbs.add_parser("forget-guild", help="delete everything stored for a server")
     server.add_argument("guild_id", type=snowflake, metavar="GUILD_ID")
     server.add_argument("--yes", action="store_true", help="do not ask first")
+    # A class of `mattekrig class --class NAME`, in the lessons' database (not the bot's).
+    class_export = verbs.add_parser(
+        "class-export", help="write everything kept of a lesson's class (or one pupil of it)"
+    )
+    class_export.add_argument("klass", metavar="CLASS")
+    class_export.add_argument("--pupil", metavar="NAME", help="only this pupil")
+    class_export.add_argument(
+        "-o", "--output", type=Path, metavar="FILE", help="default: mattekrig-class-CLASS.json"
+    )
+    class_forget = verbs.add_parser(
+        "class-forget", help="forget a pupil of a lesson's class (roster, card, results)"
+    )
+    class_forget.add_argument("klass", metavar="CLASS")
+    class_forget.add_argument("pupil", metavar="NAME")
+    class_forget.add_argument("--yes", action="store_true", help="do not ask first")
+    class_delete = verbs.add_parser(
+        "class-delete", help="delete a lesson's class, its pupils, results and lessons"
+    )
+    class_delete.add_argument("klass", metavar="CLASS")
+    class_delete.add_argument("--yes", action="store_true", help="do not ask first")
 
 
 def arguments(argv: list[str]) -> list[str]:
@@ -306,9 +326,39 @@ def _migrate_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _class_privacy(args: argparse.Namespace) -> int:
+    from bot.ops import privacy
+    from table import class_privacy
+
+    try:
+        if args.verb == "class-export":
+            output = args.output or Path(f"mattekrig-class-{args.klass}.json")
+            rows = class_privacy.export(args.klass, args.pupil, output)
+            print(f"wrote {rows} row(s) of class {args.klass} to {output}")
+            return 0
+        if args.verb == "class-forget":
+            privacy.confirmed(
+                f"This deletes everything kept of {args.pupil} in class {args.klass}.", args.yes
+            )
+            class_privacy.forget(args.klass, args.pupil)
+            print(f"forgot {args.pupil} of class {args.klass}")
+            return 0
+        privacy.confirmed(
+            f"This deletes class {args.klass}, its pupils, their results and its lessons.",
+            args.yes,
+        )
+        class_privacy.delete(args.klass)
+        print(f"deleted class {args.klass}")
+        return 0
+    except class_privacy.ClassNotFoundError as error:
+        raise StartupError(str(error)) from None
+
+
 def _privacy(args: argparse.Namespace) -> int:
     from bot.ops import privacy
 
+    if args.verb.startswith("class-"):
+        return _class_privacy(args)
     config = _database_config(need_token=False)
     if args.verb == "export":
         done = privacy.export(config, args.user_id, args.guild, args.output)
