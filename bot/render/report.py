@@ -93,6 +93,25 @@ def _skill(line: SkillLine, helped: tuple[str, ...], lang: Lang) -> str:
     return text
 
 
+TREND_KINDS = 4  # the commonest kinds of the class, each a line
+TREND_WEEKS = 4  # the last weeks with answers, oldest first
+
+
+def trend_text(report: ClassReport, lang: Lang) -> str:
+    """The class's kinds × weeks: "sign slip: 6 of 40 → 4 of 38 → 1 of 41 (weeks 37–39)",
+    each week the kind's count of the answers given that week."""
+    lines = []
+    for kind, weeks in report.trend[:TREND_KINDS]:
+        shown = [w for w in weeks if w[2]][-TREND_WEEKS:]
+        if len(shown) < 2:
+            continue
+        counts = " → ".join(t("report.trend.count", lang, count=n, answers=a) for _, n, a in shown)
+        first, last = shown[0][0] % 100, shown[-1][0] % 100
+        lines.append(t("report.trend.line", lang, kind=mistake_name(kind, lang), counts=counts,
+                       first=first, last=last))  # fmt: skip
+    return "\n".join(lines)
+
+
 def render_report(
     report: ClassReport, lang: str, *, guild_id: int, days: Days = (None, None), page: int = 0
 ) -> ReportPage:
@@ -127,6 +146,10 @@ def render_report(
         ),
         colour=ADMIN_COLOUR,
     )
+    trend = trend_text(report, lang)
+    if trend:
+        head.add_field(name=t("report.trend.title", lang), value=clip(trend, FIELD_VALUE_MAX),
+                       inline=False)  # fmt: skip
     levels = sorted({line.level for line in report.lines})
     if levels:  # the curriculum aim each level of the report serves
         aims = "\n".join(f"**{level}** · {aim_text(level, lang)}" for level in levels)

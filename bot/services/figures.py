@@ -261,6 +261,9 @@ class ClassReport:
     lines: tuple[SkillLine, ...]  # by pupil name, then level, then operation
     start_ms: int | None
     end_ms: int | None
+    # The class's kinds × weeks: each kind (the most frequent first) with, per week (ISO year
+    # * 100 + week), its count and the answers given that week (`report.kinds_by_week`).
+    trend: tuple[tuple[str, tuple[tuple[int, int, int], ...]], ...] = ()
 
     def help_of(self) -> dict[tuple[int, int, str], tuple[str, ...]]:
         """Each line's "needs help with", by (pupil, level, operation): RULES §2.6, areas

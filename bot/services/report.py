@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import statistics
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
@@ -101,7 +101,33 @@ def class_report(
             cells[(uid, level, op)].append((game, tally))
     lines = [_line(uid, names[uid], level, op, mine) for (uid, level, op), mine in cells.items()]
     lines.sort(key=lambda s: (s.name.casefold(), s.user_id, s.level, s.op))
-    return ClassReport(tuple(lines), start_ms, end_ms)
+    return ClassReport(tuple(lines), start_ms, end_ms, kinds_by_week(cells.values()))
+
+
+# Kinds that are no skill of the pupil's: never a trend of the class.
+_NOT_A_SKILL = ("timeout", "no_legal_value")
+
+
+def kinds_by_week(
+    cells: Iterable[Sequence[tuple[PlayerGame, OperationTally]]],
+) -> tuple[tuple[str, tuple[tuple[int, int, int], ...]], ...]:
+    """The class's kinds of mistakes week by week: per kind, per week its count and the
+    answers given that week (each wrong answer once, RULES §2.6: the tallies are `disjoint`).
+    Did our lesson on minus-minus work? The sign slips' share falls week on week."""
+    answers: defaultdict[int, int] = defaultdict(int)
+    kinds: defaultdict[str, defaultdict[int, int]] = defaultdict(lambda: defaultdict(int))
+    for mine in cells:
+        for game, tally in mine:
+            week = week_key(game.result.ended_at)
+            answers[week] += tally.answers
+            for kind, n in tally.mistakes:
+                if kind not in _NOT_A_SKILL:
+                    kinds[kind][week] += n
+    total = {kind: sum(weeks.values()) for kind, weeks in kinds.items()}
+    ordered = sorted(kinds, key=lambda k: (-total[k], k))
+    return tuple(
+        (kind, tuple((w, kinds[kind][w], answers[w]) for w in sorted(answers))) for kind in ordered
+    )
 
 
 def _line(
