@@ -388,7 +388,16 @@ def _judge_school(
     if not isinstance(judged, Fraction):
         problem = judged
         if judged[0] is Reason.WRONG_VALUE and numbers[-1] is not None:
-            problem = name_square_shape(expression, numbers[-1].value, cards, level) or judged
+            typed_value = numbers[-1].value
+            problem = name_square_shape(expression, typed_value, cards, level) or judged
+            own = evaluate(expression)  # legal pieces: it has a value
+            if problem is judged and typed_value == -own:  # −(3 · 4) = 12 for 3 and 4
+                flipped: dict[str, object] = {
+                    "expression": to_text(expression),
+                    "value": number_detail(own),
+                    "number": typed_number(parts[-1]),
+                }
+                problem = Reason.SIGN_SLIP, flipped
         return refuse(problem[0], {**problem[1], **_cards(cards)})
     for step, number in zip(parts[1:], numbers[1:], strict=True):
         try:
@@ -442,7 +451,7 @@ def _judge_expression(
     expr: Expr, cards: tuple[int, int], level: int, school: bool = False
 ) -> Fraction | _Problem:
     """The value of a legal expression with these cards, or the first rule it breaks."""
-    problem = _shape_problem(expr, cards, level)
+    problem = _shape_problem(expr, cards, level, school)
     if school and problem is not None and problem[0] is Reason.TOO_MANY_OPERATIONS:
         problem = _card_twice(expr, cards) or problem
     if problem is not None:
@@ -493,8 +502,12 @@ def _card_problem(expr: Expr, cards: tuple[int, int]) -> _Problem | None:
     return None
 
 
-def _shape_problem(expr: Expr, cards: tuple[int, int], level: int) -> _Problem | None:
-    """The first rule the expression breaks, in the documented order, or None."""
+def _shape_problem(
+    expr: Expr, cards: tuple[int, int], level: int, school: bool = False
+) -> _Problem | None:
+    """The first rule the expression breaks, in the documented order, or None. As school
+    writes it, a sign in front of a product or a quotient (−(3 · 4)) is a sign's place, not
+    a second operation (§2.2)."""
     allowed = level_operators(level)
     nodes = list(walk(expr))
     binops = [node for node in nodes if isinstance(node, BinOp)]
@@ -507,7 +520,11 @@ def _shape_problem(expr: Expr, cards: tuple[int, int], level: int) -> _Problem |
             for node in nodes
         )
 
-    negated_group = any(isinstance(node, Neg) and isinstance(node.operand, BinOp) for node in nodes)
+    signed = ("+", "-") if school else ("+", "-", "*", "/")
+    negated_group = any(
+        isinstance(node, Neg) and isinstance(node.operand, BinOp) and node.operand.op in signed
+        for node in nodes
+    )
     if len(binops) > 1 or negated_group or decorated(Square, (BinOp, Square)):
         return Reason.TOO_MANY_OPERATIONS, {"operators": len(binops)}
     problem = _card_problem(expr, cards)

@@ -134,6 +134,10 @@ TABLE: list[tuple[str, tuple[int, int], int, str, str]] = [
     ("2 x 6 = 12", (2, 6), 2, VALUE, "accepted"),
     ("2×6=12", (2, 6), 2, VALUE, "accepted"),
     ("2*6=12.", (2, 6), 2, VALUE, "accepted"),
+    # §2.2 "for · and ÷ any placement of the signs": a sign in front is no second operation
+    ("-(2*6)=12", (-2, -6), 2, "sign_slip", "rejected.sign_slip_card"),
+    ("-(3*4)=12", (3, 4), 2, "sign_slip", "rejected.sign_slip"),
+    ("-(3*4)=-12", (3, 4), 2, "wrong_value", "rejected.wrong_value"),
     # --- level 3: division ---------------------------------------------------------------
     ("2", (6, 3), 3, VALUE, "accepted"),
     # §2.6 "at level 3 with cards 6 and 3 the pupil must still say 2 (`6:3=2` or `2`)"
