@@ -93,7 +93,8 @@ async def run(database_url: str | None, opens: int, lessons: int, pupils: int,
             filled = time.perf_counter() - filled
             lesson, keeper, _ = await open_lesson(store, time.monotonic, key=b"k" * 32, fresh=True)
             klass = await class_of_lesson(store, lesson, keeper, "7B")
-            assert klass is not None
+            info = klass.info
+            assert info is not None
             app = make_app("class", lesson=lesson)
             app[KEEPER] = keeper
             add_routes(app, klass)
@@ -108,7 +109,7 @@ async def run(database_url: str | None, opens: int, lessons: int, pupils: int,
                 page, size = await _time(session, f"{base}/teacher/progress?lang=nb", opens)
                 weeks, _ = await _time(session, f"{base}/teacher/progress?lang=nb&by=week", 5)
                 data, csv_size = await _time(session, f"{base}/teacher/progress.csv?lang=nb", 5)
-                pupil = (await store.pupils(klass.info.id))[0].id
+                pupil = (await store.pupils(info.id))[0].id
                 note, _ = await _time(session, f"{base}/teacher/progress/pupil/{pupil}", 5)
             await runner.cleanup()
         finally:

@@ -30,6 +30,7 @@ from aiohttp import web
 
 from storage.errors import StorageError
 from storage.paths import data_dir, lessons_database, private_file
+from storage.records.classes import ClassInfo
 from storage.select import open_storage
 from storage.sqlite import Storage
 from table.app import make_app
@@ -134,10 +135,12 @@ class ClassMismatchError(StorageError):
 
 async def class_of_lesson(
     store: Storage, lesson: Lesson, keeper: Keeper, name: str | None, keep_days: int | None = None
-) -> Class | None:
-    """The lesson's class (`--class NAME`, or the class of the lesson brought back), its roster
-    read into the lesson, and its pupils' rounds stored after every save."""
+) -> Class:
+    """The lesson's class (`--class NAME`, or the class of the lesson brought back, or none
+    until the teacher names one on the teacher's page), its roster read into the lesson, and
+    its pupils' rounds stored after every save."""
     now = keeper.now_ms()
+    info: ClassInfo | None
     if name is not None:
         info = await open_class(store, name.strip(), now)
         if lesson.class_id is None and not lesson.seats and not lesson.removed:
@@ -150,17 +153,27 @@ async def class_of_lesson(
     elif lesson.class_id is not None:
         info = await store.class_info(lesson.class_id)
     else:
-        return None
-    if keep_days is not None:
-        await store.set_class_keep(info.id, keep_days)
-        info = await store.class_info(info.id)
+        info = None
     await store.purge_class_rounds(now, school_year_start(now / 1000))
-    await load_roster(store, lesson)
     stored = await store.load_lesson(keeper.lesson_id)
-    recorder = Recorder(store, keeper.lesson_id, stored.info.created_at, keeper.wall)
-    await recorder.save(lesson)  # a lesson brought back: its rounds so far (stored once)
-    recorder.wrap(lesson)
-    return Class(store, info)
+
+    async def attach(chosen: ClassInfo) -> None:
+        """The lesson is one of the class: its cards let its pupils in, their rounds kept."""
+        if lesson.class_id is None:
+            lesson.class_id = chosen.id
+            await lesson.save()
+        await load_roster(store, lesson)
+        recorder = Recorder(store, keeper.lesson_id, stored.info.created_at, keeper.wall)
+        await recorder.save(lesson)  # a lesson brought back: its rounds so far (stored once)
+        recorder.wrap(lesson)
+
+    lesson.classes = True
+    if info is not None:
+        if keep_days is not None:
+            await store.set_class_keep(info.id, keep_days)
+            info = await store.class_info(info.id)
+        await attach(info)
+    return Class(store, info, attach)
 
 
 async def _purging(store: Storage) -> None:

@@ -134,6 +134,7 @@ class Lesson:
         self.class_id: int | None = None
         self.roster: dict[str, tuple[int, str]] | None = None
         self.pupils: dict[str, int] = {}
+        self.classes = False  # the teacher may name the lesson's class (its pages are served)
 
     # -- devices ---------------------------------------------------------------------------
 

@@ -41,7 +41,7 @@ from table.page import esc, href
 from table.press import whole
 from table.roster import shown_card
 from table.roster_pages import card_join_parts, class_document, head, link
-from table.roster_web import CLASS, Class, pupil_of, teacher_only
+from table.roster_web import CLASS, Class, class_info, pupil_of, teacher_only
 from table.roster_web import add_routes as add_roster_routes
 from table.web import LESSON, html, lang_of
 
@@ -108,8 +108,9 @@ def trend_of(pupil: PupilProgress, kind: str | None, by: By) -> tuple[str | None
 
 async def class_progress(request: web.Request) -> tuple[ClassProgress, list[Pupil]]:
     klass = request.app[CLASS]
-    pupils = await klass.store.pupils(klass.info.id)
-    tallies, notes = await klass.store.class_tallies(klass.info.id)
+    info = class_info(klass)
+    pupils = await klass.store.pupils(info.id)
+    tallies, notes = await klass.store.class_tallies(info.id)
     return progress(tallies, notes, [p.id for p in pupils]), pupils
 
 
@@ -224,10 +225,11 @@ async def progress_page(request: web.Request) -> web.Response:
     lang = lang_of(request)
     by = _by(request)
     klass = request.app[CLASS]
+    info = class_info(klass)
     found, pupils = await class_progress(request)
     kind, lesson = request.query.get("kind"), request.query.get("lesson")
     opened = (kind, lesson) if kind and lesson else None
-    title = t("class.progress.title", lang, name=klass.info.name)
+    title = t("class.progress.title", lang, name=info.name)
     other: By = "week" if by == "lesson" else "lesson"
     nav = (
         f'<nav class="class-links" aria-label="{esc(t("class.roster.links", lang))}"><ul>'
@@ -283,15 +285,16 @@ async def pupil_note(request: web.Request) -> web.Response:
     teacher_only(request)
     lang = lang_of(request)
     klass = request.app[CLASS]
+    info = class_info(klass)
     wanted = whole(request.match_info["pupil"])
-    pupil = next((p for p in await klass.store.pupils(klass.info.id) if p.id == wanted), None)
+    pupil = next((p for p in await klass.store.pupils(info.id) if p.id == wanted), None)
     if pupil is None:
         return html(class_document(lang, "missing", t("class.error.no_pupil", lang),
                                    head(t("class.error.no_pupil", lang), lang, "/teacher/class")),
                     404)  # fmt: skip
-    tallies, notes = await klass.store.class_tallies(klass.info.id, pupil.id)
+    tallies, notes = await klass.store.class_tallies(info.id, pupil.id)
     mine = progress(tallies, notes, [pupil.id]).pupil(pupil.id)
-    title = t("class.progress.note.title", lang, name=pupil.name, klass=klass.info.name)
+    title = t("class.progress.note.title", lang, name=pupil.name, klass=info.name)
     body = head(title, lang, f"/teacher/progress/pupil/{pupil.id}")
     body += (
         f'<p class="no-print">{link("/teacher/progress", t("class.progress.back", lang), lang)}'
@@ -397,7 +400,8 @@ def own_body(mine: PupilProgress, name: str, lang: Lang) -> str:
 
 async def own_progress(request: web.Request, pupil_id: int, lang: Lang) -> web.Response:
     klass = request.app[CLASS]
-    tallies, notes = await klass.store.class_tallies(klass.info.id, pupil_id)
+    info = class_info(klass)
+    tallies, notes = await klass.store.class_tallies(info.id, pupil_id)
     mine = progress(tallies, notes, [pupil_id]).pupil(pupil_id)
     roster = request.app[LESSON].roster or {}
     name = next((n for p, n in roster.values() if p == pupil_id), "")

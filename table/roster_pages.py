@@ -162,6 +162,23 @@ def roster_body(
     return out
 
 
+def name_body(known: Sequence[str], lang: Lang, error: str | None = None) -> str:
+    """The form that makes a lesson one of a class: a class's name (those kept offered)."""
+    options = "".join(f'<option value="{esc(n)}"></option>' for n in known)
+    return (
+        message(error, error=True)
+        + f"<p>{esc(t('class.open.intro', lang))}</p>"
+        + f'<form method="post" action="/teacher/class/open">{hidden("lang", lang)}'
+        + f'<label for="class-name">{esc(t("class.open.name", lang))}</label>'
+        + '<input id="class-name" name="name" required maxlength="32" autocomplete="off" '
+        + 'list="classes-kept">'
+        + f'<datalist id="classes-kept">{options}</datalist>'
+        + button(t("class.open.button", lang), cls="primary")
+        + "</form>"
+        + f"<p>{link('/teacher', t('lesson.summary.back', lang), lang)}</p>"
+    )
+
+
 def keep_text(klass: ClassInfo, lang: Lang) -> str:
     if klass.keep_days is None:
         return t("class.privacy.keep_year", lang)
@@ -206,6 +223,7 @@ __all__ = [
     "class_link",
     "head",
     "keep_text",
+    "name_body",
     "own_link",
     "roster_body",
 ]
@@ -213,9 +231,14 @@ __all__ = [
 
 def class_link(lesson: Lesson, lang: Lang) -> str:
     """The teacher's page of a lesson of a class: one line to the class's roster, cards and
-    progress."""
+    progress; of a lesson that may become one (`Lesson.classes`), one line to name its class."""
     if lesson.class_id is None:
-        return ""
+        if not lesson.classes:
+            return ""
+        return (
+            f'<p class="class-link"><a href="{href("/teacher/class", lang=lang)}">'
+            f"{esc(t('class.teacher.open', lang))}</a></p>"
+        )
     return (
         f'<p class="class-link"><a href="{href("/teacher/class", lang=lang)}">'
         f"{esc(t('class.teacher.link', lang))}</a></p>"

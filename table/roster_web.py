@@ -15,6 +15,7 @@ the roster's at once.
 from __future__ import annotations
 
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 from aiohttp import web
@@ -27,13 +28,15 @@ from storage.contract import ClassStore
 from storage.records.classes import ClassInfo, Pupil
 from table.keep import KEEPER
 from table.lesson import Lesson
+from table.names import check_name
 from table.press import Refused, whole
-from table.roster import add_pupils, load_roster, replace_card, shown_card
+from table.roster import add_pupils, load_roster, open_class, replace_card, shown_card
 from table.roster_pages import (
     cards_body,
     class_document,
     head,
     link,
+    name_body,
     roster_body,
 )
 from table.web import LESSON, SERVED, TEACHER_COOKIE, html, lang_of, read_form
@@ -44,10 +47,19 @@ MAX_NAMES_FIELD = 8_000  # a class list typed or pasted: 60 names and then some
 
 @dataclass
 class Class:
-    """The lesson's class and where it is kept."""
+    """The lesson's class (None until the teacher names one) and where it is kept; `attach`
+    makes the lesson one of a class (its roster read in, its pupils' rounds recorded)."""
 
     store: ClassStore
-    info: ClassInfo
+    info: ClassInfo | None
+    attach: Callable[[ClassInfo], Awaitable[None]] | None = None
+
+
+def class_info(klass: Class) -> ClassInfo:
+    """The lesson's class; a refusal in words while the lesson is of no class."""
+    if klass.info is None:
+        raise Refused("class.error.none", 404)
+    return klass.info
 
 
 CLASS = web.AppKey("class", Class)
@@ -82,23 +94,61 @@ async def roster_page(
     forgetting: Pupil | None = None,
 ) -> web.Response:
     klass = request.app[CLASS]
-    pupils = await klass.store.pupils(klass.info.id)
-    body = roster_body(klass.info, pupils, lang, note=note, error=error, typed=typed,
+    info = class_info(klass)
+    pupils = await klass.store.pupils(info.id)
+    body = roster_body(info, pupils, lang, note=note, error=error, typed=typed,
                        forgetting=forgetting)  # fmt: skip
     return html(class_document(lang, "roster", t("class.roster.title", lang,
-                                                 name=klass.info.name), body), status)  # fmt: skip
+                                                 name=info.name), body), status)  # fmt: skip
 
 
 async def roster(request: web.Request) -> web.Response:
     teacher_only(request)
-    return await roster_page(request, lang_of(request))
+    lang = lang_of(request)
+    if request.app[CLASS].info is None:
+        return await name_page(request, lang)
+    return await roster_page(request, lang)
+
+
+async def name_page(request: web.Request, lang: Lang, status: int = 200,
+                    error: str | None = None) -> web.Response:  # fmt: skip
+    """A lesson of no class yet: the teacher names its class (a new one, or one kept)."""
+    klass = request.app[CLASS]
+    known = [c.name for c in await klass.store.classes()]
+    title = t("class.open.title", lang)
+    body = head(title, lang, "/teacher/class") + name_body(known, lang, error)
+    return html(class_document(lang, "class-name", title, body), status)
+
+
+async def open_class_here(request: web.Request) -> web.Response:
+    """This lesson becomes a lesson of the class named (made if new): only before anyone
+    joined, since a free nickname is no pupil of the roster."""
+    teacher_only(request)
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    klass = request.app[CLASS]
+    lesson = request.app[LESSON]
+    if klass.info is not None:
+        raise web.HTTPSeeOther(f"/teacher/class?lang={lang}")
+    try:
+        name = check_name(form.get("name", ""), ())
+    except Refused as refused:
+        return await name_page(request, lang, 400, t(refused.key, lang, **refused.values))
+    async with lesson.lock:
+        if lesson.seats or lesson.removed or klass.attach is None:
+            return await name_page(request, lang, 409, t("class.error.has_pupils", lang))
+        info = await open_class(klass.store, name, now_ms())
+        await klass.attach(info)
+        klass.info = info
+    raise web.HTTPSeeOther(f"/teacher/class?lang={lang}")
 
 
 async def _pupil(request: web.Request, form: dict[str, str]) -> Pupil:
     """The pupil of this class a form names; a refusal when it names none."""
     klass = request.app[CLASS]
+    info = class_info(klass)
     wanted = whole(form.get("pupil"))
-    for p in await klass.store.pupils(klass.info.id):
+    for p in await klass.store.pupils(info.id):
         if p.id == wanted:
             return p
     raise Refused("class.error.no_pupil", 404)
@@ -115,10 +165,11 @@ async def add(request: web.Request) -> web.Response:
     if not isinstance(raw, str) or len(raw) > MAX_NAMES_FIELD:
         return await roster_page(request, lang, 400, error=t("class.error.names", lang))
     klass = request.app[CLASS]
+    info = class_info(klass)
     lesson = request.app[LESSON]
     names = [line for line in raw.replace(",", "\n").splitlines() if line.strip()]
     try:
-        added = await add_pupils(klass.store, klass.info.id, names, now_ms())
+        added = await add_pupils(klass.store, info.id, names, now_ms())
     except Refused as refused:
         text = t(refused.key, lang, **refused.values)
         return await roster_page(request, lang, 400, error=text, typed=raw)
@@ -189,8 +240,9 @@ async def delete_class(request: web.Request) -> web.Response:
     form = await read_form(request)
     lang = lang_of(request, form)
     klass = request.app[CLASS]
+    info = class_info(klass)
     if form.get("confirm") != "yes":
-        title = t("class.privacy.delete_confirm", lang, name=klass.info.name)
+        title = t("class.privacy.delete_confirm", lang, name=info.name)
         body = (
             head(title, lang, "/teacher/class")
             + '<form method="post" action="/teacher/class/delete">'
@@ -207,11 +259,11 @@ async def delete_class(request: web.Request) -> web.Response:
         lesson.end()
         if keeper is not None:
             await keeper.delete()  # nothing of this lesson is stored again
-        await klass.store.delete_class(klass.info.id)
+        await klass.store.delete_class(info.id)
         lesson.class_id = None
         lesson.roster = {}  # no card opens a seat any more
         lesson.pupils = {}
-    title = t("class.privacy.deleted", lang, name=klass.info.name)
+    title = t("class.privacy.deleted", lang, name=info.name)
     return html(class_document(lang, "deleted", title, head(title, lang, "/teacher")))
 
 
@@ -219,9 +271,10 @@ async def cards(request: web.Request) -> web.Response:
     teacher_only(request)
     lang = lang_of(request)
     klass = request.app[CLASS]
-    pupils = await klass.store.pupils(klass.info.id)
-    body = cards_body(klass.info, pupils, join_base(request), lang)
-    title = t("class.cards.title", lang, name=klass.info.name)
+    info = class_info(klass)
+    pupils = await klass.store.pupils(info.id)
+    body = cards_body(info, pupils, join_base(request), lang)
+    title = t("class.cards.title", lang, name=info.name)
     return html(class_document(lang, "cards", title, body))
 
 
@@ -230,8 +283,9 @@ async def export_csv(request: web.Request) -> web.Response:
     teacher_only(request)
     lang = lang_of(request)
     klass = request.app[CLASS]
-    pupils = {p.id: p for p in await klass.store.pupils(klass.info.id)}
-    rounds, notes = await klass.store.class_rounds(klass.info.id)
+    info = class_info(klass)
+    pupils = {p.id: p for p in await klass.store.pupils(info.id)}
+    rounds, notes = await klass.store.class_rounds(info.id)
 
     def name(pupil: int) -> str:
         return spreadsheet_cell(pupils[pupil].name) if pupil in pupils else ""
@@ -260,6 +314,7 @@ def pupil_of(request: web.Request) -> int | None:
 def add_routes(app: web.Application, klass: Class) -> None:
     app[CLASS] = klass
     app.router.add_get("/teacher/class", roster)
+    app.router.add_post("/teacher/class/open", open_class_here)
     app.router.add_post("/teacher/class/add", add)
     app.router.add_post("/teacher/class/card", new_card)
     app.router.add_post("/teacher/class/forget", forget)
@@ -268,4 +323,12 @@ def add_routes(app: web.Application, klass: Class) -> None:
     app.router.add_get("/teacher/class/export.csv", export_csv)
 
 
-__all__ = ["CLASS", "Class", "add_routes", "forget_in_lesson", "is_teacher", "teacher_only"]
+__all__ = [
+    "CLASS",
+    "Class",
+    "add_routes",
+    "class_info",
+    "forget_in_lesson",
+    "is_teacher",
+    "teacher_only",
+]

@@ -52,9 +52,10 @@ class ClassLesson:
 
 @asynccontextmanager
 async def class_lesson(
-    store: Storage, wall: Wall, name: str = "7B", setup: LessonSetup = LEVEL_ONE
+    store: Storage, wall: Wall, name: str | None = "7B", setup: LessonSetup = LEVEL_ONE
 ) -> AsyncIterator[ClassLesson]:
-    """A fresh lesson of the class, served as `mattekrig class --class NAME --new` serves it."""
+    """A fresh lesson of the class, served as `mattekrig class --class NAME --new` serves it
+    (`name` None: `mattekrig class --new`, no class until the teacher names one)."""
     clock = FakeClock()
     lesson, keeper, _ = await open_lesson(
         store, clock, key=KEY, wall=wall, fresh=True, seeds=Seeds([3, 5, 8, 13, 21])
@@ -62,7 +63,6 @@ async def class_lesson(
     lesson.rng = random.Random(3)
     lesson.setup = setup
     klass = await class_of_lesson(store, lesson, keeper, name)
-    assert klass is not None
     app = make_app("class", clock=clock, lesson=lesson)
     app[KEEPER] = keeper
     add_routes(app, klass)

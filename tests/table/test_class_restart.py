@@ -36,28 +36,29 @@ async def test_a_class_lesson_comes_back_as_the_class_lesson(tmp_path: Path) -> 
                                               seeds=Seeds([3]))  # fmt: skip
         lesson.setup = LEVEL_ONE
         klass = await class_of_lesson(store, lesson, keeper, "7B")
-        assert klass is not None
-        pupils = await add_pupils(store, klass.info.id, ["Ada", "Bo"], 1)
+        info = klass.info
+        assert info is not None
+        pupils = await add_pupils(store, info.id, ["Ada", "Bo"], 1)
         await load_roster(store, lesson)
         cookies = {p.name: lesson.join(None, p.card, "")[0] for p in pupils}
         lesson.pair("random")
         await lesson.save()
         await _play(lesson, 12)
-        before = (await store.class_rounds(klass.info.id))[0]
+        before = (await store.class_rounds(info.id))[0]
         assert len(before) >= 4
         # The crash: the lesson brought back from storage by `mattekrig class` again.
         wall.now += 60
         back, keeper2, resumed = await open_lesson(store, FakeClock(), key=KEY, wall=wall)
-        assert resumed and back.class_id == klass.info.id
+        assert resumed and back.class_id == info.id
         again = await class_of_lesson(store, back, keeper2, None)
-        assert again is not None and again.info == klass.info
+        assert again is not None and again.info == info
         assert sorted(s.name for s in back.seats.values()) == ["Ada", "Bo"]
         assert set(back.pupils.values()) == {p.id for p in pupils}
         ada = pupils[0]
         _, seat = back.join(back.device(cookies["Ada"]), ada.card, "")
         assert seat.name == "Ada"  # the same seat, as herself
-        assert (await store.class_rounds(klass.info.id))[0] == before  # counted once
+        assert (await store.class_rounds(info.id))[0] == before  # counted once
         await _play(back, 6)
-        assert len((await store.class_rounds(klass.info.id))[0]) > len(before)
+        assert len((await store.class_rounds(info.id))[0]) > len(before)
     finally:
         await store.close()

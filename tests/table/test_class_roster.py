@@ -141,3 +141,38 @@ async def test_a_name_the_roster_refuses_is_said_and_nothing_is_added(tmp_path: 
             await teacher.close()
     finally:
         await store.close()
+
+
+async def test_the_teacher_names_the_class_on_the_teachers_page(tmp_path: Path) -> None:
+    """Issue: the teacher creates a class "`mattekrig class --class 7B`, or on the teacher's
+    page": before anyone joined, the lesson becomes one of the class; after pupils joined with
+    nicknames, it cannot (they are no pupils of the roster)."""
+    store = await Storage.open(tmp_path / "lessons.db")
+    try:
+        async with class_lesson(store, Wall(), name=None) as served:
+            table = served.table
+            teacher = await teacher_of(table)
+            status, page = await teacher.get("/teacher?lang=en")
+            assert t("class.teacher.open", "en") in text_of(page)
+            status, page = await teacher.get("/teacher/progress?lang=en")
+            assert status == 404 and t("class.error.none", "en") in text_of(page)
+            status, page = await teacher.get("/teacher/class?lang=en")
+            assert status == 200 and t("class.open.button", "en") in text_of(page)
+            status, page = await teacher.post("/teacher/class/open", name="7B", lang="en")
+            assert status == 200 and served.lesson.class_id is not None
+            cards = cards_of(await add_pupils(teacher, "Ada"))
+            status, _ = await join_by_card(table, cards["Ada"])
+            assert status == 200
+            assert [c.name for c in await store.classes()] == ["7B"]
+            await teacher.close()
+        async with class_lesson(store, Wall(), name=None) as served:
+            teacher = await teacher_of(served.table)
+            pupil = Device.new(served.table)
+            status, _ = await pupil.post("/join", code=served.lesson.code, name="Kim", lang="en")
+            assert status == 200
+            status, page = await teacher.post("/teacher/class/open", name="7B", lang="en")
+            assert status == 409 and served.lesson.class_id is None
+            for device in (teacher, pupil):
+                await device.close()
+    finally:
+        await store.close()
