@@ -19,13 +19,15 @@ import hashlib
 import random
 import secrets
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Literal
 
+from classroom.settings import GameSettings
 from classroom.tally import figures
 from engine.actions import Forfeit
 from engine.cards import Card
+from engine.registry import descriptor
 from engine.view import View
 from table.games import CAP, Clock, FullError, Games, Record, TableGame
 from table.names import check_name
@@ -44,6 +46,20 @@ PAIRINGS = ("random", "results")
 def new_code() -> str:
     """A join code: `CODE_DIGITS` digits, from the system's secure randomness."""
     return "".join(secrets.choice("0123456789") for _ in range(CODE_DIGITS))
+
+
+def own_level(
+    lesson: Lesson, settings: GameSettings, sides: tuple[tuple[str, ...], ...]
+) -> GameSettings:
+    """A table of the class's pupils at their own level when the teacher turned it on: the
+    lowest level suggested for its pupils (a game with levels only; none known: the class's)."""
+    if not lesson.own_levels or not descriptor(settings.engine.game).has_levels:
+        return settings
+    known = [lesson.levels[p] for held in sides for s in held
+             if (p := lesson.pupils.get(s)) is not None and p in lesson.levels]  # fmt: skip
+    if not known:
+        return settings
+    return replace(settings, engine=replace(settings.engine, level=min(known)))
 
 
 def card_code(text: str) -> str:
@@ -80,7 +96,7 @@ class Lesson:
     # What a kept lesson stores of itself besides its seats and games (`table.keep`): plain
     # JSON values, read back as they were after a restart.
     KEPT = ("goal", "challenges_open", "challenges", "hide_names", "seat_cap", "locked",
-            "class_id", "pupils")  # fmt: skip
+            "class_id", "pupils", "own_levels")  # fmt: skip
 
     def __init__(
         self,
@@ -135,6 +151,11 @@ class Lesson:
         self.roster: dict[str, tuple[int, str]] | None = None
         self.pupils: dict[str, int] = {}
         self.classes = False  # the teacher may name the lesson's class (its pages are served)
+        # Each table of the class's pupils at their own suggested level (`levels`: pupil id ->
+        # the level `classroom.progress` suggests, read with the roster), when the teacher
+        # turns it on.
+        self.own_levels = False
+        self.levels: dict[int, int] = {}
 
     # -- devices ---------------------------------------------------------------------------
 
@@ -344,7 +365,7 @@ class Lesson:
         names = tuple(" & ".join(self.seats[s].name for s in held) for held in sides)
         teams = any(len(held) > 1 for held in sides)
         computer = "medium" if match.computer else None
-        settings = self.setup.for_match(len(sides), teams, computer)
+        settings = own_level(self, self.setup.for_match(len(sides), teams, computer), sides)
         adaptive = self.adaptive(sides[0][0]) if match.computer else None
         try:
             game = self.games.start(settings, names, sides, adaptive)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
+from classroom.progress import progress
 from storage.contract import ClassStore
 from storage.errors import RosterConflictError
 from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow
@@ -72,12 +73,17 @@ async def replace_card(store: ClassStore, pupil_id: int) -> Pupil:
 
 
 async def load_roster(store: ClassStore, lesson: Lesson) -> list[Pupil]:
-    """The class's roster into the lesson (its cards open its seats); returns the roster."""
+    """The class's roster into the lesson (its cards open its seats) with each pupil's
+    suggested level (`classroom.progress`, for tables at their own level); returns it."""
     if lesson.class_id is None:
         lesson.roster = None
         return []
     pupils = await store.pupils(lesson.class_id)
     lesson.roster = {card_code(p.card): (p.id, p.name) for p in pupils}
+    tallies, notes = await store.class_tallies(lesson.class_id)
+    found = progress(tallies, notes, [p.id for p in pupils])
+    suggested = {p.id: found.pupil(p.id).suggested_level() for p in pupils}
+    lesson.levels = {p: level for p, level in suggested.items() if level is not None}
     return pupils
 
 

@@ -8,7 +8,7 @@ Plain forms, no script; the print view's cutting lines and page size are CSS
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from classroom.i18n import Lang, t
 from storage.records.classes import ClassInfo, Pupil
@@ -75,8 +75,10 @@ def roster_body(
     error: str | None = None,
     typed: str = "",
     forgetting: Pupil | None = None,
+    own: tuple[bool, Mapping[int, int]] = (False, {}),
 ) -> str:
-    """The teacher's page of the class: who is on the roster and their cards."""
+    """The teacher's page of the class: who is on the roster and their cards; whether each
+    table plays at its pupils' own level (`own`: on or off, and each pupil's level)."""
     title = t("class.roster.title", lang, name=klass.name)
     out = head(title, lang, "/teacher/class")
     out += message(error, error=True) + message(note, error=False)
@@ -137,6 +139,7 @@ def roster_body(
             f"</tr></thead><tbody>{rows}</tbody></table>"
         )
     out += "</section>"
+    out += levels_part(own, pupils, lang)
     out += (
         '<section class="part" aria-labelledby="add-h">'
         f'<h2 id="add-h">{esc(t("class.roster.add_title", lang))}</h2>'
@@ -160,6 +163,29 @@ def roster_body(
         + "</form></section>"
     )
     return out
+
+
+def levels_part(own: tuple[bool, Mapping[int, int]], pupils: Sequence[Pupil], lang: Lang) -> str:
+    """Each table at its pupils' own level: the switch, and the level each pupil would play."""
+    on, levels = own
+    state = t("class.levels.on" if on else "class.levels.off", lang)
+    listed = "".join(
+        f"<li>{esc(t('class.levels.pupil', lang, name=p.name, level=levels[p.id]))}</li>"
+        for p in pupils
+        if p.id in levels
+    )
+    return (
+        '<section class="part" aria-labelledby="levels-h">'
+        f'<h2 id="levels-h">{esc(t("class.levels.title", lang))}</h2>'
+        f"<p>{esc(t('class.levels.intro', lang))}</p>"
+        f'<p role="status">{esc(state)}</p>'
+        f'<form method="post" action="/teacher/class/levels">{hidden("lang", lang)}'
+        f"{hidden('own', 'off' if on else 'on')}"
+        + button(t("class.levels.turn_off" if on else "class.levels.turn_on", lang))
+        + "</form>"
+        + (f"<ul>{listed}</ul>" if listed else f"<p>{esc(t('class.levels.none', lang))}</p>")
+        + "</section>"
+    )
 
 
 def name_body(known: Sequence[str], lang: Lang, error: str | None = None) -> str:
@@ -223,6 +249,7 @@ __all__ = [
     "class_link",
     "head",
     "keep_text",
+    "levels_part",
     "name_body",
     "own_link",
     "roster_body",

@@ -96,7 +96,9 @@ async def roster_page(
     klass = request.app[CLASS]
     info = class_info(klass)
     pupils = await klass.store.pupils(info.id)
+    lesson = request.app[LESSON]
     body = roster_body(info, pupils, lang, note=note, error=error, typed=typed,
+                       own=(lesson.own_levels, lesson.levels),
                        forgetting=forgetting)  # fmt: skip
     return html(class_document(lang, "roster", t("class.roster.title", lang,
                                                  name=info.name), body), status)  # fmt: skip
@@ -267,6 +269,24 @@ async def delete_class(request: web.Request) -> web.Response:
     return html(class_document(lang, "deleted", title, head(title, lang, "/teacher")))
 
 
+async def own_levels(request: web.Request) -> web.Response:
+    """Each table of the class's pupils at their own suggested level, or all at the class's
+    (the game chosen on the teacher's page): the next pairing plays it."""
+    teacher_only(request)
+    form = await read_form(request)
+    lang = lang_of(request, form)
+    klass = request.app[CLASS]
+    class_info(klass)
+    lesson = request.app[LESSON]
+    async with lesson.lock:
+        lesson.own_levels = form.get("own") == "on"
+        await load_roster(klass.store, lesson)  # the levels suggested as of now
+        lesson.version += 1
+        await lesson.save()
+    key = "class.levels.on_note" if lesson.own_levels else "class.levels.off_note"
+    return await roster_page(request, lang, note=t(key, lang))
+
+
 async def cards(request: web.Request) -> web.Response:
     teacher_only(request)
     lang = lang_of(request)
@@ -316,6 +336,7 @@ def add_routes(app: web.Application, klass: Class) -> None:
     app.router.add_get("/teacher/class", roster)
     app.router.add_post("/teacher/class/open", open_class_here)
     app.router.add_post("/teacher/class/add", add)
+    app.router.add_post("/teacher/class/levels", own_levels)
     app.router.add_post("/teacher/class/card", new_card)
     app.router.add_post("/teacher/class/forget", forget)
     app.router.add_post("/teacher/class/delete", delete_class)
