@@ -154,3 +154,26 @@ async def test_the_rounds_are_counted_per_pupil_lesson_level_and_kind(store: Sto
     assert got == {("sign_slip", 3, 3, 0), (None, 5, 5, 5)}
     assert [(n.kind, n.n) for n in counted] == [("not_simplified", 3)]
     assert await store.class_tallies(klass.id, ada.id + 1) == ([], [])
+
+
+async def test_forget_and_delete_leave_no_trace_in_postgresql() -> None:
+    """The same database scan on PostgreSQL: every table of the schema, JSON as text."""
+    from storage.postgres import PostgresStorage
+    from tests.bot.db_scan import scan_postgres
+    from tests.postgres import fresh_schema_url
+
+    url = fresh_schema_url()
+    store = await PostgresStorage.open_url(url)
+    try:
+        klass = await store.create_class("7B", T0)
+        ada = await store.add_pupil(klass.id, "Adalinde", "AAAA2222", T0)
+        bo = await store.add_pupil(klass.id, "Borghild", "BBBB3333", T0)
+        await _lesson_of(store, klass.id, {"s1": ada.id, "s2": bo.id})
+        await store.record_rounds(klass.id, [_round(ada.id, 0, "sign_slip"), _round(bo.id, 0)], [])
+        await store.forget_pupil(ada.id)
+        assert scan_postgres(url, "Adalinde", "AAAA2222") == []
+        assert scan_postgres(url, "Borghild")
+        await store.delete_class(klass.id)
+        assert scan_postgres(url, "Borghild", "BBBB3333", "7B", "Bo & Cy") == []
+    finally:
+        await store.close()
