@@ -29,6 +29,7 @@ from storage.records.classes import ClassInfo, Pupil
 from table.keep import KEEPER
 from table.lesson import Lesson
 from table.names import check_name
+from table.page import button, hidden
 from table.press import Refused, whole
 from table.roster import add_pupils, load_roster, open_class, replace_card, shown_card
 from table.roster_pages import (
@@ -39,7 +40,7 @@ from table.roster_pages import (
     name_body,
     roster_body,
 )
-from table.web import LESSON, SERVED, TEACHER_COOKIE, html, lang_of, read_form
+from table.web import DEVICE_COOKIE, LESSON, SERVED, TEACHER_COOKIE, html, lang_of, read_form
 
 EXPORT_COLUMNS = ("pupil", "card", "lesson", "when", "level", "answered", "best", "kind")
 MAX_NAMES_FIELD = 8_000  # a class list typed or pasted: 60 names and then some
@@ -248,9 +249,9 @@ async def delete_class(request: web.Request) -> web.Response:
         body = (
             head(title, lang, "/teacher/class")
             + '<form method="post" action="/teacher/class/delete">'
-            + f'<input type="hidden" name="lang" value="{lang}">'
-            + '<input type="hidden" name="confirm" value="yes">'
-            + f'<button type="submit" class="danger">{t("class.privacy.delete_yes", lang)}</button>'
+            + hidden("lang", lang)
+            + hidden("confirm", "yes")
+            + button(t("class.privacy.delete_yes", lang), cls="danger")
             + "</form>"
             + f"<p>{link('/teacher/class', t('class.roster.keep', lang), lang)}</p>"
         )
@@ -327,7 +328,7 @@ async def export_csv(request: web.Request) -> web.Response:
 def pupil_of(request: web.Request) -> int | None:
     """The class's pupil this device is seated as in the lesson, if any."""
     lesson = request.app[LESSON]
-    seat = lesson.seat_of(lesson.device(request.cookies.get("mk_device")))
+    seat = lesson.seat_of(lesson.device(request.cookies.get(DEVICE_COOKIE)))
     return None if seat is None else lesson.pupils.get(seat.id)
 
 

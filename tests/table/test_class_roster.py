@@ -110,6 +110,10 @@ async def test_the_cards_print_on_one_page_with_their_qr_codes(tmp_path: Path) -
             for name, code in cards.items():
                 assert name in page and code in page
                 assert t("class.cards.qr", "nb", name=name) in page
+            # Everything kept of the class, for a parent's request: the roster and the cards.
+            status, data = await teacher.get("/teacher/class/export.csv?lang=en")
+            assert status == 200
+            assert all(name in data and code in data for name, code in cards.items())
             # The card's page: the join form with the code in it; the card joins.
             device = Device.new(table)
             status, page = await device.get(f"/card/{card_code(cards['Ada'])}?lang=en")
