@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from html import escape
 
-# Light to dark (each step passes 3:1 against the next text colour at its side).
+# Light to dark; counts are written dark on the first four (4.8:1 or more) and white on the
+# last two (6.7:1 or more), WCAG AA for text.
 _HEAT = ("#ffffff", "#dbeafe", "#93c5fd", "#3b82f6", "#1d4ed8", "#1e3a8a")
 _INK_DARK, _INK_LIGHT = "#111827", "#ffffff"
 _LINES = (("#1d4ed8", ""), ("#b91c1c", "6 4"), ("#14532d", "2 3"), ("#7c2d12", "10 3 2 3"),
@@ -59,7 +60,7 @@ def heat_map(
         )
         for j, count in enumerate(counts[i]):
             step = 0 if count <= 0 else min(len(_HEAT) - 1, 1 + (count * 4) // max(1, most))
-            ink = _INK_LIGHT if step >= 3 else _INK_DARK
+            ink = _INK_LIGHT if step >= 4 else _INK_DARK  # each at least 4.5:1 on its fill
             x = label_w + j * cell_w
             out.append(
                 f'<rect x="{x}" y="{y}" width="{cell_w}" height="{cell_h}" fill="{_HEAT[step]}" '
