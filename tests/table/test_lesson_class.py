@@ -49,6 +49,7 @@ from engine.game import apply, new_game
 from engine.registry import action_from_json, descriptor
 from storage import StoredLesson
 from storage.contract import LessonStore
+from table.games import COMPUTER_SIDE
 from table.keep import restore
 from tests.table.browser import launch, need_browser
 from tests.table.class_pupils import SEAT_STATES, BrowserPupil, Pupil
@@ -147,20 +148,23 @@ def side_of(seat: str, seats: tuple[tuple[str, ...], ...]) -> int:
 
 
 def ran_out(stored: StoredLesson, pause: tuple[float, float]) -> list[tuple[str, float]]:
-    """Each answer that ran out (RULES §2.2) before the lesson closed its game: the game
-    and the answer time it had, in seconds of the server's own stored clock, from when its
-    decision was asked (the action that opened its window, or the deal) to the timeout,
-    less the pause."""
+    """Each pupil's answer that ran out (RULES §2.2) before the lesson closed its game: the
+    game and the answer time it had, in seconds of the server's own stored clock, from when
+    its decision was asked (the action that opened its window, or the deal) to the timeout,
+    less the pause. The computer's own "late answer" (one of the pupil's mistakes it plays,
+    at once) is no answer time running out."""
     out = []
     for kept in stored.games:
         settings = GameSettings.from_json(dict(kept.settings))
         state, _ = new_game(settings.engine, kept.seed)
         opened = int(kept.clocks.get("started") or 0)
         closed_at = kept.clocks.get("closed_at")
+        computer = COMPUTER_SIDE if settings.computer is not None else None
         for action in stored.actions_of(kept.id):
             played = action_from_json(action.action)
             at = action.at or 0
-            if isinstance(played, Timeout) and (closed_at is None or action.seq < closed_at):
+            timed_out = isinstance(played, Timeout) and played.side != computer
+            if timed_out and (closed_at is None or action.seq < closed_at):
                 stood = max(0.0, min(at / 1000, pause[1]) - max(opened / 1000, pause[0]))
                 out.append((kept.id, (at - opened) / 1000 - stood))
             window = state.window
