@@ -21,6 +21,7 @@ from storage.records import (
     GameRecord,
     GameStatus,
     NewGame,
+    PracticeNote,
     StoredGame,
     Timer,
 )
@@ -132,6 +133,12 @@ class ShardGameStore:
         self, guild_id: int, user_ids: Iterable[int] | None = None
     ) -> dict[int, int]:
         return await self._inner.accommodations(guild_id, user_ids)
+
+    async def add_practice_note(self, game_id: int, guild_id: int, user_id: int, code: str) -> None:
+        await self._inner.add_practice_note(game_id, guild_id, user_id, code)
+
+    async def practice_notes(self, guild_id: int, user_id: int | None = None) -> list[PracticeNote]:
+        return await self._inner.practice_notes(guild_id, user_id)
 
 
 if TYPE_CHECKING:  # mypy checks here that the filter is a whole `GameStore`

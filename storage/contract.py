@@ -33,6 +33,7 @@ from storage.records import (
     NamedPreset,
     NewGame,
     PlayerGame,
+    PracticeNote,
     RatingLine,
     RatingPlan,
     Season,
@@ -464,7 +465,19 @@ class ClassStore(Protocol):
     async def purge_class_rounds(self, now: int, school_year_start: int) -> int: ...
 
 
-class GameStore(GameEventStore, TimerStore, Protocol):
+class PracticeNoteStore(Protocol):
+    """Practice notes on Discord (RULES §2.6): refused, typed again, never a mistake."""
+
+    async def add_practice_note(self, game_id: int, guild_id: int, user_id: int, code: str) -> None:
+        """One more ``not_exact`` or ``not_simplified`` for the pupil in the game."""
+        ...
+
+    async def practice_notes(
+        self, guild_id: int, user_id: int | None = None
+    ) -> list[PracticeNote]: ...
+
+
+class GameStore(GameEventStore, TimerStore, PracticeNoteStore, Protocol):
     """What the game service needs: games, their events and their deadlines, and the two
     facts of the teacher's that set a game's deadlines (a running class session ends it, an
     accommodation lengthens a pupil's answer time)."""
@@ -487,6 +500,7 @@ class Store(
     PresetStore,
     LessonStore,
     ClassStore,
+    PracticeNoteStore,
     Protocol,
 ):
     """A whole backend, as the bot opens it."""
@@ -502,6 +516,7 @@ __all__ = [
     "GameStore",
     "InvitationStore",
     "LessonStore",
+    "PracticeNoteStore",
     "PresetStore",
     "PrivacyStore",
     "Rater",

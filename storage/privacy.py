@@ -39,6 +39,7 @@ USER_COLUMNS: dict[str, tuple[str, ...]] = {
     "player_names": ("user_id",),
     "departed_members": ("user_id",),
     "accommodations": ("user_id",),
+    "practice_notes": ("user_id",),
 }
 
 # What my-data sends: every row naming the user, and the rows those rows belong to (the
@@ -85,6 +86,10 @@ _EXPORT: tuple[tuple[str, str], ...] = (
     ("player_names", "SELECT * FROM player_names WHERE user_id = :u ORDER BY guild_id"),
     ("departed_members", "SELECT * FROM departed_members WHERE user_id = :u ORDER BY guild_id"),
     ("accommodations", "SELECT * FROM accommodations WHERE user_id = :u ORDER BY guild_id"),
+    (
+        "practice_notes",
+        "SELECT * FROM practice_notes WHERE user_id = :u ORDER BY game_id, code",
+    ),
 )
 EXPORTED_TABLES = tuple(table for table, _ in _EXPORT)
 
@@ -99,6 +104,7 @@ _GUILD_TABLES = (
     "player_names",
     "departed_members",
     "accommodations",
+    "practice_notes",
     "class_presets",
     "named_presets",
     "class_sessions",
@@ -330,6 +336,7 @@ class PrivacyStorage(SettingsStorage):
                 if result.voided_at is None:
                     remove_result(conn, result, reverse_ratings=False)
                 conn.execute("DELETE FROM results WHERE game_id = ?", (result.game_id,))
+                conn.execute("DELETE FROM practice_notes WHERE game_id = ?", (result.game_id,))
             counts["results"] = len(old)
             cursor = conn.execute(
                 "DELETE FROM board_totals WHERE scope LIKE 'w%' AND scope < ?",
@@ -479,6 +486,7 @@ def _forget_user_rows(
         "player_names",
         "departed_members",
         "accommodations",
+        "practice_notes",
     ):
         run(table, f"DELETE FROM {table} WHERE user_id = ?" + server, (user_id, *in_server))
     return counts

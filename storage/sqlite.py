@@ -4,9 +4,10 @@ The areas are modules of their own, each a class of methods over the same databa
 games and their events (`games`), deadlines (`timers`), challenges and lobbies
 (`invitations`), results and ratings (`results`), seasons (`seasons`), boards, names and
 departed members (`boards`), the teacher's settings (`settings`), presets, sessions and
-assignments (`teachers`), export, forget-me and retention (`privacy`), and the browser's
-class lessons (`lessons`) and the classes that remember (`classes`). Every method is
-one transaction, run whole on the database thread (storage/database.py).
+assignments (`teachers`), Discord's practice notes (`notes`), export, forget-me and
+retention (`privacy`), and the browser's class lessons (`lessons`) and the classes that
+remember (`classes`). Every method is one transaction, run whole on the database thread
+(storage/database.py).
 
 ``synchronous=FULL`` (not WAL's usual NORMAL) because a class's game should survive a power
 cut too; group commit pays that fsync once per batch, not once per action.
@@ -28,6 +29,7 @@ from storage.games import GameStorage
 from storage.invitations import InvitationStorage
 from storage.lessons import LessonStorage
 from storage.migrate import Migration, load_migrations, migrate
+from storage.notes import NoteStorage
 from storage.privacy import PrivacyStorage
 from storage.records import GuildSettings
 from storage.results import ResultStorage
@@ -48,6 +50,7 @@ class Storage(
     TeacherStorage,
     LessonStorage,
     ClassStorage,
+    NoteStorage,
 ):
     """The bot's repository. Create with ``await Storage.open(path)``; close when done."""
 

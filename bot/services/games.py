@@ -59,10 +59,12 @@ from storage import (
     Timer,
 )
 from storage.contract import GameStore
+from storage.records import PRACTICE_NOTE_CODES
 
 log = logging.getLogger(__name__)
 
 DEAL_ACTION = {"type": "deal"}  # storage seq 0: the deal itself
+_REFUSED = "answer.rejected."  # an unreadable answer's catalogue key (`UserFacingError`)
 RECENT_END_MS = 15 * 60_000  # boards of games ended this recently are redrawn at start-up
 
 
@@ -399,15 +401,31 @@ class GameService:
             side = self._side(game, user_id, window)
             action = build(side)
             before = game.state
-            async with self.transaction(game) as change:
-                events = self.apply_action(game, change, action, user_id)
-                events.extend(self.after_change(game, change))
+            try:
+                async with self.transaction(game) as change:
+                    events = self.apply_action(game, change, action, user_id)
+                    events.extend(self.after_change(game, change))
+            except UserFacingError as refused:
+                if isinstance(action, Answer):
+                    await self._note(game, user_id, refused)
+                raise
             game.recent = events
             verdict = None
             if isinstance(action, Answer):
                 # How the engine judged it (accepted: it is readable), for the pupil's reply.
                 verdict = judge_answer(before, side, action.text)
             return GameUpdate(game, tuple(events), "action", verdict)
+
+    async def _note(self, game: LiveGame, user_id: int, refused: UserFacingError) -> None:
+        """A refused answer that is a practice note (RULES §2.6: rounded, or a fraction not
+        simplified) is counted for the pupil, stored before they are told to type it again.
+        The game's move log is untouched: the refusal is no action, and replays stay the
+        same."""
+        code = refused.key.removeprefix(_REFUSED)
+        guild_id = game.record.guild_id
+        if code not in PRACTICE_NOTE_CODES or guild_id is None:
+            return
+        await self.storage.add_practice_note(game.id, guild_id, user_id, code)
 
     @asynccontextmanager
     async def transaction(self, game: LiveGame) -> AsyncIterator[ActionCommit]:

@@ -288,3 +288,17 @@ class PlayerGame:
 
     result: GameResult  # the game's facts; ``players`` holds only this player's seat
     player: PlayerResult
+
+
+PRACTICE_NOTE_CODES = ("not_exact", "not_simplified")  # RULES §2.6: typed again, no mistake
+
+
+@dataclass(frozen=True, slots=True)
+class PracticeNote:
+    """How often a pupil's answer in one game was refused as rounded (``not_exact``) or as a
+    fraction not simplified (``not_simplified``): typed again, never counted as a mistake."""
+
+    game_id: int
+    user_id: int
+    code: str
+    n: int
