@@ -24,6 +24,7 @@ from bot.services.figures import ClassReport, SkillLine
 from classroom.advice import together_text
 from classroom.i18n import Lang, t
 from classroom.level_path import aim_text
+from classroom.summary import notes_text
 from classroom.text.locale import as_lang
 from classroom.text.notation import seconds_text
 
@@ -65,6 +66,11 @@ def mistake_name(code: str, lang: str) -> str:
     return t(f"mistake.{code}", as_lang(lang))
 
 
+def note_name(code: str, lang: Lang) -> str:
+    """A practice note (RULES §2.6) in the lesson summary's words: "rounded", "not simplified"."""
+    return t(f"lesson.summary.note.{code}", lang)
+
+
 def mistake_in(code: str, op: str, lang: Lang) -> str:
     """A mistake kind in an operation, in running text ("fortegnsfeil ved subtraksjon")."""
     name = op_name(op, lang)
@@ -90,6 +96,8 @@ def _skill(line: SkillLine, helped: tuple[str, ...], lang: Lang) -> str:
     if helped:
         kinds = ", ".join(mistake_name(code, lang) for code in helped)
         text += "\n" + t("report.help_with", lang, kinds=kinds)
+    if line.notes:  # RULES §2.6: practice, never a mistake nor a reason to help
+        text += "\n" + t("summary.notes", lang, notes=notes_text(line.notes, lang))
     return text
 
 

@@ -18,10 +18,11 @@ from bot.render.records import (
     display,
     percent,
 )
-from bot.render.report import mistake_in
+from bot.render.report import mistake_in, note_name
 from bot.render.stats import op_name
 from bot.services.figures import SessionLine, SessionSummary
 from classroom.i18n import Lang, t
+from classroom.summary import notes_text
 from classroom.text.locale import as_lang
 from storage.records import ClassSession
 
@@ -117,6 +118,17 @@ def _summary_embed(summary: SessionSummary, lang: Lang) -> discord.Embed:
             ),
             inline=False,
         )
+        if summary.notes:  # RULES §2.6: typed again, named apart from the mistakes
+            notes = [
+                t("session.summary.mistake", lang, kind=note_name(n.code, lang), count=n.count,
+                  pupils=n.pupils)
+                for n in summary.notes
+            ]  # fmt: skip
+            embed.add_field(
+                name=t("session.summary.notes", lang),
+                value=clip("\n".join(notes), FIELD_VALUE_MAX),
+                inline=False,
+            )
         embed.set_footer(text=t("session.summary.private", lang, count=len(summary.pupils)))
     embed.description = clip(embed.description or "", DESCRIPTION_MAX)
     return embed
@@ -132,6 +144,8 @@ def render_my_session(session: ClassSession, line: SessionLine, lang: str) -> di
         text += "\n" + t("summary.mistakes", lang, kinds=kinds)
     elif line.answers:
         text += "\n" + t("summary.no_mistakes", lang)
+    if line.notes:
+        text += "\n" + t("summary.notes", lang, notes=notes_text(line.notes, lang))
     if line.gain is not None:
         points = round(line.gain * 100)
         text += "\n" + t("session.mine.gain", lang, points=f"{points:+d}", count=abs(points))

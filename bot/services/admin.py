@@ -136,7 +136,8 @@ class AdminService:
         _require(manager)
         start_ms, end_ms = days
         games = await self.storage.guild_player_games(guild_id)
-        return class_report(games, start_ms=start_ms, end_ms=end_ms, user_id=user_id)
+        notes = await self.storage.practice_notes(guild_id, user_id)
+        return class_report(games, start_ms=start_ms, end_ms=end_ms, user_id=user_id, notes=notes)
 
 
 def report_csv(

@@ -125,10 +125,22 @@ class SessionLine:
     gain: float | None  # session accuracy minus the pupil's accuracy before it
     # the pupil's most common mistakes: (operation, the engine's reason code, count)
     mistakes: tuple[tuple[str, str, int], ...] = ()
+    # practice notes (RULES §2.6: not_exact, not_simplified) with counts: never mistakes
+    notes: tuple[tuple[str, int], ...] = ()
 
     @property
     def accuracy(self) -> float | None:
         return self.correct / self.answers if self.answers else None
+
+
+@dataclass(frozen=True, slots=True)
+class ClassNote:
+    """One practice note (RULES §2.6: rounded, not simplified) over a class: how often it
+    came and to how many pupils. Typed again, never a mistake."""
+
+    code: str
+    count: int
+    pupils: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +162,7 @@ class SessionSummary:
     pupils: tuple[SessionLine, ...]  # by name: each shown only to its pupil
     most_improved: SessionLine | None
     mistakes: tuple[ClassMistake, ...] = ()  # the class's most common, most first
+    notes: tuple[ClassNote, ...] = ()  # the class's practice notes, most first
 
 
 # -- an assignment's progress (bot/services/assignments.py) --
@@ -198,6 +211,8 @@ class SkillLine:
     median_ms: int | None  # the median of every answer's time
     weeks: tuple[tuple[int, int, int], ...]  # (ISO week, answers, best), oldest first
     mistakes: tuple[tuple[str, int], ...] = ()  # reason codes with counts, most first
+    # practice notes (RULES §2.6), never mistakes: per game, so on the level's own line
+    notes: tuple[tuple[str, int], ...] = ()
 
     @property
     def asked(self) -> int:

@@ -13,8 +13,8 @@ square's slip at level 6 is a slip in squares, not in squares and in the target 
 from __future__ import annotations
 
 import statistics
-from collections import defaultdict
-from collections.abc import Callable, Iterable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 from datetime import date, datetime, timedelta
 
@@ -24,8 +24,9 @@ from classroom.errors import UserFacingError
 from classroom.i18n import DEFAULT_LANG, lang_of, t
 from classroom.operations import main_operation
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
-from classroom.tally import disjoint
+from classroom.tally import disjoint, ranked
 from storage import OperationTally, PlayerGame
+from storage.records import PracticeNote
 
 # The columns, each a catalogue key (``report.csv.<column>``, the ones both spreadsheets share,
 # or ``report.csv.skills.<column>``), so a translator words the spreadsheet with the screens.
@@ -77,10 +78,15 @@ def class_report(
     start_ms: int | None = None,
     end_ms: int | None = None,
     user_id: int | None = None,
+    notes: Iterable[PracticeNote] = (),
 ) -> ClassReport:
-    """Every pupil's lines from their games that ended in [start, end) (pure)."""
+    """Every pupil's lines from their games that ended in [start, end), with their practice
+    notes (RULES §2.6: never mistakes) on each level's own line (pure)."""
     cells: defaultdict[tuple[int, int, str], list[tuple[PlayerGame, OperationTally]]]
     cells = defaultdict(list)
+    noted: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+    for note in notes:
+        noted[(note.game_id, note.user_id)][note.code] += note.n
     names: dict[int, str] = {}
     for game in games:
         uid = game.player.user_id
@@ -95,11 +101,13 @@ def class_report(
         # RULES §2.6: one wrong answer, one count, under its most particular area
         once = disjoint(level, {op: t.mistakes for op, t in tallies.items()})
         tallies = {op: replace(t, mistakes=once.get(op, t.mistakes)) for op, t in tallies.items()}
-        if game.player.missed or game.player.exact_hits:
+        if game.player.missed or game.player.exact_hits or noted.get((game.result.game_id, uid)):
             tallies.setdefault(main_operation(level), OperationTally(main_operation(level)))
         for op, tally in tallies.items():
             cells[(uid, level, op)].append((game, tally))
-    lines = [_line(uid, names[uid], level, op, mine) for (uid, level, op), mine in cells.items()]
+    lines = [
+        _line(uid, names[uid], level, op, mine, noted) for (uid, level, op), mine in cells.items()
+    ]
     lines.sort(key=lambda s: (s.name.casefold(), s.user_id, s.level, s.op))
     return ClassReport(tuple(lines), start_ms, end_ms, kinds_by_week(cells.values()))
 
@@ -131,12 +139,21 @@ def kinds_by_week(
 
 
 def _line(
-    uid: int, name: str, level: int, op: str, mine: Sequence[tuple[PlayerGame, OperationTally]]
+    uid: int,
+    name: str,
+    level: int,
+    op: str,
+    mine: Sequence[tuple[PlayerGame, OperationTally]],
+    noted: Mapping[tuple[int, int], Counter[str]],
 ) -> SkillLine:
     """One cell: the tallies summed (mistake kinds and times with them), and the games'
-    misses and exact hits when ``op`` is the level's own line."""
+    misses, exact hits and practice notes when ``op`` is the level's own line."""
     own = op == main_operation(level)
     total = OperationTally(op)
+    notes: Counter[str] = Counter()
+    if own:
+        for game, _ in mine:
+            notes.update(noted.get((game.result.game_id, uid), Counter()))
     weeks: defaultdict[int, list[int]] = defaultdict(lambda: [0, 0])
     for game, tally in mine:
         total = total + tally
@@ -156,6 +173,7 @@ def _line(
         median_ms=round(statistics.median(total.times)) if total.times else None,
         weeks=tuple((w, a, b) for w, (a, b) in sorted(weeks.items())),
         mistakes=total.mistakes,
+        notes=ranked(notes),
     )
 
 

@@ -17,13 +17,13 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
 from bot.services.base import StoredService
-from bot.services.figures import ClassMistake, SessionLine, SessionSummary
+from bot.services.figures import ClassMistake, ClassNote, SessionLine, SessionSummary
 from classroom.errors import UserFacingError
 from classroom.operations import OPERATIONS
-from classroom.tally import disjoint
+from classroom.tally import disjoint, ranked
 from storage import OperationTally, PlayerGame
 from storage.contract import Store
-from storage.records import ClassSession
+from storage.records import ClassSession, PracticeNote
 
 SESSION_MINUTES = range(1, 121)
 TOP_MISTAKES = 3  # the class's most common mistake kinds shown in the summary
@@ -86,7 +86,8 @@ class SessionService(StoredService[Store]):
         played = await self.storage.player_games(session.guild_id, user_id)
         during = [g for g in played if _in(session, g)]
         before = [g for g in played if g.result.started_at < session.started_at]
-        lines = session_summary(session, during, before).pupils
+        notes = await self.storage.practice_notes(session.guild_id, user_id)
+        lines = session_summary(session, during, before, notes).pupils
         return (session, lines[0]) if lines else None
 
     async def next_end_ms(self) -> int | None:
@@ -112,7 +113,8 @@ class SessionService(StoredService[Store]):
             if not await self.storage.mark_summarized(session.id, self.clock.now_ms()):
                 continue
             before = [g for g in played if g.result.started_at < session.started_at]
-            out.append(session_summary(session, during, before))
+            notes = await self.storage.practice_notes(session.guild_id)
+            out.append(session_summary(session, during, before, notes))
         return out
 
 
@@ -121,9 +123,13 @@ def _in(session: ClassSession, game: PlayerGame) -> bool:
 
 
 def session_summary(
-    session: ClassSession, during: Sequence[PlayerGame], before: Sequence[PlayerGame]
+    session: ClassSession,
+    during: Sequence[PlayerGame],
+    before: Sequence[PlayerGame],
+    notes: Iterable[PracticeNote] = (),
 ) -> SessionSummary:
-    """A session's summary from its pupils' games and their games before it (pure)."""
+    """A session's summary from its pupils' games and their games before it, with the
+    practice notes of its games (RULES §2.6: never mistakes) (pure)."""
     operations: dict[str, OperationTally] = {}
     mine: defaultdict[int, list[PlayerGame]] = defaultdict(list)
     for game in during:
@@ -143,6 +149,11 @@ def session_summary(
         if game.player.user_id is not None:
             earlier[game.player.user_id][0] += game.player.answers
             earlier[game.player.user_id][1] += game.player.correct
+    ids = {g.result.game_id for g in during}
+    noted: defaultdict[int, Counter[str]] = defaultdict(Counter)
+    for note in notes:
+        if note.game_id in ids:
+            noted[note.user_id][note.code] += note.n
     pupils = []
     for user_id, games in mine.items():
         answers = sum(g.player.answers for g in games)
@@ -163,6 +174,7 @@ def session_summary(
                 exact_hits=sum(g.player.exact_hits for g in games),
                 gain=gain,
                 mistakes=top_mistakes((op, code, n) for g in games for op, code, n in _mistakes(g)),
+                notes=ranked(noted.get(user_id, Counter())),
             )
         )
     pupils.sort(key=lambda p: (p.name.casefold(), p.user_id))
@@ -180,7 +192,18 @@ def session_summary(
                 :TOP_MISTAKES
             ]
         ),
+        notes=_class_notes(noted),
     )
+
+
+def _class_notes(noted: dict[int, Counter[str]]) -> tuple[ClassNote, ...]:
+    """The class's practice notes: each code's count and how many pupils it came to."""
+    counts: Counter[str] = Counter()
+    pupils: Counter[str] = Counter()
+    for mine in noted.values():
+        counts.update(mine)
+        pupils.update(code for code, n in mine.items() if n)
+    return tuple(ClassNote(code, n, pupils[code]) for code, n in ranked(counts))
 
 
 def _mistakes(game: PlayerGame) -> Iterable[tuple[str, str, int]]:

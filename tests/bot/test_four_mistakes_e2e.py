@@ -6,7 +6,9 @@ simplifies a fraction at level 3 (`12/8`).
 Each private reply names the pupil's own mistake with their calculation, the right one and
 why; the session's summary and the teacher's report name each pupil's kind in words, each
 wrong answer once. Dave's unsimplified fractions are refused and typed again (practice, never
-a mistake): nothing of them is counted as a mistake."""
+a mistake): nothing of them is counted as a mistake, and the summary and the report name them
+as practice notes ("practice notes (`not_exact`, `not_simplified`) recorded per pupil, never
+counted as mistakes"), counted apart from the game's moves."""
 
 from __future__ import annotations
 
@@ -140,8 +142,11 @@ async def test_each_pupils_real_mistake_is_named(
             elif user == "carol":
                 text = left_to_right(pair)
             else:
+                logged = await table.events(gid)
                 _, sent = await table.answer(user, gid, unsimplified(pair, level))
                 assert sent is not None
+                # Refused, so no action: the move log (every replay's source) is as it was.
+                assert await table.events(gid) == logged
                 replies[user].append(await private_reply(table.fake, sent))
                 text = None
             mistaken = text is not None and text != "0"
@@ -179,6 +184,13 @@ async def test_each_pupils_real_mistake_is_named(
     for kind in expected.values():
         assert t(f"mistake.{kind}", lang) in shown, (kind, shown)
     assert t("mistake.not_simplified", lang) not in shown  # a practice note, no mistake
+    # Dave's practice notes, in the lesson summary's words, apart from the mistakes.
+    assert t("session.summary.notes", lang) in shown
+    note = t("lesson.summary.note.not_simplified", lang)
+    assert t("session.summary.mistake", lang, kind=note, count=ROUNDS, pupils=1) in shown, shown
+    mine = await table.bot.sessions.my_last(table.fake.guild.id, table.user("dave").id)
+    assert mine is not None  # Dave's own line, shown only to him
+    assert dict(mine[1].notes) == {"not_simplified": ROUNDS} and mine[1].mistakes == ()
 
     report = await table.driver.slash("teacher", "mattekrig admin report")
     await table.settle()
@@ -187,4 +199,6 @@ async def test_each_pupils_real_mistake_is_named(
     for kind in expected.values():
         assert t(f"mistake.{kind}", lang) in shown, (kind, shown)
     assert t("path.aims", lang) in shown  # the curriculum aim of each level in the report
+    assert t("summary.notes", lang, notes=f"{note} ({ROUNDS})") in shown, shown
+    assert t("mistake.not_simplified", lang) not in shown
     assert_all_answered(table.fake)
