@@ -7,8 +7,8 @@ over), ``POST /table/act``, ``POST /table/more-time``, ``GET /table/replay.json`
 game is over), ``POST /challenge``, ``POST /challenge/answer``, ``GET /seat`` (whether this
 device holds a seat: the join page asks, for a pupil who came back by the QR code),
 ``GET /live`` the WebSocket. The teacher: ``GET /teacher`` (``?key=`` once, from the
-terminal, gives the teacher's cookie), ``POST /teacher/<control>``, ``GET /teacher/summary``
-and ``/teacher/summary.csv``.
+terminal, gives the teacher's cookie), ``POST /teacher/<control>`` (what each does:
+`table.controls`), ``GET /teacher/summary`` and ``/teacher/summary.csv``.
 """
 
 from __future__ import annotations
@@ -36,16 +36,17 @@ from table.class_pages import (
     waiting_parts,
     wrap_parts,
 )
+from table.controls import apply_control
 from table.games import TableGame
 from table.joining import JoinGuard
 from table.lang import page_lang
-from table.lesson import MAX_SEATS, WAITING, Lesson
+from table.lesson import Lesson
 from table.live import REPLACED, Hub
 from table.net import qr_svg
 from table.page import document, esc, lang_switch
 from table.press import Refused, press, whole
 from table.roster_pages import card_join_parts, class_link, own_link
-from table.setup import SetupError, read_lesson_setup
+from table.setup import SetupError
 from table.summary import summarise
 from table.web import (
     DEVICE_COOKIE,
@@ -65,10 +66,6 @@ HUB = web.AppKey("hub", Hub)
 GUARD = web.AppKey("guard", JoinGuard)
 VISIT_COOKIE = "mk_visit"  # the join page's mark of a browser: its own tries of the code
 TICK_SECONDS = 0.25
-MORE_MINUTES = 5
-# The teacher's buttons: POST /teacher/<control>.
-CONTROLS = ("settings", "pair", "new-partners", "challenges", "pause", "resume", "end",
-            "more-time", "remove", "show", "goal", "lock", "unlock", "seats")  # fmt: skip
 PUPIL_PATHS = Paths("/table/act", "/table", "/table/replay.json", "/table/more-time")
 
 
@@ -457,7 +454,7 @@ async def control(request: web.Request) -> web.StreamResponse:
     what = request.match_info["control"]
     async with lesson.lock:  # stored before anyone sees it
         try:
-            games = _with_setup(lesson, what, form)
+            games = apply_control(lesson, what, form)
         except SetupError as error:
             values = dict(error.values)
             if error.key == "error.bad_option":
@@ -474,98 +471,6 @@ async def control(request: web.Request) -> web.StreamResponse:
             await hub.game_changed(game)
         await hub.lobby_changed()
     raise web.HTTPSeeOther(f"/teacher?lang={lang}")
-
-
-# The buttons of the form that also holds the game for the class: the game on the screen
-# when one is pressed is the one the new games are (no separate save to forget).
-WITH_SETUP = ("pair", "new-partners", "challenges")
-
-
-def _with_setup(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]:
-    """A control, with the game the form chose when it holds one: both are taken, or,
-    when either is refused, neither."""
-    if what not in WITH_SETUP or "game" not in form:
-        return _control(lesson, what, form)
-    chosen, before = read_lesson_setup(form), lesson.setup
-    lesson.setup = chosen
-    try:
-        games = _control(lesson, what, form)
-    except Refused:
-        lesson.setup = before
-        raise
-    if chosen != before:
-        lesson.version += 1
-    return games
-
-
-def _control(lesson: Lesson, what: str, form: dict[str, str]) -> list[TableGame]:
-    if what not in CONTROLS:
-        raise Refused("table.error.not_found", 404)
-    if what == "settings":
-        lesson.setup = read_lesson_setup(form)
-        lesson.version += 1
-        return []
-    if what == "pair":
-        return lesson.pair(form.get("how", ""))
-    if what == "new-partners":
-        lesson.new_partners()
-        return lesson.live_games()  # the ended games and the new ones
-    if what == "challenges":
-        lesson.challenges_open = not lesson.challenges_open
-        lesson.challenges.clear()
-        return []
-    if what == "pause":
-        lesson.pause()
-        return lesson.live_games()
-    if what == "resume":
-        lesson.resume()
-        return lesson.live_games()
-    if what == "end":
-        lesson.end()
-        return lesson.live_games()
-    if what == "more-time":
-        return [g for g in lesson.live_games() if g.more_minutes(MORE_MINUTES)]
-    if what in ("lock", "unlock"):
-        lesson.locked = what == "lock"
-        lesson.version += 1
-        return []
-    if what == "seats":
-        cap = whole(form.get("seats"))
-        if cap is None or not 1 <= cap <= MAX_SEATS:
-            raise Refused("lesson.error.seat_cap", most=MAX_SEATS)
-        lesson.seat_cap = cap
-        lesson.version += 1
-        return []
-    if what == "remove":
-        # A press on the projector is easily a slip: removing ends a game, so it is asked.
-        seat = form.get("seat", "")
-        if seat == WAITING:
-            if form.get("confirm") != "yes":
-                lesson.removing = None if form.get("confirm") == "no" else WAITING
-                return []
-            lesson.removing = None
-            lesson.remove_waiting()
-            return []
-        if seat not in lesson.seats:
-            raise Refused("lesson.error.no_seat", 404)
-        if form.get("confirm") != "yes":
-            lesson.removing = None if form.get("confirm") == "no" else seat
-            return []
-        lesson.removing = None
-        left = lesson.remove(seat)
-        return [left] if left is not None else []
-    if what == "show":
-        if "table" in form:
-            lesson.show(form["table"] or None)
-        if form.get("hide") in ("true", "false"):
-            lesson.hide_names = form.get("hide") == "true"
-        return []
-    if what == "goal":
-        goal = whole(form.get("goal"))
-        if goal is None or not 0 <= goal <= 9999:
-            raise Refused("lesson.error.goal")
-        lesson.goal = goal or None
-    return []
 
 
 async def summary(request: web.Request) -> web.Response:

@@ -14,7 +14,8 @@ from aiohttp import web
 
 from classroom.i18n import t
 from engine.replay import run
-from table.class_web import CONTROLS, HUB
+from table.class_web import HUB
+from table.controls import CONTROLS
 from table.live import MAX_SOCKETS, REPLACED
 from table.web import SECURITY_HEADERS, TEACHER_COOKIE, Served
 from tests.table.lessons import Device, join, teacher
