@@ -13,6 +13,7 @@ from bot.render.records import FIELD_VALUE_MAX, STATS_COLOUR, display, percent
 from bot.services.figures import PlayerStats
 from classroom.advice import practice_text as practice_text
 from classroom.i18n import Lang, t
+from classroom.summary import notes_text
 from classroom.text.locale import as_lang
 from classroom.text.notation import seconds_text
 from storage.records import OperationTally, RatingLine
@@ -106,6 +107,8 @@ def render_stats(stats: PlayerStats, lang: str, name: str | None = None) -> disc
         )
     else:
         accuracy = [t("stats.accuracy.none", lang)]
+    if stats.notes:  # RULES §2.6: typed again, never a mistake
+        accuracy.append(t("summary.notes", lang, notes=notes_text(stats.notes, lang)))
     embed.add_field(
         name=t("stats.accuracy.title", lang),
         value=clip("\n".join(accuracy), FIELD_VALUE_MAX),

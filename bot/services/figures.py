@@ -98,6 +98,8 @@ class PlayerStats:
     best_streak: int = 0
     current_streak: int = 0
     suggestion: LevelSuggestion = LevelSuggestion(1, None, "start")
+    # practice notes (RULES §2.6: not_exact, not_simplified) with counts: never mistakes
+    notes: tuple[tuple[str, int], ...] = ()
 
     @property
     def win_rate(self) -> float | None:

@@ -23,6 +23,7 @@ move). The suggested next level, for Regnekrig, reads each level's own record ov
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -31,6 +32,7 @@ from bot.services.figures import LevelSuggestion, PlayerStats
 from classroom.advice import find_practice
 from classroom.errors import UserFacingError
 from classroom.operations import OPERATIONS, main_operation
+from classroom.tally import ranked
 from storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
 from storage.contract import Store
 
@@ -74,7 +76,13 @@ class StatsService(StoredService[Store]):
             if line.scope in scopes and (game is None or line.game == game)
         )
         names = await self.storage.player_names(guild_id, [user_id])
-        return summarize(guild_id, user_id, names.get(user_id), games, ratings)
+        found = summarize(guild_id, user_id, names.get(user_id), games, ratings)
+        counted = {g.result.game_id for g in games}  # a forgotten or purged game's: none
+        notes: Counter[str] = Counter()
+        for note in await self.storage.practice_notes(guild_id, user_id):
+            if note.game_id in counted:
+                notes[note.code] += note.n
+        return replace(found, notes=ranked(notes))
 
 
 def summarize(

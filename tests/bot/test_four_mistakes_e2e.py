@@ -201,4 +201,10 @@ async def test_each_pupils_real_mistake_is_named(
     assert t("path.aims", lang) in shown  # the curriculum aim of each level in the report
     assert t("summary.notes", lang, notes=f"{note} ({ROUNDS})") in shown, shown
     assert t("mistake.not_simplified", lang) not in shown
+
+    stats = await table.driver.slash("dave", "mattekrig stats")  # Dave's own, for him only
+    await table.settle()
+    assert stats.original is not None
+    shown = message_text(stats.original)
+    assert t("summary.notes", lang, notes=f"{note} ({ROUNDS})") in shown, shown
     assert_all_answered(table.fake)
