@@ -33,7 +33,7 @@ async def a_full_history(
 ) -> dict[str, int]:
     """Zelda in every table: games (finished and answered), results with answers and ratings,
     a challenge she hosts, a lobby she joined as its host's chosen partner, a departed mark,
-    an accommodation."""
+    an accommodation, a practice note."""
     zelda = Player(seat=0, side=0, display_name=NAME, user_id=ZELDA)
     alice = Player(seat=1, side=1, display_name="Alice", user_id=ALICE)
     played = await regn_game(games, clock, [zelda, alice], seed=3)  # rated: regn mode
@@ -66,4 +66,6 @@ async def a_full_history(
     await leaderboards.members_left(GUILD, [ZELDA])
     # a teacher's (the same storage as the games', seen as the whole backend it is)
     await leaderboards.storage.set_accommodation(GUILD, ZELDA, 200, clock.now_ms())
+    # RULES §2.6: a rounded answer of hers, refused and typed again (the count only)
+    await leaderboards.storage.add_practice_note(answered, GUILD, ZELDA, "not_exact")
     return {"played": played, "answered": answered, "others": others, "lobby": lobby.id}
