@@ -130,3 +130,33 @@ def test_the_reader_finds_the_numbers() -> None:
     counted = {path.name: len(promised(path.read_text("utf-8"))) for path in TEXTS}
     assert all(counted[name] >= 3 for name in ("data-kept.md", "for-schools.md",
                                                "for-schools.nn.md", "PRIVACY.md"))  # fmt: skip
+
+
+LANGUAGES = ("nb", "nn", "sv", "en")
+PUPILS = [ROOT / "docs" / f"privacy-pupils.{lang}.md" for lang in LANGUAGES]
+# The school year's end, as each language writes it.
+SCHOOL_YEAR_END = re.compile(r"\b1\.? (?:August|august|augusti)\b")
+
+
+@pytest.mark.parametrize("path", PUPILS, ids=lambda p: p.name)
+def test_the_pupils_notice_takes_its_figures_from_the_table(path: Path) -> None:
+    """The pupils' notice in plain words, in nb, nn, sv and en (the issue: "a pupils' notice in
+    plain words … in nb, nn, sv and en"), names the periods of docs/data-kept.md in the order
+    a pupil meets them: a lesson, then the bot's moves, results, a removed bot and its backups,
+    and the class records' school year."""
+    text = path.read_text("utf-8")
+    kept = defaults()
+    days = [int(a or b) for a, b in DAYS.findall(text)]
+    assert days == [kept["LESSON_KEEP_DAYS"], kept["GAME_LOG_DAYS"], kept["LEFT_SERVER_DAYS"]]
+    assert [int(n) * 365 for n in YEARS.findall(text)] == [kept["RESULT_DAYS"]]
+    assert [int(n) for n in NIGHTS.findall(text)] == [RESTORE_COPY_DAYS]
+    assert SCHOOL_YEAR_END.search(text)
+    # Every other language's notice is one link away, and so is the full notice.
+    for other in PUPILS:
+        assert other == path or f"]({other.name})" in text
+    assert "](../PRIVACY.md)" in text
+
+
+def test_the_pupils_notice_is_linked_from_privacy_and_the_school_pack() -> None:
+    for path in (ROOT / "PRIVACY.md", *sorted((ROOT / "docs").glob("for-schools*.md"))):
+        assert "privacy-pupils." in path.read_text("utf-8"), path.name
