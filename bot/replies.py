@@ -12,7 +12,6 @@ import discord
 from discord import app_commands
 
 from bot.app import App
-from bot.faults import database_faults, is_fault
 from bot.render.panel import Panel
 from bot.render.records import render_done
 from classroom.errors import UserFacingError
@@ -20,6 +19,7 @@ from classroom.i18n import Lang, catalogue, option_name, pick_locale, t
 from classroom.text.board_text import refusal_text
 from engine.errors import EngineError
 from storage import ConflictError, NotFoundError
+from storage.faults import database_faults, is_fault
 
 log = logging.getLogger(__name__)
 MAX_SHOWN_VALUE = 40  # characters of a refused option value echoed back to its user
@@ -118,7 +118,7 @@ async def report_error(interaction: discord.Interaction[Any], error: BaseExcepti
         return
     if isinstance(error, app_commands.CommandInvokeError | app_commands.TransformerError):
         error = error.__cause__ or getattr(error, "original", None) or error
-    if is_fault(error):  # the database, not a bug: one line for the operator (bot.faults)
+    if is_fault(error):  # the database, not a bug: one line for the operator (storage.faults)
         database_faults.failed(error)
         await send_private(interaction, t("error.generic", lang))
         return

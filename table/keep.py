@@ -39,6 +39,7 @@ from classroom.settings import GameSettings
 from engine.registry import action_from_json, action_to_json
 from storage.contract import LessonStore
 from storage.errors import LessonCodeTakenError
+from storage.faults import database_faults
 from storage.records.lessons import (
     LessonAction,
     LessonChange,
@@ -124,6 +125,7 @@ class Keeper:
         change = self.change(lesson)
         if change is not None:
             await self.store.commit_lesson(self.lesson_id, change)
+            database_faults.worked()  # a database fault under way is over: said once
             self.remember(change)
         if lesson.ended:
             await self.store.end_lesson(self.lesson_id, self.now_ms(), self.keep_ms)
@@ -142,6 +144,7 @@ class Keeper:
         # A press changes nothing of the lesson's own row: only its last use moves.
         change = LessonChange(self.now_ms(), None, None, games=games, actions=actions)
         await self.store.commit_lesson(self.lesson_id, change)
+        database_faults.worked()
         self.remember(change)
 
     async def delete(self) -> None:

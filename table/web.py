@@ -24,6 +24,7 @@ from aiohttp.http_exceptions import HttpProcessingError
 
 from classroom.i18n import Lang
 from classroom.text.board_text import refusal_text
+from storage.faults import database_faults, is_fault
 from table.games import TableGame
 from table.lang import page_lang
 from table.lesson import Lesson
@@ -204,9 +205,13 @@ async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
         response = error_page(request, refused.key, refused.status, **refused.values)
     except (ConnectionResetError, ConnectionError):
         raise
-    except Exception:
-        log.exception("the lesson could not answer %s %s", request.method, request.path)
-        response = error_page(request, "table.error.server", 500)
+    except Exception as error:
+        if not is_fault(error):
+            log.exception("the lesson could not answer %s %s", request.method, request.path)
+            response = error_page(request, "table.error.server", 500)
+        else:  # the database, not a bug: one line for the operator, try again for the pupil
+            database_faults.failed(error)
+            response = error_page(request, "table.error.storage", 503)
     if not response.prepared:
         for name, value in _headers(request).items():
             response.headers.setdefault(name, value)

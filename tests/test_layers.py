@@ -345,7 +345,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("bot", "bot.config", "bot.paths", "bot.token_shape", "bot.custom_ids", "bot.translator"),
     # the log lines (secrets redacted), the invite link, the database faults said once and the
     # health check's sign of life: the client and the command line both use them
-    ("bot.logs", "bot.redact", "bot.invite", "bot.faults", "bot.heartbeat"),
+    ("bot.logs", "bot.redact", "bot.invite", "bot.heartbeat"),
     ("bot.services", "bot.shards"),
     ("bot.render", "bot.drawing"),  # pure screens, and the pictures' worker
     # Discord's side of the services: answers, what the Discord layer may use of the bot, what

@@ -14,7 +14,6 @@ from collections.abc import Awaitable, Callable, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Protocol
 
-from bot.faults import is_fault
 from bot.services.clock import Clock
 from bot.services.live import Ending, GameUpdate, LiveGame, UpdateCause
 from classroom.settings import IDLE_MINUTES, GameSettings
@@ -23,6 +22,7 @@ from engine.events import Event
 from engine.game import awaited, choices, idle_ending
 from storage import ActionCommit, Deadline, Timer
 from storage.contract import GameStore
+from storage.faults import is_fault
 
 log = logging.getLogger(__name__)
 

@@ -17,7 +17,6 @@ from contextlib import asynccontextmanager
 from dataclasses import replace
 from typing import Any
 
-from bot.faults import database_faults
 from bot.services.clock import Clock
 from bot.services.deadlines import (
     AUTOPLAY_PACE_MS,
@@ -59,6 +58,7 @@ from storage import (
     Timer,
 )
 from storage.contract import GameStore
+from storage.faults import database_faults
 from storage.records import PRACTICE_NOTE_CODES
 
 log = logging.getLogger(__name__)

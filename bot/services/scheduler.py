@@ -9,7 +9,6 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable, Sequence
 
-from bot.faults import database_faults, is_fault
 from bot.services.clock import Clock
 from bot.services.deadlines import GameDeadlines
 from bot.services.figures import SessionSummary
@@ -17,6 +16,7 @@ from bot.services.games import GameService
 from bot.services.invitations import InvitationService
 from bot.services.sessions import SessionService
 from storage import Invitation
+from storage.faults import database_faults, is_fault
 
 log = logging.getLogger(__name__)
 

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from bot.faults import database_faults, is_fault
 from classroom.i18n import t
+from storage.faults import database_faults, is_fault
 from tests.bot.e2e import Table, private_reply, seed_deals
 
 

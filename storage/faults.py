@@ -9,7 +9,8 @@ and the first commit that works again logs one WARNING line saying it is over an
 presses it cost.
 
 One tracker per process (`database_faults`): the database is the process's, and the press
-path (`bot.replies.report_error`) and the commit path (`bot.services.games`) both reach it.
+path (`bot.replies.report_error`) and the commit path (`bot.services.games`) both reach it,
+as does a lesson's (`table.web`, `table.keep`).
 """
 
 from __future__ import annotations

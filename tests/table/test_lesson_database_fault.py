@@ -1,0 +1,97 @@
+"""A database the lesson cannot write (a read-only file, a full disk, an I/O error) is not a
+bug: a press that meets it gets a short localised "try again" (503), never the server-error
+page or a 500, and the operator reads one line when the fault starts and one when it is over,
+never a traceback per press. What was pressed is stored by the first save that works."""
+
+from __future__ import annotations
+
+import logging
+import sqlite3
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any, cast
+
+import pytest
+import pytest_asyncio
+from aiohttp.test_utils import TestClient, TestServer
+
+from classroom.i18n import t
+from storage import LessonChange, Storage
+from storage.contract import LessonStore
+from storage.faults import database_faults
+from table.app import make_app
+from table.keep import KEEPER, Keeper, open_lesson
+from tests.table.lessons import best_text, join, side_of, teacher
+from tests.table.support import FakeClock, Seeds, Table
+
+
+class FailingDisk:
+    """The lesson's storage on a disk that refuses writes while `failing` (SQLite's own
+    error, as a read-only file or a full disk gives it), and takes them again after."""
+
+    def __init__(self, store: Storage) -> None:
+        self.store = store
+        self.failing = False
+
+    async def commit_lesson(self, lesson_id: int, change: LessonChange) -> None:
+        if self.failing:
+            raise sqlite3.OperationalError("attempt to write a readonly database")
+        await self.store.commit_lesson(lesson_id, change)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+@pytest_asyncio.fixture
+async def kept(tmp_path: Path) -> AsyncIterator[tuple[Table, Keeper, FailingDisk]]:
+    store = await Storage.open(tmp_path / "lessons.db")
+    clock = FakeClock()
+    lesson, keeper, _ = await open_lesson(store, clock, key=b"k" * 32, seeds=Seeds([7]))
+    disk = FailingDisk(store)
+    keeper.store = cast(LessonStore, disk)
+    app = make_app("class", clock=clock, lesson=lesson)
+    app[KEEPER] = keeper
+    client = TestClient(TestServer(app, host="127.0.0.1"))
+    await client.start_server()
+    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
+    try:
+        yield Table(client, clock, app), keeper, disk
+    finally:
+        await client.close()
+        await store.close()
+        database_faults.current = None
+
+
+async def test_a_press_on_a_failing_disk_is_asked_again_with_one_line_for_the_operator(
+    kept: tuple[Table, Keeper, FailingDisk], caplog: pytest.LogCaptureFixture
+) -> None:
+    table, keeper, disk = kept
+    boss = await teacher(table)
+    await boss.post("/teacher/settings", game="regnekrig", level="1", minutes="0", lang="en")
+    ada, ada_seat = await join(table, "Ada")
+    bo, _ = await join(table, "Bo")
+    await boss.post("/teacher/pair", how="random", lang="en")
+    (game,) = table.lesson.live_games()
+    side = side_of(game, ada_seat)
+    disk.failing = True
+    caplog.set_level(logging.INFO)
+    answer = best_text(game, side)
+    status, page = await ada.post(
+        "/table/act", window=str(game.state.window), choice="answer", answer=answer, lang="en"
+    )
+    assert status == 503 and t("table.error.storage", "en") in page
+    status, page = await boss.post("/teacher/more-time", lang="en")  # the teacher, meanwhile
+    assert status == 503 and t("table.error.storage", "en") in page
+    errors = [r for r in caplog.records if r.levelno >= logging.ERROR]
+    assert len(errors) == 1 and errors[0].exc_info is None  # one line, no traceback
+    assert "readonly" in errors[0].getMessage()
+    disk.failing = False
+    status, _ = await boss.post("/teacher/pause", lang="en")
+    assert status == 200
+    over = [r for r in caplog.records if r.levelno == logging.WARNING]
+    assert len(over) == 1  # the fault is over: said once
+    assert not any(r.exc_info for r in caplog.records)
+    stored = await disk.store.load_lesson(keeper.lesson_id)
+    assert answer in str([a.action for a in stored.actions_of(game.id)])  # nothing lost
+    for device in (boss, ada, bo):
+        await device.close()
