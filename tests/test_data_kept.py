@@ -160,3 +160,38 @@ def test_the_pupils_notice_takes_its_figures_from_the_table(path: Path) -> None:
 def test_the_pupils_notice_is_linked_from_privacy_and_the_school_pack() -> None:
     for path in (ROOT / "PRIVACY.md", *sorted((ROOT / "docs").glob("for-schools*.md"))):
         assert "privacy-pupils." in path.read_text("utf-8"), path.name
+
+
+def letter_to_parents(path: Path) -> str:
+    """The pack's letter to parents: the section at the place the English pack has it (every
+    language has the same sections in the same order)."""
+    english = (ROOT / "docs" / "for-schools.md").read_text("utf-8")
+    titles = re.findall(r"^## (.+)$", english, flags=re.M)
+    place = next(i for i, title in enumerate(titles) if "letter to parents" in title)
+    return re.split(r"^## .+$", path.read_text("utf-8"), flags=re.M)[place + 1]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_letter_to_parents_does_not_overstate_deletion(lang: str) -> None:
+    """The issue: the letter overstated deletion and left out "the 14 nightly backups, the boards
+    that stay in Discord channels …, the controller's identity, the legal basis, the rights to
+    object, to rectification and to restriction, Discord as a separate controller with transfer
+    to the USA, and whether a pupil may take the no-account lesson instead"."""
+    path = ROOT / "docs" / ("for-schools.md" if lang == "en" else f"for-schools.{lang}.md")
+    letter = letter_to_parents(path)
+    kept = defaults()
+    days = {int(a or b) for a, b in DAYS.findall(letter)}
+    assert days == {kept["GAME_LOG_DAYS"], kept["LEFT_SERVER_DAYS"], kept["LESSON_KEEP_DAYS"]}
+    assert {int(n) * 365 for n in YEARS.findall(letter) if n != "13"} == {kept["RESULT_DAYS"]}
+    assert {int(n) for n in NIGHTS.findall(letter)} == {RESTORE_COPY_DAYS}
+    assert SCHOOL_YEAR_END.search(letter)
+    prose = re.sub(r"\s*\n>?\s*", " ", letter)
+    for article in ("6", "15", "16", "17", "18", "21", "77"):  # basis, the rights, complaint
+        assert re.search(rf"art\. {article}\b", prose), article
+    assert "USA" in letter and "https://discord.com/privacy" in letter
+    assert f"privacy-pupils.{lang}.md" in letter
+    # The controller's identity is a field the school fills in.
+    number = r"organisation number|organisasjonsnummer|organisationsnummer"
+    assert re.search(rf"\[[^\]]*(?:{number})[^\]]*\]", prose)
+    # Everything is not deleted "when the class stops": the letter no longer says so.
+    assert "stops using the game" not in letter and "slutter å\n> bruke" not in letter
