@@ -1,5 +1,6 @@
 """The periods the texts promise are the code's: a test reads the retention numbers out of
-docs/data-kept.md, README, PRIVACY.md and docs/for-schools*.md (in every language) and
+docs/data-kept.md, README, PRIVACY.md, docs/for-schools*.md, the pupils' notice and the data
+processing agreement (in every language) and
 compares each with its setting's default. The issue: "a test reads the retention numbers out
 of the texts and compares them with the defaults"."""
 
@@ -19,7 +20,8 @@ from table.roster import school_year_start
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = [ROOT / "docs" / "data-kept.md", ROOT / "README.md", ROOT / "PRIVACY.md",
-         *sorted((ROOT / "docs").glob("for-schools*.md"))]  # fmt: skip
+         *sorted((ROOT / "docs").glob("for-schools*.md")),
+         *sorted((ROOT / "docs").glob("data-processing-agreement.*.md"))]  # fmt: skip
 
 
 def _config_default(name: str) -> int:
@@ -195,3 +197,29 @@ def test_the_letter_to_parents_does_not_overstate_deletion(lang: str) -> None:
     assert re.search(rf"\[[^\]]*(?:{number})[^\]]*\]", prose)
     # Everything is not deleted "when the class stops": the letter no longer says so.
     assert "stops using the game" not in letter and "slutter å\n> bruke" not in letter
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_data_processing_agreement_is_complete(lang: str) -> None:
+    """GDPR art. 28(3): its points (a)–(h) and its last subparagraph (an instruction that
+    infringes the GDPR), help with the DPIA and prior consultation (art. 35, 36), an annex of
+    measures (art. 32) and a named list of sub-processors, Discord named a separate controller;
+    the school owns the Discord application through a team. Its periods are the defaults."""
+    path = ROOT / "docs" / f"data-processing-agreement.{lang}.md"
+    text = path.read_text("utf-8")
+    prose = re.sub(r"\s*\n\s*", " ", text)
+    for point in "abcdefgh":
+        assert re.search(rf"^{point}\. \*\*", text, flags=re.M), point
+    for article in ("28", "32", "33", "34", "35", "36", "44"):
+        assert re.search(rf"art\. {article}\b", prose), article
+    assert {name for name, _ in promised(text)} == set(defaults())
+    assert {int(n) for n in NIGHTS.findall(text)} == {RESTORE_COPY_DAYS}
+    assert "--keep 14" in text and "0600" in text and "SHA-256" in text
+    assert "DISCORD_TOKEN" in text and "Reset Token" in text
+    assert "https://discord.com/developers/docs/topics/teams" in text
+    assert "https://eur-lex.europa.eu/eli/reg/2016/679/oj" in text
+    assert len(re.findall(r"^## ", text, flags=re.M)) == 7  # 1–5 and the annexes A, B
+    for other in LANGUAGES:
+        assert other == lang or f"](data-processing-agreement.{other}.md)" in text
+    pack = "for-schools.md" if lang == "en" else f"for-schools.{lang}.md"
+    assert f"](data-processing-agreement.{lang}.md)" in (ROOT / "docs" / pack).read_text("utf-8")
