@@ -11,14 +11,13 @@ from pathlib import Path
 from typing import Any, cast
 
 import pytest_asyncio
-from aiohttp.test_utils import TestClient, TestServer
 
 from storage import LessonChange, Storage
 from storage.contract import LessonStore
-from table.app import make_app
-from table.keep import KEEPER, Keeper, open_lesson
+from table.keep import Keeper
+from tests.table.kept import serve_kept
 from tests.table.lessons import best_text, join, side_of, teacher
-from tests.table.support import FakeClock, Seeds, Table
+from tests.table.support import Table
 
 
 class HeldCommits:
@@ -41,17 +40,10 @@ class HeldCommits:
 @pytest_asyncio.fixture
 async def kept(tmp_path: Path) -> AsyncIterator[tuple[Table, Keeper, Storage]]:
     store = await Storage.open(tmp_path / "lessons.db")
-    clock = FakeClock()
-    lesson, keeper, _ = await open_lesson(store, clock, key=b"k" * 32, seeds=Seeds([7]))
-    app = make_app("class", clock=clock, lesson=lesson)
-    app[KEEPER] = keeper
-    client = TestClient(TestServer(app, host="127.0.0.1"))
-    await client.start_server()
-    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
     try:
-        yield Table(client, clock, app), keeper, store
+        async with serve_kept(store) as (table, keeper):
+            yield table, keeper, store
     finally:
-        await client.close()
         await store.close()
 
 

@@ -9,20 +9,18 @@ import logging
 import sqlite3
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 import pytest
 import pytest_asyncio
-from aiohttp.test_utils import TestClient, TestServer
 
 from classroom.i18n import t
 from storage import LessonChange, Storage
-from storage.contract import LessonStore
 from storage.faults import database_faults
-from table.app import make_app
-from table.keep import KEEPER, Keeper, open_lesson
+from table.keep import Keeper
+from tests.table.kept import serve_kept
 from tests.table.lessons import best_text, join, side_of, teacher
-from tests.table.support import FakeClock, Seeds, Table
+from tests.table.support import Table
 
 
 class FailingDisk:
@@ -45,19 +43,11 @@ class FailingDisk:
 @pytest_asyncio.fixture
 async def kept(tmp_path: Path) -> AsyncIterator[tuple[Table, Keeper, FailingDisk]]:
     store = await Storage.open(tmp_path / "lessons.db")
-    clock = FakeClock()
-    lesson, keeper, _ = await open_lesson(store, clock, key=b"k" * 32, seeds=Seeds([7]))
     disk = FailingDisk(store)
-    keeper.store = cast(LessonStore, disk)
-    app = make_app("class", clock=clock, lesson=lesson)
-    app[KEEPER] = keeper
-    client = TestClient(TestServer(app, host="127.0.0.1"))
-    await client.start_server()
-    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
     try:
-        yield Table(client, clock, app), keeper, disk
+        async with serve_kept(store, disk=lambda _: disk) as (table, keeper):
+            yield table, keeper, disk
     finally:
-        await client.close()
         await store.close()
         database_faults.current = None
 

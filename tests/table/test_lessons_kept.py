@@ -9,15 +9,12 @@ from pathlib import Path
 
 import pytest
 import pytest_asyncio
-from aiohttp.test_utils import TestClient, TestServer
 
 from storage import Storage
-from table.app import make_app
-from table.keep import KEEPER, Keeper, open_lesson
+from table.keep import Keeper, open_lesson
+from tests.table.kept import KEY, serve_kept
 from tests.table.lessons import Device, join, teacher
 from tests.table.support import FakeClock, Table
-
-KEY = b"k" * 32
 
 
 @pytest_asyncio.fixture
@@ -29,16 +26,10 @@ async def kept(tmp_path: Path) -> AsyncIterator[tuple[Table, Storage, Keeper]]:
     earlier.join(None, earlier.code, "Oda")
     earlier.end()
     await earlier.save()
-    lesson, keeper, _ = await open_lesson(store, clock, key=KEY)
-    app = make_app("class", clock=clock, lesson=lesson)
-    app[KEEPER] = keeper
-    client = TestClient(TestServer(app, host="127.0.0.1"))
-    await client.start_server()
-    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
     try:
-        yield Table(client, clock, app), store, keeper
+        async with serve_kept(store) as (table, keeper):
+            yield table, store, keeper
     finally:
-        await client.close()
         await store.close()
 
 
@@ -95,18 +86,11 @@ async def test_the_lessons_page_says_how_long_as_the_teacher_set_it(
 ) -> None:
     """One day is "1 day", never "1 days"; a lesson kept 0 days is deleted as it ends."""
     store = await Storage.open(tmp_path / "lessons.db")
-    clock = FakeClock()
-    lesson, keeper, _ = await open_lesson(store, clock, key=KEY, keep_days=keep_days)
-    app = make_app("class", clock=clock, lesson=lesson)
-    app[KEEPER] = keeper
-    client = TestClient(TestServer(app, host="127.0.0.1"))
-    await client.start_server()
-    client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")
     try:
-        boss = await teacher(Table(client, clock, app))
-        status, page = await boss.get("/teacher/lessons?lang=en")
-        assert status == 200 and said in page
-        await boss.close()
+        async with serve_kept(store, keep_days=keep_days) as (table, _):
+            boss = await teacher(table)
+            status, page = await boss.get("/teacher/lessons?lang=en")
+            assert status == 200 and said in page
+            await boss.close()
     finally:
-        await client.close()
         await store.close()
