@@ -30,8 +30,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
+from classroom.periods import day_key, week_key
 from storage import (
     ALL_GAMES,
     ALL_LEVELS,

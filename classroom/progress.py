@@ -26,11 +26,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
 from fractions import Fraction
 from typing import Literal, Protocol
 
 from classroom.advice import next_step
+from classroom.periods import week_key, week_start_ms
 from classroom.tally import PRACTICE_NOTES, TIMEOUT, best_rate
 
 MIN_ROUNDS = 5  # a period with fewer rounds shows "too few", no rate
@@ -122,11 +122,10 @@ def arrow(before: Fraction | None, now: Fraction | None) -> Arrow | None:
 
 
 def week_of(ms: int) -> Period:
-    """The ISO week a time (ms, UTC) is in, from its Monday."""
-    day = datetime.fromtimestamp(ms / 1000, UTC)
-    year, week, weekday = day.isocalendar()
-    monday = (day - timedelta(days=weekday - 1)).replace(hour=0, minute=0, second=0, microsecond=0)
-    return Period(round(monday.timestamp() * 1000), f"{year}-W{week:02d}")
+    """The school's ISO week a time (ms) is in, from its Monday (`classroom.periods`: the
+    week turns over at midnight where the pupils are, as the bot's weekly figures do)."""
+    key = week_key(ms)
+    return Period(week_start_ms(ms), f"{key // 100}-W{key % 100:02d}")
 
 
 def lesson_of(r: TallyLike | NoteLike) -> Period:

@@ -22,13 +22,13 @@ from bot.render.sessions import render_session_started
 from bot.replies import reply_with
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES, SettingsChange
 from bot.services.figures import SORTS as BOARD_SORTS
-from bot.services.periods import local_time
 from bot.services.report import report_rows_csv
 from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
 from bot.translator import choice, ls
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
 from classroom.errors import UserFacingError
 from classroom.i18n import LANGS, t
+from classroom.periods import local_time
 from engine.computer import Strength
 from engine.levels import AnswerForm
 from engine.options import ANSWER_TIME, DECK, LEVEL, MODE, TIME_LIMIT, WAR_SIZE

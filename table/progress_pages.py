@@ -12,7 +12,6 @@ Every chart is an SVG drawn here (`table.charts`) with a table of the same numbe
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
 from fractions import Fraction
 from urllib.parse import quote
 
@@ -20,6 +19,7 @@ from aiohttp import web
 
 from classroom.i18n import Lang, t
 from classroom.i18n.messages import is_key
+from classroom.periods import local_time
 from classroom.progress import (
     BY,
     MIN_ROUNDS,
@@ -56,7 +56,7 @@ def kind_name(kind: str | None, lang: Lang) -> str:
 def period_name(period: Period, by: By) -> str:
     if by == "week":
         return period.key
-    return datetime.fromtimestamp(period.start / 1000, UTC).strftime("%Y-%m-%d")
+    return local_time(period.start).strftime("%Y-%m-%d")
 
 
 def rate_of(figures: Figures, kind: str | None) -> Fraction | None:

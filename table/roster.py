@@ -17,8 +17,9 @@ import secrets
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 
+from classroom.periods import SCHOOL_TZ, local_time
 from classroom.progress import progress
 from storage.contract import ClassStore
 from storage.errors import RosterConflictError
@@ -150,11 +151,11 @@ class Recorder:
 
 
 def school_year_start(now: float) -> int:
-    """The 1 August (UTC, in ms) that began the school year ``now`` (seconds) is in: by
-    default a class's results of an earlier school year are deleted."""
-    day = datetime.fromtimestamp(now, UTC)
+    """The 1 August (midnight where the pupils are, in ms) that began the school year ``now``
+    (seconds) is in: by default a class's results of an earlier school year are deleted."""
+    day = local_time(round(now * 1000))
     year = day.year if (day.month, day.day) >= (8, 1) else day.year - 1
-    return round(datetime(year, 8, 1, tzinfo=UTC).timestamp() * 1000)
+    return round(datetime(year, 8, 1, tzinfo=SCHOOL_TZ).timestamp() * 1000)
 
 
 async def open_class(store: ClassStore, name: str, at: int) -> ClassInfo:

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from bot.services.base import StoredService
 from bot.services.figures import GAMES, PERIODS, Leaderboard, Period
-from bot.services.periods import SCHOOL_TZ, week_key, week_start_ms
 from classroom.errors import UserFacingError
+from classroom.periods import SCHOOL_TZ, week_key, week_start_ms
 from storage import (
     ALL_GAMES,
     ALL_LEVELS,

@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot.services.clock import Clock
-from bot.services.periods import DAY_MS, SCHOOL_TZ, week_key
 from bot.services.results import ResultsService
 from classroom.errors import UserFacingError
+from classroom.periods import DAY_MS, SCHOOL_TZ, week_key
 from storage import UserInLiveGameError
 from storage.contract import Store
 

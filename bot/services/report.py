@@ -19,10 +19,10 @@ from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from bot.services.figures import ClassReport, SkillLine
-from bot.services.periods import SCHOOL_TZ, week_key
 from classroom.errors import UserFacingError
 from classroom.i18n import DEFAULT_LANG, lang_of, t
 from classroom.operations import main_operation
+from classroom.periods import SCHOOL_TZ, week_key
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from classroom.tally import disjoint, ranked
 from storage import OperationTally, PlayerGame

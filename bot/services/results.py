@@ -34,9 +34,9 @@ from datetime import tzinfo
 from bot.services.clock import Clock
 from bot.services.games import DEAL_ACTION
 from bot.services.live import GameUpdate
-from bot.services.periods import SCHOOL_TZ, day_key, week_key
 from bot.services.ratings import plan
 from classroom.errors import UserFacingError
+from classroom.periods import SCHOOL_TZ, day_key, week_key
 from classroom.settings import GameSettings
 from classroom.tally import AnswerRecord, AnswerTally, BestMove, SideFacts, by_seat, figures
 from engine.actions import Action

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from dataclasses import replace
 
 from bot.client import MattekrigBot
-from bot.services.periods import day_key, week_key
 from bot.services.ratings import plan
+from classroom.periods import day_key, week_key
 from storage import GameResult, OperationTally
 from tests.bot.clock import FakeClock
 from tests.bot.storage.results_helpers import duel

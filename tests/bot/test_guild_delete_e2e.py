@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from bot.services.periods import DAY_MS
+from classroom.periods import DAY_MS
 from tests.bot.clock import FakeClock
 from tests.bot.db_scan import scan
 from tests.bot.e2e import Table

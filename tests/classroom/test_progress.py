@@ -63,6 +63,15 @@ def test_two_lessons_of_one_week_are_one_week() -> None:
     assert len(ada.periods("lesson")) == 2
 
 
+def test_a_week_turns_over_at_midnight_where_the_pupils_are() -> None:
+    """A lesson at 00:30 on Monday in Norway (22:30 on Sunday in UTC) is that Monday's week,
+    as the bot's weekly figures count it (`classroom.periods`), not the Sunday's."""
+    oslo_midnight = MONDAY - 2 * 3_600_000  # summer time: UTC+2
+    early = week_of(oslo_midnight + 30 * 60_000)
+    assert early.key == "2026-W38" and early.start == oslo_midnight
+    assert week_of(oslo_midnight - 60_000).key == "2026-W37"
+
+
 def test_the_heat_map_counts_pupils_not_rounds_and_notes_too() -> None:
     rows = _lesson(1, 1, MONDAY, answered=10, slips=5) + _lesson(2, 1, MONDAY, answered=10, slips=1)
     notes = [NoteRow(3, 1, MONDAY, "", "not_simplified", 4, 0)]

@@ -12,9 +12,9 @@ import pytest
 
 from bot.services.admin import AdminService
 from bot.services.leaderboard import PAGE_SIZE, LeaderboardService
-from bot.services.periods import DAY_MS, day_key, week_key
 from bot.services.ratings import plan
 from classroom.errors import UserFacingError
+from classroom.periods import DAY_MS, day_key, week_key
 from storage import GameResult, Storage
 from tests.bot.clock import FakeClock
 from tests.bot.services.results_support import GUILD, admin_fixture, boards_fixture, results_fixture  # noqa: F401

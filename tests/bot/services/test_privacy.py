@@ -11,10 +11,10 @@ import sqlite3
 import pytest
 
 from bot.services.games import GameService
-from bot.services.periods import DAY_MS
 from bot.services.privacy import WITHHELD, PrivacyService, Retention
 from bot.services.results import ResultsService
 from classroom.errors import UserFacingError
+from classroom.periods import DAY_MS
 from engine.actions import FLIP_CHOICE
 from storage import EXPORTED_TABLES, USER_COLUMNS, Player, Storage
 from tests.bot.clock import FakeClock
