@@ -175,7 +175,7 @@ def _line(pupil: Pupil, game: str, level: int, mine: Sequence[Played]) -> PupilL
         notes.update(g.tally.notes.get(pupil.seat, {}))
     done = figures(records)
     ops = _operations(records, level)
-    judged = game == "regnekrig"  # the game whose answers are typed and judged
+    judged = descriptor(game).typed_answers  # its answers are typed and judged (§2.6)
     step = next_step(level, done.answers, done.best, done.missed, ops, judged) if judged else None
     return PupilLine(
         seat=pupil.seat,

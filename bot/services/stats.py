@@ -33,6 +33,7 @@ from classroom.advice import find_practice
 from classroom.errors import UserFacingError
 from classroom.operations import OPERATIONS, main_operation
 from classroom.tally import ranked
+from engine.registry import descriptor
 from storage import ALL_TIME, OperationTally, PlayerGame, RatingLine, season_scope
 from storage.contract import Store
 
@@ -104,7 +105,7 @@ def summarize(
         total += replace(_level_tally(g), op="all")
         for tally in operations_with_misses(g):
             operations[tally.op] = operations.get(tally.op, OperationTally(tally.op)) + tally
-        if g.result.game == "regnekrig" and p.answers + p.missed:
+        if descriptor(g.result.game).typed_answers and p.answers + p.missed:
             levels[g.result.level] = levels.get(
                 g.result.level, OperationTally(f"level{g.result.level}")
             ) + _level_tally(g)
@@ -139,7 +140,7 @@ def summarize(
 def operations_with_misses(g: PlayerGame) -> list[OperationTally]:
     """The game's operation tallies, its misses counted under the level's main operation."""
     tallies = list(g.player.operations)
-    if g.result.game != "regnekrig" or not g.player.missed:
+    if not descriptor(g.result.game).typed_answers or not g.player.missed:
         return tallies
     main = main_operation(g.result.level)
     missed = OperationTally(main, missed=g.player.missed)
@@ -208,7 +209,9 @@ def _current(window: Sequence[PlayerGame]) -> int:
 def suggest_level(games: Sequence[PlayerGame]) -> LevelSuggestion:
     """The Regnekrig level to play next (rule in the module docstring)."""
     played = [
-        g for g in games if g.result.game == "regnekrig" and g.player.answers + g.player.missed
+        g
+        for g in games
+        if descriptor(g.result.game).typed_answers and g.player.answers + g.player.missed
     ]
     if not played:
         return LevelSuggestion(1, None, "start")

@@ -21,6 +21,7 @@ from bot.services.results import (
 from bot.services.stats import operations_with_misses
 from classroom.advice import next_step
 from classroom.errors import UserFacingError
+from engine.registry import descriptor
 from engine.regnekrig import TARGET_LEVELS
 from storage import GameResult, PlayerGame, StoredGame
 from storage.contract import GameEventStore
@@ -43,7 +44,7 @@ def summarise(result: GameResult, user_id: int, mistakes: Mistakes = ()) -> Pupi
         player.best,
         player.missed,
         operations_with_misses(PlayerGame(result, player)),
-        result.game == "regnekrig",
+        descriptor(result.game).typed_answers,
     )
     return PupilSummary(
         game_id=result.game_id,
