@@ -159,6 +159,17 @@ def test_the_browser_imports_no_bot() -> None:
     assert loaded.stdout.strip() == "[]"
 
 
+def test_the_school_server_imports_no_bot() -> None:
+    """`school` (the lesson server of a school) stands on the browser's layer, never on the
+    bot: a school runs it without Discord."""
+    assert _offenders(_modules("school"), {"bot", "cogs", "discord"}) == {}
+    code = "import sys, school.front; print(sorted(m for m in sys.modules if m[:4] == 'bot.'))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
+    )
+    assert loaded.stdout.strip() == "[]"
+
+
 def test_nothing_imports_a_cog() -> None:
     paths = _modules(*PACKAGES)
     importers = {p for p in paths if p.parent.name != "cogs"}
@@ -330,7 +341,9 @@ def test_services_depend_on_the_storage_contract_not_a_backend() -> None:
 
 # -- no cycles, one way down ------------------------------------------------------------------
 
-PACKAGES = ("engine", "classroom", "storage", "table", "bot", "cogs", "benchmarks", "tests")
+PACKAGES = (
+    "engine", "classroom", "storage", "table", "school", "bot", "cogs", "benchmarks", "tests"
+)  # fmt: skip
 # The layers from the bottom up: a module may import its own layer's modules and any layer's
 # below it, never one above (the longest prefix names a module's layer).
 LAYERS: tuple[tuple[str, ...], ...] = (
@@ -340,6 +353,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("storage",),  # the database, the bot's games and the lessons alike
     # the browser: it stands on the engine, the shared layer and storage, never on the bot
     ("table",),
+    # the school server: many lessons, its teachers signed in, on the browser's pages
+    ("school",),
     # what the bot reads everywhere: the settings, the data folders, the custom ids, the
     # slash commands' translator
     ("bot", "bot.config", "bot.paths", "bot.token_shape", "bot.custom_ids", "bot.translator"),
@@ -481,7 +496,7 @@ def test_every_import_runs_down_the_layers() -> None:
 
 # What the planted faults need: the product's packages (the tests' and benchmarks' modules only
 # add imports from above).
-PRODUCT = ("engine", "classroom", "storage", "table", "bot", "cogs")
+PRODUCT = ("engine", "classroom", "storage", "table", "school", "bot", "cogs")
 
 
 @pytest.fixture(scope="module")

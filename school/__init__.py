@@ -1,0 +1,1 @@
+"""The lesson server of a school (`mattekrig serve`): one address, many teachers' lessons."""
