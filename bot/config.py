@@ -13,12 +13,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from dotenv import dotenv_values
-from dotenv.parser import parse_stream
-
 from bot.database_url import url_label, url_problem
-from bot.paths import default_database, dotenv_files
+from bot.paths import default_database
 from bot.token_shape import token_problem
+from storage.environment import SettingsError, secret_file
+from storage.environment import environment as shared_environment
 
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 LOG_FORMATS = ("text", "json")
@@ -71,42 +70,12 @@ class Config:
 
 
 def environment(cwd: Path | None = None) -> tuple[dict[str, str], tuple[Path, ...]]:
-    """The process environment over the `.env` files (first wins), and the files read."""
-    merged: dict[str, str] = {}
-    read: list[Path] = []
-    for path in dotenv_files(cwd or Path.cwd()):
-        if not path.is_file():
-            continue
-        read.append(path)
-        _readable_dotenv(path)
-        for name, value in dotenv_values(path).items():
-            if value is not None:
-                merged.setdefault(name, value)
-    merged.update(os.environ)
-    return merged, tuple(read)
-
-
-def _readable_dotenv(path: Path) -> None:
-    """Stop at the first line of a `.env` that python-dotenv cannot read, naming it.
-
-    Why: the library skips such a line with a warning of its own, so an unclosed quote after
-    DISCORD_TOKEN= came out as "DISCORD_TOKEN is not set" beside the library's raw message."""
+    """The process environment over the `.env` files (first wins), and the files read (the
+    reading is storage's, shared with the class lesson and the school server)."""
     try:
-        with path.open(encoding="utf-8") as stream:
-            bad = next((b for b in parse_stream(stream) if b.error), None)
-    except (OSError, UnicodeDecodeError) as error:
-        reason = getattr(error, "strerror", None) or str(error)
-        raise ConfigError(f"cannot read {path} ({reason}).") from None
-    if bad is None:
-        return
-    text = bad.original.string.strip()
-    name = text.split("=", 1)[0].strip() if "=" in text else ""
-    if text.count('"') % 2 or text.count("'") % 2:
-        value = f"{name}=" if name else "the value"
-        fix = f"a quote after {value} is never closed; close it, or leave the quotes out"
-    else:
-        fix = "it is not NAME=value"
-    raise ConfigError(f"{path} line {bad.original.line} cannot be read: {fix}.")
+        return shared_environment(cwd)
+    except SettingsError as error:
+        raise ConfigError(str(error)) from None
 
 
 # Settings that may come from a file named by NAME_FILE (Docker's and compose's secrets, mounted
@@ -125,17 +94,9 @@ def with_secret_files(
         given = environ.get(f"{name}_FILE", "").strip()
         if not given or environ.get(name, "").strip():
             continue
-        try:
-            read[name] = Path(given).read_text(encoding="utf-8").strip()
-        except (OSError, UnicodeDecodeError) as error:
-            reason = getattr(error, "strerror", None) or str(error)
-            problems.append(
-                f"{name}_FILE names {given}, which cannot be read ({reason}): the file must "
-                "exist and be readable by the bot's user."
-            )
-            continue
-        if not read[name]:
-            problems.append(f"{name}_FILE names {given}, which is empty: put the {name} in it.")
+        read[name], problem = secret_file(name, given, "the bot's user")
+        if problem is not None:
+            problems.append(problem)
     return read
 
 

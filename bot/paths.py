@@ -13,15 +13,11 @@ from __future__ import annotations
 from pathlib import Path
 
 # The folders are the storage layer's, shared with the class lesson (which never imports bot).
+from storage.environment import dotenv_files
 from storage.paths import APP, DATABASE_NAME, config_dir, data_dir, default_database
 
 # The default before platformdirs, relative to the folder the bot was started in.
 OLD_DEFAULT = Path("data") / DATABASE_NAME
-
-
-def dotenv_files(cwd: Path) -> tuple[Path, ...]:
-    """The `.env` files read, first wins: the working folder's, then the config folder's."""
-    return (cwd / ".env", config_dir() / ".env")
 
 
 def old_default_database(cwd: Path) -> Path | None:

@@ -163,7 +163,10 @@ def test_the_school_server_imports_no_bot() -> None:
     """`school` (the lesson server of a school) stands on the browser's layer, never on the
     bot: a school runs it without Discord."""
     assert _offenders(_modules("school"), {"bot", "cogs", "discord"}) == {}
-    code = "import sys, school.front; print(sorted(m for m in sys.modules if m[:4] == 'bot.'))"
+    code = (
+        "import sys, school.front, school.settings; "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'bot'))"
+    )
     loaded = subprocess.run(
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
