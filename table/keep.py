@@ -257,22 +257,40 @@ async def open_lesson(
             stored, store, clock, key=key, keep_ms=keep_ms, wall=wall, seeds=seeds
         )
         return lesson, keeper, True
+    lesson, keeper = await new_lesson(store, clock, key=key, keep_days=keep_days, wall=wall,
+                                      seeds=seeds)  # fmt: skip
+    return lesson, keeper, False
+
+
+async def new_lesson(
+    store: LessonStore,
+    clock: Clock,
+    *,
+    key: bytes | None = None,
+    owner: str | None = None,
+    keep_days: int = DEFAULT_KEEP_DAYS,
+    wall: Wall = time.time,
+    seeds: Callable[[], int] | None = None,
+) -> tuple[Lesson, Keeper]:
+    """A new lesson, stored before anyone can join it, under a code no open lesson has: a
+    laptop's (its teacher's secret derived from the machine's `key`) or, on a school server,
+    `owner`'s (the signed-in teacher: no secret travels at all)."""
     lesson = Lesson("class", clock, seeds)
     nonce = secrets.token_urlsafe(16)
     lesson.teacher_secret = teacher_secret(key, nonce) if key else lesson.teacher_secret
     lesson.teacher_key = digest(lesson.teacher_secret or "")
     while True:
-        keeper = Keeper(store, 0, lesson, keep_ms, wall)
+        keeper = Keeper(store, 0, lesson, keep_days * DAY_MS, wall)
         setup, state, _ = keeper.row(lesson)
-        new = NewLesson(lesson.code, lesson.teacher_key, nonce, setup, state)
+        new = NewLesson(lesson.code, lesson.teacher_key, nonce, setup, state, owner)
         try:
-            keeper.lesson_id = await store.create_lesson(new, now)
+            keeper.lesson_id = await store.create_lesson(new, round(wall() * 1000))
         except LessonCodeTakenError:
             lesson.code = new_code()
             continue
         keeper._row = keeper.row(lesson)  # as created
         lesson.saver, lesson.game_saver = keeper.save, keeper.save_game
-        return lesson, keeper, False
+        return lesson, keeper
 
 
 def restore(
@@ -362,6 +380,7 @@ __all__ = [
     "RESUME_HOURS",
     "Keeper",
     "machine_key",
+    "new_lesson",
     "open_lesson",
     "restore",
     "teacher_secret",
