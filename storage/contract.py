@@ -48,6 +48,7 @@ from storage.records.lessons import (
     NewLesson,
     StoredLesson,
 )
+from storage.records.school import Teacher
 
 # rate(result with its season set, {(scope, user_id): rating}, {frozenset({a, b}): rated games
 # of that pair today}) -> the plan to store. Storage calls it inside `record_result`'s
@@ -465,6 +466,60 @@ class ClassStore(Protocol):
     async def purge_class_rounds(self, now: int, school_year_start: int) -> int: ...
 
 
+class SchoolTeacherStore(Protocol):
+    """A school server's teachers, their one-time sign-in links and their sessions
+    (storage/school_teachers.py). Tokens go in as the caller holds them and are stored only as
+    their SHA-256; a removed teacher, an expired link or session reads as none."""
+
+    async def add_school_teacher(self, teacher_id: str, name: str, at: int) -> Teacher:
+        """SchoolConflictError("name") when a present teacher has the name."""
+        ...
+
+    async def school_teachers(self) -> list[Teacher]: ...
+
+    async def school_teacher(self, teacher_id: str) -> Teacher | None: ...
+
+    async def school_teacher_named(self, name: str) -> Teacher | None: ...
+
+    async def add_sign_in_link(self, teacher_id: str, token: str, at: int, expires_at: int) -> None:
+        """NotFoundError when no present teacher has the id."""
+        ...
+
+    async def sign_in_link(self, token: str, now: int) -> Teacher | None:
+        """The teacher a valid link signs in; nothing is spent."""
+        ...
+
+    async def spend_sign_in_link(
+        self,
+        token: str,
+        session: str,
+        at: int,
+        session_expires_at: int,
+        account: tuple[str, str] | None = None,
+    ) -> Teacher | None:
+        """Spend the link, bind ``account`` (issuer, subject) if given, open the session: one
+        transaction. None: not a valid link. SchoolConflictError("account")."""
+        ...
+
+    async def sign_in_account(
+        self, issuer: str, subject: str, session: str, at: int, session_expires_at: int
+    ) -> Teacher | None:
+        """A session for the teacher the account is bound to; None when none is."""
+        ...
+
+    async def session_teacher(self, session: str, now: int) -> Teacher | None: ...
+
+    async def end_school_session(self, session: str) -> bool: ...
+
+    async def remove_school_teacher(self, teacher_id: str, at: int) -> bool:
+        """Their sessions and links deleted now; their lessons stay until their retention."""
+        ...
+
+    async def purge_sign_ins(self, now: int) -> int:
+        """Delete expired (and spent) links and expired sessions."""
+        ...
+
+
 class PracticeNoteStore(Protocol):
     """Practice notes on Discord (RULES §2.6): refused, typed again, never a mistake."""
 
@@ -501,6 +556,7 @@ class Store(
     LessonStore,
     ClassStore,
     PracticeNoteStore,
+    SchoolTeacherStore,
     Protocol,
 ):
     """A whole backend, as the bot opens it."""
@@ -521,6 +577,7 @@ __all__ = [
     "PrivacyStore",
     "Rater",
     "ResultStore",
+    "SchoolTeacherStore",
     "SettingsStore",
     "Store",
     "TeacherStore",

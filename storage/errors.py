@@ -96,3 +96,12 @@ class RosterConflictError(ConflictError):
     def __init__(self, what: str) -> None:
         super().__init__(f"the roster has that {what} already")
         self.what = what
+
+
+class SchoolConflictError(ConflictError):
+    """A school server already has a teacher of that name (``what == "name"``), or another
+    teacher's account is that OpenID Connect subject (``"account"``)."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"another teacher has that {what} already")
+        self.what = what

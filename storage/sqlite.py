@@ -6,7 +6,8 @@ games and their events (`games`), deadlines (`timers`), challenges and lobbies
 departed members (`boards`), the teacher's settings (`settings`), presets, sessions and
 assignments (`teachers`), Discord's practice notes (`notes`), export, forget-me and
 retention (`privacy`), and the browser's class lessons (`lessons`) and the classes that
-remember (`classes`). Every method is one transaction, run whole on the database thread
+remember (`classes`), and a school server's teachers and their sign-ins
+(`school_teachers`). Every method is one transaction, run whole on the database thread
 (storage/database.py).
 
 ``synchronous=FULL`` (not WAL's usual NORMAL) because a class's game should survive a power
@@ -33,6 +34,7 @@ from storage.notes import NoteStorage
 from storage.privacy import PrivacyStorage
 from storage.records import GuildSettings
 from storage.results import ResultStorage
+from storage.school_teachers import SchoolTeacherStorage
 from storage.seasons import SeasonStorage
 from storage.sql import one
 from storage.teachers import TeacherStorage
@@ -51,6 +53,7 @@ class Storage(
     LessonStorage,
     ClassStorage,
     NoteStorage,
+    SchoolTeacherStorage,
 ):
     """The bot's repository. Create with ``await Storage.open(path)``; close when done."""
 

@@ -310,6 +310,7 @@ _BACKEND_MODULES = {
     "storage.privacy",
     "storage.result_rows",
     "storage.results",
+    "storage.school_teachers",
     "storage.seasons",
     "storage.settings",
     "storage.sql",
