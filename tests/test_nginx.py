@@ -8,11 +8,7 @@ HTTP request sent on to HTTPS, and a log without the key."""
 from __future__ import annotations
 
 import re
-import shutil
-import socket
 import ssl
-import subprocess
-import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
@@ -20,22 +16,24 @@ import aiohttp
 import pytest
 import pytest_asyncio
 from aiohttp import web
-from aiohttp.abc import ResolveResult
 
 from table.app import make_app
 from table.web import HSTS, LESSON, TEACHER_COOKIE, Served, runner
-from tests.table.browser import in_ci
+from tests.nginx_run import (
+    NAME,
+    free_port,
+    make_certificate,
+    need_nginx,
+    operations_block,
+    running_nginx,
+    school_dns,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-NAME = "mattekrig.school.example"
-NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
+NGINX_CONF = "# /etc/nginx/conf.d/mattekrig.conf"
 
 
 def sample() -> str:
-    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    found = re.search(r"```nginx\n(.*?)```", operations, re.DOTALL)
-    assert found is not None, "docs/operations.md has no nginx sample"
-    return found.group(1)
+    return operations_block("nginx", NGINX_CONF)
 
 
 def test_the_sample_has_the_essentials() -> None:
@@ -54,22 +52,9 @@ def test_the_sample_has_the_essentials() -> None:
     assert "access_log /var/log/nginx/mattekrig.log mattekrig;" in conf
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
-
-
 @pytest.fixture
 def certificate(tmp_path: Path) -> tuple[Path, Path]:
-    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
-    subprocess.run(
-        ["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-         "-subj", f"/CN={NAME}", "-addext", f"subjectAltName=DNS:{NAME}",
-         "-keyout", str(key), "-out", str(cert)],
-        check=True, capture_output=True,
-    )  # fmt: skip
-    return cert, key
+    return make_certificate(tmp_path)
 
 
 @pytest_asyncio.fixture
@@ -90,11 +75,8 @@ def nginx(
     tmp_path: Path, certificate: tuple[Path, Path], lesson: tuple[web.Application, int]
 ) -> Iterator[tuple[int, int, Path]]:
     """The sample, with only its addresses and paths made the test's own."""
-    if not Path(NGINX).exists():
-        if in_ci():
-            pytest.fail("nginx must run in CI (.ci/run installs it)")
-        pytest.skip("no nginx here (apt-get install -y nginx)")
-    https, http = _free_port(), _free_port()
+    need_nginx()
+    https, http = free_port(), free_port()
     cert, key = certificate
     log = tmp_path / "access.log"
     conf = (
@@ -106,50 +88,8 @@ def nginx(
         .replace("/var/log/nginx/mattekrig.log", str(log))
         .replace("http://127.0.0.1:8080", f"http://127.0.0.1:{lesson[1]}")
     )
-    temp = tmp_path / "temp"
-    temp.mkdir()
-    main = tmp_path / "nginx.conf"
-    main.write_text(
-        f"daemon off;\nmaster_process off;\npid {tmp_path / 'nginx.pid'};\n"
-        f"error_log {tmp_path / 'error.log'} warn;\nevents {{}}\nhttp {{\n"
-        f"client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;\n"
-        f"fastcgi_temp_path {temp}/fastcgi; uwsgi_temp_path {temp}/uwsgi;\n"
-        f"scgi_temp_path {temp}/scgi;\naccess_log {tmp_path / 'other.log'};\n{conf}\n}}\n",
-        encoding="utf-8",
-    )
-    checked = subprocess.run([NGINX, "-t", "-c", str(main), "-p", str(tmp_path)],
-                             capture_output=True, text=True)  # fmt: skip
-    assert checked.returncode == 0, checked.stderr
-    process = subprocess.Popen([NGINX, "-c", str(main), "-p", str(tmp_path)],
-                               stderr=subprocess.PIPE, text=True)  # fmt: skip
-    try:
-        for _ in range(500):  # until it listens (or has exited, which the assert reports)
-            with socket.socket() as probe:
-                if probe.connect_ex(("127.0.0.1", https)) == 0:
-                    break
-            assert process.poll() is None, process.communicate()[1]
-            time.sleep(0.01)
+    with running_nginx(tmp_path, conf, https):
         yield https, http, log
-    finally:
-        process.terminate()
-        process.communicate(timeout=10)
-
-
-def _resolver(https: int, http: int) -> aiohttp.abc.AbstractResolver:
-    """The school's DNS, for the test: mattekrig.school.example is nginx on 127.0.0.1."""
-
-    class School(aiohttp.abc.AbstractResolver):
-        async def resolve(
-            self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET
-        ) -> list[ResolveResult]:
-            port = {443: https, 80: http}.get(port, port)
-            return [ResolveResult(hostname=host, host="127.0.0.1", port=port,
-                                  family=socket.AF_INET, proto=0, flags=0)]  # fmt: skip
-
-        async def close(self) -> None:
-            return None
-
-    return School()
 
 
 async def test_a_lesson_behind_the_sample_nginx(
@@ -162,7 +102,7 @@ async def test_a_lesson_behind_the_sample_nginx(
     secret = app[LESSON].teacher_secret
     assert secret is not None
     trust = ssl.create_default_context(cafile=str(certificate[0]))
-    connector = aiohttp.TCPConnector(resolver=_resolver(https, http), ssl=trust)
+    connector = aiohttp.TCPConnector(resolver=school_dns(https, http), ssl=trust)
     jar = aiohttp.CookieJar()
     base = f"https://{NAME}"
     async with aiohttp.ClientSession(connector=connector, cookie_jar=jar) as browser:
@@ -192,8 +132,5 @@ async def test_a_lesson_behind_the_sample_nginx(
 def test_the_caddy_sample_proxies_the_lesson_and_logs_nothing() -> None:
     """Caddy passes Host and the WebSocket upgrade on and redirects to HTTPS by itself; a
     `log` line would write the teacher's `?key=` (Caddy is not installed here to run it)."""
-    operations = (ROOT / "docs" / "operations.md").read_text(encoding="utf-8")
-    found = re.search(r"```caddy\n(.*?)```", operations, re.DOTALL)
-    assert found is not None
-    lines = [line.strip() for line in found.group(1).splitlines()]
+    lines = [line.strip() for line in operations_block("caddy").splitlines()]
     assert lines == ["mattekrig.school.example {", "reverse_proxy 127.0.0.1:8080", "}"]
