@@ -31,7 +31,8 @@ COPY requirements.lock ./
 RUN pip install --require-hashes --only-binary=:all: -r requirements.lock
 
 # Every package of the project (pyproject.toml's packages): the engine, the layer both
-# screens share, storage, the bot, its commands and the browser table of `mattekrig play`.
+# screens share, storage, the bot, its commands, the browser table of `mattekrig play` and the
+# school server of `mattekrig serve`.
 COPY pyproject.toml README.md LICENSE ./
 COPY engine ./engine
 COPY classroom ./classroom
@@ -39,6 +40,7 @@ COPY storage ./storage
 COPY bot ./bot
 COPY cogs ./cogs
 COPY table ./table
+COPY school ./school
 # The project itself, with nothing resolved again and the locked setuptools.
 RUN pip install --no-deps --no-build-isolation . \
     && useradd --create-home --uid 10001 mattekrig \

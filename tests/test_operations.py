@@ -86,7 +86,7 @@ def packages() -> list[str]:
 def test_the_image_copies_every_package() -> None:
     """`mattekrig play` crashed in the image: `table/` was never copied."""
     copied = {args.split()[0] for word, args in dockerfile() if word == "COPY"}
-    assert packages() == ["bot", "classroom", "cogs", "engine", "storage", "table"]
+    assert packages() == ["bot", "classroom", "cogs", "engine", "school", "storage", "table"]
     assert set(packages()) <= copied
     ignored = (ROOT / ".dockerignore").read_text(encoding="utf-8").splitlines()
     assert all(f"!{name}/" in ignored for name in packages())  # in the build context too
