@@ -12,6 +12,10 @@ class StorageError(Exception):
     """Base of everything storage raises on purpose."""
 
 
+class LeaseError(StorageError):
+    """A lesson's lease cannot be asked for now (the lease connection is down): try again."""
+
+
 class NotFoundError(StorageError):
     """No game or invitation (or invitation member) with that id."""
 

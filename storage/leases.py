@@ -28,16 +28,12 @@ from collections.abc import Callable
 from typing import Protocol
 from urllib.parse import urlsplit
 
-from storage.errors import StorageError
+from storage.errors import LeaseError
 
 log = logging.getLogger(__name__)
 
 Handover = Callable[[int], None]
 Lost = Callable[[], None]
-
-
-class LeaseError(StorageError):
-    """The lease cannot be asked for now (the lease connection is down): try again soon."""
 
 
 class Leases(Protocol):

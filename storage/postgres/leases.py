@@ -40,7 +40,7 @@ from typing import Any, LiteralString
 import psycopg
 from psycopg import sql
 
-from storage.leases import Handover, LeaseError, Lost
+from storage.errors import LeaseError
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +55,8 @@ CONNECT_OPTIONS: dict[str, Any] = {
 }
 _NAMESPACE = "SELECT hashtext('mattekrig lessons ' || coalesce(current_schema(), ''))"
 _INT4 = 2**31
+Handover = Callable[[int], None]  # as storage.leases names them (it imports this module)
+Lost = Callable[[], None]
 
 
 @dataclass(slots=True)
