@@ -21,7 +21,7 @@ from table.roster import school_year_start
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = [ROOT / "docs" / "data-kept.md", ROOT / "README.md", ROOT / "PRIVACY.md",
-         *sorted((ROOT / "docs").glob("for-schools*.md")),
+         *sorted(ROOT.glob("PRIVACY.*.md")), *sorted((ROOT / "docs").glob("for-schools*.md")),
          *sorted((ROOT / "docs").glob("data-processing-agreement.*.md"))]  # fmt: skip
 
 
@@ -224,3 +224,39 @@ def test_the_data_processing_agreement_is_complete(lang: str) -> None:
         assert other == lang or f"](data-processing-agreement.{other}.md)" in text
     pack = "for-schools.md" if lang == "en" else f"for-schools.{lang}.md"
     assert f"](data-processing-agreement.{lang}.md)" in (ROOT / "docs" / pack).read_text("utf-8")
+
+
+FULL = {lang: ROOT / ("PRIVACY.md" if lang == "en" else f"PRIVACY.{lang}.md") for lang in LANGUAGES}
+WEEKS = re.compile(r"\| (\d+) (?:weeks|uker|veker|veckor) \|")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_full_notice_in_every_language_holds_every_period(lang: str) -> None:
+    """PRIVACY.md is the full notice in nb, nn, sv and en (the issue: "PRIVACY.md as the full
+    notice in the four languages"): each names every setting beside its default, the weekly
+    leaderboard's weeks, the backups' nights and the school year's end, as data-kept.md has
+    them; each links to the other three and to the pupils' notice in all four."""
+    text = FULL[lang].read_text("utf-8")
+    found = promised(text)
+    assert {name for name, _ in found} == set(defaults())
+    assert all(days == defaults()[name] for name, days in found)
+    assert [int(n) for n in WEEKS.findall(text)] == [WEEKS_KEPT]
+    assert {int(n) for n in NIGHTS.findall(text)} == {RESTORE_COPY_DAYS}
+    assert SCHOOL_YEAR_END.search(text)
+    assert f"(docs/data-kept.md)" in text
+    for other, path in FULL.items():
+        assert other == lang or f"]({path.name})" in text
+    for pupils in PUPILS:
+        assert f"](docs/{pupils.name})" in text
+
+
+def test_the_full_notices_have_the_same_parts() -> None:
+    """The translations have the English notice's parts in its order; only the English one has
+    the annex of the database's tables (the schema test reads it), and the others link to it."""
+    notice, annex = FULL["en"].read_text("utf-8").split("\n## Annex")
+    english = re.findall(r"^##+ ", notice, flags=re.M)
+    assert "`games`" in annex and "`school_sessions`" in annex
+    for lang in ("nb", "nn", "sv"):
+        text = FULL[lang].read_text("utf-8")
+        assert re.findall(r"^##+ ", text, flags=re.M) == english, lang
+        assert "`games`" not in text and "](PRIVACY.md)" in text

@@ -61,6 +61,7 @@ def nn_files() -> list[Path]:
     catalogues = sorted((ROOT / "classroom" / "i18n" / "catalogues").glob("*nn.json"))
     return [
         *catalogues,
+        *sorted(ROOT.glob("*.nn.md")),
         *sorted(ROOT.glob("docs/*.nn.md")),
         *sorted(ROOT.glob("tests/games/*.nn.json")),
     ]
@@ -90,7 +91,7 @@ def texts(path: Path) -> list[tuple[str, str]]:
 def test_every_nn_text_is_found() -> None:
     names = {p.name for p in nn_files()}
     assert {"nn.json", "lesson.nn.json", "table.nn.json", "accessibility.nn.md",
-            "for-schools.nn.md"} <= names  # fmt: skip
+            "for-schools.nn.md", "PRIVACY.nn.md"} <= names  # fmt: skip
 
 
 @pytest.mark.parametrize("path", nn_files(), ids=lambda p: p.name)
