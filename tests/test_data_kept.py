@@ -243,7 +243,7 @@ def test_the_full_notice_in_every_language_holds_every_period(lang: str) -> None
     assert [int(n) for n in WEEKS.findall(text)] == [WEEKS_KEPT]
     assert {int(n) for n in NIGHTS.findall(text)} == {RESTORE_COPY_DAYS}
     assert SCHOOL_YEAR_END.search(text)
-    assert f"(docs/data-kept.md)" in text
+    assert "(docs/data-kept.md)" in text
     for other, path in FULL.items():
         assert other == lang or f"]({path.name})" in text
     for pupils in PUPILS:
