@@ -16,6 +16,7 @@ from bot.config import Config
 from bot.ops.backup import RESTORE_COPY_DAYS
 from bot.services.privacy import WEEKS_KEPT, Retention
 from classroom.periods import local_time
+from school.settings import SchoolSettings
 from table.keep import DEFAULT_KEEP_DAYS
 from table.roster import school_year_start
 
@@ -260,3 +261,25 @@ def test_the_full_notices_have_the_same_parts() -> None:
         text = FULL[lang].read_text("utf-8")
         assert re.findall(r"^##+ ", text, flags=re.M) == english, lang
         assert "`games`" not in text and "](PRIVACY.md)" in text
+
+
+# A one-time sign-in link lasts 7 days (the school server's design: `mattekrig teachers add`).
+SIGN_IN_LINK_DAYS = 7
+
+
+def test_the_school_server_keeps_what_its_settings_say() -> None:
+    """docs/data-kept.md's school server: lessons per teacher, the hours after which an unused
+    lesson ends and the days an ended one is kept are the school server's defaults; a sign-in
+    link lasts its 7 days; the teachers' ids, links and sessions are named."""
+    text = (ROOT / "docs" / "data-kept.md").read_text("utf-8")
+    server = text.split("## A school server")[1]
+    (row,) = [line for line in server.splitlines() if "`LESSONS_PER_TEACHER`" in line]
+    school = SchoolSettings()
+    assert f"at most {school.lessons_per_teacher} open lessons per teacher" in row
+    assert f"a lesson unused for {school.idle_hours} hours ends" in row
+    assert f"deleted {school.keep_days} days after it ended" in row
+    assert school.keep_days == defaults()["LESSON_KEEP_DAYS"]
+    (link,) = [line for line in server.splitlines() if "one-time sign-in link" in line]
+    assert f"or {SIGN_IN_LINK_DAYS} days" in link
+    for kept in ("OpenID Connect", "SHA-256 digest of its cookie", "(`DATABASE_URL`)"):
+        assert kept in server
