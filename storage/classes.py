@@ -5,7 +5,9 @@ Every method is one transaction. The caller supplies the times and the cards' co
 draws nothing). Forgetting a pupil deletes the pupil's roster row, rounds and notes, and
 renames the pupil's seats in the lessons of the class still kept (their seats' names and the
 names on their games), so no name of the pupil is left in the database; deleting a class
-deletes its pupils, rounds, notes and every lesson of the class still kept.
+deletes its pupils, rounds, notes and every lesson of the class still kept. Both are
+remembered as fingerprints (`storage.fingerprints`), so that a backup restored later deletes
+them again (`delete_again`).
 
 A lesson belongs to a class when its stored state names it (``state.class_id``) and maps its
 seats to the class's pupils (``state.pupils``: seat id → pupil id).
@@ -19,6 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from storage.errors import NotFoundError, RosterConflictError
+from storage.fingerprints import fingerprint, made, record
 from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow, TallyRow
 from storage.sql import Transactions, all_rows, dump, new_id, one
 
@@ -233,31 +236,32 @@ class ClassStorage(Transactions):
 
         return await self._read(_tx)
 
-    async def forget_pupil(self, pupil_id: int) -> bool:
+    async def forget_pupil(self, pupil_id: int, at: int) -> bool:
         """Delete the pupil, the card, the rounds and notes, and the pupil's name in the
-        lessons of the class still kept (module docstring); False if there was none."""
+        lessons of the class still kept (module docstring), and remember it was done (a
+        fingerprint: a backup restored later forgets the pupil again); False if there was
+        none."""
 
         def _tx(conn: sqlite3.Connection) -> bool:
             row = one(conn, "SELECT * FROM class_pupils WHERE id = ?", (pupil_id,))
             if row is None:
                 return False
-            _scrub_lessons(conn, int(row["class_id"]), {pupil_id: row["name"]})
-            conn.execute("DELETE FROM class_rounds WHERE pupil_id = ?", (pupil_id,))
-            conn.execute("DELETE FROM class_notes WHERE pupil_id = ?", (pupil_id,))
-            conn.execute("DELETE FROM class_pupils WHERE id = ?", (pupil_id,))
+            _forget_pupil(conn, pupil_id, int(row["class_id"]), row["name"])
+            record(conn, "pupil", made(pupil_id, int(row["created_at"])), at)
             return True
 
         return await self._write(_tx)
 
-    async def delete_class(self, class_id: int) -> bool:
-        """Delete the class, its roster, its results and every lesson of it still kept."""
+    async def delete_class(self, class_id: int, at: int) -> bool:
+        """Delete the class, its roster, its results and every lesson of it still kept, and
+        remember it was done (a fingerprint: a backup restored later deletes it again)."""
 
         def _tx(conn: sqlite3.Connection) -> bool:
-            for lesson_id, _ in _lessons_of(conn, class_id):
-                _delete_lesson(conn, lesson_id)
-            for table in ("class_rounds", "class_notes", "class_pupils"):
-                conn.execute(f"DELETE FROM {table} WHERE class_id = ?", (class_id,))
-            return conn.execute("DELETE FROM classes WHERE id = ?", (class_id,)).rowcount > 0
+            row = one(conn, "SELECT created_at FROM classes WHERE id = ?", (class_id,))
+            _delete_class(conn, class_id)
+            if row is not None:
+                record(conn, "class", made(class_id, int(row["created_at"])), at)
+            return row is not None
 
         return await self._write(_tx)
 
@@ -278,6 +282,47 @@ class ClassStorage(Transactions):
             return gone
 
         return await self._write(_tx)
+
+
+def delete_again(
+    conn: sqlite3.Connection, key: bytes, marks: set[tuple[str, str]]
+) -> dict[str, int]:
+    """A restored backup's classes, pupils and lessons whose fingerprints (made with ``key``)
+    are among ``marks`` (kind, fingerprint): deleted again, as they were deleted after the
+    backup was taken. Returns how many of each."""
+    counts = {"classes": 0, "pupils": 0, "lessons": 0}
+
+    def marked(kind: str, row: Any) -> bool:
+        return (kind, fingerprint(key, kind, made(int(row["id"]), int(row["created_at"])))) in marks
+
+    for c in all_rows(conn, "SELECT id, created_at FROM classes ORDER BY id"):
+        if marked("class", c):
+            _delete_class(conn, int(c["id"]))
+            counts["classes"] += 1
+    for p in all_rows(conn, "SELECT id, class_id, name, created_at FROM class_pupils ORDER BY id"):
+        if marked("pupil", p):
+            _forget_pupil(conn, int(p["id"]), int(p["class_id"]), p["name"])
+            counts["pupils"] += 1
+    for lesson in all_rows(conn, "SELECT id, created_at FROM lessons ORDER BY id"):
+        if marked("lesson", lesson):
+            _delete_lesson(conn, int(lesson["id"]))
+            counts["lessons"] += 1
+    return counts
+
+
+def _forget_pupil(conn: sqlite3.Connection, pupil_id: int, class_id: int, name: str) -> None:
+    _scrub_lessons(conn, class_id, {pupil_id: name})
+    for table in ("class_rounds", "class_notes"):
+        conn.execute(f"DELETE FROM {table} WHERE pupil_id = ?", (pupil_id,))
+    conn.execute("DELETE FROM class_pupils WHERE id = ?", (pupil_id,))
+
+
+def _delete_class(conn: sqlite3.Connection, class_id: int) -> None:
+    for lesson_id, _ in _lessons_of(conn, class_id):
+        _delete_lesson(conn, lesson_id)
+    for table in ("class_rounds", "class_notes", "class_pupils"):
+        conn.execute(f"DELETE FROM {table} WHERE class_id = ?", (class_id,))
+    conn.execute("DELETE FROM classes WHERE id = ?", (class_id,))
 
 
 def _delete_lesson(conn: sqlite3.Connection, lesson_id: int) -> None:
@@ -323,4 +368,4 @@ def _scrub_lessons(conn: sqlite3.Connection, class_id: int, names: dict[int, str
         conn.execute("UPDATE lessons SET state = ? WHERE id = ?", (dump(state), lesson_id))
 
 
-__all__ = ["FORGOTTEN", "ClassStorage"]
+__all__ = ["FORGOTTEN", "ClassStorage", "delete_again"]

@@ -26,6 +26,7 @@ from storage.errors import (
     LessonCodeTakenError,
     NotFoundError,
 )
+from storage.fingerprints import made, record
 from storage.records.lessons import (
     LessonAction,
     LessonChange,
@@ -168,9 +169,19 @@ class LessonStorage(Transactions):
 
         return await self._write(_tx)
 
-    async def delete_lesson(self, lesson_id: int) -> bool:
-        """Delete a lesson and everything of it now; False if there was none."""
-        return await self._write(lambda conn: _delete(conn, lesson_id))
+    async def delete_lesson(self, lesson_id: int, at: int) -> bool:
+        """Delete a lesson and everything of it now, and remember it was done (a fingerprint:
+        a backup restored later deletes it again); False if there was none."""
+
+        def _tx(conn: sqlite3.Connection) -> bool:
+            row = one(conn, "SELECT created_at FROM lessons WHERE id = ?", (lesson_id,))
+            if row is None:
+                return False
+            _delete(conn, lesson_id)
+            record(conn, "lesson", made(lesson_id, int(row["created_at"])), at)
+            return True
+
+        return await self._write(_tx)
 
     async def purge_lessons(self, now: int) -> int:
         """Delete the ended lessons whose retention has run out; returns how many."""

@@ -11,13 +11,14 @@ a server the bot was removed from waits in ``departed_guilds`` for its grace per
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Iterable
 from typing import Any, TypeVar
 
+from storage.classes import delete_again
 from storage.errors import ConflictError
+from storage.fingerprints import fingerprint, privacy_key, record
 from storage.records import GameResult
 from storage.result_rows import RESULT_FIELDS, players_of, result_of
 from storage.results import remove_result
@@ -178,11 +179,11 @@ class PrivacyStorage(SettingsStorage):
                 raise UserInLiveGameError(user_id, live)
             counts = _forget_user_rows(conn, user_id, at, guild_id)
             if guild_id is None:
-                _record(conn, "user", str(user_id), at)
+                record(conn, "user", str(user_id), at)
             else:
                 conn.execute(
                     "INSERT INTO forgotten (kind, fingerprint, at) VALUES ('member', ?, ?)",
-                    (_member(_key(conn), guild_id, user_id), at),
+                    (_member(privacy_key(conn), guild_id, user_id), at),
                 )
             return counts
 
@@ -194,7 +195,7 @@ class PrivacyStorage(SettingsStorage):
 
         def _tx(conn: sqlite3.Connection) -> dict[str, int]:
             counts = _forget_guild_rows(conn, guild_id)
-            _record(conn, "guild", str(guild_id), at)
+            record(conn, "guild", str(guild_id), at)
             return counts
 
         self._settings_changed(guild_id, None)
@@ -250,7 +251,7 @@ class PrivacyStorage(SettingsStorage):
 
         def _tx(conn: sqlite3.Connection) -> tuple[bytes, list[tuple[str, str, int]]]:
             rows = all_rows(conn, "SELECT kind, fingerprint, at FROM forgotten ORDER BY id")
-            return _key(conn), [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
+            return privacy_key(conn), [(str(r[0]), str(r[1]), int(r[2])) for r in rows]
 
         return await self._read(_tx)
 
@@ -261,7 +262,9 @@ class PrivacyStorage(SettingsStorage):
         had forgotten: ``entries`` (kind, fingerprint, time) made with ``key`` are recorded
         here too, and every pupil and server whose id has one of those fingerprints is
         forgotten, a live game of theirs included (the backup caught it mid-game; it cannot
-        go on). Returns rows touched per table, with ``users`` and ``guilds`` forgotten."""
+        go on); so is every class, pupil of a class and lesson deleted (`storage.classes`).
+        Returns rows touched per table, with ``users`` and ``guilds`` forgotten and
+        ``classes``, ``pupils`` and ``lessons`` deleted."""
         wanted = list(entries)
 
         def _tx(conn: sqlite3.Connection) -> dict[str, int]:
@@ -295,6 +298,7 @@ class PrivacyStorage(SettingsStorage):
                 if ("guild", fingerprint(key, "guild", str(guild_id))) in marks:
                     _add(counts, _forget_guild_rows(conn, guild_id))
                     counts["guilds"] += 1
+            _add(counts, delete_again(conn, key, marks))  # the lessons' classes and lessons
             return counts
 
         return await self._write(_tx)
@@ -348,27 +352,8 @@ class PrivacyStorage(SettingsStorage):
         return await self._write(_tx)
 
 
-def fingerprint(key: bytes, kind: str, subject: str) -> str:
-    """A forgotten id as it is kept: keyed BLAKE2b, so the table holds no id, and an id can be
-    recognised again only with this database's key. ``subject``: the id ("user", "guild")
-    or "<server id>:<user id>" ("member")."""
-    return hashlib.blake2b(f"{kind}:{subject}".encode(), key=key, digest_size=16).hexdigest()
-
-
 def _member(key: bytes, guild_id: int, user_id: int) -> str:
     return fingerprint(key, "member", f"{guild_id:d}:{user_id:d}")
-
-
-def _key(conn: sqlite3.Connection) -> bytes:
-    row = conn.execute("SELECT key FROM privacy_key WHERE id = 1").fetchone()
-    return bytes(row[0])
-
-
-def _record(conn: sqlite3.Connection, kind: str, subject: str, at: int) -> None:
-    conn.execute(
-        "INSERT INTO forgotten (kind, fingerprint, at) VALUES (?, ?, ?)",
-        (kind, fingerprint(_key(conn), kind, subject), at),
-    )
 
 
 def _abandon_live(conn: sqlite3.Connection, user_id: int, at: int, guild_id: int | None) -> None:

@@ -4,13 +4,16 @@ database as `mattekrig class` opens it (the user's `lessons.db`, or ``DATABASE_U
 
 The same deletions as the class's page: forgetting a pupil deletes the roster row, the card,
 the rounds and notes and the pupil's name in the class's lessons still kept; deleting a class
-deletes it, its pupils, their results and its lessons (`storage.classes`).
+deletes it, its pupils, their results and its lessons (`storage.classes`). Both are
+remembered, so a backup of the lessons restored later deletes them again (`mattekrig restore
+--lessons`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+import time
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -22,6 +25,10 @@ from table.cli import lesson_storage
 
 class ClassNotFoundError(NotFoundError):
     """No class of that name, or no pupil of that name in it."""
+
+
+def _now_ms() -> int:
+    return round(time.time() * 1000)
 
 
 async def _class_id(store: Storage, name: str) -> int:
@@ -63,7 +70,7 @@ def export(name: str, pupil: str | None, output: Path) -> int:
 async def _forget(name: str, pupil: str) -> bool:
     async with lesson_storage() as store:
         class_id = await _class_id(store, name)
-        return await store.forget_pupil(await _pupil_id(store, class_id, pupil))
+        return await store.forget_pupil(await _pupil_id(store, class_id, pupil), _now_ms())
 
 
 def forget(name: str, pupil: str) -> bool:
@@ -72,7 +79,7 @@ def forget(name: str, pupil: str) -> bool:
 
 async def _delete(name: str) -> bool:
     async with lesson_storage() as store:
-        return await store.delete_class(await _class_id(store, name))
+        return await store.delete_class(await _class_id(store, name), _now_ms())
 
 
 def delete(name: str) -> bool:

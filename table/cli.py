@@ -34,6 +34,7 @@ from storage.records.classes import ClassInfo
 from storage.select import open_storage
 from storage.sqlite import Storage
 from table.app import make_app
+from table.in_use import held
 from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, machine_key, open_lesson
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
@@ -43,7 +44,7 @@ from table.roster_web import Class
 from table.web import Served
 from table.web import runner as web_runner
 
-__all__ = ["is_loopback", "main", "url_of", "version"]
+__all__ = ["is_loopback", "lessons_url", "main", "url_of", "version"]
 
 
 def version() -> str:
@@ -118,15 +119,22 @@ PURGE_SECONDS = 3600  # how often a running lesson deletes the lessons past thei
 async def lesson_storage() -> AsyncIterator[Storage]:
     """The lessons' storage: the PostgreSQL that DATABASE_URL names, else a SQLite file in the
     user's data folder that only the user may read (pupils' nicknames and answers are in it)."""
-    url = os.environ.get("DATABASE_URL", "").strip() or None
+    url = lessons_url()
     path = lessons_database()
-    if url is None:
-        private_file(path)
-    store = await open_storage(path, url)
-    try:
-        yield store
-    finally:
-        await store.close()
+    with contextlib.ExitStack() as hold:
+        if url is None:
+            private_file(path)
+            hold.enter_context(held(path))  # no restore under a running lesson
+        store = await open_storage(path, url)
+        try:
+            yield store
+        finally:
+            await store.close()
+
+
+def lessons_url() -> str | None:
+    """The PostgreSQL the lessons are kept in (``DATABASE_URL``), or None: the SQLite file."""
+    return os.environ.get("DATABASE_URL", "").strip() or None
 
 
 class ClassMismatchError(StorageError):

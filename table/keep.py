@@ -150,7 +150,7 @@ class Keeper:
     async def delete(self) -> None:
         """The teacher deletes this lesson's data now; nothing of it is stored again."""
         self.ended = True
-        await self.store.delete_lesson(self.lesson_id)
+        await self.store.delete_lesson(self.lesson_id, self.now_ms())
 
     # -- what changed ------------------------------------------------------------------------
 

@@ -162,7 +162,7 @@ async def delete(request: web.Request) -> web.StreamResponse:
         with contextlib.suppress(KeyError):
             await request.app[CHANGED](request.app)
     else:
-        await keeper.store.delete_lesson(lesson_id)
+        await keeper.store.delete_lesson(lesson_id, keeper.now_ms())
     raise web.HTTPSeeOther(f"/teacher/lessons?lang={lang}")
 
 

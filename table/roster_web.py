@@ -232,7 +232,7 @@ async def forget(request: web.Request) -> web.Response:
     async with lesson.lock:
         forget_in_lesson(lesson, pupil.id)
         await lesson.save()
-        await klass.store.forget_pupil(pupil.id)
+        await klass.store.forget_pupil(pupil.id, now_ms())
         await load_roster(klass.store, lesson)
     return await roster_page(request, lang, note=t("class.roster.forgotten", lang))
 
@@ -262,7 +262,7 @@ async def delete_class(request: web.Request) -> web.Response:
         lesson.end()
         if keeper is not None:
             await keeper.delete()  # nothing of this lesson is stored again
-        await klass.store.delete_class(info.id)
+        await klass.store.delete_class(info.id, now_ms())
         lesson.class_id = None
         lesson.roster = {}  # no card opens a seat any more
         lesson.pupils = {}

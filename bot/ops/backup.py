@@ -23,6 +23,12 @@ kept as fingerprints, `storage.privacy`). It also carries over the servers the r
 database knew the bot had left, with the day each left: else the bot, finding them gone at its
 next start, would mark them as leaving that day and their 30 days would start over.
 
+The lessons' database (``lessons.db``, `mattekrig backup --lessons`) is backed up and
+restored the same way, as ``lessons-<time>.db``: it has the same schema, and it records every
+class deleted, pupil of a class forgotten and lesson deleted as the bot records its forgets,
+so a restore deletes them again. Its lock is the one every running lesson holds shared
+(`table.in_use`): no restore under a lesson.
+
 A ``before-restore`` copy holds pupils' data as any backup does, so it lives no longer than the
 recommended nightly backups (``RESTORE_COPY_DAYS``): every backup and every restore deletes the
 older ones beside the database.
@@ -44,8 +50,10 @@ from bot.ops.lock import DatabaseLock, DatabaseLocked
 from bot.ops.private import create_private, database_files, make_folder, make_private
 from storage.errors import StorageError
 
-# A dated backup's name; only files named like this are ever pruned.
+# A dated backup's name (the bot's database; the lessons' are ``lessons-…``): only files
+# named like this are ever pruned.
 DATED = re.compile(r"mattekrig-(\d{8}-\d{6})\.db")
+BOT, LESSONS = "mattekrig", "lessons"
 # How long a copy kept by `restore` lives: as long as the nightly backups (`--keep 14`).
 RESTORE_COPY_DAYS = 14
 
@@ -60,6 +68,8 @@ class Copied:
     pruned: tuple[Path, ...] = ()
     # restore: pupils and servers forgotten again (forgets made after the backup was taken)
     forgotten_again: tuple[int, int] = (0, 0)
+    # ... and the lessons' classes, pupils of a class and lessons deleted again
+    deleted_again: tuple[int, int, int] = (0, 0, 0)
 
 
 def _stamp(now: dt.datetime | None) -> str:
@@ -109,11 +119,12 @@ def backup(
     *,
     keep: int | None = None,
     now: dt.datetime | None = None,
+    name: str = BOT,
 ) -> Copied:
     """Copy the running (or stopped) database to ``target``: a new file, or a folder (an
-    existing one, or any path ending in ``/``) to put ``mattekrig-<time>.db`` in. Never
-    overwrites a file. ``keep``: then delete all but the newest ``keep`` dated backups in
-    that folder."""
+    existing one, or any path ending in ``/``) to put ``<name>-<time>.db`` in. Never
+    overwrites a file. ``keep``: then delete all but the newest ``keep`` dated backups of
+    that ``name`` in that folder (the bot's and the lessons' share a folder apart)."""
     if not database.is_file():
         raise StartupError(f"there is no database at {database} to back up.")
     if keep is not None and keep < 1:
@@ -122,7 +133,7 @@ def backup(
     folder = _is_folder(target)
     if folder:
         _make_backup_folder(path)
-        path = path / f"mattekrig-{_stamp(now)}.db"
+        path = path / f"{name}-{_stamp(now)}.db"
     elif keep is not None:
         raise StartupError(
             f"--keep prunes the dated backups in a folder: give a folder ending in / "
@@ -141,7 +152,7 @@ def backup(
         raise StartupError(f"the backup of {database} failed ({error}).") from None
     except OSError as error:
         raise StartupError(f"cannot write the backup {path} ({error.strerror}).") from None
-    pruned = _prune(path.parent, keep) if folder and keep is not None else ()
+    pruned = _prune(path.parent, keep, name) if folder and keep is not None else ()
     pruned += prune_restore_copies(database, now)
     return Copied(path, version, path.stat().st_size, pruned=pruned)
 
@@ -157,17 +168,18 @@ def _make_backup_folder(folder: Path) -> None:
         ) from None
 
 
-def dated_backups(folder: Path) -> list[Path]:
-    """The folder's dated backups, oldest first (their names sort by time)."""
+def dated_backups(folder: Path, name: str = BOT) -> list[Path]:
+    """The folder's dated backups of ``name``, oldest first (their names sort by time)."""
+    dated = DATED if name == BOT else re.compile(re.escape(name) + r"-(\d{8}-\d{6})\.db")
     return sorted(
-        (p for p in folder.iterdir() if DATED.fullmatch(p.name) and p.is_file()),
+        (p for p in folder.iterdir() if dated.fullmatch(p.name) and p.is_file()),
         key=lambda p: p.name,
     )
 
 
-def _prune(folder: Path, keep: int) -> tuple[Path, ...]:
+def _prune(folder: Path, keep: int, name: str) -> tuple[Path, ...]:
     """Delete all but the newest ``keep`` dated backups; any other file is left alone."""
-    old = dated_backups(folder)[:-keep]
+    old = dated_backups(folder, name)[:-keep]
     for path in old:
         try:
             path.unlink()
@@ -265,41 +277,43 @@ def _departed(path: Path) -> dict[int, int]:
 
 def _forget_again(
     database: Path, replaced: Forgets | None, backup: Forgets | None, departed: dict[int, int]
-) -> tuple[int, int]:
+) -> dict[str, int]:
     """Apply to the restored ``database`` the forgets the replaced one recorded after the
     backup was taken (those the backup does not hold), then mark again the servers it knew
-    the bot had left, from the day each left. Returns (pupils, servers) forgotten again."""
+    the bot had left, from the day each left. Returns how many pupils and servers were
+    forgotten again (``users``, ``guilds``), and classes, pupils of a class and lessons
+    deleted again (``classes``, ``pupils``, ``lessons``)."""
     key, entries = replaced if replaced is not None else (b"", [])
     known = set(backup[1]) if backup is not None else set()
     new = [entry for entry in entries if entry not in known]
     if not new and not departed:
-        return (0, 0)
+        return {}
     from storage import Storage
 
     async def _apply() -> dict[str, int]:
         async with await Storage.open(database) as storage:
             at = int(dt.datetime.now(dt.UTC).timestamp() * 1000)
-            counts = (
-                await storage.reapply_forgotten(key, new, at) if new else {"users": 0, "guilds": 0}
-            )
+            counts = await storage.reapply_forgotten(key, new, at) if new else {}
             for guild_id, left_at in sorted(departed.items()):
                 # the first departure counts: a mark the backup holds already stays
                 await storage.guild_left(guild_id, left_at)
             return counts
 
-    counts = asyncio.run(_apply())
-    return (counts["users"], counts["guilds"])
+    return asyncio.run(_apply())
 
 
-def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> Copied:
-    """Make ``database`` a copy of the backup ``source`` while no bot runs on it, then apply
-    again the forgets recorded since the backup was taken (which migrates an older backup
-    at once; otherwise the bot does at its next start)."""
+def restore(
+    source: Path, database: Path, *, now: dt.datetime | None = None, user: str = "Mattekrig bot"
+) -> Copied:
+    """Make ``database`` a copy of the backup ``source`` while no bot runs on it (``user``:
+    what runs on it, for the refusal), then apply again the forgets recorded since the
+    backup was taken (which migrates an older backup at once; otherwise the bot does at its
+    next start)."""
     version = _readable_backup(source)
     if database.is_dir():
         raise StartupError(f"DATABASE_PATH {database} is a folder, not a database file.")
     check_folder(database, True)
-    again = (0, 0)
+    again: dict[str, int] = {}
     try:
         with DatabaseLock(database) as lock:
             replaced, departed = _forgets(database), _departed(database)
@@ -330,7 +344,7 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
     except DatabaseLocked as locked:
         pid = f" (process {locked.holder})" if locked.holder is not None else ""
         raise StartupError(
-            f"a Mattekrig bot{pid} is running on the database {database}: stop it, then restore."
+            f"a {user}{pid} is running on the database {database}: stop it, then restore."
         ) from None
     except sqlite3.Error as error:
         raise StartupError(f"restoring {source} into {database} failed ({error}).") from None
@@ -341,4 +355,8 @@ def restore(source: Path, database: Path, *, now: dt.datetime | None = None) -> 
     except StorageError as error:
         raise StartupError(f"{error}.") from None
     size = database.stat().st_size
-    return Copied(database, version, size, kept, pruned=pruned, forgotten_again=again)
+    forgotten = (again.get("users", 0), again.get("guilds", 0))
+    deleted = (again.get("classes", 0), again.get("pupils", 0), again.get("lessons", 0))
+    return Copied(
+        database, version, size, kept, pruned, forgotten_again=forgotten, deleted_again=deleted
+    )

@@ -23,7 +23,7 @@ import discord
 from bot.config import Config, StartupError, load_config
 from bot.heartbeat import heartbeat_path, staleness
 from bot.logs import setup_logging
-from bot.ops.backup import RESTORE_COPY_DAYS, backup, restore
+from bot.ops.backup import LESSONS, RESTORE_COPY_DAYS, backup, restore
 from bot.ops.check import offline, online
 from bot.ops.lock import DatabaseLock
 from bot.ops.startup import old_database_sentence, prepare
@@ -35,6 +35,7 @@ COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "privacy"
 UNREACHABLE = 1
 UNHEALTHY = 1  # a health check's problem: Docker's "unhealthy" (it reserves 2)
 PROBLEM = 2
+LESSONS_HELP = "the class lessons' database (lessons.db, mattekrig class's), not the bot's"
 REJECTED = (
     "Discord rejected DISCORD_TOKEN: reset the token in the Developer Portal (Bot → Reset "
     "Token) and put the new one in .env."
@@ -105,8 +106,12 @@ def parser() -> argparse.ArgumentParser:
         metavar="N",
         help="then delete all but the newest N dated backups in that folder",
     )
+    copy.add_argument("--lessons", action="store_true", help=LESSONS_HELP)
     back = command("restore", "replace the database with a backup (the bot must be stopped)")
     back.add_argument("path", type=Path, help="the backup file")
+    back.add_argument(
+        "--lessons", action="store_true", help=LESSONS_HELP + " (no lesson may be running)"
+    )
     move = command(
         "migrate-db", "copy a SQLite database into an empty PostgreSQL one (several processes)"
     )
@@ -277,18 +282,37 @@ def _sync(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lessons_database(doing: str) -> Path:
+    """The lessons' SQLite file (`mattekrig class`'s), for ``--lessons``."""
+    from storage.paths import lessons_database
+    from table.cli import lessons_url
+
+    if lessons_url() is not None:
+        raise StartupError(
+            f"the lessons are kept in the PostgreSQL that DATABASE_URL names: {doing} it with "
+            "the school's own database routine (pg_dump), not with mattekrig."
+        )
+    return lessons_database()
+
+
 def _backup(args: argparse.Namespace) -> int:
-    config = _database_config(need_token=False)
-    copied = backup(config.database_path, args.path, keep=args.keep)
-    print(f"backed up {config.database_path} to {copied.path} (schema version {copied.version})")
+    if args.lessons:
+        database = _lessons_database("back up")
+        copied = backup(database, args.path, keep=args.keep, name=LESSONS)
+    else:
+        database = _database_config(need_token=False).database_path
+        copied = backup(database, args.path, keep=args.keep)
+    print(f"backed up {database} to {copied.path} (schema version {copied.version})")
     if copied.pruned:
         print(f"deleted {len(copied.pruned)} older backup(s): {', '.join(map(str, copied.pruned))}")
     return 0
 
 
 def _restore(args: argparse.Namespace) -> int:
-    config = _database_config(need_token=False)
-    copied = restore(args.path, config.database_path)
+    if args.lessons:
+        copied = restore(args.path, _lessons_database("restore"), user="lesson (mattekrig class)")
+    else:
+        copied = restore(args.path, _database_config(need_token=False).database_path)
     kept = f"; the database it replaced is kept as {copied.kept}" if copied.kept else ""
     print(f"restored {args.path} into {copied.path} (schema version {copied.version}){kept}")
     pupils, servers = copied.forgotten_again
@@ -296,6 +320,12 @@ def _restore(args: argparse.Namespace) -> int:
         print(
             f"forgot again {pupils} pupil(s) and {servers} server(s) deleted after the backup "
             "was taken"
+        )
+    classes, class_pupils, lessons = copied.deleted_again
+    if classes or class_pupils or lessons:
+        print(
+            f"deleted again {classes} class(es), {class_pupils} pupil(s) of a class and "
+            f"{lessons} lesson(s) deleted after the backup was taken"
         )
     if copied.pruned:
         names = ", ".join(map(str, copied.pruned))

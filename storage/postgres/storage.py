@@ -171,9 +171,9 @@ class PostgresStorage(Storage):
         with self._lesson(lesson_id):
             return await super().end_lesson(lesson_id, at, keep_ms)
 
-    async def delete_lesson(self, lesson_id: int) -> bool:
+    async def delete_lesson(self, lesson_id: int, at: int) -> bool:
         with self._lesson(lesson_id):
-            return await super().delete_lesson(lesson_id)
+            return await super().delete_lesson(lesson_id, at)
 
     async def pragma(self, name: str) -> Any:
         raise StorageError("PRAGMA is SQLite's; PostgreSQL has none")

@@ -108,8 +108,8 @@ async def test_forgetting_a_pupil_leaves_no_trace(store: Storage, backend: Backe
     await store.commit_lesson(lesson, change)
     await store.record_rounds(klass.id, [_round(ada.id, 0, "sign_slip"), _round(bo.id, 0)],
                               [NoteRow(ada.id, 1, T0, "g1", "not_simplified", 1, T0)])  # fmt: skip
-    assert await store.forget_pupil(ada.id)
-    assert not await store.forget_pupil(ada.id)
+    assert await store.forget_pupil(ada.id, T0 + DAY)
+    assert not await store.forget_pupil(ada.id, T0 + DAY)
     assert await store.pupil_by_card("AAAA2222") is None
     rounds, notes = await store.class_rounds(klass.id)
     assert [r.pupil_id for r in rounds] == [bo.id] and notes == []
@@ -131,7 +131,7 @@ async def test_deleting_a_class_leaves_nothing_of_it(store: Storage, backend: Ba
     kept = await _lesson_of(store, other.id, {"s1": kari.id})
     await store.record_rounds(klass.id, [_round(ada.id, 0, "sign_slip")], [])
     await store.record_rounds(other.id, [_round(kari.id, 0)], [])
-    assert await store.delete_class(klass.id)
+    assert await store.delete_class(klass.id, T0 + DAY)
     with pytest.raises(NotFoundError):
         await store.load_lesson(lesson)
     assert (await store.load_lesson(kept)).info.id == kept
@@ -170,10 +170,10 @@ async def test_forget_and_delete_leave_no_trace_in_postgresql() -> None:
         bo = await store.add_pupil(klass.id, "Borghild", "BBBB3333", T0)
         await _lesson_of(store, klass.id, {"s1": ada.id, "s2": bo.id})
         await store.record_rounds(klass.id, [_round(ada.id, 0, "sign_slip"), _round(bo.id, 0)], [])
-        await store.forget_pupil(ada.id)
+        await store.forget_pupil(ada.id, T0 + DAY)
         assert scan_postgres(url, "Adalinde", "AAAA2222") == []
         assert scan_postgres(url, "Borghild")
-        await store.delete_class(klass.id)
+        await store.delete_class(klass.id, T0 + DAY)
         assert scan_postgres(url, "Borghild", "BBBB3333", "7B", "Bo & Cy") == []
     finally:
         await store.close()

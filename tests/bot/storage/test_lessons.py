@@ -178,8 +178,8 @@ async def test_the_teacher_deletes_a_lesson_at_once(store: Storage) -> None:
     await store.commit_lesson(
         lesson, _change(T0, seats=_seats(), games=(_game(),), actions=(_act(0),))
     )
-    assert await store.delete_lesson(lesson) is True
-    assert await store.delete_lesson(lesson) is False
+    assert await store.delete_lesson(lesson, T0) is True
+    assert await store.delete_lesson(lesson, T0) is False
     assert await _rows(store) == 0
 
 

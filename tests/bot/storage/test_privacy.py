@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from storage import Storage, UserInLiveGameError
-from storage.privacy import fingerprint
+from storage.fingerprints import fingerprint
 
 from .helpers import ADA, BO, T0, append, live_games, new_game
 from .results_helpers import DAY, duel, record

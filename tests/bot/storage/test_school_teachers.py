@@ -137,7 +137,7 @@ async def test_a_removed_teacher_goes_once_nothing_is_kept_under_their_id(store:
     await store.remove_school_teacher(kept.id, T0)
     await store.remove_school_teacher(gone.id, T0)
     assert await store.purge_sign_ins(T0 + 1) == 1
-    assert await store.delete_class(klass.id)
+    assert await store.delete_class(klass.id, T0 + 1)
     assert await store.purge_sign_ins(T0 + 2) == 1
     assert await store.purge_sign_ins(T0 + 3) == 0
 
