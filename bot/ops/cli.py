@@ -31,7 +31,10 @@ from bot.paths import old_default_database
 
 log = logging.getLogger("bot")
 
-COMMANDS = ("run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play", "class")
+COMMANDS = (
+    "run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play", "class",
+    "teachers",
+)  # fmt: skip
 UNREACHABLE = 1
 UNHEALTHY = 1  # a health check's problem: Docker's "unhealthy" (it reserves 2)
 PROBLEM = 2
@@ -124,7 +127,7 @@ def parser() -> argparse.ArgumentParser:
     )
     privacy_commands(command("privacy", "export or delete a pupil's or a server's data"))
     # Listed here for --help; `main` hands `play …` and `class …` to the table's own
-    # command line.
+    # command line, `teachers …` to the school server's.
     commands.add_parser(
         "play",
         help="play in the browser on this computer: no Discord, no token (mattekrig play --help)",
@@ -133,6 +136,11 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "class",
         help="a class lesson: pupils join on their own devices (mattekrig class --help)",
+        add_help=False,
+    )
+    commands.add_parser(
+        "teachers",
+        help="the teachers who sign in to a school server (mattekrig teachers --help)",
         add_help=False,
     )
     return top
@@ -425,6 +433,10 @@ def main(argv: list[str] | None = None) -> int:
         from table.cli import main as play  # the browser table needs no Discord
 
         return play(given[1:], kind="class" if given[0] == "class" else "play")
+    if given and given[0] == "teachers":
+        from school.cli import main as school  # the school server needs no Discord
+
+        return school(given)
     args = parser().parse_args(arguments(given))
     try:
         return HANDLERS[args.command](args)

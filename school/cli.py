@@ -1,0 +1,19 @@
+"""The school server's commands, which `mattekrig` hands over whole: ``teachers …`` (the
+teachers who may sign in, school/teachers.py)."""
+
+from __future__ import annotations
+
+from school import teachers
+
+COMMANDS = ("teachers",)
+
+
+def main(argv: list[str]) -> int:
+    """``argv`` starts with the command's name (``teachers``)."""
+    command, rest = argv[0], argv[1:]
+    if command == "teachers":
+        return teachers.main(rest)
+    raise ValueError(f"not a school server command: {command}")
+
+
+__all__ = ["COMMANDS", "main"]
