@@ -169,11 +169,31 @@ def compose() -> dict[str, Any]:
 
 
 def bots() -> dict[str, dict[str, Any]]:
+    """The services that run the image's own command: the bot."""
+    return {
+        name: service
+        for name, service in compose()["services"].items()
+        if service.get("image") == "mattekrig" and "command" not in service
+    }
+
+
+def servers() -> dict[str, dict[str, Any]]:
+    """The services that run `mattekrig serve`: the school server's processes."""
     return {
         name: service
         for name, service in compose()["services"].items()
         if service.get("image") == "mattekrig"
+        and service.get("command", [None])[:2] == ["mattekrig", "serve"]
     }
+
+
+def compose_env() -> dict[str, str]:
+    """The `.env` the compose file's recipe makes (a password in place of `$p`)."""
+    (recipe,) = [command for name, command in env_recipes() if name == "docker-compose.yml"]
+    printf = re.search(r"printf '([^']*)'", recipe)
+    assert printf is not None, recipe
+    text = printf.group(1).replace("%s", "pw").replace("\\n", "\n")
+    return dict(line.split("=", 1) for line in text.splitlines())
 
 
 def test_every_bot_service_has_the_data_volume_and_rotated_logs() -> None:
@@ -206,10 +226,10 @@ def test_no_recipe_puts_the_token_on_a_command_line_or_in_the_environment() -> N
     for name, service in bots().items():
         assert "DISCORD_TOKEN" not in service["environment"], name
         path = service["environment"]["DISCORD_TOKEN_FILE"]
-        (secret,) = service["secrets"]
-        assert path == f"/run/secrets/{secret['source']}", name
-        assert secret["uid"] == "10001" and secret["mode"] == 0o400, name
-        assert secret["source"] in spec["secrets"], name
+        assert path in {f"/run/secrets/{secret['source']}" for secret in service["secrets"]}
+        for secret in service["secrets"]:  # the token and the database's URL alike
+            assert secret["uid"] == "10001" and secret["mode"] == 0o400, name
+            assert secret["source"] in spec["secrets"], name
 
 
 def test_the_health_check_wants_a_bot_connected_to_discord() -> None:
@@ -233,8 +253,9 @@ def test_the_migrate_recipes_name_what_compose_has() -> None:
     database = next(
         n for n, s in services.items() if str(s.get("image", "")).startswith("postgres")
     )
-    for bot in bots().values():
-        assert urlsplit(bot["environment"]["DATABASE_URL"]).hostname == database
+    url = compose_env()["DATABASE_URL"]  # the secret the bots read (DATABASE_URL_FILE)
+    assert urlsplit(url).hostname == database
+    assert url == f"postgresql://mattekrig:pw@{database}:5432/mattekrig"
     recipes = 0
     for name, text in documents_with_commands().items():
         for run in re.findall(r"docker compose run (?:--\S+ )*(\S+)", text):

@@ -303,12 +303,25 @@ def _lessons_database(doing: str) -> Path:
     return lessons_database()
 
 
+def _bot_database(verb: str) -> Path:
+    """The bot's SQLite file. On PostgreSQL, backup and restore would have copied an unrelated
+    file at DATABASE_PATH and said "backed up", while the real data went unsaved."""
+    config = _database_config(need_token=False)
+    if config.database_url is not None:
+        raise StartupError(
+            f"the database is PostgreSQL ({config.database_label}): {verb} it with "
+            "PostgreSQL's own tools (pg_dump, pg_restore); `mattekrig backup` and `restore` "
+            "copy a SQLite file."
+        )
+    return config.database_path
+
+
 def _backup(args: argparse.Namespace) -> int:
     if args.lessons:
         database = _lessons_database("back up")
         copied = backup(database, args.path, keep=args.keep, name=LESSONS)
     else:
-        database = _database_config(need_token=False).database_path
+        database = _bot_database("back up")
         copied = backup(database, args.path, keep=args.keep)
     print(f"backed up {database} to {copied.path} (schema version {copied.version})")
     if copied.pruned:
@@ -320,7 +333,7 @@ def _restore(args: argparse.Namespace) -> int:
     if args.lessons:
         copied = restore(args.path, _lessons_database("restore"), user="lesson (mattekrig class)")
     else:
-        copied = restore(args.path, _database_config(need_token=False).database_path)
+        copied = restore(args.path, _bot_database("restore"))
     kept = f"; the database it replaced is kept as {copied.kept}" if copied.kept else ""
     print(f"restored {args.path} into {copied.path} (schema version {copied.version}){kept}")
     pupils, servers = copied.forgotten_again
@@ -345,13 +358,17 @@ def _restore(args: argparse.Namespace) -> int:
 
 
 def _migrate_db(args: argparse.Namespace) -> int:
-    from bot.config import environment
+    from bot.config import environment, with_secret_files
     from bot.database_url import url_label, url_problem
     from bot.ops.migrate_db import copy, source_path
 
     target, name = args.target, "--to"
-    if target is None:  # inside the compose service, DATABASE_URL is the database to fill
-        target, name = environment()[0].get("DATABASE_URL", "").strip() or None, "DATABASE_URL"
+    if target is None:  # inside the compose service: the database it names (DATABASE_URL_FILE)
+        problems: list[str] = []
+        settings = with_secret_files(environment()[0], problems, need_token=False)
+        if problems:
+            raise StartupError(problems[0])
+        target, name = settings.get("DATABASE_URL", "").strip() or None, "DATABASE_URL"
     if target is None:
         raise StartupError(
             "give the PostgreSQL database to move into with --to postgresql://… "

@@ -194,6 +194,24 @@ async def test_backup_and_restore_commands(
     assert "the database it replaced is kept as" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("verb", ["backup", "restore"])
+async def test_backup_and_restore_refuse_a_postgresql_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], verb: str
+) -> None:
+    """With DATABASE_URL set they copied the SQLite file at DATABASE_PATH instead and said
+    "backed up": the PostgreSQL database the bot (or the school server) uses went unsaved."""
+    database = await _database(tmp_path / "m.db")
+    monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setenv("DATABASE_PATH", str(database))
+    monkeypatch.setenv("DATABASE_URL", "postgresql://mk:secret@db.school.example:5432/mattekrig")
+    monkeypatch.chdir(tmp_path)
+    assert main([verb, str(tmp_path / "b.db")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.startswith("mattekrig: the database is PostgreSQL (postgresql://db.school.example")
+    assert "pg_dump" in err and "secret" not in err and "\n" not in err
+    assert not (tmp_path / "b.db").exists()
+
+
 def replays(stored: Any) -> bool:
     """The stored game's actions, replayed from its configuration and seed with the recorded
     chance outcomes (RULES §1.6), give exactly the stored events."""

@@ -130,6 +130,25 @@ def test_migrate_db_refuses_what_it_cannot_read_in_one_sentence(
     assert says in said and "secret" not in said
 
 
+def test_migrate_db_fills_the_database_its_secret_file_names(
+    work: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """In compose the URL is a secret file (DATABASE_URL_FILE), never in the environment: the
+    recipe `docker compose run --rm shard-0 mattekrig migrate-db --from sqlite:…` gives no
+    `--to`, so the default reads the file as every other command does."""
+    (tmp_path / "database_url").write_text("postgresql://u:secret@h:abc/d\n", encoding="utf-8")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_URL_FILE", str(tmp_path / "database_url"))
+    with sqlite3.connect(work / "x.db") as conn:
+        conn.execute("PRAGMA user_version = 1")
+    assert main(["migrate-db", "--from", "sqlite:x.db"]) == 2
+    said = _one_sentence(capsys.readouterr().err)  # the file's URL was read, and checked
+    assert "DATABASE_URL has the port 'abc'" in said and "secret" not in said
+    monkeypatch.setenv("DATABASE_URL_FILE", str(tmp_path / "absent"))
+    assert main(["migrate-db", "--from", "sqlite:x.db"]) == 2
+    assert "DATABASE_URL_FILE names" in _one_sentence(capsys.readouterr().err)
+
+
 def _mode(path: Path) -> int:
     return stat.S_IMODE(path.stat().st_mode)
 
