@@ -292,10 +292,15 @@ def _sync(args: argparse.Namespace) -> int:
 
 def _lessons_database(doing: str) -> Path:
     """The lessons' SQLite file (`mattekrig class`'s), for ``--lessons``."""
+    from bot.config import environment, read_config
     from storage.paths import lessons_database
     from table.cli import lessons_url
 
-    if lessons_url() is not None:
+    # the URL given in a secret file (DATABASE_URL_FILE, as systemd's credentials and
+    # compose's secrets give it) or a `.env` counts too: else the SQLite file would be copied
+    # while the lessons are in PostgreSQL
+    settings, _ = read_config(environment()[0], need_token=False)
+    if lessons_url() is not None or settings.database_url is not None:
         raise StartupError(
             f"the lessons are kept in the PostgreSQL that DATABASE_URL names: {doing} it with "
             "the school's own database routine (pg_dump), not with mattekrig."

@@ -153,3 +153,16 @@ def test_lessons_in_postgresql_are_the_schools_to_back_up(
         assert "PostgreSQL that DATABASE_URL names" in err and "\n" not in err
     assert not (tmp_path / "b").exists()
     assert not os.path.exists(lessons_database())
+
+
+def test_lessons_in_postgresql_named_by_a_secret_file_are_the_schools_to_back_up(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """The school server's systemd unit and compose give the URL as a file
+    (DATABASE_URL_FILE): `backup --lessons` copied the unrelated SQLite file beside it."""
+    (tmp_path / "database_url").write_text("postgresql://mattekrig@db/mattekrig\n", "utf-8")
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    monkeypatch.setenv("DATABASE_URL_FILE", str(tmp_path / "database_url"))
+    assert main(["backup", "--lessons", f"{tmp_path}/b/"]) == 2
+    assert "PostgreSQL that DATABASE_URL names" in capsys.readouterr().err
+    assert not (tmp_path / "b").exists()
