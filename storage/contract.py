@@ -406,6 +406,14 @@ class LessonStore(Protocol):
         """End the open lessons last used before ``before``, as of their last use."""
         ...
 
+    async def idle_lessons(self, before: int, limit: int = 100) -> list[int]:
+        """The open lessons last used before ``before``, least recently used first."""
+        ...
+
+    async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
+        """End that lesson if it is still open and last used before ``before``."""
+        ...
+
     async def delete_lesson(self, lesson_id: int, at: int) -> bool: ...
 
     async def purge_lessons(self, now: int) -> int:

@@ -49,9 +49,10 @@ class Leases(Protocol):
         process asks for a lesson held here, and when every lease is lost at once."""
         ...
 
-    async def take(self, lesson_id: int) -> bool:
+    async def take(self, lesson_id: int, *, ask: bool = True) -> bool:
         """True: this process holds the lesson (taking it again is harmless). False: another
-        process holds it, and it was asked to hand it over. LeaseError: cannot tell now."""
+        process holds it, and (``ask``) it was asked to hand it over. LeaseError: cannot tell
+        now (the lease connection is down)."""
         ...
 
     async def release(self, lesson_id: int) -> None:
@@ -89,7 +90,7 @@ class FileLeases:
     def watch(self, *, handover: Handover, lost: Lost) -> None:
         """Nothing to watch: see the class's docstring."""
 
-    async def take(self, lesson_id: int) -> bool:
+    async def take(self, lesson_id: int, *, ask: bool = True) -> bool:
         if self._closed:
             raise LeaseError("the leases are closed")
         if lesson_id not in self._held:

@@ -157,15 +157,40 @@ class LessonStorage(Transactions):
                 (before, *_owner(owner)),
             )
             for r in rows:
-                if keep_ms <= 0:
-                    _delete(conn, int(r["id"]))
-                else:
-                    conn.execute(
-                        "UPDATE lessons SET status = 'ended', ended_at = used_at,"
-                        " keep_until = used_at + ? WHERE id = ?",
-                        (keep_ms, r["id"]),
-                    )
+                _end_idle(conn, int(r["id"]), keep_ms)
             return len(rows)
+
+        return await self._write(_tx)
+
+    async def idle_lessons(self, before: int, limit: int = 100) -> list[int]:
+        """The open lessons last used before ``before``, least recently used first: a school
+        server ends each one only once it holds its lease (nobody is serving it)."""
+
+        def _tx(conn: sqlite3.Connection) -> list[int]:
+            rows = all_rows(
+                conn,
+                "SELECT id FROM lessons WHERE status = 'open' AND used_at < ?"
+                " ORDER BY used_at, id LIMIT ?",
+                (before, limit),
+            )
+            return [int(r["id"]) for r in rows]
+
+        return await self._read(_tx)
+
+    async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
+        """End one lesson as `end_idle_lessons` does, if it is still open and still last used
+        before ``before`` (a press since the list was read keeps it open). True if ended."""
+
+        def _tx(conn: sqlite3.Connection) -> bool:
+            row = one(
+                conn,
+                "SELECT id FROM lessons WHERE id = ? AND status = 'open' AND used_at < ?",
+                (lesson_id, before),
+            )
+            if row is None:
+                return False
+            _end_idle(conn, lesson_id, keep_ms)
+            return True
 
         return await self._write(_tx)
 
@@ -203,6 +228,18 @@ def _check_actions(actions: Sequence[LessonAction]) -> None:
     for action in actions:
         if action.seq < 0:
             raise ValueError(f"seq must be >= 0, not {action.seq}")
+
+
+def _end_idle(conn: sqlite3.Connection, lesson_id: int, keep_ms: int) -> None:
+    """Ended as of its last use, kept ``keep_ms`` from then (0 or less: deleted now)."""
+    if keep_ms <= 0:
+        _delete(conn, lesson_id)
+    else:
+        conn.execute(
+            "UPDATE lessons SET status = 'ended', ended_at = used_at,"
+            " keep_until = used_at + ? WHERE id = ?",
+            (keep_ms, lesson_id),
+        )
 
 
 def _delete(conn: sqlite3.Connection, lesson_id: int) -> bool:

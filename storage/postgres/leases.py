@@ -117,9 +117,9 @@ class PgLeases:
     def watch(self, *, handover: Handover, lost: Lost) -> None:
         self._handover, self._lost = handover, lost
 
-    async def take(self, lesson_id: int) -> bool:
+    async def take(self, lesson_id: int, *, ask: bool = True) -> bool:
         key = _key(lesson_id)
-        taken: bool = await self._submit(lambda: self._take(key))
+        taken: bool = await self._submit(lambda: self._take(key, ask))
         return taken
 
     async def release(self, lesson_id: int) -> None:
@@ -245,7 +245,7 @@ class PgLeases:
         if channel == self.channel and lesson_id in self._held and self._handover is not None:
             self._tell(self._handover, lesson_id)
 
-    def _take(self, key: int) -> bool:
+    def _take(self, key: int, ask: bool) -> bool:
         conn = self._connection()
         if key in self._held:  # a session lock taken twice would need two unlocks
             return True
@@ -257,7 +257,8 @@ class PgLeases:
                 self._held.add(key)
                 self._snapshot = frozenset(self._held)
                 return True
-            conn.execute("SELECT pg_notify(%s, %s)", (self.channel, str(key)))
+            if ask:
+                conn.execute("SELECT pg_notify(%s, %s)", (self.channel, str(key)))
         except psycopg.Error as exc:
             self._lose(exc)
             raise LeaseError(

@@ -171,6 +171,10 @@ class PostgresStorage(Storage):
         with self._lesson(lesson_id):
             return await super().end_lesson(lesson_id, at, keep_ms)
 
+    async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
+        with self._lesson(lesson_id):
+            return await super().end_idle_lesson(lesson_id, before, keep_ms)
+
     async def delete_lesson(self, lesson_id: int, at: int) -> bool:
         with self._lesson(lesson_id):
             return await super().delete_lesson(lesson_id, at)

@@ -133,7 +133,8 @@ async def test_the_refused_process_asks_the_holder_to_hand_the_lesson_over(
     bystander: list[int] = []
     first.watch(handover=asked.put_nowait, lost=lambda: None)
     second.watch(handover=bystander.append, lost=lambda: None)
-    assert await first.take(7)
+    assert await first.take(7) and await first.take(8)
+    assert not await second.take(8, ask=False)  # a look only (the idle sweep's): nobody asked
     assert not await second.take(7)
     async with asyncio.timeout(PATIENCE_S):
         assert await asked.get() == 7

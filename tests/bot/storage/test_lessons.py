@@ -195,6 +195,26 @@ async def test_a_lesson_left_open_is_ended_as_of_its_last_use(store: Storage) ->
     assert [i.id for i in await store.lessons()] == [idle]
 
 
+async def test_a_school_server_ends_idle_lessons_one_by_one(store: Storage) -> None:
+    """Issue 32: "a lesson that nobody uses for a day ends by itself": a server lists the
+    idle lessons and ends each one it holds the lease of; a lesson pressed in since the list
+    was read (or ended meanwhile) is left as it is."""
+    idle = await store.create_lesson(_new("100000"), T0)
+    pressed = await store.create_lesson(_new("200000"), T0 + 1)
+    fresh = await store.create_lesson(_new("300000"), T0 + 5 * DAY)
+    assert await store.idle_lessons(T0 + DAY) == [idle, pressed]
+    assert await store.idle_lessons(T0 + DAY, limit=1) == [idle]
+    await store.commit_lesson(pressed, LessonChange(T0 + 2 * DAY, None, None))
+    assert not await store.end_idle_lesson(pressed, T0 + DAY, 14 * DAY)
+    assert not await store.end_idle_lesson(fresh, T0 + DAY, 14 * DAY)
+    assert await store.end_idle_lesson(idle, T0 + DAY, 14 * DAY)
+    assert not await store.end_idle_lesson(idle, T0 + DAY, 14 * DAY)  # ended already
+    info = (await store.load_lesson(idle)).info
+    assert (info.status, info.ended_at, info.keep_until) == ("ended", T0, T0 + 14 * DAY)
+    assert (await store.load_lesson(pressed)).info.status == "open"
+    assert await store.idle_lessons(T0 + DAY) == []
+
+
 async def test_a_lesson_outlives_its_connection(backend: Backend) -> None:
     """The crash: what was committed is there when the database is opened again."""
     need_durable(backend)
