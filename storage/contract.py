@@ -406,8 +406,8 @@ class LessonStore(Protocol):
         """End the open lessons last used before ``before``, as of their last use."""
         ...
 
-    async def idle_lessons(self, before: int, limit: int = 100) -> list[int]:
-        """The open lessons last used before ``before``, least recently used first."""
+    async def idle_lessons(self, before: int, limit: int = 100) -> list[tuple[int, str]]:
+        """The open lessons (id, code) last used before ``before``, least recently first."""
         ...
 
     async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:

@@ -162,18 +162,18 @@ class LessonStorage(Transactions):
 
         return await self._write(_tx)
 
-    async def idle_lessons(self, before: int, limit: int = 100) -> list[int]:
-        """The open lessons last used before ``before``, least recently used first: a school
-        server ends each one only once it holds its lease (nobody is serving it)."""
+    async def idle_lessons(self, before: int, limit: int = 100) -> list[tuple[int, str]]:
+        """The open lessons (id, code) last used before ``before``, least recently used
+        first: a school server ends each one only while it holds its lease (nobody serves it)."""
 
-        def _tx(conn: sqlite3.Connection) -> list[int]:
+        def _tx(conn: sqlite3.Connection) -> list[tuple[int, str]]:
             rows = all_rows(
                 conn,
-                "SELECT id FROM lessons WHERE status = 'open' AND used_at < ?"
+                "SELECT id, code FROM lessons WHERE status = 'open' AND used_at < ?"
                 " ORDER BY used_at, id LIMIT ?",
                 (before, limit),
             )
-            return [int(r["id"]) for r in rows]
+            return [(int(r["id"]), str(r["code"])) for r in rows]
 
         return await self._read(_tx)
 

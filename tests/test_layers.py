@@ -164,7 +164,7 @@ def test_the_school_server_imports_no_bot() -> None:
     bot: a school runs it without Discord."""
     assert _offenders(_modules("school"), {"bot", "cogs", "discord"}) == {}
     code = (
-        "import sys, school.front, school.settings; "
+        "import sys, school.front, school.hosts, school.settings; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] == 'bot'))"
     )
     loaded = subprocess.run(

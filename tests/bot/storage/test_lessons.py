@@ -202,8 +202,8 @@ async def test_a_school_server_ends_idle_lessons_one_by_one(store: Storage) -> N
     idle = await store.create_lesson(_new("100000"), T0)
     pressed = await store.create_lesson(_new("200000"), T0 + 1)
     fresh = await store.create_lesson(_new("300000"), T0 + 5 * DAY)
-    assert await store.idle_lessons(T0 + DAY) == [idle, pressed]
-    assert await store.idle_lessons(T0 + DAY, limit=1) == [idle]
+    assert await store.idle_lessons(T0 + DAY) == [(idle, "100000"), (pressed, "200000")]
+    assert await store.idle_lessons(T0 + DAY, limit=1) == [(idle, "100000")]
     await store.commit_lesson(pressed, LessonChange(T0 + 2 * DAY, None, None))
     assert not await store.end_idle_lesson(pressed, T0 + DAY, 14 * DAY)
     assert not await store.end_idle_lesson(fresh, T0 + DAY, 14 * DAY)
