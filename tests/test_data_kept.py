@@ -23,7 +23,8 @@ from table.roster import school_year_start
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = [ROOT / "docs" / "data-kept.md", ROOT / "README.md", ROOT / "PRIVACY.md",
          *sorted(ROOT.glob("PRIVACY.*.md")), *sorted((ROOT / "docs").glob("for-schools*.md")),
-         *sorted((ROOT / "docs").glob("data-processing-agreement.*.md"))]  # fmt: skip
+         *sorted((ROOT / "docs").glob("data-processing-agreement.*.md")),
+         *sorted((ROOT / "docs").glob("data-protection-impact-assessment.*.md"))]  # fmt: skip
 
 
 def _config_default(name: str) -> int:
