@@ -22,7 +22,7 @@ from bot.render.sessions import render_session_started
 from bot.replies import reply_with
 from bot.services.admin import ANSWER_FORMS, VISIBILITIES, SettingsChange
 from bot.services.figures import SORTS as BOARD_SORTS
-from bot.services.report import report_rows_csv
+from bot.services.report import report_rows_csv, report_trend_csv
 from bot.services.teachers import ACCOMMODATIONS, PRESET_NAME_MAX
 from bot.translator import choice, ls
 from bot.ui.guild import home_channel_id, house_rules, is_manager, require_guild
@@ -212,8 +212,9 @@ class AdminGroup(
         end: str | None = None,
         pupil: discord.Member | None = None,
     ) -> None:
-        """Whom to help: an overview and a page per pupil here, and two CSV files in the
-        teacher's language (one line per pupil; one per pupil, level and operation)."""
+        """Whom to help: an overview and a page per pupil here, and three CSV files in the
+        teacher's language (one line per pupil; one per pupil, level and operation; the
+        class's kinds of mistakes week by week)."""
         bot = interaction.client
         guild_id, manager = _manager(interaction)
         _, lang = await house_rules(interaction)
@@ -228,10 +229,12 @@ class AdminGroup(
 
         text = await bot.admin.report_csv(guild_id, manager=manager, mistake_name=named, lang=lang)
         rows = report_rows_csv(detail, op_names(detail, lang), named, lang=lang)
+        trend = report_trend_csv(detail, named, lang=lang)
         day = local_time(bot.clock.now_ms()).date().isoformat()
         files = [
             discord.File(io.BytesIO(text.encode("utf-8")), filename=f"mattekrig-{day}.csv"),
             discord.File(io.BytesIO(rows.encode("utf-8")), filename=f"mattekrig-{day}-detail.csv"),
+            discord.File(io.BytesIO(trend.encode("utf-8")), filename=f"mattekrig-{day}-trend.csv"),
         ]
         page = render_report(detail, lang, guild_id=guild_id, days=days)
         await interaction.edit_original_response(

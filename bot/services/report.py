@@ -224,6 +224,25 @@ def report_rows_csv(
     return spreadsheet(rows, lang)
 
 
+def report_trend_csv(
+    report: ClassReport, mistake_name: Callable[[str], str], *, lang: str = "en"
+) -> str:
+    """The class's kinds × weeks as a spreadsheet (the report's 📈 field, with every kind and
+    every week, not only the last four): a row of the answers given each week, then a row per
+    kind of mistake, the commonest first, with its count each week. Counts of the server's
+    pupils together: no name, and nothing ranks a pupil."""
+    lang = lang_of(lang) or DEFAULT_LANG
+    weeks = [w for w, _, _ in report.trend[0][1]] if report.trend else []
+    answers = [str(a) for _, _, a in report.trend[0][1]] if report.trend else []
+    header = [t("report.csv.trend.kind", lang)] + [
+        t("report.csv.trend.week", lang, week=w % 100, year=w // 100) for w in weeks
+    ]
+    rows = [header, [t("report.csv.answers", lang), *answers]]
+    for kind, counts in report.trend:
+        rows.append([mistake_name(kind), *(str(n) for _, n, _ in counts)])
+    return spreadsheet(rows, lang)
+
+
 def _pct(value: float | None) -> float | None:
     return None if value is None else value * 100
 

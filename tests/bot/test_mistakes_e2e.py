@@ -132,11 +132,15 @@ async def test_a_level_four_session_of_sign_slips_is_named_a_sign_slip_everywher
     shown = message_text(report.original)
     assert slipped in shown and t("report.help_with", lang, kinds=words) in shown
     assert not any(word in shown for word in never)
-    pupils, detail = report.original.attachments
+    pupils, detail, trend = report.original.attachments
     header, *rows = csv_rows(pupils.data, lang)
     (alice,) = [dict(zip(header, row, strict=True)) for row in rows if row[0] == "Alice"]
     assert words in alice.values()
     header, *rows = csv_rows(detail.data, lang)
     (line,) = [row for row in rows if row[0] == "Alice"]
     assert f"{words} (" in ";".join(line) and not any(word in line for word in never)
+    kind, _, *kinds = csv_rows(trend.data, lang)  # the class's kinds by week, in words too
+    assert kind[0] == t("report.csv.trend.kind", lang)
+    assert words in [row[0] for row in kinds]
+    assert not any(word in row for row in kinds for word in never)
     assert_all_answered(table.fake)

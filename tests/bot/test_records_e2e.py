@@ -429,8 +429,11 @@ async def test_report_is_a_csv_file(
     await play_auto_game(bot, bot_clock, [alice, bob], names=["Alice", "=Bob"])
     reply = await reply_of(fake_discord, await driver.slash("teacher", "mattekrig admin report"))
     assert reply.ephemeral and reply.content == t("admin.report.reply", "nb")
-    file, detail = reply.attachments  # the summary, and one line per level and operation
+    # the summary, one line per level and operation, and the class's kinds by week
+    file, detail, trend = reply.attachments
     assert file.filename.endswith(".csv") and detail.filename.endswith("-detail.csv")
+    assert trend.filename.endswith("-trend.csv")
+    assert trend.data.decode("utf-8").startswith("\ufeff" + t("report.csv.trend.kind", "nb"))
     text = file.data.decode("utf-8")
     assert text.startswith("\ufeff")
     rows = list(csv.reader(io.StringIO(text.removeprefix("\ufeff")), delimiter=";"))

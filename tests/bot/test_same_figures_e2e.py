@@ -158,7 +158,7 @@ async def test_the_same_games_give_the_same_figures_on_discord_and_in_the_lesson
     report = await table.driver.slash("teacher", "mattekrig admin report")
     await table.settle()
     assert report.original is not None
-    _, detail = report.original.attachments
+    _, detail, _ = report.original.attachments
     lines = _csv(detail.data, "en")
     pupil, column = t("report.csv.pupil", "en"), t("report.csv.skills.mistakes", "en")
     discord: dict[int, tuple[str, str, str]] = {}

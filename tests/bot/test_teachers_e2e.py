@@ -461,7 +461,7 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
     asked = await _teacher(table, "report")
     reply = asked.original
     assert reply is not None and reply.ephemeral
-    _, detail = reply.attachments  # the per-pupil summary, and this one
+    _, detail, _ = reply.attachments  # the per-pupil summary, this one, and the trend
     text = detail.data.decode("utf-8")
     assert text.startswith("\ufeff")
     separator = "," if lang == "en" else ";"
@@ -546,7 +546,7 @@ async def test_the_report_pages_through_a_class_of_more_than_nine(
     await _class_of(table, pairs)
     asked = await _teacher(table, "report")
     reply = asked.original
-    assert reply is not None and reply.ephemeral and len(reply.attachments) == 2
+    assert reply is not None and reply.ephemeral and len(reply.attachments) == 3
     seen: list[str] = []
     for page in range(3):
         head, *pupils = reply.embeds
@@ -560,7 +560,7 @@ async def test_the_report_pages_through_a_class_of_more_than_nine(
             turned = await table.driver.click("teacher", reply, on["custom_id"])
             assert turned.answered and turned.response_type == 7  # the same message, edited
             await table.settle()
-            assert len(reply.attachments) == 2
+            assert len(reply.attachments) == 3
     assert sorted(seen) == sorted(f"P{u}" for pair in pairs for u in pair)
 
     again = await table.driver.click("teacher", reply, back["custom_id"])
