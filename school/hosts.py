@@ -254,7 +254,7 @@ class Hosts(Generic[H]):
         finally:
             try:
                 async with lesson.lock:  # a press under way is committed (or refused) whole
-                    if save:
+                    if save and held.lesson_id in self.leases.held:  # (lost: not ours to save)
                         await self._save(code, lesson)
                     _fenced(lesson)
             finally:

@@ -22,6 +22,7 @@ from pathlib import Path
 
 import psycopg
 import pytest
+from aiohttp import web
 
 from school.hosts import Busy, NoLesson
 from storage import NotFoundError
@@ -238,6 +239,40 @@ async def test_a_quiet_lesson_is_let_go_and_comes_back_on_its_next_request(targe
         assert (await first.store.load_lesson(lesson_id)).info.status == "open"
         again = _hosted(await first.hosts.get(lesson.code))
         assert again is not host and actions(again.lesson) == actions(host.lesson)
+
+
+async def test_a_lesson_let_go_is_saved_only_while_its_lease_is_held(target: str) -> None:
+    """Letting a lesson go saves what changed since its last commit; a lesson whose lease is
+    gone is not this process's to save any more (another may serve it already)."""
+    async with process(target) as first:
+        kept, lost = [await stored_lesson(first.store, first.wall) for _ in range(2)]
+        for lesson in (kept, lost):
+            host = _hosted(await first.hosts.get(lesson.code))
+            host.lesson.goal = 99  # changed, not saved yet
+        lost_id = await first.store.open_lesson_by_code(lost.code)
+        kept_id = await first.store.open_lesson_by_code(kept.code)
+        assert lost_id is not None and kept_id is not None
+        await first.leases.release(lost_id)
+        await first.hosts.drop(lost.code)
+        await first.hosts.drop(kept.code)
+        assert (await first.store.load_lesson(kept_id)).state["goal"] == 99
+        assert (await first.store.load_lesson(lost_id)).state["goal"] == 12
+
+
+async def test_a_lesson_with_a_page_connected_is_not_quiet(target: str) -> None:
+    """The projector's page (or a pupil's) connected live is the lesson in use, though it
+    asks for nothing: it stays until the page goes, and is let go when quiet after that."""
+    async with process(target) as first:
+        lesson = await stored_lesson(first.store, first.wall)
+        host = _hosted(await first.hosts.get(lesson.code))
+        projector = web.WebSocketResponse()
+        host.hub.add(None, projector, "en")
+        first.clock.now += 30 * 60
+        await first.hosts.sweep()
+        assert first.hosts.codes == {lesson.code} and not host.closed.is_set()
+        host.hub.drop(None, projector)  # the page is closed
+        await first.hosts.sweep()
+        assert host.closed.is_set() and first.hosts.codes == frozenset()
 
 
 async def test_a_lesson_nobody_used_for_a_day_ends_and_is_deleted_after_its_retention(
