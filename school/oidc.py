@@ -15,11 +15,12 @@ Nothing here logs a token, a code or a nonce: a refusal is logged by the claim i
 from __future__ import annotations
 
 import asyncio
+import base64
 import logging
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import quote, urlencode, urlsplit
 
 import aiohttp
 from authlib.oauth2.rfc7636 import create_s256_code_challenge
@@ -152,15 +153,22 @@ class OidcClient:
             await self._http.close()
 
     async def _json(self, method: str, url: str, **kwargs: Any) -> dict[str, Any]:
+        """The provider's JSON answer. ProviderError when it cannot be had; IdTokenError when
+        the provider refuses the request in OAuth's words (a code not ours, used, expired)."""
+        where = urlsplit(url).path
         try:
             async with self._session().request(method, url, **kwargs) as answer:
                 body = await answer.json(content_type=None)
-                if answer.status != 200 or not isinstance(body, dict):
-                    error = body.get("error") if isinstance(body, dict) else None
-                    raise ProviderError(f"{urlsplit(url).path} answered {answer.status} {error}")
-                return body
+                status = answer.status
         except (aiohttp.ClientError, TimeoutError, ValueError) as error:
-            raise ProviderError(f"{urlsplit(url).path}: {type(error).__name__}") from None
+            raise ProviderError(f"{where}: {type(error).__name__}") from None
+        if not isinstance(body, dict):
+            raise ProviderError(f"{where} answered {status} without a JSON object")
+        if status == 400 and isinstance(body.get("error"), str):
+            raise IdTokenError(f"{where} refused: {body['error'][:40]}")
+        if status != 200:
+            raise ProviderError(f"{where} answered {status}")
+        return body
 
     async def provider(self) -> Provider:
         async with self._lock:
@@ -208,13 +216,14 @@ class OidcClient:
             "redirect_uri": self.redirect_uri,
             "code_verifier": verifier,
         }
-        auth = None
-        if provider.basic_auth:
-            auth = aiohttp.BasicAuth(self.settings.client_id, self.settings.client_secret)
+        headers = {}
+        if provider.basic_auth:  # RFC 6749 §2.3.1: each part form-encoded first
+            pair = f"{quote(self.settings.client_id)}:{quote(self.settings.client_secret)}"
+            headers["Authorization"] = "Basic " + base64.b64encode(pair.encode()).decode()
         else:
             form |= {"client_id": self.settings.client_id,
                      "client_secret": self.settings.client_secret}  # fmt: skip
-        answer = await self._json("POST", provider.token_endpoint, data=form, auth=auth)
+        answer = await self._json("POST", provider.token_endpoint, data=form, headers=headers)
         token = answer.get("id_token")
         if not isinstance(token, str):
             raise IdTokenError("the provider's answer has no ID token")
