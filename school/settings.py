@@ -108,6 +108,15 @@ _NUMBERS: dict[str, tuple[int, int, str]] = {
 }
 
 
+# Every setting read here (`mattekrig check` and the tests' clean environment use the list).
+ALL_NAMES = (
+    *SCHOOL_NAMES,
+    *SECRET_NAMES,
+    *(f"{name}_FILE" for name in SECRET_NAMES),
+    *_NUMBERS,
+)
+
+
 def school_settings_present(env: Mapping[str, str]) -> bool:
     """True when any school server setting is set (then `mattekrig check` checks them)."""
     return any(env.get(name, "").strip() for name in SCHOOL_NAMES)
@@ -241,6 +250,7 @@ def _number(env: Mapping[str, str], name: str, problems: list[str]) -> int:
 
 
 __all__ = [
+    "ALL_NAMES",
     "OIDC_NAMES",
     "SCHOOL_NAMES",
     "OidcSettings",

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from bot.redact import SECRETS
+from school.settings import ALL_NAMES as SCHOOL_SETTINGS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -25,6 +26,7 @@ def shaped_token(user_id: int = 123456789012345678) -> str:
 
 
 SETTINGS = (
+    *SCHOOL_SETTINGS,
     "DISCORD_TOKEN",
     "DISCORD_TOKEN_FILE",
     "DATABASE_PATH",

@@ -13,16 +13,24 @@ from pathlib import Path
 
 import discord
 
-from bot.config import Config
+from bot.config import Config, environment
 from bot.invite import invite_url
+from bot.ops.school_check import check_school, school_only
 from bot.ops.startup import Findings, inspect
 
 ONLINE_TIMEOUT = 60.0
 
 
 def offline(cwd: Path | None = None) -> tuple[Config, Findings]:
-    """Every start-up check, reported (nothing is changed)."""
-    return inspect(cwd)
+    """Every start-up check, reported (nothing is changed), and the school server's settings
+    when any is set (without a Discord token, those alone: no bot runs here)."""
+    here = cwd or Path.cwd()
+    environ, _ = environment(here)
+    config, found = inspect(here, need_token=not school_only(environ))
+    # the raw settings: load_school_settings reads the secret files itself (and refuses a
+    # secret given both ways)
+    check_school(environ, found)
+    return config, found
 
 
 class Probe(discord.Client):

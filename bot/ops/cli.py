@@ -262,7 +262,7 @@ def _check(args: argparse.Namespace) -> int:
             unreachable = True
     if args.running and found.running is False:
         found.problems.append(f"no bot runs on the database {config.database_label} now.")
-    elif found.running is not False and not found.problems:
+    elif found.bot and found.running is not False and not found.problems:
         # a bot that runs (SQLite: holds the lock; PostgreSQL: cannot be told) is healthy
         # only while it is connected to Discord (bot.heartbeat)
         stale = staleness(heartbeat_path(config))

@@ -33,6 +33,8 @@ class Findings:
     problems: list[str] = field(default_factory=list)
     # whether a bot holds the SQLite database's lock (None: PostgreSQL, or no database)
     running: bool | None = None
+    # False: the settings are a school server's alone (no Discord token), no bot is checked
+    bot: bool = True
 
     def add(self, topic: str, text: str) -> None:
         """A line under ``topic``; a second one for the same topic replaces the first."""
@@ -121,21 +123,28 @@ def old_database_sentence(old: Path, new: Path) -> str:
     )
 
 
-def inspect(cwd: Path | None = None, *, settings_first: bool = False) -> tuple[Config, Findings]:
+def inspect(
+    cwd: Path | None = None, *, settings_first: bool = False, need_token: bool = True
+) -> tuple[Config, Findings]:
     """Every start-up check, without a network call (PostgreSQL aside) and without changing
     anything: settings, the database and its files, the lock, the token's shape.
 
     ``settings_first``: a settings problem ends the checks before the database is looked at
-    (`run` stops at it; a PostgreSQL database is then not even reached)."""
+    (`run` stops at it; a PostgreSQL database is then not even reached). ``need_token``:
+    False for `check` on a school server's settings alone (no Discord bot to check)."""
     here = cwd or Path.cwd()
     environ, env_files = environment(here)
-    config, problems = read_config(environ, env_files=env_files, cwd=here)
-    found = Findings()
+    config, problems = read_config(environ, need_token=need_token, env_files=env_files, cwd=here)
+    found = Findings(bot=need_token)
     found.add("settings", ", ".join(map(str, env_files)) or "no .env file (environment only)")
     if (exposed := exposed_secrets(env_files)) is not None:
         found.add("secrets", exposed)
     found.problems.extend(problems)
     if settings_first and problems:
+        return config, found
+    if not need_token:  # a school server alone: its PostgreSQL if any, none of the bot's lines
+        if config.database_url is not None:
+            _postgres(config, found)
         return config, found
     _database(config, here, found)
     token_ok = bool(config.token) and not any(p.startswith("DISCORD_TOKEN") for p in problems)
