@@ -51,6 +51,15 @@ BOKMAL = re.compile(
     r"(?![\w\-/@])",
     re.IGNORECASE,
 )
+# Mistakes no word pair can catch: a gender, a calque, a bokmål compound, a noun read as a verb.
+PHRASES = re.compile(
+    r"\bde nemner\b"  # they mention: dei nemner ("de" is only "you", plural)
+    r"|\bein (?:\w+ )?utfordring\b"  # ei utfordring
+    r"|\b(?:den|det|dei) eigne\b"  # the calque "den eigne X-en til Y": Y sin eigen X
+    r"|(?<![\w\-])bruker-id\b"  # brukar-ID (Discord's own menu, "Kopier bruker-ID", aside)
+    r"|\bdel beste trekk\b",  # read as "share the best move!": delen med beste trekk
+    re.IGNORECASE,
+)
 # A catalogue's names that Discord shows: commands, options and permissions.
 DISCORD_NAMES = re.compile(r"((cmd|group|opt)\..*\.name|permission\..*)")
 # Discord's own menus, named as a Norwegian Discord shows them (it has no nynorsk).
@@ -101,6 +110,45 @@ def test_no_bokmal_form_in_a_nynorsk_text(path: Path) -> None:
         for where, text in texts(path)
     }
     assert {where: forms for where, forms in found.items() if forms} == {}
+
+
+@pytest.mark.parametrize("path", nn_files(), ids=lambda p: p.name)
+def test_no_mistake_from_the_reading_list_in_a_nynorsk_text(path: Path) -> None:
+    """The issue's list beyond word pairs: "de nemner" (dei), "ein lukka utfordring" (ei),
+    "BRUKER-ID" (BRUKAR-ID), "Del beste trekk" read as an imperative, and the calque "den
+    eigne X-en til Y" (Y sin eigen X)."""
+    found = {where: PHRASES.findall(words(text)) for where, text in texts(path)}
+    assert {where: hits for where, hits in found.items() if hits} == {}
+
+
+@pytest.mark.parametrize(
+    ("text", "hits"),
+    [("Dei nemner ei lukka utfordring", 0), ("de nemner ein lukka utfordring", 2),
+     ("den eigne brukaren til læraren", 1), ("læraren sin eigen brukar", 0),
+     ("BRUKER-ID-en", 1), ("trykk *Kopier bruker-ID*", 0), ("Del beste trekk", 1)],
+)  # fmt: skip
+def test_the_reading_list_finds_what_it_names(text: str, hits: int) -> None:
+    assert len(PHRASES.findall(words(text))) == hits
+
+
+def test_a_lesson_is_a_time_in_every_nn_text() -> None:
+    """One word for one thing, as the nn catalogues have it: the class lesson in the browser is
+    a "time" (lesson.nn.json), the teacher's timed class session on Discord a "klasseøkt"
+    (teachers.nn.json); so "økt" in an nn doc is only ever that session (or a sign-in session,
+    "innloggingsøkt"), never the lesson."""
+    folder = ROOT / "classroom" / "i18n" / "catalogues"
+    lesson = words(" ".join(v for _, v in texts(folder / "lesson.nn.json")))
+    assert re.search(r"\btime(?:n|ar|ane)?\b", lesson) and "økt" not in lesson
+    teachers = json.loads((folder / "teachers.nn.json").read_text(encoding="utf-8"))
+    assert "klasseøkt" in teachers["cmd.admin.session.desc"]
+    docs = [*sorted(ROOT.glob("*.nn.md")), *sorted(ROOT.glob("docs/*.nn.md"))]
+    other = {
+        path.name: hits
+        for path in docs
+        if (hits := re.findall(r"\b\w*økt\w*", words(path.read_text(encoding="utf-8"))))
+        and (hits := [h for h in hits if not h.startswith(("klasseøkt", "innloggingsøkt"))])
+    }
+    assert other == {}
 
 
 @pytest.mark.parametrize(
