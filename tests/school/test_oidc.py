@@ -8,6 +8,7 @@ teacher"."""
 
 from __future__ import annotations
 
+import logging
 import time
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
@@ -206,3 +207,24 @@ async def test_a_provider_that_cannot_be_reached_is_a_page_not_a_500(store: Stor
         status, text, _ = await school.get("/signin/oidc?lang=nn")
         assert status == 502 and "Fekk ikkje kontakt med Feide" in text_of(text)
         assert SESSION_COOKIE not in {c.key for c in school.browser.cookie_jar}
+
+
+async def test_no_token_code_or_state_reaches_the_servers_log(
+    school: School, caplog: pytest.LogCaptureFixture
+) -> None:
+    """ "tokens never logged": the server's own log lines (the provider's are its own) hold
+    neither the link's token nor the session's, nor the state, the nonce or the code."""
+    caplog.set_level(logging.DEBUG)
+    _, token = await school.link("Kari")
+    where = await _to_provider(school, link=token)
+    callback = await sign_in_at(where, "kari-at-feide")
+    await _back(school, callback)
+    await _back(school, callback)  # replayed: refused, and logged as such
+    session = school.session_cookie()
+    assert session is not None
+    query = parse_qs(urlsplit(where).query) | parse_qs(urlsplit(callback).query)
+    secrets = [token, session, *query["state"], *query["nonce"], *query["code"]]
+    ours = [r for r in caplog.records if not r.name.startswith(("werkzeug", "oidc_provider"))]
+    logged = "\n".join(f"{r.getMessage()} {r.args}" for r in ours)
+    assert "a teacher signed in" in logged and "without this browser's state" in logged
+    assert [s for s in secrets if s in logged] == []
