@@ -34,6 +34,29 @@ def operations_block(language: str, first_line: str | None = None) -> str:
     raise AssertionError(f"docs/operations.md has no {language} block {first_line or ''}")
 
 
+SCHOOL_CONF = "# /etc/nginx/conf.d/mattekrig-school.conf"
+
+
+def school_conf(folder: Path, upstreams: list[str], https: int, http: int) -> str:
+    """docs/operations.md's school server sample with only its addresses and paths made a
+    test's own: its `upstream` lists ``upstreams`` (``host:port``, one per serve process), the
+    certificate is ``folder``'s (`make_certificate`), the logs are ``folder/school.log`` and
+    ``folder/school.error.log``."""
+    conf = operations_block("nginx", SCHOOL_CONF)
+    servers = re.findall(r"^ *server 127\.0\.0\.1:\d+;\n", conf, re.M)
+    assert len(servers) >= 2, "the sample's upstream has fewer than two processes"
+    lines = "".join(f"    server {address};\n" for address in upstreams)
+    conf = conf.replace("".join(servers), lines)
+    return (
+        conf.replace("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;")
+        .replace("listen 80;", f"listen 127.0.0.1:{http};")
+        .replace(f"/etc/ssl/certs/{NAME}.pem", str(folder / "cert.pem"))
+        .replace(f"/etc/ssl/private/{NAME}.key", str(folder / "key.pem"))
+        .replace("/var/log/nginx/mattekrig-school.log", str(folder / "school.log"))
+        .replace("/var/log/nginx/mattekrig-school.error.log", str(folder / "school.error.log"))
+    )
+
+
 def free_port(host: str = "127.0.0.1") -> int:
     with socket.socket() as probe:
         probe.bind((host, 0))

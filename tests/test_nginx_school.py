@@ -23,15 +23,16 @@ from aiohttp import web
 
 from tests.nginx_run import (
     NAME,
+    SCHOOL_CONF,
     free_port,
     make_certificate,
     need_nginx,
     operations_block,
     running_nginx,
+    school_conf,
     school_dns,
 )
 
-SCHOOL_CONF = "# /etc/nginx/conf.d/mattekrig-school.conf"
 BASE = f"https://{NAME}"
 HSTS = "max-age=31536000"
 # Sixty-four six-digit codes: on two processes, all of them on one would happen about once in
@@ -124,19 +125,9 @@ def nginx(tmp_path: Path, processes: Processes) -> Iterator[tuple[int, int, Path
     """The sample, with only its addresses and paths made the test's own."""
     need_nginx()
     https, http = free_port(), free_port()
-    cert, key = make_certificate(tmp_path)
+    make_certificate(tmp_path)
     log, errors = tmp_path / "school.log", tmp_path / "school.error.log"
-    conf = (
-        sample()
-        .replace("server 127.0.0.1:8081;", f"server {processes['a'][1]};")
-        .replace("server 127.0.0.1:8082;", f"server {processes['b'][1]};")
-        .replace("listen 443 ssl;", f"listen 127.0.0.1:{https} ssl;")
-        .replace("listen 80;", f"listen 127.0.0.1:{http};")
-        .replace(f"/etc/ssl/certs/{NAME}.pem", str(cert))
-        .replace(f"/etc/ssl/private/{NAME}.key", str(key))
-        .replace("/var/log/nginx/mattekrig-school.log", str(log))
-        .replace("/var/log/nginx/mattekrig-school.error.log", str(errors))
-    )
+    conf = school_conf(tmp_path, [processes["a"][1], processes["b"][1]], https, http)
     with running_nginx(tmp_path, conf, https):
         yield https, http, log, errors
 

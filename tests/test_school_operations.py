@@ -15,7 +15,7 @@ import pytest
 from aiohttp import web
 
 from bot.ops.cli import COMMANDS, parser
-from tests.nginx_run import free_port, operations_block
+from tests.nginx_run import SCHOOL_CONF, free_port, operations_block
 from tests.test_operations import bots, compose, servers, units
 
 SERVE_UNIT = "# /etc/systemd/system/mattekrig-serve@.service"
@@ -35,7 +35,7 @@ def serve_unit() -> list[tuple[str, str]]:
 
 def upstream_ports() -> list[int]:
     """The ports of the school nginx sample's `upstream`: where lessons are sent."""
-    conf = operations_block("nginx", "# /etc/nginx/conf.d/mattekrig-school.conf")
+    conf = operations_block("nginx", SCHOOL_CONF)
     upstream = re.search(r"upstream mattekrig_serve \{(.*?)\}", conf, re.DOTALL)
     assert upstream is not None
     return [int(port) for port in re.findall(r"server 127\.0\.0\.1:(\d+);", upstream.group(1))]
