@@ -16,6 +16,7 @@ from bot.config import Config
 from bot.ops.backup import RESTORE_COPY_DAYS
 from bot.services.privacy import WEEKS_KEPT, Retention
 from classroom.periods import local_time
+from school.sessions import LINK_DAYS, SESSION_DAYS
 from school.settings import SchoolSettings
 from table.keep import DEFAULT_KEEP_DAYS
 from table.roster import school_year_start
@@ -264,14 +265,14 @@ def test_the_full_notices_have_the_same_parts() -> None:
         assert "`games`" not in text and "](PRIVACY.md)" in text
 
 
-# A one-time sign-in link lasts 7 days (the school server's design: `mattekrig teachers add`).
-SIGN_IN_LINK_DAYS = 7
+# A one-time sign-in link (`mattekrig teachers add`) and a teacher's session, in days.
+SIGN_IN_LINK_DAYS = LINK_DAYS
 
 
 def test_the_school_server_keeps_what_its_settings_say() -> None:
     """docs/data-kept.md's school server: lessons per teacher, the hours after which an unused
     lesson ends and the days an ended one is kept are the school server's defaults; a sign-in
-    link lasts its 7 days; the teachers' ids, links and sessions are named."""
+    link and a session last the days the server gives them; the teachers' ids are named."""
     text = (ROOT / "docs" / "data-kept.md").read_text("utf-8")
     server = text.split("## A school server")[1]
     (row,) = [line for line in server.splitlines() if "`LESSONS_PER_TEACHER`" in line]
@@ -282,5 +283,13 @@ def test_the_school_server_keeps_what_its_settings_say() -> None:
     assert school.keep_days == defaults()["LESSON_KEEP_DAYS"]
     (link,) = [line for line in server.splitlines() if "one-time sign-in link" in line]
     assert f"or {SIGN_IN_LINK_DAYS} days" in link
+    (session,) = [line for line in server.splitlines() if "a signed-in browser's session" in line]
+    assert f"or {SESSION_DAYS} days after signing in" in session
     for kept in ("OpenID Connect", "SHA-256 digest of its cookie", "(`DATABASE_URL`)"):
         assert kept in server
+    annex = (ROOT / "PRIVACY.md").read_text("utf-8").split("\n## Annex")[1]
+    (links,) = [line for line in annex.splitlines() if line.startswith("| `school_links`")]
+    (sessions,) = [line for line in annex.splitlines() if line.startswith("| `school_sessions`")]
+    assert f"({SIGN_IN_LINK_DAYS} days)" in links and f"{SESSION_DAYS} days after" in sessions
+    for path in FULL.values():  # the plain words of every language: how long a link lasts
+        assert re.search(rf"\b{SIGN_IN_LINK_DAYS} (?:days|dager|dagar)\b", path.read_text("utf-8"))

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from bot.ops.backup import RESTORE_COPY_DAYS
+from school.sessions import SESSION_DAYS
 from school.settings import SchoolSettings
 
 from .test_data_kept import NIGHTS, SIGN_IN_LINK_DAYS, defaults, promised
@@ -104,6 +105,12 @@ def test_its_periods_are_the_defaults(lang: str) -> None:
     assert re.search(rf"\b{school.lessons_per_teacher}\b", row)
     assert re.search(rf"\b{school.idle_hours} (?:hours|timar|timer|timmar)\b", row)
     assert re.search(rf"\b{SIGN_IN_LINK_DAYS} (?:days|dager|dagar)\b", text)
+    (session,) = [
+        line
+        for line in text.splitlines()
+        if re.search(r"^\| (?:sign-in sessions|innloggingsøkter|inloggningssessioner) \|", line)
+    ]
+    assert re.search(rf"\b{SESSION_DAYS} (?:days|dager|dagar)\b", session)
     assert re.search(r"\b1\.? (?:August|august|augusti)\b", text)
 
 
