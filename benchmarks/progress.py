@@ -28,8 +28,7 @@ from storage.select import open_storage
 from storage.sqlite import Storage
 from table.app import make_app
 from table.cli import class_of_lesson
-from table.keep import KEEPER, open_lesson
-from table.progress_pages import add_routes
+from table.keep import open_lesson
 from table.web import TEACHER_COOKIE
 
 LESSONS, PUPILS, ROUNDS = 40, 30, 40
@@ -95,9 +94,7 @@ async def run(database_url: str | None, opens: int, lessons: int, pupils: int,
             klass = await class_of_lesson(store, lesson, keeper, "7B")
             info = klass.info
             assert info is not None
-            app = make_app("class", lesson=lesson)
-            app[KEEPER] = keeper
-            add_routes(app, klass)
+            app = make_app("class", lesson=lesson, keeper=keeper, klass=klass)
             runner = web.AppRunner(app, access_log=None)
             await runner.setup()
             site = web.TCPSite(runner, "127.0.0.1", 0)

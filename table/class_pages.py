@@ -35,14 +35,14 @@ from table.summary import summarise
 
 
 def join_parts(
-    lang: Lang, code: str = "", name: str = "", error: str | None = None
+    lang: Lang, code: str = "", name: str = "", error: str | None = None, *, root: str = ""
 ) -> dict[str, str]:
     """The join page: the code and a first name or nickname, checked alike here and on the
     server (1–32 characters), and the connection check's line."""
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     name_help = t("lesson.join.name_help", lang, count=MAX_NAME)
     form = (
-        f'<form method="post" action="/join" class="join">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/join" class="join">{hidden("lang", lang)}'
         f'<label for="code">{esc(t("lesson.join.code", lang))}</label>'
         f'<input id="code" name="code" inputmode="numeric" autocomplete="off" required '
         f'pattern="[0-9 ]{{6,7}}" maxlength="7" value="{esc(code)}">'
@@ -67,7 +67,13 @@ def join_parts(
 
 
 def waiting_parts(
-    lesson: Lesson, seat: Seat, lang: Lang, error: str | None = None, welcome: bool = True
+    lesson: Lesson,
+    seat: Seat,
+    lang: Lang,
+    error: str | None = None,
+    welcome: bool = True,
+    *,
+    root: str = "",
 ) -> dict[str, str]:
     """A pupil waits to be paired: who else waits, and (when the teacher allows them) the
     challenges to send and to answer; first what the wait is (`welcome`: not after a game,
@@ -81,7 +87,7 @@ def waiting_parts(
     for challenger in incoming:
         name = lesson.seats[challenger].name
         lines.append(
-            f'<form method="post" action="/challenge/answer" class="challenge">'
+            f'<form method="post" action="{root}/challenge/answer" class="challenge">'
             f"{hidden('lang', lang)}{hidden('seat', challenger)}"
             f"<p>{esc(t('lesson.challenged_by', lang, name=name))}</p>"
             + button(t("button.accept", lang), name="answer", value="accept", cls="primary")
@@ -96,7 +102,7 @@ def waiting_parts(
             + (
                 f'<span class="sent">{esc(t("lesson.challenge_sent", lang))}</span>'
                 if s.id == sent
-                else f'<form method="post" action="/challenge" class="inline">'
+                else f'<form method="post" action="{root}/challenge" class="inline">'
                 f"{hidden('lang', lang)}"
                 f"{hidden('seat', s.id)}"
                 + button(t("lesson.challenge", lang, name=s.name))
@@ -144,7 +150,7 @@ def _button(label: str, control: str, cls: str = "", **attrs: str) -> str:
     )
 
 
-def _setup(lesson: Lesson, lang: Lang) -> str:
+def _setup(lesson: Lesson, lang: Lang, root: str) -> str:
     """The game for the class and the pairing, in one form: what the form shows when a
     pairing button is pressed is what the new games are (no separate save to forget). Every
     game's options are in the form; the script hides those the chosen game does not ask."""
@@ -187,9 +193,9 @@ def _setup(lesson: Lesson, lang: Lang) -> str:
         + _button(t("lesson.teacher.pair_results", lang), "pair-results",
                   name="how", value="results")
         + _button(t("lesson.teacher.new_partners", lang), "new-partners",
-                  formaction="/teacher/new-partners")
+                  formaction=f"{root}/teacher/new-partners")
         + _button(t(f"lesson.teacher.challenges_{challenges}", lang), "challenges",
-                  formaction="/teacher/challenges")
+                  formaction=f"{root}/teacher/challenges")
     )  # fmt: skip
     # While the class plays, the options fold away under a line that says them (still in
     # the form, so a press uses exactly what the line says); open when pairing is next.
@@ -197,7 +203,7 @@ def _setup(lesson: Lesson, lang: Lang) -> str:
     chosen = " · ".join([game_title(game, engine.level, lang), *settings_parts(engine, lang)])
     return (
         f"<h2>{esc(t('lesson.teacher.pairing', lang))}</h2>"
-        f'<form method="post" action="/teacher/pair" class="setup lesson-setup">'
+        f'<form method="post" action="{root}/teacher/pair" class="setup lesson-setup">'
         f'{hidden("lang", lang)}<details id="setup-fields"{"" if playing else " open"}>'
         f"<summary>{esc(t('lesson.teacher.settings', lang))}: {esc(chosen)}</summary>"
         f'<fieldset><legend class="visually-hidden">{esc(t("lesson.teacher.settings", lang))}'
@@ -207,52 +213,53 @@ def _setup(lesson: Lesson, lang: Lang) -> str:
     )
 
 
-def _control(action: str, label: str, lang: Lang, cls: str = "", control: str = "",
+def _control(root: str, action: str, label: str, lang: Lang, cls: str = "", control: str = "",
              **fields: str) -> str:  # fmt: skip
     extra = "".join(hidden(k, v) for k, v in fields.items())
     return (
-        f'<form method="post" action="/teacher/{action}" class="inline">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/teacher/{action}" class="inline">'
+        f"{hidden('lang', lang)}"
         f"{extra}{_button(label, control or action, cls)}</form>"
     )
 
 
-def _summary_link(lang: Lang) -> str:
+def _summary_link(lang: Lang, root: str) -> str:
     return (
-        f'<a class="button-link" href="/teacher/summary?lang={lang}">'
+        f'<a class="button-link" href="{root}/teacher/summary?lang={lang}">'
         f"{esc(t('lesson.teacher.summary', lang))}</a>"
-        f' <a class="button-link" href="/teacher/lessons?lang={lang}">'
+        f' <a class="button-link" href="{root}/teacher/lessons?lang={lang}">'
         f"{esc(t('lesson.kept.title', lang))}</a>"
     )
 
 
-def _controls(lesson: Lesson, lang: Lang) -> str:
+def _controls(lesson: Lesson, lang: Lang, root: str) -> str:
     if lesson.ended:
-        return f"<p>{esc(t('lesson.ended', lang))}</p>" + _summary_link(lang)
+        return f"<p>{esc(t('lesson.ended', lang))}</p>" + _summary_link(lang, root)
     pause = (
-        _control("resume", t("lesson.teacher.resume", lang), lang, "primary")
+        _control(root, "resume", t("lesson.teacher.resume", lang), lang, "primary")
         if lesson.paused
-        else _control("pause", t("lesson.teacher.pause", lang), lang)
+        else _control(root, "pause", t("lesson.teacher.pause", lang), lang)
     )
     return (
         f"<h2>{esc(t('lesson.teacher.everyone', lang))}</h2>"
         + pause
-        + _control("more-time", t("table.more_minutes", lang), lang)
-        + _control("end", t("lesson.teacher.end", lang), lang)
-        + _summary_link(lang)
+        + _control(root, "more-time", t("table.more_minutes", lang), lang)
+        + _control(root, "end", t("lesson.teacher.end", lang), lang)
+        + _summary_link(lang, root)
     )
 
 
-def _joining(lesson: Lesson, lang: Lang) -> str:
+def _joining(lesson: Lesson, lang: Lang, root: str) -> str:
     """Who may still join: the lesson closed to newcomers or open, and its number of seats."""
     if lesson.ended:
         return ""
     lock = (
-        _control("unlock", t("lesson.teacher.unlock", lang), lang, "primary")
+        _control(root, "unlock", t("lesson.teacher.unlock", lang), lang, "primary")
         if lesson.locked
-        else _control("lock", t("lesson.teacher.lock", lang), lang)
+        else _control(root, "lock", t("lesson.teacher.lock", lang), lang)
     )
     seats = (
-        f'<form method="post" action="/teacher/seats" class="inline seat-cap">'
+        f'<form method="post" action="{root}/teacher/seats" class="inline seat-cap">'
         f"{hidden('lang', lang)}"
         f'<label for="seat-cap">{esc(t("lesson.teacher.seat_cap", lang))}</label> '
         f'<input id="seat-cap" name="seats" type="number" min="1" max="{MAX_SEATS}" '
@@ -281,10 +288,10 @@ def goal_progress(lesson: Lesson, lang: Lang) -> str:
     return f"<p>{esc(text)}</p>{bar}"
 
 
-def _goal(lesson: Lesson, lang: Lang) -> str:
+def _goal(lesson: Lesson, lang: Lang, root: str) -> str:
     """What the class achieves together (never who did it), and the goal the teacher sets."""
     form = (
-        f'<form method="post" action="/teacher/goal" class="inline goal-form">'
+        f'<form method="post" action="{root}/teacher/goal" class="inline goal-form">'
         f"{hidden('lang', lang)}"
         f'<label for="goal-set">{esc(t("lesson.goal.set", lang))}</label>'
         f'<input id="goal-set" name="goal" type="number" min="0" max="9999" inputmode="numeric" '
@@ -308,7 +315,7 @@ def goal_part(lesson: Lesson, lang: Lang) -> str:
     )
 
 
-def _seats(lesson: Lesson, lang: Lang, connected: Set[str]) -> str:
+def _seats(lesson: Lesson, lang: Lang, connected: Set[str], root: str) -> str:
     """Every seat at a glance, live: its name, playing or waiting, and whether its device
     is connected (a shape and a word, not a colour alone). Removing is in a menu below, not
     a button beside every name on the projector."""
@@ -333,12 +340,12 @@ def _seats(lesson: Lesson, lang: Lang, connected: Set[str]) -> str:
         f'<p class="about">{esc(t("lesson.teacher.locked", lang))}</p>' if lesson.locked else ""
     )
     return (
-        f'<div class="seats-head"><h2>{esc(count)}</h2>{_joining(lesson, lang)}</div>{locked}'
+        f'<div class="seats-head"><h2>{esc(count)}</h2>{_joining(lesson, lang, root)}</div>{locked}'
         f'<ul class="seat-grid">{"".join(cells)}</ul>'
-    ) + (_remove_menu(lesson, lang) if seats else "")
+    ) + (_remove_menu(lesson, lang, root) if seats else "")
 
 
-def _remove_menu(lesson: Lesson, lang: Lang) -> str:
+def _remove_menu(lesson: Lesson, lang: Lang, root: str) -> str:
     waiting = len(lesson.waiting())
     choices = [(WAITING, t("lesson.teacher.remove_waiting", lang, count=waiting))] + [
         (s.id, s.name) for s in sorted(lesson.seats.values(), key=lambda s: s.joined)
@@ -347,7 +354,7 @@ def _remove_menu(lesson: Lesson, lang: Lang) -> str:
     return (
         f'<details class="remove-menu" id="remove-menu">'
         f"<summary>{esc(t('lesson.teacher.remove_menu', lang))}</summary>"
-        f'<form method="post" action="/teacher/remove" class="inline">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/teacher/remove" class="inline">{hidden("lang", lang)}'
         f'<label for="remove-seat">{esc(t("lesson.teacher.remove_who", lang))}</label> '
         f'<select id="remove-seat" name="seat">{items}</select> '
         + _button(t("lesson.teacher.remove_button", lang), "remove")
@@ -355,16 +362,16 @@ def _remove_menu(lesson: Lesson, lang: Lang) -> str:
     )
 
 
-def _removing(lesson: Lesson, lang: Lang) -> str:
+def _removing(lesson: Lesson, lang: Lang, root: str) -> str:
     """The question before a seat is removed (its game ends as given up)."""
     if lesson.removing == WAITING:
         count = len(lesson.waiting())
         return (
             f'<div class="message correction ask" role="alert">'
             f"<p>{esc(t('lesson.teacher.remove_waiting_ask', lang, count=count))}</p>"
-            + _control("remove", t("lesson.teacher.remove_waiting_yes", lang, count=count), lang,
-                       "primary", seat=WAITING, confirm="yes")
-            + _control("remove", t("lesson.teacher.remove_waiting_no", lang), lang,
+            + _control(root, "remove", t("lesson.teacher.remove_waiting_yes", lang, count=count),
+                       lang, "primary", seat=WAITING, confirm="yes")
+            + _control(root, "remove", t("lesson.teacher.remove_waiting_no", lang), lang,
                        seat=WAITING, confirm="no")
             + "</div>"
         )  # fmt: skip
@@ -375,15 +382,15 @@ def _removing(lesson: Lesson, lang: Lang) -> str:
     return (
         f'<div class="message correction ask" role="alert">'
         f"<p>{esc(t('lesson.teacher.remove_ask', lang, name=name))}</p>"
-        + _control("remove", t("lesson.teacher.remove_yes", lang, name=name), lang, "primary",
+        + _control(root, "remove", t("lesson.teacher.remove_yes", lang, name=name), lang, "primary",
                    seat=seat.id, confirm="yes")
-        + _control("remove", t("lesson.teacher.remove_no", lang, name=name), lang,
+        + _control(root, "remove", t("lesson.teacher.remove_no", lang, name=name), lang,
                    seat=seat.id, confirm="no")
         + "</div>"
     )  # fmt: skip
 
 
-def _table_card(game: TableGame, lang: Lang) -> str:
+def _table_card(game: TableGame, lang: Lang, root: str) -> str:
     table = game.view(None)
     names = side_names(game, lang)
     state = table_state(game)
@@ -403,12 +410,12 @@ def _table_card(game: TableGame, lang: Lang) -> str:
     return (
         f'<article class="table-card" data-table="{esc(game.id)}" data-state="{state}" '
         f'data-players="{esc(every)}"><div class="table-head"><h3>{esc(players)}</h3>'
-        + _control("show", t("lesson.teacher.show", lang), lang, table=game.id)
+        + _control(root, "show", t("lesson.teacher.show", lang), lang, table=game.id)
         + f'</div><ul class="table-sides">{sides}</ul><p class="table-now">{line}</p></article>'
     )
 
 
-def _tables(lesson: Lesson, lang: Lang) -> str:
+def _tables(lesson: Lesson, lang: Lang, root: str) -> str:
     """The live tables first; the finished ones folded away below them."""
     games = lesson.live_games()
     live = [g for g in games if not g.over]
@@ -416,33 +423,35 @@ def _tables(lesson: Lesson, lang: Lang) -> str:
     head = f"<h2>{esc(t('lesson.teacher.tables', lang))}</h2>"
     if not games:
         return head + f"<p>{esc(t('lesson.teacher.no_tables', lang))}</p>"
-    out = head + f'<div class="tables">{"".join(_table_card(g, lang) for g in live)}</div>'
+    out = head + f'<div class="tables">{"".join(_table_card(g, lang, root) for g in live)}</div>'
     if over:
         out += (
             f'<details class="finished" id="finished"><summary>'
             f"{esc(t('lesson.teacher.finished', lang, count=len(over)))}</summary>"
-            f'<div class="tables">{"".join(_table_card(g, lang) for g in over)}</div></details>'
+            f'<div class="tables">{"".join(_table_card(g, lang, root) for g in over)}</div>'
+            "</details>"
         )
     return out
 
 
 def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
                   error: str | None = None,
-                  connected: Set[str] = frozenset()) -> dict[str, str]:  # fmt: skip
+                  connected: Set[str] = frozenset(), *,
+                  root: str = "") -> dict[str, str]:  # fmt: skip
     """The teacher's page; `connected`: the devices whose live connection is open."""
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     if lesson.paused:
         message += f'<p class="message note" role="status">{esc(t("lesson.paused", lang))}</p>'
-    message += _removing(lesson, lang)
+    message += _removing(lesson, lang, root)
     return {
         "messages": message,
         "join": _join_box(lesson, url, address_note, qr, lang),
-        "setup": "" if lesson.ended else _setup(lesson, lang),
-        "controls": _controls(lesson, lang),
-        "goal": _goal(lesson, lang),
-        "shown": shown_part(lesson, lang),
-        "tables": _tables(lesson, lang),
-        "seats": _seats(lesson, lang, connected),
+        "setup": "" if lesson.ended else _setup(lesson, lang, root),
+        "controls": _controls(lesson, lang, root),
+        "goal": _goal(lesson, lang, root),
+        "shown": shown_part(lesson, lang, root),
+        "tables": _tables(lesson, lang, root),
+        "seats": _seats(lesson, lang, connected, root),
     }
 
 
@@ -500,7 +509,10 @@ def _summary_parts(summary: ClassSummary, lang: Lang) -> str:
     return "".join(out)
 
 
-def summary_body(lesson: Lesson, lang: Lang, csv_path: str = "/teacher/summary.csv") -> str:
+def summary_body(
+    lesson: Lesson, lang: Lang, csv_path: str = "/teacher/summary.csv", *, root: str = ""
+) -> str:
+    """The lesson's summary; `csv_path` (under `root`) its CSV."""
     summary = summarise(lesson)
     weak = ", ".join(
         f"{operation_name(op, lang)} ({percent(rate, lang)})"
@@ -524,9 +536,9 @@ def summary_body(lesson: Lesson, lang: Lang, csv_path: str = "/teacher/summary.c
         + _summary_parts(summary, lang)
         + "</section>"
         f'<p class="no-print">'
-        f'<a class="button-link" href="{csv_path}?lang={lang}" download>'
+        f'<a class="button-link" href="{root}{csv_path}?lang={lang}" download>'
         f"{esc(t('lesson.summary.csv', lang))}</a> "
         f'<button type="button" data-print="true">{esc(t("lesson.summary.print", lang))}</button> '
-        f'<a class="button-link" href="/teacher?lang={lang}">'
+        f'<a class="button-link" href="{root}/teacher?lang={lang}">'
         f"{esc(t('lesson.summary.back', lang))}</a></p>"
     )

@@ -35,12 +35,10 @@ from storage.select import open_storage
 from storage.sqlite import Storage
 from table.app import make_app
 from table.in_use import held
-from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, machine_key, open_lesson
+from table.keep import DEFAULT_KEEP_DAYS, Keeper, machine_key, open_lesson
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
-from table.progress_pages import add_routes as add_class_routes
-from table.roster import Recorder, load_roster, open_class, school_year_start
-from table.roster_web import Class
+from table.roster import Class, Recorder, load_roster, open_class, school_year_start
 from table.web import Served
 from table.web import runner as web_runner
 
@@ -226,11 +224,7 @@ async def _serve(
     base_url: str | None = getattr(args, "base_url", None)
     found = network_address() if args.host in ANY else None
     served = Served(base_url=base_url, names=(args.host,))
-    app = make_app(kind, lesson=lesson, served=served)
-    if keeper is not None:
-        app[KEEPER] = keeper
-    if klass is not None:
-        add_class_routes(app, klass)
+    app = make_app(kind, lesson=lesson, served=served, keeper=keeper, klass=klass)
     runner = web_runner(app)
     await runner.setup()
     port = await _listen(runner, args.host, args.port, kind)

@@ -1,8 +1,9 @@
 """The progress pages of a class that remembers (`classroom.progress` draws the figures from the
 class's stored rounds; here they become pages).
 
-The teacher: ``GET /teacher/progress`` (``by=lesson|week``; ``kind`` and ``lesson`` open a
-cell of the heat map: the pupils' names in it), ``GET /teacher/progress.csv`` (all of it),
+Under the lesson's root (`table.host`). The teacher: ``GET /teacher/progress``
+(``by=lesson|week``; ``kind`` and ``lesson`` open a cell of the heat map: the pupils' names
+in it), ``GET /teacher/progress.csv`` (all of it),
 ``GET /teacher/progress/pupil/<id>`` (a one-page progress note to print). A pupil:
 ``GET /mine`` (the pupil's own figures, never anyone else's and never a rank; the card's page
 shows the same, `table.roster_web`).
@@ -36,14 +37,15 @@ from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from classroom.summary import percent
 from storage.records.classes import Pupil
 from table.charts import Series, heat_map, line_chart
+from table.host import host_of
 from table.lesson import card_code
 from table.page import esc, href
 from table.press import whole
 from table.roster import shown_card
 from table.roster_pages import card_join_parts, class_document, head, link
-from table.roster_web import CLASS, Class, class_info, pupil_of, teacher_only
 from table.roster_web import add_routes as add_roster_routes
-from table.web import LESSON, html, lang_of
+from table.roster_web import class_info, klass_of, pupil_of, teacher_only
+from table.web import html, lang_of
 
 
 def kind_name(kind: str | None, lang: Lang) -> str:
@@ -107,7 +109,7 @@ def trend_of(pupil: PupilProgress, kind: str | None, by: By) -> tuple[str | None
 
 
 async def class_progress(request: web.Request) -> tuple[ClassProgress, list[Pupil]]:
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     info = class_info(klass)
     pupils = await klass.store.pupils(info.id)
     tallies, notes = await klass.store.class_tallies(info.id)
@@ -123,7 +125,7 @@ def _by(request: web.Request) -> By:
 
 
 def heat_section(found: ClassProgress, names: dict[int, str], lang: Lang,
-                 opened: tuple[str, str] | None, size: int) -> str:  # fmt: skip
+                 opened: tuple[str, str] | None, size: int, root: str = "") -> str:  # fmt: skip
     kinds = found.kinds
     lessons = found.lessons
     title = t("class.progress.heat.title", lang)
@@ -142,7 +144,7 @@ def heat_section(found: ClassProgress, names: dict[int, str], lang: Lang,
     )  # fmt: skip
     head_row = "".join(f'<th scope="col">{esc(c)}</th>' for c in columns)
     rows = []
-    opener = f"/teacher/progress?lang={lang}&amp;kind="
+    opener = f"{root}/teacher/progress?lang={lang}&amp;kind="
     for k, row in zip(kinds, counts, strict=True):
         cells = []
         for period, count in zip(lessons, row, strict=True):
@@ -175,16 +177,19 @@ def heat_section(found: ClassProgress, names: dict[int, str], lang: Lang,
                 if listed
                 else f"<p>{esc(t('class.progress.cell.none', lang))}</p>"
             )
+            close = t("class.progress.cell.close", lang)
             out += (
                 '<section class="part confirm" aria-labelledby="cell-h">'
                 f'<h3 id="cell-h" tabindex="-1">{esc(title)}</h3>{body}'
-                f"<p>{link('/teacher/progress', t('class.progress.cell.close', lang), lang)}</p>"
+                f"<p>{link(f'{root}/teacher/progress', close, lang)}</p>"
                 "</section>"
             )
     return out + "</section>"
 
 
-def pupils_section(found: ClassProgress, pupils: list[Pupil], by: By, lang: Lang) -> str:
+def pupils_section(
+    found: ClassProgress, pupils: list[Pupil], by: By, lang: Lang, root: str = ""
+) -> str:
     kinds = found.kinds
     figures: list[str | None] = [None, *kinds]
     head_cells = [t("class.progress.column.pupil", lang), t("class.progress.column.levels", lang),
@@ -206,7 +211,7 @@ def pupils_section(found: ClassProgress, pupils: list[Pupil], by: By, lang: Lang
                                    arrow_mark(direction, before, lang)))  # fmt: skip
         level = mine.suggested_level()
         cells.append(f'<td class="num">{level if level is not None else "–"}</td>')
-        note = link(f"/teacher/progress/pupil/{p.id}",
+        note = link(f"{root}/teacher/progress/pupil/{p.id}",
                     t("class.progress.note_link", lang, name=p.name), lang)  # fmt: skip
         cells.append(f"<td>{note}</td>")
         rows.append(f"<tr>{''.join(cells)}</tr>")
@@ -221,10 +226,11 @@ def pupils_section(found: ClassProgress, pupils: list[Pupil], by: By, lang: Lang
 
 
 async def progress_page(request: web.Request) -> web.Response:
-    teacher_only(request)
+    await teacher_only(request)
     lang = lang_of(request)
     by = _by(request)
-    klass = request.app[CLASS]
+    klass = klass_of(request)
+    root = host_of(request).root
     info = class_info(klass)
     found, pupils = await class_progress(request)
     kind, lesson = request.query.get("kind"), request.query.get("lesson")
@@ -233,19 +239,19 @@ async def progress_page(request: web.Request) -> web.Response:
     other: By = "week" if by == "lesson" else "lesson"
     nav = (
         f'<nav class="class-links" aria-label="{esc(t("class.roster.links", lang))}"><ul>'
-        f"<li>{link('/teacher/class', t('class.roster.back', lang), lang)}</li>"
-        f'<li><a href="{href("/teacher/progress", lang=lang, by=other)}">'
+        f"<li>{link(f'{root}/teacher/class', t('class.roster.back', lang), lang)}</li>"
+        f'<li><a href="{href(f"{root}/teacher/progress", lang=lang, by=other)}">'
         f"{esc(t(f'class.progress.by_{other}', lang))}</a></li>"
-        f'<li><a href="{href("/teacher/progress.csv", lang=lang)}">'
+        f'<li><a href="{href(f"{root}/teacher/progress.csv", lang=lang)}">'
         f"{esc(t('class.progress.csv', lang))}</a></li></ul></nav>"
     )
-    body = head(title, lang, "/teacher/progress", {"by": by}) + nav
+    body = head(title, lang, f"{root}/teacher/progress", {"by": by}) + nav
     if not found.lessons:
         body += f"<p>{esc(t('class.progress.empty', lang))}</p>"
     else:
         names = {p.id: p.name for p in pupils}
-        body += heat_section(found, names, lang, opened, len(pupils))
-        body += pupils_section(found, pupils, by, lang)
+        body += heat_section(found, names, lang, opened, len(pupils), root)
+        body += pupils_section(found, pupils, by, lang, root)
     return html(class_document(lang, "progress", title, body))
 
 
@@ -282,22 +288,25 @@ def periods_table(mine: PupilProgress, by: By, lang: Lang) -> str:
 
 async def pupil_note(request: web.Request) -> web.Response:
     """A one-page progress note for one pupil (to print and show a parent)."""
-    teacher_only(request)
+    await teacher_only(request)
     lang = lang_of(request)
-    klass = request.app[CLASS]
+    klass = klass_of(request)
+    root = host_of(request).root
     info = class_info(klass)
     wanted = whole(request.match_info["pupil"])
     pupil = next((p for p in await klass.store.pupils(info.id) if p.id == wanted), None)
     if pupil is None:
         return html(class_document(lang, "missing", t("class.error.no_pupil", lang),
-                                   head(t("class.error.no_pupil", lang), lang, "/teacher/class")),
+                                   head(t("class.error.no_pupil", lang), lang,
+                                        f"{root}/teacher/class")),
                     404)  # fmt: skip
     tallies, notes = await klass.store.class_tallies(info.id, pupil.id)
     mine = progress(tallies, notes, [pupil.id]).pupil(pupil.id)
     title = t("class.progress.note.title", lang, name=pupil.name, klass=info.name)
-    body = head(title, lang, f"/teacher/progress/pupil/{pupil.id}")
+    body = head(title, lang, f"{root}/teacher/progress/pupil/{pupil.id}")
     body += (
-        f'<p class="no-print">{link("/teacher/progress", t("class.progress.back", lang), lang)}'
+        f'<p class="no-print">'
+        f"{link(f'{root}/teacher/progress', t('class.progress.back', lang), lang)}"
         f" · {esc(t('class.progress.note.print', lang))}</p>"
     )
     if not mine.lessons:
@@ -330,7 +339,7 @@ async def pupil_note(request: web.Request) -> web.Response:
 async def progress_csv(request: web.Request) -> web.Response:
     """All of it: each pupil's figures per lesson and per week (count, rounds, rate, arrow,
     levels, the suggested next level), and the heat map's counts."""
-    teacher_only(request)
+    await teacher_only(request)
     lang = lang_of(request)
     found, pupils = await class_progress(request)
     rows: list[list[object]] = [[t(f"class.csv.{c}", lang) for c in CSV_COLUMNS]]
@@ -399,24 +408,26 @@ def own_body(mine: PupilProgress, name: str, lang: Lang) -> str:
 
 
 async def own_progress(request: web.Request, pupil_id: int, lang: Lang) -> web.Response:
-    klass = request.app[CLASS]
+    klass = klass_of(request)
+    host = host_of(request)
     info = class_info(klass)
     tallies, notes = await klass.store.class_tallies(info.id, pupil_id)
     mine = progress(tallies, notes, [pupil_id]).pupil(pupil_id)
-    roster = request.app[LESSON].roster or {}
+    roster = host.lesson.roster or {}
     name = next((n for p, n in roster.values() if p == pupil_id), "")
     title = t("class.mine.title", lang)
-    body = head(title, lang, "/mine") + own_body(mine, name, lang)
-    body += f"<p>{link('/table', t('class.mine.back', lang), lang)}</p>"
+    body = head(title, lang, host.at("/mine")) + own_body(mine, name, lang)
+    body += f"<p>{link(host.at('/table'), t('class.mine.back', lang), lang)}</p>"
     return html(class_document(lang, "mine", title, body))
 
 
 async def mine(request: web.Request) -> web.Response:
     """The pupil's own progress: only the device seated as that pupil sees it."""
     lang = lang_of(request)
+    klass_of(request)  # a lesson kept nowhere has no class
     pupil = pupil_of(request)
     if pupil is None:
-        raise web.HTTPSeeOther(f"/?lang={lang}")
+        raise web.HTTPSeeOther(host_of(request).at(f"/?lang={lang}"))
     return await own_progress(request, pupil, lang)
 
 
@@ -424,27 +435,30 @@ async def card_page(request: web.Request) -> web.Response:
     """A card's QR code: the join form with the code filled in; once seated as the card's
     own pupil, the pupil's own progress (never anyone else's)."""
     lang = lang_of(request)
-    lesson = request.app[LESSON]
-    code = card_code(request.match_info["code"])[:16]
+    klass_of(request)  # a lesson kept nowhere has no class
+    host = host_of(request)
+    lesson = host.lesson
+    code = card_code(request.match_info["card"])[:16]
     found = (lesson.roster or {}).get(code)
     if found is not None and pupil_of(request) == found[0]:
         return await own_progress(request, found[0], lang)
-    parts = card_join_parts(lang, shown_card(code))
+    parts = card_join_parts(lang, shown_card(code), root=host.root)
     title = t("lesson.join.title", lang)
-    body = head(title, lang, f"/card/{code}") + "".join(
+    body = head(title, lang, host.at(f"/card/{code}")) + "".join(
         f'<section id="{k}" class="part part-{k}">{v}</section>' for k, v in parts.items()
     )
     return html(class_document(lang, "join", title, body))
 
 
-def add_routes(app: web.Application, klass: Class) -> None:
-    """The class's pages: the roster's (`table.roster_web`) and the progress pages."""
-    add_roster_routes(app, klass)
-    app.router.add_get("/card/{code}", card_page)
-    app.router.add_get("/teacher/progress", progress_page)
-    app.router.add_get("/teacher/progress.csv", progress_csv)
-    app.router.add_get("/teacher/progress/pupil/{pupil}", pupil_note)
-    app.router.add_get("/mine", mine)
+def add_routes(app: web.Application, root: str = "") -> None:
+    """The class's pages: the roster's (`table.roster_web`) and the progress pages (a lesson
+    of no class answers them with a page that is not there)."""
+    add_roster_routes(app, root)
+    app.router.add_get(f"{root}/card/{{card}}", card_page)
+    app.router.add_get(f"{root}/teacher/progress", progress_page)
+    app.router.add_get(f"{root}/teacher/progress.csv", progress_csv)
+    app.router.add_get(f"{root}/teacher/progress/pupil/{{pupil}}", pupil_note)
+    app.router.add_get(f"{root}/mine", mine)
 
 
 __all__ = ["add_routes", "card_page", "kind_name", "own_body", "own_progress"]

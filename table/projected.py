@@ -67,15 +67,15 @@ def _fit(lesson: Lesson) -> str:
     return f" war layings-{min(layings, 4)}" if layings > 1 else ""
 
 
-def _control(label: str, lang: Lang, **fields: str) -> str:
+def _control(root: str, label: str, lang: Lang, **fields: str) -> str:
     extra = "".join(hidden(k, v) for k, v in fields.items())
     return (
-        f'<form method="post" action="/teacher/show" class="inline">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/teacher/show" class="inline">{hidden("lang", lang)}'
         f"{extra}{button(label)}</form>"
     )
 
 
-def shown_part(lesson: Lesson, lang: Lang) -> str:
+def shown_part(lesson: Lesson, lang: Lang, root: str = "") -> str:
     """The round on the projector (empty when the teacher shows none)."""
     if lesson.projected is None:
         return ""
@@ -89,6 +89,6 @@ def shown_part(lesson: Lesson, lang: Lang) -> str:
     return (
         f'<h2 id="shown-title">{esc(title)}</h2>'
         f'<div class="projected{_fit(lesson)}" data-shown="{esc(game.id)}">{sides}</div>'
-        + _control(t(toggle, lang), lang, hide="false" if lesson.hide_names else "true")
-        + _control(t("lesson.teacher.hide_table", lang), lang, table="")
+        + _control(root, t(toggle, lang), lang, hide="false" if lesson.hide_names else "true")
+        + _control(root, t("lesson.teacher.hide_table", lang), lang, table="")
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -150,6 +150,16 @@ class Recorder:
         self._notes.update(noted)
 
 
+@dataclass
+class Class:
+    """A lesson's class (None until the teacher names one) and where it is kept; `attach`
+    makes the lesson one of a class (its roster read in, its pupils' rounds recorded)."""
+
+    store: ClassStore
+    info: ClassInfo | None
+    attach: Callable[[ClassInfo], Awaitable[None]] | None = None
+
+
 def school_year_start(now: float) -> int:
     """The 1 August (midnight where the pupils are, in ms) that began the school year ``now``
     (seconds) is in: by default a class's results of an earlier school year are deleted."""
@@ -174,6 +184,7 @@ async def open_class(store: ClassStore, name: str, at: int) -> ClassInfo:
 __all__ = [
     "CARD_ALPHABET",
     "CARD_LENGTH",
+    "Class",
     "Recorder",
     "add_pupils",
     "load_roster",

@@ -48,13 +48,15 @@ def card_url(base: str, card: str) -> str:
     return f"{base}card/{card}"
 
 
-def card_join_parts(lang: Lang, code: str = "", error: str | None = None) -> dict[str, str]:
+def card_join_parts(
+    lang: Lang, code: str = "", error: str | None = None, *, root: str = ""
+) -> dict[str, str]:
     """A class lesson's join page: the code of the pupil's own card (its QR code opens this
     page with the code filled in); no name to type: the card says who the pupil is."""
     alert = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     longest = CARD_LENGTH + 2
     form = (
-        f'<form method="post" action="/join" class="join">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/join" class="join">{hidden("lang", lang)}'
         f'<label for="code">{esc(t("class.join.code", lang))}</label>'
         f'<p class="about" id="code-help">{esc(t("class.join.code_help", lang))}</p>'
         f'<input id="code" name="code" autocomplete="off" autocapitalize="characters" required '
@@ -76,23 +78,24 @@ def roster_body(
     typed: str = "",
     forgetting: Pupil | None = None,
     own: tuple[bool, Mapping[int, int]] = (False, {}),
+    root: str = "",
 ) -> str:
     """The teacher's page of the class: who is on the roster and their cards; whether each
     table plays at its pupils' own level (`own`: on or off, and each pupil's level)."""
     title = t("class.roster.title", lang, name=klass.name)
-    out = head(title, lang, "/teacher/class")
+    out = head(title, lang, f"{root}/teacher/class")
     out += message(error, error=True) + message(note, error=False)
     out += (
         '<nav class="class-links" aria-label="'
         + esc(t("class.roster.links", lang))
         + '"><ul>'
-        + f'<li><a href="{href("/teacher/class/cards", lang=lang)}">'
+        + f'<li><a href="{href(f"{root}/teacher/class/cards", lang=lang)}">'
         + esc(t("class.roster.print", lang))
         + "</a></li>"
-        + f'<li><a href="{href("/teacher/progress", lang=lang)}">'
+        + f'<li><a href="{href(f"{root}/teacher/progress", lang=lang)}">'
         + esc(t("class.progress.title", lang, name=klass.name))
         + "</a></li>"
-        + f'<li><a href="{href("/teacher", lang=lang)}">'
+        + f'<li><a href="{href(f"{root}/teacher", lang=lang)}">'
         + esc(t("lesson.summary.back", lang))
         + "</a></li></ul></nav>"
     )
@@ -101,11 +104,11 @@ def roster_body(
         out += (
             '<section class="part confirm" aria-labelledby="forget-h">'
             + f'<h2 id="forget-h">{esc(confirm)}</h2>'
-            f'<form method="post" action="/teacher/class/forget">{hidden("lang", lang)}'
+            f'<form method="post" action="{root}/teacher/class/forget">{hidden("lang", lang)}'
             f"{hidden('pupil', forgetting.id)}{hidden('confirm', 'yes')}"
             + button(t("class.roster.forget_yes", lang), cls="danger")
             + "</form>"
-            + f"<p>{link('/teacher/class', t('class.roster.keep', lang), lang)}</p>"
+            + f"<p>{link(f'{root}/teacher/class', t('class.roster.keep', lang), lang)}</p>"
             "</section>"
         )
     out += (
@@ -117,13 +120,13 @@ def roster_body(
     else:
         rows = "".join(
             f'<tr><th scope="row">{esc(p.name)}</th><td><code>{esc(shown_card(p.card))}</code></td>'
-            f'<td><form method="post" action="/teacher/class/card">{hidden("lang", lang)}'
+            f'<td><form method="post" action="{root}/teacher/class/card">{hidden("lang", lang)}'
             f"{hidden('pupil', p.id)}"
             + button(t("class.roster.replace", lang, name=p.name))
             + "</form></td>"
-            f'<td><a href="{href(f"/teacher/progress/pupil/{p.id}", lang=lang)}">'
+            f'<td><a href="{href(f"{root}/teacher/progress/pupil/{p.id}", lang=lang)}">'
             f"{esc(t('class.progress.note_link', lang, name=p.name))}</a></td>"
-            f'<td><form method="post" action="/teacher/class/forget">{hidden("lang", lang)}'
+            f'<td><form method="post" action="{root}/teacher/class/forget">{hidden("lang", lang)}'
             f"{hidden('pupil', p.id)}"
             + button(t("class.roster.forget", lang, name=p.name))
             + "</form></td></tr>"
@@ -139,11 +142,12 @@ def roster_body(
             f"</tr></thead><tbody>{rows}</tbody></table>"
         )
     out += "</section>"
-    out += levels_part(own, pupils, lang)
+    out += levels_part(own, pupils, lang, root)
     out += (
         '<section class="part" aria-labelledby="add-h">'
         f'<h2 id="add-h">{esc(t("class.roster.add_title", lang))}</h2>'
-        f'<form method="post" action="/teacher/class/add" class="add-pupils">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/teacher/class/add" class="add-pupils">'
+        f"{hidden('lang', lang)}"
         f'<label for="names">{esc(t("class.roster.names", lang))}</label>'
         + about("names-help", t("class.roster.names_help", lang, count=MAX_NAME))
         + '<textarea id="names" name="names" rows="6" aria-describedby="names-help">'
@@ -156,16 +160,18 @@ def roster_body(
         f'<h2 id="privacy-h">{esc(t("class.privacy.title", lang))}</h2>'
         f"<p>{esc(t('class.privacy.kept', lang))}</p>"
         f"<p>{esc(keep_text(klass, lang))}</p>"
-        f'<p><a href="{href("/teacher/class/export.csv", lang=lang)}">'
+        f'<p><a href="{href(f"{root}/teacher/class/export.csv", lang=lang)}">'
         f"{esc(t('class.privacy.export', lang))}</a></p>"
-        f'<form method="post" action="/teacher/class/delete">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/teacher/class/delete">{hidden("lang", lang)}'
         + button(t("class.privacy.delete", lang, name=klass.name), cls="danger")
         + "</form></section>"
     )
     return out
 
 
-def levels_part(own: tuple[bool, Mapping[int, int]], pupils: Sequence[Pupil], lang: Lang) -> str:
+def levels_part(
+    own: tuple[bool, Mapping[int, int]], pupils: Sequence[Pupil], lang: Lang, root: str = ""
+) -> str:
     """Each table at its pupils' own level: the switch, and the level each pupil would play."""
     on, levels = own
     state = t("class.levels.on" if on else "class.levels.off", lang)
@@ -179,7 +185,7 @@ def levels_part(own: tuple[bool, Mapping[int, int]], pupils: Sequence[Pupil], la
         f'<h2 id="levels-h">{esc(t("class.levels.title", lang))}</h2>'
         f"<p>{esc(t('class.levels.intro', lang))}</p>"
         f'<p role="status">{esc(state)}</p>'
-        f'<form method="post" action="/teacher/class/levels">{hidden("lang", lang)}'
+        f'<form method="post" action="{root}/teacher/class/levels">{hidden("lang", lang)}'
         f"{hidden('own', 'off' if on else 'on')}"
         + button(t("class.levels.turn_off" if on else "class.levels.turn_on", lang))
         + "</form>"
@@ -188,20 +194,20 @@ def levels_part(own: tuple[bool, Mapping[int, int]], pupils: Sequence[Pupil], la
     )
 
 
-def name_body(known: Sequence[str], lang: Lang, error: str | None = None) -> str:
+def name_body(known: Sequence[str], lang: Lang, error: str | None = None, root: str = "") -> str:
     """The form that makes a lesson one of a class: a class's name (those kept offered)."""
     options = "".join(f'<option value="{esc(n)}"></option>' for n in known)
     return (
         message(error, error=True)
         + f"<p>{esc(t('class.open.intro', lang))}</p>"
-        + f'<form method="post" action="/teacher/class/open">{hidden("lang", lang)}'
+        + f'<form method="post" action="{root}/teacher/class/open">{hidden("lang", lang)}'
         + f'<label for="class-name">{esc(t("class.open.name", lang))}</label>'
         + '<input id="class-name" name="name" required maxlength="32" autocomplete="off" '
         + 'list="classes-kept">'
         + f'<datalist id="classes-kept">{options}</datalist>'
         + button(t("class.open.button", lang), cls="primary")
         + "</form>"
-        + f"<p>{link('/teacher', t('lesson.summary.back', lang), lang)}</p>"
+        + f"<p>{link(f'{root}/teacher', t('lesson.summary.back', lang), lang)}</p>"
     )
 
 
@@ -211,16 +217,18 @@ def keep_text(klass: ClassInfo, lang: Lang) -> str:
     return t("class.privacy.keep_days", lang, count=klass.keep_days)
 
 
-def cards_body(klass: ClassInfo, pupils: Sequence[Pupil], base: str, lang: Lang) -> str:
+def cards_body(
+    klass: ClassInfo, pupils: Sequence[Pupil], base: str, lang: Lang, root: str = ""
+) -> str:
     """The cards to print (A4, cut along the dashed lines): each pupil's name, where to go,
     the code and its QR code, which opens the card's page with the code filled in."""
     title = t("class.cards.title", lang, name=klass.name)
     out = (
         f'<header id="top" class="no-print"><h1>{esc(title)}</h1>'
-        + lang_switch(lang, "/teacher/class/cards", {})
+        + lang_switch(lang, f"{root}/teacher/class/cards", {})
         + "</header>"
         + f'<p class="no-print">{esc(t("class.cards.how_to_print", lang))} '
-        + link("/teacher/class", t("class.roster.back", lang), lang)
+        + link(f"{root}/teacher/class", t("class.roster.back", lang), lang)
         + "</p>"
     )
     if not pupils:
@@ -256,24 +264,24 @@ __all__ = [
 ]
 
 
-def class_link(lesson: Lesson, lang: Lang) -> str:
+def class_link(lesson: Lesson, lang: Lang, root: str = "") -> str:
     """The teacher's page of a lesson of a class: one line to the class's roster, cards and
     progress; of a lesson that may become one (`Lesson.classes`), one line to name its class."""
     if lesson.class_id is None:
         if not lesson.classes:
             return ""
         return (
-            f'<p class="class-link"><a href="{href("/teacher/class", lang=lang)}">'
+            f'<p class="class-link"><a href="{href(f"{root}/teacher/class", lang=lang)}">'
             f"{esc(t('class.teacher.open', lang))}</a></p>"
         )
     return (
-        f'<p class="class-link"><a href="{href("/teacher/class", lang=lang)}">'
+        f'<p class="class-link"><a href="{href(f"{root}/teacher/class", lang=lang)}">'
         f"{esc(t('class.teacher.link', lang))}</a></p>"
     )
 
 
-def own_link(lesson: Lesson, seat: str, lang: Lang) -> str:
+def own_link(lesson: Lesson, seat: str, lang: Lang, root: str = "") -> str:
     """After a game, a pupil of a class may look at their own progress (only they can)."""
     if seat not in lesson.pupils:
         return ""
-    return f'<p class="own-link">{link("/mine", t("class.mine.link", lang), lang)}</p>'
+    return f'<p class="own-link">{link(f"{root}/mine", t("class.mine.link", lang), lang)}</p>'

@@ -1,7 +1,8 @@
 """The routes of a class that remembers, added to a class lesson when it is a lesson of a class
 (`mattekrig class --class 7B`).
 
-The teacher (the teacher's cookie, as on /teacher): ``GET /teacher/class`` the roster,
+Under the lesson's root (`table.host`). The teacher (as on /teacher): ``GET /teacher/class``
+the roster,
 ``POST /teacher/class/add`` (names, one a line), ``POST /teacher/class/card`` (a new card for
 a pupil: the old one stops working at once), ``POST /teacher/class/forget`` (asked, then
 done), ``GET /teacher/class/cards`` (the cards to print), ``GET /teacher/class/export.csv``
@@ -15,8 +16,6 @@ the roster's at once.
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
 
 from aiohttp import web
 from aiohttp.http_exceptions import HttpProcessingError
@@ -24,14 +23,20 @@ from aiohttp.http_exceptions import HttpProcessingError
 from classroom.i18n import Lang, t
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
 from storage.classes import FORGOTTEN
-from storage.contract import ClassStore
 from storage.records.classes import ClassInfo, Pupil
-from table.keep import KEEPER
+from table.host import host_of
 from table.lesson import Lesson
 from table.names import check_name
 from table.page import button, hidden
 from table.press import Refused, whole
-from table.roster import add_pupils, load_roster, open_class, replace_card, shown_card
+from table.roster import (
+    Class,
+    add_pupils,
+    load_roster,
+    open_class,
+    replace_card,
+    shown_card,
+)
 from table.roster_pages import (
     cards_body,
     class_document,
@@ -40,20 +45,10 @@ from table.roster_pages import (
     name_body,
     roster_body,
 )
-from table.web import DEVICE_COOKIE, LESSON, SERVED, TEACHER_COOKIE, html, lang_of, read_form
+from table.web import DEVICE_COOKIE, html, lang_of, read_form
 
 EXPORT_COLUMNS = ("pupil", "card", "lesson", "when", "level", "answered", "best", "kind")
 MAX_NAMES_FIELD = 8_000  # a class list typed or pasted: 60 names and then some
-
-
-@dataclass
-class Class:
-    """The lesson's class (None until the teacher names one) and where it is kept; `attach`
-    makes the lesson one of a class (its roster read in, its pupils' rounds recorded)."""
-
-    store: ClassStore
-    info: ClassInfo | None
-    attach: Callable[[ClassInfo], Awaitable[None]] | None = None
 
 
 def class_info(klass: Class) -> ClassInfo:
@@ -63,16 +58,19 @@ def class_info(klass: Class) -> ClassInfo:
     return klass.info
 
 
-CLASS = web.AppKey("class", Class)
+CLASS = web.AppKey("class", Class)  # a laptop's app's class (the tests read it)
 
 
-def is_teacher(request: web.Request) -> bool:
-    return request.app[LESSON].is_teacher(request.cookies.get(TEACHER_COOKIE))
+def klass_of(request: web.Request) -> Class:
+    """The lesson's class and where it is kept; a lesson kept nowhere has no class pages."""
+    klass = host_of(request).klass
+    if klass is None:
+        raise Refused("table.error.not_found", 404)
+    return klass
 
 
-def teacher_only(request: web.Request) -> None:
-    if not is_teacher(request):
-        raise Refused("lesson.error.not_teacher", 403)
+async def teacher_only(request: web.Request) -> None:
+    await host_of(request).teacher_only(request)
 
 
 def now_ms() -> int:
@@ -80,8 +78,7 @@ def now_ms() -> int:
 
 
 def join_base(request: web.Request) -> str:
-    served = request.app[SERVED]
-    return served.join_url or served.base_url or f"{request.scheme}://{request.host}/"
+    return host_of(request).join_url(request)
 
 
 async def roster_page(
@@ -94,21 +91,22 @@ async def roster_page(
     typed: str = "",
     forgetting: Pupil | None = None,
 ) -> web.Response:
-    klass = request.app[CLASS]
+    host = host_of(request)
+    klass = klass_of(request)
     info = class_info(klass)
     pupils = await klass.store.pupils(info.id)
-    lesson = request.app[LESSON]
+    lesson = host.lesson
     body = roster_body(info, pupils, lang, note=note, error=error, typed=typed,
                        own=(lesson.own_levels, lesson.levels),
-                       forgetting=forgetting)  # fmt: skip
+                       forgetting=forgetting, root=host.root)  # fmt: skip
     return html(class_document(lang, "roster", t("class.roster.title", lang,
                                                  name=info.name), body), status)  # fmt: skip
 
 
 async def roster(request: web.Request) -> web.Response:
-    teacher_only(request)
+    await teacher_only(request)
     lang = lang_of(request)
-    if request.app[CLASS].info is None:
+    if klass_of(request).info is None:
         return await name_page(request, lang)
     return await roster_page(request, lang)
 
@@ -116,23 +114,25 @@ async def roster(request: web.Request) -> web.Response:
 async def name_page(request: web.Request, lang: Lang, status: int = 200,
                     error: str | None = None) -> web.Response:  # fmt: skip
     """A lesson of no class yet: the teacher names its class (a new one, or one kept)."""
-    klass = request.app[CLASS]
+    klass = klass_of(request)
+    root = host_of(request).root
     known = [c.name for c in await klass.store.classes()]
     title = t("class.open.title", lang)
-    body = head(title, lang, "/teacher/class") + name_body(known, lang, error)
+    body = head(title, lang, f"{root}/teacher/class") + name_body(known, lang, error, root)
     return html(class_document(lang, "class-name", title, body), status)
 
 
 async def open_class_here(request: web.Request) -> web.Response:
     """This lesson becomes a lesson of the class named (made if new): only before anyone
     joined, since a free nickname is no pupil of the roster."""
-    teacher_only(request)
+    await teacher_only(request)
     form = await read_form(request)
     lang = lang_of(request, form)
-    klass = request.app[CLASS]
-    lesson = request.app[LESSON]
+    klass = klass_of(request)
+    host = host_of(request)
+    lesson = host.lesson
     if klass.info is not None:
-        raise web.HTTPSeeOther(f"/teacher/class?lang={lang}")
+        raise web.HTTPSeeOther(host.at(f"/teacher/class?lang={lang}"))
     try:
         name = check_name(form.get("name", ""), ())
     except Refused as refused:
@@ -143,12 +143,12 @@ async def open_class_here(request: web.Request) -> web.Response:
         info = await open_class(klass.store, name, now_ms())
         await klass.attach(info)
         klass.info = info
-    raise web.HTTPSeeOther(f"/teacher/class?lang={lang}")
+    raise web.HTTPSeeOther(host.at(f"/teacher/class?lang={lang}"))
 
 
 async def _pupil(request: web.Request, form: dict[str, str]) -> Pupil:
     """The pupil of this class a form names; a refusal when it names none."""
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     info = class_info(klass)
     wanted = whole(form.get("pupil"))
     for p in await klass.store.pupils(info.id):
@@ -158,7 +158,7 @@ async def _pupil(request: web.Request, form: dict[str, str]) -> Pupil:
 
 
 async def add(request: web.Request) -> web.Response:
-    teacher_only(request)
+    await teacher_only(request)
     try:
         data = await request.post()
     except (ValueError, UnicodeDecodeError, HttpProcessingError):
@@ -167,9 +167,9 @@ async def add(request: web.Request) -> web.Response:
     lang = lang_of(request, {"lang": str(data.get("lang", ""))} if data is not None else None)
     if not isinstance(raw, str) or len(raw) > MAX_NAMES_FIELD:
         return await roster_page(request, lang, 400, error=t("class.error.names", lang))
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     info = class_info(klass)
-    lesson = request.app[LESSON]
+    lesson = host_of(request).lesson
     names = [line for line in raw.replace(",", "\n").splitlines() if line.strip()]
     try:
         added = await add_pupils(klass.store, info.id, names, now_ms())
@@ -184,12 +184,12 @@ async def add(request: web.Request) -> web.Response:
 
 
 async def new_card(request: web.Request) -> web.Response:
-    teacher_only(request)
+    await teacher_only(request)
     form = await read_form(request)
     lang = lang_of(request, form)
     pupil = await _pupil(request, form)
-    klass = request.app[CLASS]
-    lesson = request.app[LESSON]
+    klass = klass_of(request)
+    lesson = host_of(request).lesson
     async with lesson.lock:
         fresh = await replace_card(klass.store, pupil.id)
         await load_roster(klass.store, lesson)
@@ -221,14 +221,14 @@ def forget_in_lesson(lesson: Lesson, pupil_id: int) -> None:
 
 
 async def forget(request: web.Request) -> web.Response:
-    teacher_only(request)
+    await teacher_only(request)
     form = await read_form(request)
     lang = lang_of(request, form)
     pupil = await _pupil(request, form)
     if form.get("confirm") != "yes":
         return await roster_page(request, lang, forgetting=pupil)
-    klass = request.app[CLASS]
-    lesson = request.app[LESSON]
+    klass = klass_of(request)
+    lesson = host_of(request).lesson
     async with lesson.lock:
         forget_in_lesson(lesson, pupil.id)
         await lesson.save()
@@ -239,25 +239,27 @@ async def forget(request: web.Request) -> web.Response:
 
 async def delete_class(request: web.Request) -> web.Response:
     """The class, its roster, its results and its lessons (this one too: it ends) go."""
-    teacher_only(request)
+    await teacher_only(request)
     form = await read_form(request)
     lang = lang_of(request, form)
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     info = class_info(klass)
+    host = host_of(request)
+    root = host.root
     if form.get("confirm") != "yes":
         title = t("class.privacy.delete_confirm", lang, name=info.name)
         body = (
-            head(title, lang, "/teacher/class")
-            + '<form method="post" action="/teacher/class/delete">'
+            head(title, lang, f"{root}/teacher/class")
+            + f'<form method="post" action="{root}/teacher/class/delete">'
             + hidden("lang", lang)
             + hidden("confirm", "yes")
             + button(t("class.privacy.delete_yes", lang), cls="danger")
             + "</form>"
-            + f"<p>{link('/teacher/class', t('class.roster.keep', lang), lang)}</p>"
+            + f"<p>{link(f'{root}/teacher/class', t('class.roster.keep', lang), lang)}</p>"
         )
         return html(class_document(lang, "confirm", title, body))
-    lesson = request.app[LESSON]
-    keeper = request.app.get(KEEPER)
+    lesson = host.lesson
+    keeper = host.keeper
     async with lesson.lock:
         lesson.end()
         if keeper is not None:
@@ -267,18 +269,18 @@ async def delete_class(request: web.Request) -> web.Response:
         lesson.roster = {}  # no card opens a seat any more
         lesson.pupils = {}
     title = t("class.privacy.deleted", lang, name=info.name)
-    return html(class_document(lang, "deleted", title, head(title, lang, "/teacher")))
+    return html(class_document(lang, "deleted", title, head(title, lang, f"{root}/teacher")))
 
 
 async def own_levels(request: web.Request) -> web.Response:
     """Each table of the class's pupils at their own suggested level, or all at the class's
     (the game chosen on the teacher's page): the next pairing plays it."""
-    teacher_only(request)
+    await teacher_only(request)
     form = await read_form(request)
     lang = lang_of(request, form)
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     class_info(klass)
-    lesson = request.app[LESSON]
+    lesson = host_of(request).lesson
     async with lesson.lock:
         lesson.own_levels = form.get("own") == "on"
         await load_roster(klass.store, lesson)  # the levels suggested as of now
@@ -289,21 +291,21 @@ async def own_levels(request: web.Request) -> web.Response:
 
 
 async def cards(request: web.Request) -> web.Response:
-    teacher_only(request)
+    await teacher_only(request)
     lang = lang_of(request)
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     info = class_info(klass)
     pupils = await klass.store.pupils(info.id)
-    body = cards_body(info, pupils, join_base(request), lang)
+    body = cards_body(info, pupils, join_base(request), lang, host_of(request).root)
     title = t("class.cards.title", lang, name=info.name)
     return html(class_document(lang, "cards", title, body))
 
 
 async def export_csv(request: web.Request) -> web.Response:
     """Everything kept of the class: the roster (names and cards) and every round."""
-    teacher_only(request)
+    await teacher_only(request)
     lang = lang_of(request)
-    klass = request.app[CLASS]
+    klass = klass_of(request)
     info = class_info(klass)
     pupils = {p.id: p for p in await klass.store.pupils(info.id)}
     rounds, notes = await klass.store.class_rounds(info.id)
@@ -327,22 +329,21 @@ async def export_csv(request: web.Request) -> web.Response:
 
 def pupil_of(request: web.Request) -> int | None:
     """The class's pupil this device is seated as in the lesson, if any."""
-    lesson = request.app[LESSON]
+    lesson = host_of(request).lesson
     seat = lesson.seat_of(lesson.device(request.cookies.get(DEVICE_COOKIE)))
     return None if seat is None else lesson.pupils.get(seat.id)
 
 
-def add_routes(app: web.Application, klass: Class) -> None:
-    app[CLASS] = klass
-    app.router.add_get("/teacher/class", roster)
-    app.router.add_post("/teacher/class/open", open_class_here)
-    app.router.add_post("/teacher/class/add", add)
-    app.router.add_post("/teacher/class/levels", own_levels)
-    app.router.add_post("/teacher/class/card", new_card)
-    app.router.add_post("/teacher/class/forget", forget)
-    app.router.add_post("/teacher/class/delete", delete_class)
-    app.router.add_get("/teacher/class/cards", cards)
-    app.router.add_get("/teacher/class/export.csv", export_csv)
+def add_routes(app: web.Application, root: str = "") -> None:
+    app.router.add_get(f"{root}/teacher/class", roster)
+    app.router.add_post(f"{root}/teacher/class/open", open_class_here)
+    app.router.add_post(f"{root}/teacher/class/add", add)
+    app.router.add_post(f"{root}/teacher/class/levels", own_levels)
+    app.router.add_post(f"{root}/teacher/class/card", new_card)
+    app.router.add_post(f"{root}/teacher/class/forget", forget)
+    app.router.add_post(f"{root}/teacher/class/delete", delete_class)
+    app.router.add_get(f"{root}/teacher/class/cards", cards)
+    app.router.add_get(f"{root}/teacher/class/export.csv", export_csv)
 
 
 __all__ = [
@@ -351,6 +352,6 @@ __all__ = [
     "add_routes",
     "class_info",
     "forget_in_lesson",
-    "is_teacher",
+    "klass_of",
     "teacher_only",
 ]

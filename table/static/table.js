@@ -7,6 +7,9 @@
 "use strict";
 
 const main = () => document.getElementById("table");
+// The lesson's root: "" on a laptop's lesson, "/l/<CODE>" on a school server (every address
+// of the lesson's is under it).
+const lessonRoot = () => (main() && main().dataset.root) || "";
 let socket = null;
 
 function focusNext() {
@@ -216,7 +219,8 @@ function connect(tries) {
   const teacher = root.dataset.live === "teacher";
   const lang = document.documentElement.lang;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const url = `${scheme}//${location.host}/live?lang=${lang}${teacher ? "&as=teacher" : "&page=live"}`;
+  const live = `${lessonRoot()}/live`;
+  const url = `${scheme}//${location.host}${live}?lang=${lang}${teacher ? "&as=teacher" : "&page=live"}`;
   socket = new WebSocket(url);
   socket.addEventListener("open", () => {
     tries = 0;
@@ -307,13 +311,13 @@ function bind() {
 function checkJoin() {
   const line = document.getElementById("connection");
   if (!line) return;
-  fetch("/seat", { headers: { Accept: "application/json" } })
+  fetch(`${lessonRoot()}/seat`, { headers: { Accept: "application/json" } })
     .then((answer) => answer.json())
-    .then((seat) => { if (seat.seat) window.location.replace("/table"); })
+    .then((seat) => { if (seat.seat) window.location.replace(`${lessonRoot()}/table`); })
     .catch(() => {});
   line.textContent = line.dataset.checking;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const probe = new WebSocket(`${scheme}//${location.host}/live`);
+  const probe = new WebSocket(`${scheme}//${location.host}${lessonRoot()}/live`);
   const blocked = setTimeout(() => { line.textContent = line.dataset.blocked; probe.close(); }, 5000);
   let through = false;
   probe.addEventListener("message", () => {

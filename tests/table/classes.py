@@ -18,9 +18,8 @@ from storage.sqlite import Storage
 from table.app import make_app
 from table.cli import class_of_lesson
 from table.games import TableGame
-from table.keep import KEEPER, Keeper, open_lesson
+from table.keep import Keeper, open_lesson
 from table.lesson import Lesson, Seat
-from table.progress_pages import add_routes
 from table.setup import LessonSetup
 from tests.table.lessons import Device, best_text, side_of
 from tests.table.support import FakeClock, Seeds, Table
@@ -63,9 +62,7 @@ async def class_lesson(
     lesson.rng = random.Random(3)
     lesson.setup = setup
     klass = await class_of_lesson(store, lesson, keeper, name)
-    app = make_app("class", clock=clock, lesson=lesson)
-    app[KEEPER] = keeper
-    add_routes(app, klass)
+    app = make_app("class", clock=clock, lesson=lesson, keeper=keeper, klass=klass)
     client = TestClient(TestServer(app, host="127.0.0.1"))
     await client.start_server()
     client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")

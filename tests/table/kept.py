@@ -13,7 +13,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from storage import Storage
 from storage.contract import LessonStore
 from table.app import make_app
-from table.keep import DEFAULT_KEEP_DAYS, KEEPER, Keeper, open_lesson
+from table.keep import DEFAULT_KEEP_DAYS, Keeper, open_lesson
 from tests.table.support import FakeClock, Seeds, Table
 
 KEY = b"k" * 32  # the teacher's machine key: the same link after every start
@@ -35,8 +35,7 @@ async def serve_kept(
     )
     if disk is not None:
         keeper.store = cast(LessonStore, disk(store))
-    app = make_app("class", clock=clock, lesson=lesson)
-    app[KEEPER] = keeper
+    app = make_app("class", clock=clock, lesson=lesson, keeper=keeper)
     client = TestClient(TestServer(app, host="127.0.0.1"))
     await client.start_server()
     client.session.headers["Origin"] = str(client.make_url("/")).rstrip("/")

@@ -47,10 +47,11 @@ class Device:
         async with self.session.get(path) as response:
             return response.status, await response.text()
 
-    async def listen(self, teacher: bool = False, lang: str = "en") -> None:
-        """Open the live connection and keep every raw message it brings."""
+    async def listen(self, teacher: bool = False, lang: str = "en", root: str = "") -> None:
+        """Open the live connection (of the lesson under `root`) and keep every raw message
+        it brings."""
         self.ws = await self.session.ws_connect(
-            f"/live?lang={lang}" + ("&as=teacher" if teacher else "")
+            f"{root}/live?lang={lang}" + ("&as=teacher" if teacher else "")
         )
         first = await self.ws.receive_str()
         self.raw.append(first)
