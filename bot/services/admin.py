@@ -7,8 +7,8 @@ but a server's admins can change that per command, so every method here also tak
 
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections import Counter, defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Unpack
 
@@ -21,12 +21,15 @@ from classroom.errors import UserFacingError
 from classroom.i18n import DEFAULT_LANG, LANGS, lang_of, t
 from classroom.operations import OPERATIONS
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
+from classroom.summary import notes_text
+from classroom.tally import ranked
 from engine.options import LEVELS
 from storage import ANSWER_FORMS as ANSWER_FORMS  # the setting's choices, for the UI
 from storage import BOARD_SORTS, BOARD_VISIBILITIES, GameResult, PlayerGame, Season
 from storage import GuildSettings as GuildSettings  # the service's own type, for the UI
 from storage import SettingsChange as SettingsChange  # what the UI asks to change
 from storage.contract import Store
+from storage.records import PracticeNote
 
 VISIBILITIES = BOARD_VISIBILITIES  # what the leaderboard setting may be
 
@@ -116,7 +119,8 @@ class AdminService:
         open correctly."""
         _require(manager)
         games = await self.storage.guild_player_games(guild_id)
-        return report_csv(games, mistake_name=mistake_name, lang=lang)
+        notes = await self.storage.practice_notes(guild_id)
+        return report_csv(games, mistake_name=mistake_name, lang=lang, notes=notes)
 
     def report_days(self, start: str | None, end: str | None) -> tuple[int | None, int | None]:
         """The report's dates as the teacher typed them, as [start, end) in milliseconds:
@@ -141,15 +145,24 @@ class AdminService:
 
 
 def report_csv(
-    games: Sequence[PlayerGame], *, mistake_name: Callable[[str], str], lang: str = "en"
+    games: Sequence[PlayerGame],
+    *,
+    mistake_name: Callable[[str], str],
+    lang: str = "en",
+    notes: Iterable[PracticeNote] = (),
 ) -> str:
     """The teacher's report from every pupil's games (pure); the commonest mistake in words
-    (``mistake_name``: a reason code in the teacher's language, never the code itself)."""
+    (``mistake_name``: a reason code in the teacher's language, never the code itself), and
+    each pupil's practice notes of those games in the lesson summary's words (RULES §2.6:
+    never a mistake)."""
     lang = lang_of(lang) or DEFAULT_LANG
     by_user: defaultdict[int, list[PlayerGame]] = defaultdict(list)
     for g in games:
         if g.player.user_id is not None:
             by_user[g.player.user_id].append(g)
+    noted: defaultdict[tuple[int, int], Counter[str]] = defaultdict(Counter)
+    for note in notes:
+        noted[(note.user_id, note.game_id)][note.code] += note.n
     header = [
         t(f"report.csv.{column}", lang)
         for column in (
@@ -172,7 +185,7 @@ def report_csv(
                 t("report.csv.pupils.missed_level", lang, level=level),
             )
         )
-    header.append(t("report.csv.pupils.suggested", lang))
+    header.extend((t("report.csv.pupils.suggested", lang), t("report.csv.notes", lang)))
     lines = []
     for user_id, mine in by_user.items():
         stats = summarize(0, user_id, mine[-1].player.display_name, mine)
@@ -196,6 +209,10 @@ def report_csv(
                 ("", "") if tally is None else (_percent(tally.best_rate), str(tally.missed))
             )
         row.append(str(stats.suggestion.level))
+        mine_noted: Counter[str] = Counter()
+        for g in mine:
+            mine_noted.update(noted.get((user_id, g.result.game_id), Counter()))
+        row.append(notes_text(ranked(mine_noted), lang))
         lines.append(row)
     lines.sort(key=lambda r: r[0].casefold())
     return spreadsheet([header, *lines], lang)

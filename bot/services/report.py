@@ -24,6 +24,7 @@ from classroom.i18n import DEFAULT_LANG, lang_of, t
 from classroom.operations import main_operation
 from classroom.periods import SCHOOL_TZ, week_key
 from classroom.spreadsheet import spreadsheet, spreadsheet_cell
+from classroom.summary import notes_text
 from classroom.tally import disjoint, ranked
 from storage import OperationTally, PlayerGame
 from storage.records import PracticeNote
@@ -43,6 +44,7 @@ _COLUMNS = (
     "skills.weeks",
     "skills.mistakes",
     "skills.help",
+    "notes",
 )
 
 
@@ -186,7 +188,9 @@ def report_rows_csv(
 ) -> str:
     """The report as a spreadsheet (`spreadsheet`: `;` and a decimal comma in nb/nn/sv, `,`
     and a point in en, a BOM in every language), headers in the teacher's language; mistake
-    kinds in words (``mistake_name``: a reason code in the teacher's language)."""
+    kinds in words (``mistake_name``: a reason code in the teacher's language), and the
+    practice notes on each level's own line in the lesson summary's words ("not simplified
+    (3)")."""
     lang = lang_of(lang) or DEFAULT_LANG
     mark = t("notation.decimal_mark", lang)
     rows = [[t(f"report.csv.{column}", lang) for column in _COLUMNS]]
@@ -219,6 +223,7 @@ def report_rows_csv(
                 ", ".join(
                     mistake_name(code) for code in helped[(line.user_id, line.level, line.op)]
                 ),
+                notes_text(line.notes, lang),  # RULES §2.6: practice, never a mistake
             ]
         )
     return spreadsheet(rows, lang)

@@ -12,6 +12,8 @@ counted as mistakes"), counted apart from the game's moves."""
 
 from __future__ import annotations
 
+import csv
+import io
 from fractions import Fraction
 from typing import Any
 
@@ -108,6 +110,11 @@ async def reach_answer(table: Table, gid: int, user: str) -> tuple[int, int]:
     raise AssertionError(f"{user}'s game never asked for an answer")
 
 
+def csv_rows(data: bytes, lang: Lang) -> list[list[str]]:
+    text = data.decode("utf-8").removeprefix("\ufeff")
+    return list(csv.reader(io.StringIO(text), delimiter="," if lang == "en" else ";"))
+
+
 @pytest.mark.parametrize("lang", ["en", "nb"])
 async def test_each_pupils_real_mistake_is_named(
     table: Table, lang: Lang, no_errors: Any, monkeypatch: pytest.MonkeyPatch
@@ -201,6 +208,16 @@ async def test_each_pupils_real_mistake_is_named(
     assert t("path.aims", lang) in shown  # the curriculum aim of each level in the report
     assert t("summary.notes", lang, notes=f"{note} ({ROUNDS})") in shown, shown
     assert t("mistake.not_simplified", lang) not in shown
+    # Both report files name the notes in a column of their own, as the lesson's CSV does:
+    # Dave's line only, never among the mistakes.
+    column = t("report.csv.notes", lang)
+    for file in report.original.attachments[:2]:
+        header, *rows = csv_rows(file.data, lang)
+        noted = {row[0].casefold(): row[header.index(column)] for row in rows}
+        assert {name: cell for name, cell in noted.items() if cell} == {
+            "dave": f"{note} ({ROUNDS})"
+        }, (file.filename, noted)
+        assert t("mistake.not_simplified", lang) not in file.data.decode("utf-8")
 
     stats = await table.driver.slash("dave", "mattekrig stats")  # Dave's own, for him only
     await table.settle()

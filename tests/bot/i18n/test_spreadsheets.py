@@ -16,7 +16,7 @@ import pytest
 
 from bot.services.admin import report_csv
 from bot.services.figures import ClassReport, SkillLine
-from bot.services.report import report_rows_csv
+from bot.services.report import report_rows_csv, report_trend_csv
 from classroom.i18n import LANGS, Lang, catalogue, t
 from classroom.i18n import messages as catalogue_module
 from classroom.summary import ClassSummary, PupilLine, csv_bytes
@@ -34,19 +34,21 @@ LINE = SkillLine(
     median_ms=4_500,
     weeks=((202610, 5, 3), (202611, 5, 2)),
     mistakes=(("sign_slip", 2),),
+    notes=(("not_simplified", 3),),
 )
 # The columns of the report with one line per pupil, level and operation (the glossary's words:
 # fulltreffer, fullträff; the screens' "ikke svart i tide"; the median says of what).
 SKILL_COLUMNS = {
     "nb": "Elev;Nivå;Regneart;Svar;Riktige (%);Beste trekk (%);Ikke svart i tide;"
-    "Fulltreffere;Median svartid (s);Beste trekk per uke;Vanligste feil;Trenger hjelp med",
+    "Fulltreffere;Median svartid (s);Beste trekk per uke;Vanligste feil;Trenger hjelp med;Øvingsnotater",
     "nn": "Elev;Nivå;Rekneart;Svar;Rette (%);Beste trekk (%);Ikkje svart i tide;"
-    "Fulltreff;Median svartid (s);Beste trekk per veke;Vanlegaste feil;Treng hjelp med",
+    "Fulltreff;Median svartid (s);Beste trekk per veke;Vanlegaste feil;Treng hjelp med;Øvingsnotat",
     "sv": "Elev;Nivå;Räknesätt;Svar;Rätta (%);Bästa drag (%);Inte svarat i tid;"
-    "Fullträffar;Median svarstid (s);Bästa drag per vecka;Vanligaste fel;Behöver hjälp med",
+    "Fullträffar;Median svarstid (s);Bästa drag per vecka;Vanligaste fel;Behöver hjälp med;Övningsanteckningar",
     "en": "Pupil,Level,Operation,Answers,Correct (%),Best moves (%),No answer in time,"
-    "Exact hits,Median answer time (s),Best moves by week,Most common mistakes,Needs help with",
+    "Exact hits,Median answer time (s),Best moves by week,Most common mistakes,Needs help with,Practice notes",
 }
+TREND = (("sign_slip", ((202610, 2, 5), (202611, 0, 5))),)  # the class's kinds by week
 WEEKS = {"nb": "u10: 60 %, u11: 40 %", "nn": "v10: 60 %, v11: 40 %", "sv": "v10: 60 %, v11: 40 %",
          "en": "w10: 60 %, w11: 40 %"}  # fmt: skip
 
@@ -71,6 +73,8 @@ def test_the_reports_open_in_a_spreadsheet(lang: str) -> None:
     cells = next(csv.reader([row], delimiter=separator))
     assert cells[4:6] == (["70.0", "41.7"] if lang == "en" else ["70,0", "41,7"])
     assert cells[8] == ("4.5" if lang == "en" else "4,5") and cells[9] == WEEKS[lang]
+    # the lesson summary's words for the practice notes (RULES §2.6: never a mistake)
+    assert cells[12] == f"{t('lesson.summary.note.not_simplified', lang)} (3)"
     pupils = _pupils(lang)
     assert pupils.startswith("\ufeff") and pupils.count(separator) >= 29
     division = "÷" if lang == "en" else ":"  # school notation: division is ':' in nb, nn, sv
@@ -114,7 +118,7 @@ def test_a_translators_wording_reaches_every_spreadsheet(
 
 
 # The columns both report files have, each named once in the catalogue (`report.csv.<column>`).
-SHARED = ("pupil", "answers", "best", "missed", "median")
+SHARED = ("pupil", "answers", "best", "missed", "median", "notes")
 ONE_NAME = {  # the clearer of the two wordings each file had: what the screens say
     "nb": ("Ikke svart i tide", "Median svartid (s)"),
     "nn": ("Ikkje svart i tide", "Median svartid (s)"),
@@ -159,14 +163,15 @@ def test_a_shared_column_is_one_catalogue_key() -> None:
 
 @pytest.mark.parametrize("lang", LANGS)
 def test_every_spreadsheet_starts_with_a_bom_in_every_language(lang: Lang) -> None:
-    """All three files (the two reports and the lesson summary) start with a byte-order mark,
+    """All four files (the three reports and the lesson summary) start with a byte-order mark,
     English too: without it Excel reads UTF-8 in the computer's own code page and "Åse"
     opens as "Ã…se". The mark is the only thing before the header."""
     pupil = PupilLine("s1", "Åse", games=1, rounds=3, answers=3, best=2, exact=1, mistakes=())
     summary = csv_bytes(ClassSummary((pupil,), (), (), 2, 1), lang)
     line = replace(LINE, name="Åse")
     skills = report_rows_csv(ClassReport((line,), None, None), {}, str, lang=lang)
-    for data in (summary, _pupils(lang).encode("utf-8"), skills.encode("utf-8")):
+    trend = report_trend_csv(ClassReport((line,), None, None, TREND), str, lang=lang)
+    for data in (summary, *(text.encode("utf-8") for text in (_pupils(lang), skills, trend))):
         assert data.startswith(b"\xef\xbb\xbf") and not data.startswith(b"\xef\xbb\xbf" * 2)
         text = data.decode("utf-8-sig")
         assert not text.startswith("\ufeff")

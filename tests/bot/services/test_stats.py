@@ -224,6 +224,8 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
         players=tuple(replace(p, missed=3) if p.user_id == bob else p for p in third.players),
     )
     await _record(storage, third)
+    for _ in range(2):  # two fractions not simplified, typed again (RULES §2.6)
+        await storage.add_practice_note(3, GUILD, bob, "not_simplified")
     text = await admin.report_csv(
         GUILD, manager=True, mistake_name=lambda code: mistake_name(code, "nb"), lang="nb"
     )
@@ -234,7 +236,7 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     assert "Beste trekk + (%)" in header and "Beste trekk nivå 7 (%)" in header
     assert "Beste trekk : (%)" in header  # school notation: division is ':' in nb
     assert "Ikke svart i tide nivå 3" in header
-    assert header[-1] == "Foreslått nivå"
+    assert header[-2:] == ["Foreslått nivå", "Øvingsnotater"]
     by_name = {r[0]: dict(zip(header, r, strict=True)) for r in rows[1:]}
     assert set(by_name) == {f"user{A}", "'=Åse", f"user{C}", f"user{bob}"}  # no formula run
     ada = by_name[f"user{A}"]
@@ -257,6 +259,8 @@ async def test_report_csv(storage: Storage, admin: AdminService) -> None:
     # RULES §2.6: a mistake is named by its kind in the reader's language, never by its code
     assert bobs["Median svartid (s)"] == "6" and bobs["Vanligste feil"] == "fortegnsfeil"
     assert ada["Median svartid (s)"] == "" and ada["Vanligste feil"] == ""
+    # practice notes in the lesson summary's words, never a mistake
+    assert bobs["Øvingsnotater"] == "ikke forkortet (2)" and ada["Øvingsnotater"] == ""
     english = await admin.report_csv(
         GUILD, manager=True, mistake_name=lambda code: mistake_name(code, "en")
     )

@@ -105,7 +105,8 @@ def test_a_line_per_level_and_operation_from_every_answer() -> None:
     csv = report_rows_csv(report, {"subtract": "Sub"}, lambda code: code.upper(), lang="nb")
     row = next(r for r in csv.splitlines() if ";Sub;" in r).split(";")
     assert row[3:9] == ["7", "42,9", "18,2", "4", "0", "4,0"]  # 3/7, 2/11, median 4 s
-    assert row[10:] == ["SIGN_SLIP (4), ARITHMETIC_SLIP (1)", "SIGN_SLIP, TIMEOUT"]
+    assert row[10:12] == ["SIGN_SLIP (4), ARITHMETIC_SLIP (1)", "SIGN_SLIP, TIMEOUT"]
+    assert row[12:] == [""]  # no practice note: the notes column is empty
 
 
 def test_needs_help_only_with_enough_rounds_and_a_kind_that_comes_back() -> None:
