@@ -40,13 +40,17 @@ LINE = SkillLine(
 # fulltreffer, fullträff; the screens' "ikke svart i tide"; the median says of what).
 SKILL_COLUMNS = {
     "nb": "Elev;Nivå;Regneart;Svar;Riktige (%);Beste trekk (%);Ikke svart i tide;"
-    "Fulltreffere;Median svartid (s);Beste trekk per uke;Vanligste feil;Trenger hjelp med;Øvingsnotater",
+    "Fulltreffere;Median svartid (s);Beste trekk per uke;Vanligste feil;Trenger hjelp med;"
+    "Øvingsnotater",
     "nn": "Elev;Nivå;Rekneart;Svar;Rette (%);Beste trekk (%);Ikkje svart i tide;"
-    "Fulltreff;Median svartid (s);Beste trekk per veke;Vanlegaste feil;Treng hjelp med;Øvingsnotat",
+    "Fulltreff;Median svartid (s);Beste trekk per veke;Vanlegaste feil;Treng hjelp med;"
+    "Øvingsnotat",
     "sv": "Elev;Nivå;Räknesätt;Svar;Rätta (%);Bästa drag (%);Inte svarat i tid;"
-    "Fullträffar;Median svarstid (s);Bästa drag per vecka;Vanligaste fel;Behöver hjälp med;Övningsanteckningar",
+    "Fullträffar;Median svarstid (s);Bästa drag per vecka;Vanligaste fel;Behöver hjälp med;"
+    "Övningsanteckningar",
     "en": "Pupil,Level,Operation,Answers,Correct (%),Best moves (%),No answer in time,"
-    "Exact hits,Median answer time (s),Best moves by week,Most common mistakes,Needs help with,Practice notes",
+    "Exact hits,Median answer time (s),Best moves by week,Most common mistakes,Needs help with,"
+    "Practice notes",
 }
 TREND = (("sign_slip", ((202610, 2, 5), (202611, 0, 5))),)  # the class's kinds by week
 WEEKS = {"nb": "u10: 60 %, u11: 40 %", "nn": "v10: 60 %, v11: 40 %", "sv": "v10: 60 %, v11: 40 %",
