@@ -485,6 +485,7 @@ async def test_the_report_in_discord_and_csv_from_a_game_with_known_answers(
         alice[9],  # the week's best moves: checked below
         f"{wrong} (3)",
         wrong,
+        "",  # no practice note
     ]
     assert alice[9].endswith(f"{decimal('33')} %")  # 2 best of 6 asked this week
 
