@@ -131,17 +131,18 @@ def test_the_reading_list_finds_what_it_names(text: str, hits: int) -> None:
     assert len(PHRASES.findall(words(text))) == hits
 
 
-def test_a_lesson_is_a_time_in_every_nn_text() -> None:
-    """One word for one thing, as the nn catalogues have it: the class lesson in the browser is
-    a "time" (lesson.nn.json), the teacher's timed class session on Discord a "klasseøkt"
-    (teachers.nn.json); so "økt" in an nn doc is only ever that session (or a sign-in session,
-    "innloggingsøkt"), never the lesson."""
+@pytest.mark.parametrize("lang", ["nn", "nb"])
+def test_a_lesson_is_a_time_in_every_norwegian_text(lang: str) -> None:
+    """One word for one thing, as the catalogues have it: the class lesson in the browser is
+    a "time" (lesson.nn.json, lesson.nb.json), the teacher's timed class session on Discord a
+    "klasseøkt" (teachers.*.json); so "økt" in a Norwegian doc is only ever that session (or a
+    sign-in session, "innloggingsøkt"), never the lesson."""
     folder = ROOT / "classroom" / "i18n" / "catalogues"
-    lesson = words(" ".join(v for _, v in texts(folder / "lesson.nn.json")))
-    assert re.search(r"\btime(?:n|ar|ane)?\b", lesson) and "økt" not in lesson
-    teachers = json.loads((folder / "teachers.nn.json").read_text(encoding="utf-8"))
+    lesson = words(" ".join(v for _, v in texts(folder / f"lesson.{lang}.json")))
+    assert re.search(r"\btime(?:n|r|ar|ne|ane)?\b", lesson) and "økt" not in lesson
+    teachers = json.loads((folder / f"teachers.{lang}.json").read_text(encoding="utf-8"))
     assert "klasseøkt" in teachers["cmd.admin.session.desc"]
-    docs = [*sorted(ROOT.glob("*.nn.md")), *sorted(ROOT.glob("docs/*.nn.md"))]
+    docs = [*sorted(ROOT.glob(f"*.{lang}.md")), *sorted(ROOT.glob(f"docs/*.{lang}.md"))]
     other = {
         path.name: hits
         for path in docs
