@@ -77,9 +77,16 @@ class Buckets:
 class ChangeLimits:
     """The two buckets every change passes: its device's and its lesson's."""
 
-    def __init__(self, clock: Callable[[], float]) -> None:
-        self.devices = Buckets(DEVICE_RATE, DEVICE_BURST, clock)
-        self.lessons = Buckets(LESSON_RATE, LESSON_BURST, clock)
+    def __init__(
+        self,
+        clock: Callable[[], float],
+        device_rate: float = DEVICE_RATE,
+        lesson_rate: float = LESSON_RATE,
+    ) -> None:
+        """The rates are the server's settings (`RateLimits`); each burst stays as many
+        seconds of its rate as the defaults give (3 s a device, 2.5 s a lesson)."""
+        self.devices = Buckets(device_rate, device_rate * DEVICE_BURST / DEVICE_RATE, clock)
+        self.lessons = Buckets(lesson_rate, lesson_rate * LESSON_BURST / LESSON_RATE, clock)
 
     def admit(self, lesson: str, device: str) -> int:
         """0 when the change may go on (its tokens taken), else the whole seconds to wait."""

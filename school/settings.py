@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+from school.limits import DEVICE_RATE, LESSON_RATE
 from storage.database_url import url_label, url_problem
 from storage.environment import secret_file
 from table.keep import DEFAULT_KEEP_DAYS
@@ -56,12 +57,12 @@ class OidcSettings:
 
 @dataclass(frozen=True, slots=True)
 class RateLimits:
-    """How much one lesson or the whole server takes per minute before it answers "wait a
-    moment" (a shared server must not let one lesson, or one guesser, starve the others)."""
+    """How many changes (a press, a join, a teacher's control) a second one device and one
+    lesson may make before the server answers "wait a moment" (`school.limits`): a shared
+    server must not let one pupil's script, or one lesson, slow the lessons beside it."""
 
-    joins_per_minute: int = 120  # per lesson: a class of 30 joining, and rejoining, at once
-    wrong_codes_per_minute: int = 120  # per server: typos of a school's lessons starting at once
-    actions_per_minute: int = 1200  # per lesson: 30 pupils at about one move every 1.5 s
+    device_per_second: int = int(DEVICE_RATE)
+    lesson_per_second: int = int(LESSON_RATE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,9 +103,8 @@ _NUMBERS: dict[str, tuple[int, int, str]] = {
     "LESSON_QUIET_MINUTES": (10, 1, "minutes"),
     "LESSON_IDLE_HOURS": (24, 1, "hours"),
     "LESSON_KEEP_DAYS": (DEFAULT_KEEP_DAYS, 0, "days"),
-    "LESSON_JOINS_PER_MINUTE": (120, 1, "joins"),
-    "WRONG_CODES_PER_MINUTE": (120, 1, "codes"),
-    "LESSON_ACTIONS_PER_MINUTE": (1200, 1, "actions"),
+    "DEVICE_CHANGES_PER_SECOND": (int(DEVICE_RATE), 1, "changes"),
+    "LESSON_CHANGES_PER_SECOND": (int(LESSON_RATE), 1, "changes"),
 }
 
 
@@ -145,9 +145,8 @@ def load_school_settings(env: Mapping[str, str]) -> SchoolSettings:
         idle_hours=numbers["LESSON_IDLE_HOURS"],
         keep_days=numbers["LESSON_KEEP_DAYS"],
         limits=RateLimits(
-            joins_per_minute=numbers["LESSON_JOINS_PER_MINUTE"],
-            wrong_codes_per_minute=numbers["WRONG_CODES_PER_MINUTE"],
-            actions_per_minute=numbers["LESSON_ACTIONS_PER_MINUTE"],
+            device_per_second=numbers["DEVICE_CHANGES_PER_SECOND"],
+            lesson_per_second=numbers["LESSON_CHANGES_PER_SECOND"],
         ),
     )
 

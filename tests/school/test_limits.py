@@ -8,9 +8,11 @@ from school.limits import (
     DEVICE_BURST,
     DEVICE_RATE,
     LESSON_BURST,
+    LESSON_RATE,
     Buckets,
     ChangeLimits,
 )
+from school.settings import load_school_settings
 from tests.table.support import FakeClock
 
 
@@ -50,3 +52,22 @@ def test_buckets_forget_the_least_recently_used() -> None:
     for key in "abcd":
         buckets.take(key)
     assert len(buckets._buckets) == 3 and "a" not in buckets._buckets
+
+
+def test_the_servers_settings_set_the_rates_and_keep_the_bursts_seconds() -> None:
+    """DEVICE_CHANGES_PER_SECOND and LESSON_CHANGES_PER_SECOND (`RateLimits`): a stricter
+    server holds a loop back sooner; its bursts stay as many seconds of the rate."""
+    settings = load_school_settings(
+        {"DEVICE_CHANGES_PER_SECOND": "2", "LESSON_CHANGES_PER_SECOND": "6"}
+    )
+    limits = ChangeLimits(
+        FakeClock(), settings.limits.device_per_second, settings.limits.lesson_per_second
+    )
+    device_burst = int(2 * DEVICE_BURST / DEVICE_RATE)
+    admitted = [limits.admit("123456", "loop") for _ in range(device_burst + 1)]
+    assert admitted == [0] * device_burst + [1]
+    lesson_burst = int(6 * LESSON_BURST / LESSON_RATE)
+    flood = [limits.admit("111111", f"made-up-{n}") for n in range(lesson_burst + 1)]
+    assert flood.count(0) == lesson_burst
+    defaults = load_school_settings({}).limits
+    assert (defaults.device_per_second, defaults.lesson_per_second) == (DEVICE_RATE, LESSON_RATE)

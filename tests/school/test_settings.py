@@ -75,14 +75,13 @@ def test_the_numbers_and_limits_are_read() -> None:
             "LESSON_QUIET_MINUTES": "5",
             "LESSON_IDLE_HOURS": "12",
             "LESSON_KEEP_DAYS": "0",
-            "LESSON_JOINS_PER_MINUTE": "40",
-            "WRONG_CODES_PER_MINUTE": "20",
-            "LESSON_ACTIONS_PER_MINUTE": "600",
+            "DEVICE_CHANGES_PER_SECOND": "3",
+            "LESSON_CHANGES_PER_SECOND": "90",
         }
     )
     assert (settings.lessons_per_teacher, settings.quiet_minutes, settings.idle_hours) == (3, 5, 12)
     assert settings.keep_days == 0
-    assert settings.limits == RateLimits(40, 20, 600)
+    assert settings.limits == RateLimits(device_per_second=3, lesson_per_second=90)
 
 
 @pytest.mark.parametrize(
@@ -183,7 +182,7 @@ def test_a_database_url_that_is_not_postgresql() -> None:
         ("LESSON_QUIET_MINUTES", "-5"),
         ("LESSON_IDLE_HOURS", "1.5"),
         ("LESSON_KEEP_DAYS", "a week"),
-        ("WRONG_CODES_PER_MINUTE", "0"),
+        ("LESSON_CHANGES_PER_SECOND", "0"),
     ],
 )
 def test_a_setting_that_is_not_a_number(name: str, value: str) -> None:
