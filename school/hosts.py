@@ -6,7 +6,9 @@ to one process (by its code), and another process when that one dies. So no proc
 with its lessons: `Hosts.get` finds the lesson by its code, takes its lease
 (`storage.leases`: one process at a time), brings it back from storage exactly as
 `mattekrig class` does after a crash (`table.keep.restore`: every seat, every game replayed
-action by action) and has the school app build its host. Everything acknowledged was
+action by action) and has the school app build its host. Its keeper's writes carry the
+lease's fence: stored only while this process holds the lease, whether or not it has noticed
+losing it yet (`storage.lessons`). Everything acknowledged was
 committed before it was shown, so the lesson that comes back is the lesson that was served.
 
 Letting a lesson go always goes the same way: its clock stops and its live connections close
@@ -43,7 +45,7 @@ from typing import Generic, Protocol, TypeVar
 from storage.contract import LessonStore
 from storage.errors import LeaseError, NotFoundError, StorageError
 from storage.leases import Leases
-from storage.records.lessons import StoredLesson
+from storage.records.lessons import LeaseFence, StoredLesson
 from table.games import Clock
 from table.keep import DAY_MS, DEFAULT_KEEP_DAYS, Keeper, Wall, restore
 from table.lesson import Lesson
@@ -201,15 +203,18 @@ class Hosts(Generic[H]):
             try:
                 if not await self.leases.take(lesson_id):
                     return Busy(code)
+                fence = self.leases.fence(lesson_id)
             except LeaseError as exc:
                 log.warning("lesson %s cannot be served now: %s", code, exc)
                 return Busy(code)
-            return await self._restore(code, lesson_id)
+            return await self._restore(code, lesson_id, fence)
         finally:
             if code not in self._hosts:
                 self._codes.pop(lesson_id, None)
 
-    async def _restore(self, code: str, lesson_id: int) -> H | NoLesson | Busy:
+    async def _restore(
+        self, code: str, lesson_id: int, fence: LeaseFence | None
+    ) -> H | NoLesson | Busy:
         try:
             stored = await self.store.load_lesson(lesson_id)
             if stored.info.status != "open" or stored.code != code:
@@ -217,7 +222,7 @@ class Hosts(Generic[H]):
                 return NoLesson(code)
             lesson, keeper = restore(
                 stored, self.store, self.clock, key=None, keep_ms=self.keep_ms,
-                wall=self.wall, seeds=self.seeds,
+                wall=self.wall, seeds=self.seeds, fence=fence,
             )  # fmt: skip
             host = await self.factory(Restored(stored, lesson, keeper))
         except NotFoundError:

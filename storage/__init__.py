@@ -13,6 +13,7 @@ from storage.errors import (
     GameClosedError,
     InvitationClosedError,
     LeaseError,
+    LeaseLostError,
     LessonClosedError,
     LessonCodeTakenError,
     LobbyFullError,
@@ -69,6 +70,7 @@ from storage.records import (
     week_scope,
 )
 from storage.records.lessons import (
+    LeaseFence,
     LessonAction,
     LessonChange,
     LessonGame,
@@ -111,6 +113,8 @@ __all__ = [
     "InvitationKind",
     "InvitationStatus",
     "LeaseError",
+    "LeaseFence",
+    "LeaseLostError",
     "LessonAction",
     "LessonChange",
     "LessonClosedError",

@@ -43,6 +43,7 @@ from storage.records import (
 )
 from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow, TallyRow
 from storage.records.lessons import (
+    LeaseFence,
     LessonChange,
     LessonInfo,
     NewLesson,
@@ -379,9 +380,12 @@ class LessonStore(Protocol):
         """A new open lesson's id; LessonCodeTakenError when an open lesson has the code."""
         ...
 
-    async def commit_lesson(self, lesson_id: int, change: LessonChange) -> None:
+    async def commit_lesson(
+        self, lesson_id: int, change: LessonChange, *, fence: LeaseFence | None = None
+    ) -> None:
         """One change whole: the lesson's row, changed seats and games, new actions.
-        NotFoundError, LessonClosedError, EventConflictError (seq taken), ValueError (gap)."""
+        NotFoundError, LessonClosedError, EventConflictError (seq taken), ValueError (gap),
+        LeaseLostError (``fence``'s session no longer holds the lesson's lease)."""
         ...
 
     async def load_lesson(self, lesson_id: int) -> StoredLesson:
@@ -398,7 +402,9 @@ class LessonStore(Protocol):
         """The lessons still kept, newest first."""
         ...
 
-    async def end_lesson(self, lesson_id: int, at: int, keep_ms: int) -> bool:
+    async def end_lesson(
+        self, lesson_id: int, at: int, keep_ms: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         """End it, kept ``keep_ms`` more (0: deleted now, True returned)."""
         ...
 
@@ -414,7 +420,9 @@ class LessonStore(Protocol):
         """End that lesson if it is still open and last used before ``before``."""
         ...
 
-    async def delete_lesson(self, lesson_id: int, at: int) -> bool: ...
+    async def delete_lesson(
+        self, lesson_id: int, at: int, *, fence: LeaseFence | None = None
+    ) -> bool: ...
 
     async def purge_lessons(self, now: int) -> int:
         """Delete the ended lessons whose retention has run out."""

@@ -16,6 +16,16 @@ class LeaseError(StorageError):
     """A lesson's lease cannot be asked for now (the lease connection is down): try again."""
 
 
+class LeaseLostError(LeaseError):
+    """A lesson's write was refused: this process no longer holds the lesson's lease (its
+    lease connection is gone, and another process may serve the lesson now), so nothing of
+    it was stored. The lesson answers "try again" and is served where it is held."""
+
+    def __init__(self, lesson_id: int) -> None:
+        super().__init__(f"lesson {lesson_id}: this process no longer holds its lease")
+        self.lesson_id = lesson_id
+
+
 class NotFoundError(StorageError):
     """No game or invitation (or invitation member) with that id."""
 

@@ -12,7 +12,10 @@ What a lease promises, on every backend:
 * a process that dies loses its leases at once, whatever killed it (kill -9 too), because
   the database or the kernel releases them, never a timeout of ours;
 * a process that can no longer be sure it holds its leases (its lease connection is gone) is
-  told through ``lost`` and must drop every lesson it serves: another may take them now.
+  told through ``lost`` and must drop every lesson it serves: another may take them now;
+* where a process can lose its leases without knowing it at once (PostgreSQL: a silent
+  network), a lease gives a `LeaseFence` that its lesson's writes carry, so a write made
+  after the lease is gone is refused by the database itself (`storage.lessons`).
 
 Two implementations: PostgreSQL session advisory locks on one connection a process keeps for
 its leases (`storage.postgres.leases`), and, for SQLite (one server process on one file),
@@ -29,6 +32,7 @@ from typing import Protocol
 from urllib.parse import urlsplit
 
 from storage.errors import LeaseError
+from storage.records.lessons import LeaseFence
 
 log = logging.getLogger(__name__)
 
@@ -53,6 +57,11 @@ class Leases(Protocol):
         """True: this process holds the lesson (taking it again is harmless). False: another
         process holds it, and (``ask``) it was asked to hand it over. LeaseError: cannot tell
         now (the lease connection is down)."""
+        ...
+
+    def fence(self, lesson_id: int) -> LeaseFence | None:
+        """What the lesson's writes carry to be stored only while this lease holds (None:
+        nothing to check, the lease cannot be lost unnoticed). LeaseError: not held."""
         ...
 
     async def release(self, lesson_id: int) -> None:
@@ -112,6 +121,12 @@ class FileLeases:
         self._fd = fd
         return True
 
+    def fence(self, lesson_id: int) -> LeaseFence | None:
+        """None: a flock is lost only with its process, so a write needs no fence."""
+        if lesson_id not in self._held:
+            raise LeaseError(f"lesson {lesson_id} is not held by this process")
+        return None
+
     async def release(self, lesson_id: int) -> None:
         self._held.discard(lesson_id)
 
@@ -133,4 +148,12 @@ async def open_leases(target: str) -> Leases:
     return FileLeases(target)
 
 
-__all__ = ["FileLeases", "Handover", "LeaseError", "Leases", "Lost", "open_leases"]
+__all__ = [
+    "FileLeases",
+    "Handover",
+    "LeaseError",
+    "LeaseFence",
+    "Leases",
+    "Lost",
+    "open_leases",
+]

@@ -7,6 +7,16 @@ the seats and games that changed, and the actions accepted, numbered on from eac
 last (a seq taken is `EventConflictError`, a gap a `ValueError`). The lesson calls it before
 anyone sees the change.
 
+Fenced writes: on a school server (PostgreSQL, several processes) a lesson is served by the
+process holding its lease, a session advisory lock on that process's lease connection
+(`storage.postgres.leases`). A process can lose that connection and not know it for seconds
+while another takes the lesson over; a write it began meanwhile must not land beside the new
+holder's. So a write given a `LeaseFence` first checks, inside its own transaction, that the
+lesson's lock is granted to that very session (`pg_locks`, `pg_stat_activity`), and is
+refused whole otherwise (`LeaseLostError`). The check runs after the lesson's write lock
+(`storage.postgres.storage`), and the new holder reads the lesson only after that lock too,
+so a write either was committed before the new holder read the lesson or sees its lease gone.
+
 Retention: an ended lesson keeps its data until `keep_until` (`end_lesson`), then
 `purge_lessons` deletes it whole; a retention of 0 deletes it as it ends. An open lesson
 nobody has used for a while is ended as of its last use (`end_idle_lessons`), so it is
@@ -22,12 +32,14 @@ from typing import Any
 
 from storage.errors import (
     EventConflictError,
+    LeaseLostError,
     LessonClosedError,
     LessonCodeTakenError,
     NotFoundError,
 )
 from storage.fingerprints import made, record
 from storage.records.lessons import (
+    LeaseFence,
     LessonAction,
     LessonChange,
     LessonGame,
@@ -76,12 +88,20 @@ class LessonStorage(Transactions):
 
         return await self._write(_tx)
 
-    async def commit_lesson(self, lesson_id: int, change: LessonChange) -> None:
+    async def commit_lesson(
+        self, lesson_id: int, change: LessonChange, *, fence: LeaseFence | None = None
+    ) -> None:
         """Store one change of an open lesson whole (see the module's docstring).
         NotFoundError, LessonClosedError (ended), EventConflictError (a seq taken),
-        ValueError (a gap, or an action of a game the lesson does not have)."""
+        ValueError (a gap, or an action of a game the lesson does not have),
+        LeaseLostError (``fence`` no longer holds the lesson)."""
         _check_actions(change.actions)
-        await self._write(lambda conn: _commit(conn, lesson_id, change))
+
+        def _tx(conn: sqlite3.Connection) -> None:
+            _check_fence(conn, lesson_id, fence)
+            _commit(conn, lesson_id, change)
+
+        await self._write(_tx)
 
     async def load_lesson(self, lesson_id: int) -> StoredLesson:
         """The lesson with its seats, games and every action; NotFoundError if unknown."""
@@ -124,11 +144,15 @@ class LessonStorage(Transactions):
 
         return await self._read(_tx)
 
-    async def end_lesson(self, lesson_id: int, at: int, keep_ms: int) -> bool:
+    async def end_lesson(
+        self, lesson_id: int, at: int, keep_ms: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         """End an open lesson: its data is kept ``keep_ms`` more (0 or less: deleted now, and
-        True is returned). Ending an ended lesson again changes nothing. NotFoundError."""
+        True is returned). Ending an ended lesson again changes nothing. NotFoundError,
+        LeaseLostError (``fence`` no longer holds the lesson)."""
 
         def _tx(conn: sqlite3.Connection) -> bool:
+            _check_fence(conn, lesson_id, fence)
             row = one(conn, "SELECT status FROM lessons WHERE id = ?", (lesson_id,))
             if row is None:
                 raise NotFoundError(f"no lesson {lesson_id}")
@@ -194,11 +218,15 @@ class LessonStorage(Transactions):
 
         return await self._write(_tx)
 
-    async def delete_lesson(self, lesson_id: int, at: int) -> bool:
+    async def delete_lesson(
+        self, lesson_id: int, at: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         """Delete a lesson and everything of it now, and remember it was done (a fingerprint:
-        a backup restored later deletes it again); False if there was none."""
+        a backup restored later deletes it again); False if there was none. LeaseLostError
+        (``fence`` no longer holds the lesson)."""
 
         def _tx(conn: sqlite3.Connection) -> bool:
+            _check_fence(conn, lesson_id, fence)
             row = one(conn, "SELECT created_at FROM lessons WHERE id = ?", (lesson_id,))
             if row is None:
                 return False
@@ -228,6 +256,32 @@ def _check_actions(actions: Sequence[LessonAction]) -> None:
     for action in actions:
         if action.seq < 0:
             raise ValueError(f"seq must be >= 0, not {action.seq}")
+
+
+# A session's start as the fence keeps it: microseconds since the epoch (the lease connection
+# reads its own with the same expression, so the two always compare equal).
+BACKEND_START = "CAST(extract(epoch FROM {start}) * 1000000 AS bigint)"
+# The lease's two-int4 advisory key shows in pg_locks as classid (an oid: the namespace's
+# bits, hence the int4 → oid cast of a negative hash), objid and objsubid 2; the session is
+# named by its process id and its start, since the server reuses process ids.
+_FENCE = (
+    "SELECT 1 FROM pg_locks AS l JOIN pg_stat_activity AS a ON a.pid = l.pid"
+    " WHERE l.locktype = 'advisory' AND l.granted AND l.objsubid = 2"
+    " AND l.classid = CAST(CAST(? AS integer) AS oid) AND l.objid = CAST(? AS oid)"
+    f" AND l.pid = ? AND {BACKEND_START.format(start='a.backend_start')} = ?"
+)
+
+
+def _check_fence(conn: sqlite3.Connection, lesson_id: int, fence: LeaseFence | None) -> None:
+    """Refuse the write unless ``fence``'s session holds the lesson's lease (see the module's
+    docstring); no fence: nothing to check (a laptop, SQLite)."""
+    if fence is None:
+        return
+    if isinstance(conn, sqlite3.Connection):
+        raise ValueError("a lease fence is PostgreSQL's: SQLite's one process needs none")
+    params = (fence.namespace, lesson_id, fence.backend_pid, fence.backend_start)
+    if one(conn, _FENCE, params) is None:
+        raise LeaseLostError(lesson_id)
 
 
 def _end_idle(conn: sqlite3.Connection, lesson_id: int, keep_ms: int) -> None:
@@ -400,4 +454,4 @@ def _load(conn: sqlite3.Connection, lesson_id: int) -> StoredLesson:
     )
 
 
-__all__ = ["LessonStorage"]
+__all__ = ["BACKEND_START", "LessonStorage"]

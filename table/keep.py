@@ -14,6 +14,12 @@ keeps its time; an answer time that ran out while the server was down (or would 
 devices are back) starts again, so no pupil loses a card to the crash; a paused lesson
 stays paused and resumes where it stood.
 
+On a school server the keeper carries its lesson's `LeaseFence` (`fence`): every write is
+stored only while this process still holds the lesson's lease, and one refused
+(`LeaseLostError`: another process may serve the lesson now) is the pupil's "try again", as a
+database fault is; the keeper writes nothing more after it, since its lesson is not the
+lesson any more. A laptop and SQLite have no fence: nothing changes there.
+
 The teacher's secret is never stored: the lesson keeps its digest and a nonce, and the
 teacher's own machine derives the secret from the nonce and a key of its own
 (``teacher.key``, private to the user), so the terminal can print the same teacher's link
@@ -25,6 +31,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import logging
 import os
 import secrets
 import time
@@ -38,9 +45,10 @@ from aiohttp import web
 from classroom.settings import GameSettings
 from engine.registry import action_from_json, action_to_json
 from storage.contract import LessonStore
-from storage.errors import LessonCodeTakenError
+from storage.errors import LeaseLostError, LessonCodeTakenError
 from storage.faults import database_faults
 from storage.records.lessons import (
+    LeaseFence,
     LessonAction,
     LessonChange,
     LessonGame,
@@ -50,7 +58,10 @@ from storage.records.lessons import (
 )
 from table.games import Clock, TableGame
 from table.lesson import Lesson, Seat, digest, new_code
+from table.press import Refused
 from table.setup import LessonSetup
+
+log = logging.getLogger(__name__)
 
 RESUME_HOURS = 4  # a lesson not ended and used this recently is brought back
 DEFAULT_KEEP_DAYS = 14  # an ended lesson's data is deleted this long after it ended
@@ -91,12 +102,20 @@ class Keeper:
     """Stores one lesson's changes (`save`, the lesson's saver) and ends it in storage."""
 
     def __init__(
-        self, store: LessonStore, lesson_id: int, lesson: Lesson, keep_ms: int, wall: Wall
+        self,
+        store: LessonStore,
+        lesson_id: int,
+        lesson: Lesson,
+        keep_ms: int,
+        wall: Wall,
+        fence: LeaseFence | None = None,
     ) -> None:
         self.store = store
         self.lesson_id = lesson_id
         self.keep_ms = keep_ms
         self.wall = wall
+        self.fence = fence
+        self.fenced_out = False  # a write was refused by the fence: nothing more is written
         # Lesson clock seconds + offset = wall-clock seconds; fixed, so a deadline converts
         # to the same milliseconds at every save.
         self.offset = wall() - lesson.clock()
@@ -124,11 +143,14 @@ class Keeper:
             return
         change = self.change(lesson)
         if change is not None:
-            await self.store.commit_lesson(self.lesson_id, change)
-            database_faults.worked()  # a database fault under way is over: said once
-            self.remember(change)
+            await self._commit(change)
         if lesson.ended:
-            await self.store.end_lesson(self.lesson_id, self.now_ms(), self.keep_ms)
+            self._check()
+            try:
+                await self.store.end_lesson(self.lesson_id, self.now_ms(), self.keep_ms,
+                                            **self._fence())  # fmt: skip
+            except LeaseLostError as lost:
+                raise self._refused(lost) from None
             self.ended = True
 
     async def save_game(self, lesson: Lesson, game: TableGame) -> None:
@@ -143,14 +165,42 @@ class Keeper:
             return
         # A press changes nothing of the lesson's own row: only its last use moves.
         change = LessonChange(self.now_ms(), None, None, games=games, actions=actions)
-        await self.store.commit_lesson(self.lesson_id, change)
-        database_faults.worked()
-        self.remember(change)
+        await self._commit(change)
 
     async def delete(self) -> None:
         """The teacher deletes this lesson's data now; nothing of it is stored again."""
+        self._check()
+        try:
+            await self.store.delete_lesson(self.lesson_id, self.now_ms(), **self._fence())
+        except LeaseLostError as lost:
+            raise self._refused(lost) from None
         self.ended = True
-        await self.store.delete_lesson(self.lesson_id, self.now_ms())
+
+    async def _commit(self, change: LessonChange) -> None:
+        self._check()
+        try:
+            await self.store.commit_lesson(self.lesson_id, change, **self._fence())
+        except LeaseLostError as lost:
+            raise self._refused(lost) from None
+        database_faults.worked()  # a database fault under way is over: said once
+        self.remember(change)
+
+    # -- the fence -----------------------------------------------------------------------------
+
+    def _fence(self) -> dict[str, LeaseFence]:
+        """The fence as the store's keyword (none at all without one: a laptop's store)."""
+        return {} if self.fence is None else {"fence": self.fence}
+
+    def _check(self) -> None:
+        if self.fenced_out:
+            raise Refused("table.error.storage", 503)
+
+    def _refused(self, lost: LeaseLostError) -> Refused:
+        """Once refused, refused for good: this process's lesson is not the one stored."""
+        if not self.fenced_out:
+            log.warning("lesson %d is no longer written here: %s", self.lesson_id, lost)
+        self.fenced_out = True
+        return Refused("table.error.storage", 503)
 
     # -- what changed ------------------------------------------------------------------------
 
@@ -302,13 +352,15 @@ def restore(
     keep_ms: int,
     wall: Wall = time.time,
     seeds: Callable[[], int] | None = None,
+    fence: LeaseFence | None = None,
 ) -> tuple[Lesson, Keeper]:
-    """The stored lesson, in memory again as it was (see the module's docstring)."""
+    """The stored lesson, in memory again as it was (see the module's docstring); its
+    writes carry ``fence`` (a school server's lease of it)."""
     lesson = Lesson("class", clock, seeds, code=stored.code)
     lesson.teacher_key = stored.teacher_key
     derived = teacher_secret(key, stored.key_nonce) if key else None
     lesson.teacher_secret = derived if derived and digest(derived) == stored.teacher_key else None
-    keeper = Keeper(store, stored.id, lesson, keep_ms, wall)
+    keeper = Keeper(store, stored.id, lesson, keep_ms, wall, fence)
     setup = stored.setup
     lesson.setup = LessonSetup(
         GameSettings.from_json(dict(setup["settings"])), bool(setup["teams"])

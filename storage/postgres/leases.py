@@ -16,6 +16,12 @@ lesson's id; every process LISTENs on its lease connection and the holder is tol
 handover), so that it saves the lesson, closes its connections and releases it: a process
 restarted behind a consistent hash gets its lessons back from the one that took them over.
 
+Fences: a lease held is only as good as the connection holding it, and a process can lose
+that connection for seconds before it notices (a silent network) while another process takes
+the lesson over. So every write of a held lesson carries the lease's `LeaseFence` (`fence`:
+this session's process id and start, and the namespace), checked in the write's own
+transaction (`storage.lessons`): a write after the lock is gone is refused, noticed or not.
+
 Lost: the connection's thread waits on its socket (notifications arrive there, and so does
 the server closing it) and sends ``SELECT 1`` every `HEARTBEAT_SECONDS`; TCP keepalives and
 ``tcp_user_timeout`` bound how long a silent network hides a dead connection. Once the
@@ -41,6 +47,8 @@ import psycopg
 from psycopg import sql
 
 from storage.errors import LeaseError
+from storage.lessons import BACKEND_START
+from storage.records.lessons import LeaseFence
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +62,10 @@ CONNECT_OPTIONS: dict[str, Any] = {
     "tcp_user_timeout": 10_000,  # ms: a sent statement unanswered this long breaks it
 }
 _NAMESPACE = "SELECT hashtext('mattekrig lessons ' || coalesce(current_schema(), ''))"
+_STARTED = (
+    f"SELECT {BACKEND_START.format(start='backend_start')} FROM pg_stat_activity"
+    " WHERE pid = pg_backend_pid()"
+)
 _INT4 = 2**31
 Handover = Callable[[int], None]  # as storage.leases names them (it imports this module)
 Lost = Callable[[], None]
@@ -90,11 +102,13 @@ class PgLeases:
         self._wake_r.setblocking(False)
         self._conn: psycopg.Connection[Any] | None = None
         self._fd = -1
-        self.backend_pid: int | None = None  # the lease session's server process (tests)
+        self.backend_pid: int | None = None  # the lease session's server process
+        self.backend_start = 0  # … and when it started (µs since the epoch): see `fence`
         self.namespace = 0
         self.channel = ""
         self._held: set[int] = set()  # the thread's alone; `held` reads the snapshot
-        self._snapshot: frozenset[int] = frozenset()
+        # Each lesson held with the fence of the session that took it; replaced, never changed.
+        self._snapshot: dict[int, LeaseFence] = {}
         self._handover: Handover | None = None
         self._lost: Lost | None = None
         self._thread = threading.Thread(target=self._run, name="pg-leases", daemon=True)
@@ -112,7 +126,16 @@ class PgLeases:
 
     @property
     def held(self) -> frozenset[int]:
-        return self._snapshot
+        return frozenset(self._snapshot)
+
+    def fence(self, lesson_id: int) -> LeaseFence:
+        """The fence of a lesson held here: a write carrying it lands only while the session
+        that took the lease still holds it (a new lease connection takes the lesson anew).
+        LeaseError when the lesson is not held (any more)."""
+        fence = self._snapshot.get(lesson_id)
+        if fence is None:
+            raise LeaseError(f"lesson {lesson_id} is not held by this process")
+        return fence
 
     def watch(self, *, handover: Handover, lost: Lost) -> None:
         self._handover, self._lost = handover, lost
@@ -159,6 +182,8 @@ class PgLeases:
         try:
             row = conn.execute(_NAMESPACE).fetchone()
             self.namespace = int(row[0]) if row else 0
+            row = conn.execute(_STARTED).fetchone()
+            self.backend_start = int(row[0]) if row else 0
             self.channel = f"mattekrig_lessons_{self.namespace & 0xFFFFFFFF:08x}"
             conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(self.channel)))
         except psycopg.Error as exc:
@@ -255,7 +280,9 @@ class PgLeases:
             ).fetchone()
             if row is not None and row[0]:
                 self._held.add(key)
-                self._snapshot = frozenset(self._held)
+                assert self.backend_pid is not None  # connected above
+                fence = LeaseFence(self.namespace, self.backend_pid, self.backend_start)
+                self._snapshot = {**self._snapshot, key: fence}
                 return True
             if ask:
                 conn.execute("SELECT pg_notify(%s, %s)", (self.channel, str(key)))
@@ -270,7 +297,7 @@ class PgLeases:
         if lesson_id not in self._held or self._conn is None:
             return
         self._held.discard(lesson_id)  # not ours to count on from here, unlocked or not
-        self._snapshot = frozenset(self._held)
+        self._snapshot = {k: f for k, f in self._snapshot.items() if k != lesson_id}
         self._guard(
             lambda: self._execute("SELECT pg_advisory_unlock(%s, %s)", (self.namespace, lesson_id))
         )
@@ -291,7 +318,7 @@ class PgLeases:
             with suppress(psycopg.Error):
                 conn.close()
         self._held.clear()
-        self._snapshot = frozenset()
+        self._snapshot = {}
         if self._lost is not None:
             self._tell(self._lost)
 
@@ -302,7 +329,7 @@ class PgLeases:
     def _shut(self) -> None:
         conn, self._conn = self._conn, None
         self._held.clear()
-        self._snapshot = frozenset()
+        self._snapshot = {}
         if conn is not None:
             with suppress(psycopg.Error):
                 conn.execute("SELECT pg_advisory_unlock_all()")

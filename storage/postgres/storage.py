@@ -37,7 +37,7 @@ from storage.records import (
     NewGame,
     Season,
 )
-from storage.records.lessons import LessonChange
+from storage.records.lessons import LeaseFence, LessonChange, StoredLesson
 from storage.sqlite import Storage
 
 T = TypeVar("T")
@@ -51,6 +51,10 @@ _GAME_LOCK = "SELECT pg_advisory_xact_lock(?)"
 # A server's ratings and seasons, a channel's one live game: keyed by a 64-bit hash of a
 # name ("guild:ID", "channel:ID"), apart from game ids'.
 _NAMED_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+
+
+def _nothing(conn: sqlite3.Connection) -> None:
+    """A write of nothing: its locks are its point."""
 
 
 def is_postgres_url(url: str) -> bool:
@@ -163,21 +167,36 @@ class PostgresStorage(Storage):
         keeps a lesson in one process; this keeps a misrouted write from interleaving)."""
         return self._locking(_NAMED_LOCK, f"lesson:{lesson_id:d}")
 
-    async def commit_lesson(self, lesson_id: int, change: LessonChange) -> None:
-        with self._lesson(lesson_id):
-            await super().commit_lesson(lesson_id, change)
+    async def commit_lesson(
+        self, lesson_id: int, change: LessonChange, *, fence: LeaseFence | None = None
+    ) -> None:
+        with self._lesson(lesson_id):  # the fence is checked under it (storage.lessons)
+            await super().commit_lesson(lesson_id, change, fence=fence)
 
-    async def end_lesson(self, lesson_id: int, at: int, keep_ms: int) -> bool:
+    async def end_lesson(
+        self, lesson_id: int, at: int, keep_ms: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         with self._lesson(lesson_id):
-            return await super().end_lesson(lesson_id, at, keep_ms)
+            return await super().end_lesson(lesson_id, at, keep_ms, fence=fence)
+
+    async def load_lesson(self, lesson_id: int) -> StoredLesson:
+        """Read after every write of the lesson under way has committed: a process that has
+        just taken the lesson's lease over sees whatever the last holder's write, already
+        past its fence, stored (an empty write under the lesson's lock waits for it; the
+        read's snapshot is taken after)."""
+        with self._lesson(lesson_id):
+            await self._write(_nothing)
+        return await super().load_lesson(lesson_id)
 
     async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
         with self._lesson(lesson_id):
             return await super().end_idle_lesson(lesson_id, before, keep_ms)
 
-    async def delete_lesson(self, lesson_id: int, at: int) -> bool:
+    async def delete_lesson(
+        self, lesson_id: int, at: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         with self._lesson(lesson_id):
-            return await super().delete_lesson(lesson_id, at)
+            return await super().delete_lesson(lesson_id, at, fence=fence)
 
     async def pragma(self, name: str) -> Any:
         raise StorageError("PRAGMA is SQLite's; PostgreSQL has none")

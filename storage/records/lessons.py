@@ -30,6 +30,19 @@ class NewLesson:
 
 
 @dataclass(frozen=True, slots=True)
+class LeaseFence:
+    """Proof that a write of a lesson comes from the process that holds its lease now: the
+    lesson's advisory lock (the lease's `namespace`, the lesson's id) granted to this session
+    of the database server (`backend_pid`, started at `backend_start`, microseconds since the
+    epoch: a process id alone could be a later session's). PostgreSQL's leases give one;
+    SQLite's need none (one process on one file)."""
+
+    namespace: int
+    backend_pid: int
+    backend_start: int
+
+
+@dataclass(frozen=True, slots=True)
 class LessonSeat:
     """A pupil's place: the nickname typed, the digest of the device cookie that holds it,
     its place in the order of joining, the game it plays (or last played), the seats it has
