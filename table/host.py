@@ -55,11 +55,12 @@ class LessonHost:
         if root and (not root.startswith("/") or root.endswith("/")):
             raise ValueError(f"a lesson's root is '' or '/…' without a final '/': {root!r}")
         self.lesson = lesson
-        self.served = served  # the lesson's own: its join URL is the lesson's
+        self.served = served  # where it is reached (a server's may serve every lesson)
         self.root = root
         self.keeper = keeper
         self.klass = klass
         self._teacher = teacher
+        self.address = ""  # where the teacher's page was first opened (`seen_at`)
         self.hub = Hub(lesson, self._render, self._goal)
         self.guard = JoinGuard(lesson.clock)
         self._ticking: asyncio.Task[None] | None = None
@@ -76,14 +77,24 @@ class LessonHost:
         return self.root + "/"
 
     def join_url(self, request: web.Request | None = None) -> str:
-        """Where pupils go: the address announced, else the public one, else the one the
-        request came by, else this computer's; under the lesson's root."""
-        if self.served.join_url:
+        """Where pupils go: on a laptop the address announced; else the public address, else
+        the one the teacher's page was opened at (or this request came by), under the root.
+        A root's lesson never takes the announced address: `served` may be the server's,
+        shared by every lesson."""
+        if not self.root and self.served.join_url:
             return self.served.join_url
-        base = self.served.base_url or (
-            f"{request.scheme}://{request.host}/" if request is not None else "http://127.0.0.1/"
-        )
+        base = self.served.base_url or self.address
+        if not base:
+            base = f"{request.scheme}://{request.host}/" if request else "http://127.0.0.1/"
         return base + (self.root.lstrip("/") + "/" if self.root else "")
+
+    def seen_at(self, request: web.Request) -> None:
+        """The teacher's page was opened at this address: with nothing else to say where
+        pupils go, they go there (a laptop's lesson announces it from then on)."""
+        if not self.address:
+            self.address = f"{request.scheme}://{request.host}/"
+        if not self.root and not self.served.join_url:
+            self.served.join_url = self.join_url()
 
     def set_cookie(
         self, response: web.StreamResponse, request: web.Request, name: str, value: str

@@ -18,12 +18,12 @@ from classroom.i18n import Lang, t
 from classroom.text.board_text import refusal_text
 from table.board import Paths, Seen, table_parts, table_state, table_title, wrap
 from table.games import TableGame
+from table.host import host_of
 from table.page import button, document, esc, hidden, lang_switch, not_found_page, setup_page
 from table.press import Refused, press, whole
 from table.setup import SetupError, read_game, read_setup
 from table.web import (
     DEVICE_COOKIE,
-    LESSON,
     html,
     lang_of,
     read_form,
@@ -59,7 +59,7 @@ async def start(request: web.Request) -> web.Response:
         known = form.get("game", "") if error.key != "table.error.unknown_game" else None
         kind = read_game(known) if known else None
         return html(setup_page(lang, kind, form, message), 400)
-    lesson = request.app[LESSON]
+    lesson = host_of(request).lesson
     secret = request.cookies.get(DEVICE_COOKIE)
     device = lesson.device(secret)
     if device is None:
@@ -83,7 +83,7 @@ def _paths(game: TableGame) -> Paths:
 
 def _mine(request: web.Request) -> tuple[TableGame, tuple[int, ...], dict[int, str]]:
     """The game in the path and the sides this device holds in it (refused otherwise)."""
-    lesson = request.app[LESSON]
+    lesson = host_of(request).lesson
     game = lesson.games.get(request.match_info["id"])
     if game is None:
         raise Refused("table.error.no_game", 404)
@@ -98,7 +98,7 @@ def _mine(request: web.Request) -> tuple[TableGame, tuple[int, ...], dict[int, s
 def _page(
     request: web.Request, game: TableGame, seen: Seen, lang: Lang, status: int = 200
 ) -> web.Response:
-    now = request.app[LESSON].clock()
+    now = host_of(request).lesson.clock()
     parts = table_parts(game, lang, now, _paths(game), seen)
     stop = ""
     if not game.over:
@@ -130,7 +130,7 @@ async def act(request: web.Request) -> web.Response:
     lang = lang_of(request, form)
     game, held, seats = _mine(request)
     try:
-        press(game, held, seats, form, request.app[LESSON].clock())
+        press(game, held, seats, form, host_of(request).lesson.clock())
     except Refused as refused:
         text = refusal_text(refused.key, refused.values, lang)
         if refused.about is not None and 0 <= refused.about < len(game.names) and len(held) > 1:
@@ -156,7 +156,7 @@ async def stop(request: web.Request) -> web.Response:
     form = await read_form(request)
     lang = lang_of(request, form)
     game, _, _ = _mine(request)
-    game.end_as_time_up(request.app[LESSON].clock())
+    game.end_as_time_up(host_of(request).lesson.clock())
     raise web.HTTPSeeOther(f"/game/{game.id}?lang={lang}")
 
 

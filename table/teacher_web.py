@@ -33,8 +33,7 @@ async def teacher(request: web.Request) -> web.StreamResponse:
         host.set_cookie(response, request, TEACHER_COOKIE, key)
         raise response
     await host.teacher_only(request)
-    if not host.served.join_url:
-        host.served.join_url = host.join_url(request)  # the address the teacher came by
+    host.seen_at(request)
     async with lesson.lock:
         return _teacher_document(host, lang)
 

@@ -62,6 +62,7 @@ def finder(hosts: dict[str, LessonHost]) -> Callable[..., Any]:
 @asynccontextmanager
 async def school(tmp_path: Path) -> AsyncIterator[School]:
     clock = FakeClock()
+    served = Served()  # the server's own (its host names), shared by every lesson
     hosts: dict[str, LessonHost] = {}
     stores: list[Storage] = []
     for code, name in LESSONS.items():
@@ -73,9 +74,9 @@ async def school(tmp_path: Path) -> AsyncIterator[School]:
         lesson.rng = random.Random(3)
         lesson.setup = LEVEL_ONE
         klass = await class_of_lesson(store, lesson, keeper, name)
-        hosts[code] = LessonHost(lesson, Served(), root=f"/l/{code}", keeper=keeper, klass=klass)
+        hosts[code] = LessonHost(lesson, served, root=f"/l/{code}", keeper=keeper, klass=klass)
     app = web.Application(middlewares=[guard, finder(hosts)], client_max_size=MAX_BODY)
-    app[SERVED] = Served()  # the server's own (its host names); each lesson has its own
+    app[SERVED] = served
     app.router.add_get("/static/{name}", static)
     class_web.add_routes(app, root="/l/{code}")
 

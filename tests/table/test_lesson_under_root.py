@@ -155,6 +155,13 @@ async def test_two_lessons_in_one_browser_never_share_a_seat_or_a_teacher(
         async with forger.session.get(f"{a}/seat", cookies={DEVICE_COOKIE: secret}) as response:
             assert (await response.json()) == {"seat": True}
         boss = await teacher_at(served, "ABCD")
+        # Each lesson's teacher sees the lesson's own join address, the server's one Served
+        # shared by both.
+        other = await teacher_at(served, "WXYZ")
+        for device, root in ((boss, a), (other, b)):
+            _, page = await device.get(f"{root}/teacher?lang=en")
+            joins = f"{served.table.origin}{root}/"
+            assert f'data-join-url="{joins}"' in page, root
         status, page = await boss.get(f"{b}/teacher?lang=en")
         assert status == 403 and message_of(page) == t("lesson.error.not_teacher", "en")
         status, page = await boss.get(f"{b}/teacher?key={served.secret('ABCD')}&lang=en")
@@ -166,7 +173,7 @@ async def test_two_lessons_in_one_browser_never_share_a_seat_or_a_teacher(
             assert response.status == 303 and response.headers["Location"] == f"{a}/?lang=en"
         status, page = await ada.get("/l/NONE/?lang=en")
         assert status == 404 and message_of(page) == t("table.error.not_found", "en")
-        for device in (ada, boss, forger):
+        for device in (ada, boss, other, forger):
             await device.close()
 
 
