@@ -1,14 +1,18 @@
 """What a school's operator runs the school server with (the issue: "a systemd unit and a
-compose service for `serve`"), read from the files themselves: CI has no systemd and no
-container engine. The serve unit is hardened as the bot's is and gets its secrets as
-credentials; compose runs two serve processes where the nginx sample sends lessons; no
-container holds a secret in its environment; the serve health check is run for real."""
+compose service for `serve`"), read from the files themselves (CI runs no systemd and no
+container engine) and by `systemd-analyze verify`. The serve unit is hardened as the bot's is
+and gets its secrets as credentials; compose runs two serve processes where the nginx sample
+sends lessons; no container holds a secret in its environment; the serve health check is run
+for real."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import shutil
+import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,6 +20,7 @@ from aiohttp import web
 
 from bot.ops.cli import COMMANDS, parser
 from tests.nginx_run import SCHOOL_CONF, free_port, operations_block
+from tests.table.browser import in_ci
 from tests.test_operations import bots, compose, servers, units
 
 SERVE_UNIT = "# /etc/systemd/system/mattekrig-serve@.service"
@@ -156,3 +161,30 @@ async def test_the_serve_health_check_wants_an_answer(status: int, healthy: bool
     finally:
         await runner.cleanup()
     assert await _health(port) != 0  # nothing listens any more
+
+
+SYSTEMD_ANALYZE = shutil.which("systemd-analyze")
+
+
+def test_every_unit_the_documents_give_passes_systemd_analyze_verify(tmp_path: Path) -> None:
+    """systemd reads each unit as written (an unknown key or a bad value is only a warning
+    when it starts, and the hardening silently gone): `systemd-analyze verify` says every such
+    line. The serve unit as an instance (`@8081`), the program path this test's own."""
+    if SYSTEMD_ANALYZE is None:
+        if in_ci():
+            pytest.fail("systemd-analyze must run in CI (.ci/run installs systemd)")
+        pytest.skip("no systemd-analyze here (apt-get install -y systemd)")
+    program = Path(sys.executable).with_name("mattekrig")
+    assert program.exists()
+    names = []
+    for name in units():
+        text = operations_block("ini", f"# /etc/systemd/system/{name}")
+        text = text.replace("/srv/mattekrig/.venv/bin/mattekrig", str(program))
+        name = name.replace("@.service", "@8081.service")
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        names.append(str(tmp_path / name))
+    assert any(name.endswith("mattekrig-serve@8081.service") for name in names)
+    verified = subprocess.run(
+        [SYSTEMD_ANALYZE, "verify", "--man=no", *names], capture_output=True, text=True
+    )
+    assert (verified.returncode, verified.stderr, verified.stdout) == (0, "", "")
