@@ -7,17 +7,26 @@ codes of every lesson on the server are guessed here at once, so the same bucket
 hold for the whole server, and a refused try tells nothing about which codes exist. The
 front page answers a code only with a way in: it never names the lesson's class, teacher or
 pupils.
+
+Any process of the server answers the front page (the proxy hashes only a lesson's own
+paths), so the browser's mark given by one process must be recognised by the next: the
+guard signs marks with a key every process derives from the database they share, dates them
+by the wall clock, and checks the wrong codes the settings allow (`front_guard`). Each
+process counts its own tries: N processes check at most N times the rate.
 """
 
 from __future__ import annotations
 
+import time
 from typing import Protocol
 
 from aiohttp import web
 
 from classroom.i18n import Lang, t
 from classroom.text.board_text import refusal_text
-from storage.contract import ClassStore, LessonStore
+from school.settings import RateLimits
+from storage.contract import ClassStore, KeyStore, LessonStore
+from table.games import Clock
 from table.joining import JoinGuard
 from table.lesson import CODE_DIGITS, card_code
 from table.page import button, document, esc, hidden, lang_switch, message
@@ -26,6 +35,7 @@ from table.web import html, lang_of, read_form, set_cookie
 
 VISIT_COOKIE = "mk_visit"  # the front page's mark of a browser, as a lesson's join page gives
 MAX_CODE = 20  # a card's code with its dashes and spaces, and then some
+MARK_KEY = "front page marks"  # the purpose the guard's key is derived for
 
 
 class SchoolStore(LessonStore, ClassStore, Protocol):
@@ -34,6 +44,16 @@ class SchoolStore(LessonStore, ClassStore, Protocol):
 
 STORE = web.AppKey("store", SchoolStore)
 FRONT_GUARD = web.AppKey("front_guard", JoinGuard)
+
+
+async def front_guard(
+    store: KeyStore, limits: RateLimits, clock: Clock = time.monotonic, wall: Clock = time.time
+) -> JoinGuard:
+    """The front page's guard (`FRONT_GUARD`) of this process, made at start: its marks are
+    recognised by every process on the same database (see the module's docstring), and it
+    checks at most ``limits.wrong_codes_per_minute`` wrong codes a minute."""
+    key = await store.derived_key(MARK_KEY)
+    return JoinGuard(clock, key=key, rate=limits.wrong_codes_per_minute / 60, marks=wall)
 
 
 def lesson_path(code: str) -> str:

@@ -63,6 +63,8 @@ class RateLimits:
 
     device_per_second: int = int(DEVICE_RATE)
     lesson_per_second: int = int(LESSON_RATE)
+    # wrong codes the front page checks a minute, in all (in each process: school.front)
+    wrong_codes_per_minute: int = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,6 +107,7 @@ _NUMBERS: dict[str, tuple[int, int, str]] = {
     "LESSON_KEEP_DAYS": (DEFAULT_KEEP_DAYS, 0, "days"),
     "DEVICE_CHANGES_PER_SECOND": (int(DEVICE_RATE), 1, "changes"),
     "LESSON_CHANGES_PER_SECOND": (int(LESSON_RATE), 1, "changes"),
+    "WRONG_CODES_PER_MINUTE": (120, 1, "codes"),
 }
 
 
@@ -147,6 +150,7 @@ def load_school_settings(env: Mapping[str, str]) -> SchoolSettings:
         limits=RateLimits(
             device_per_second=numbers["DEVICE_CHANGES_PER_SECOND"],
             lesson_per_second=numbers["LESSON_CHANGES_PER_SECOND"],
+            wrong_codes_per_minute=numbers["WRONG_CODES_PER_MINUTE"],
         ),
     )
 

@@ -331,7 +331,15 @@ class TeachingStore(TeacherStore, PresetStore, Protocol):
     """What the teacher's service needs: presets of both kinds, accommodations, sessions."""
 
 
-class PrivacyStore(Protocol):
+class KeyStore(Protocol):
+    """Keys every process on one database shares."""
+
+    async def derived_key(self, purpose: str) -> bytes:
+        """This database's key for ``purpose`` (derived from its random privacy key)."""
+        ...
+
+
+class PrivacyStore(KeyStore, Protocol):
     """Export, forget-me and retention (PRIVACY.md)."""
 
     async def export_user(self, user_id: int) -> dict[str, list[dict[str, Any]]]: ...
@@ -587,6 +595,7 @@ __all__ = [
     "GameEventStore",
     "GameStore",
     "InvitationStore",
+    "KeyStore",
     "LessonStore",
     "PracticeNoteStore",
     "PresetStore",

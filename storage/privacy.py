@@ -11,6 +11,7 @@ a server the bot was removed from waits in ``departed_guilds`` for its grace per
 
 from __future__ import annotations
 
+import hmac
 import json
 import sqlite3
 from collections.abc import Iterable
@@ -245,6 +246,16 @@ class PrivacyStorage(SettingsStorage):
         return await self._read(_tx)
 
     # -- a restored backup, cleaned again -----------------------------------------------------
+
+    async def derived_key(self, purpose: str) -> bytes:
+        """A key of this database for ``purpose`` (32 bytes): every process on the database
+        derives the same one, from the random key made once with the database, and learns
+        nothing of that key from it (HMAC-SHA256 of the purpose under it)."""
+
+        def _tx(conn: sqlite3.Connection) -> bytes:
+            return hmac.new(privacy_key(conn), f"mattekrig:{purpose}".encode(), "sha256").digest()
+
+        return await self._read(_tx)
 
     async def forgotten_entries(self) -> tuple[bytes, list[tuple[str, str, int]]]:
         """The fingerprints' key, and every recorded forget (kind, fingerprint, time)."""

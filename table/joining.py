@@ -16,7 +16,9 @@ The code has six digits; unchecked, a script tries them all in minutes. So:
 
 The join page's mark is signed with the running server's own key and says when it was
 given, so a script cannot make up marks, nor old ones (after a restart the join page gives a
-new one). (A script that collects join pages in bulk and
+new one). A school server's front page is answered by any of its processes, so its guard is
+given a key every process shares and dates its marks by the wall clock: a mark one process
+gave is recognised by the others. (A script that collects join pages in bulk and
 waits can still make the pupils wait some seconds; it cannot guess any faster.)
 
 A right code costs nothing: a class of 32 joining at once is never slowed.
@@ -106,11 +108,29 @@ class _Bursts:
 
 
 class JoinGuard:
-    def __init__(self, clock: Clock) -> None:
+    """See the module's docstring. ``key``: what marks are signed with (default: this
+    process's own); ``rate``: wrong codes checked a second in all, shared by the buckets as
+    `SHARE` shares `RATE`; ``marks``: the clock marks are dated by (default ``clock``; the
+    wall clock where another process must read a mark's age)."""
+
+    def __init__(
+        self,
+        clock: Clock,
+        *,
+        key: bytes | None = None,
+        rate: float = RATE,
+        marks: Clock | None = None,
+    ) -> None:
+        if not rate > 0:
+            raise ValueError(f"a rate of wrong codes must be above 0, not {rate}")
         self.clock = clock
+        self.marks = clock if marks is None else marks
         now = clock()
-        self.key = secrets.token_bytes(32)
-        self.buckets = {lane: _Bucket(SHARE[lane], BURST[lane], BURST[lane], now) for lane in SHARE}
+        self.key = secrets.token_bytes(32) if key is None else key
+        self.buckets = {
+            lane: _Bucket(SHARE[lane] * rate / RATE, BURST[lane], BURST[lane], now)
+            for lane in SHARE
+        }
         self.devices: dict[str, _Tries] = {}
         self.bursts = _Bursts()
         self.checked_wrong = 0  # wrong codes compared so far (the measurement reads it)
@@ -120,7 +140,7 @@ class JoinGuard:
 
     def mark(self) -> str:
         """The join page's mark for a browser: when it was given, a nonce, the signature."""
-        text = f"{self.clock():.3f}.{secrets.token_hex(8)}"
+        text = f"{self.marks():.3f}.{secrets.token_hex(8)}"
         return f"{text}.{self._sign(text)}"
 
     def visitor(self, mark: str | None, address: str) -> tuple[str, Lane]:
@@ -131,7 +151,7 @@ class JoinGuard:
             at = float(given)
         except ValueError:
             return f"address:{address}", "none"
-        age = self.clock() - at
+        age = self.marks() - at
         if not hmac.compare_digest(signature, self._sign(f"{given}.{nonce}")) or not (
             0 <= age <= MARK_LIFE
         ):

@@ -48,6 +48,7 @@ def test_every_contract_method_is_exercised_by_the_suite() -> None:
         "ClassStore",  # a class's roster and join cards
         "PracticeNoteStore",  # Discord's practice notes: test_practice_notes.py
         "SchoolTeacherStore",  # a school server's teachers: test_school_teachers.py
+        "KeyStore",  # keys every process shares: test_derived_key.py
     }
     missing = {area: sorted(ms - called) for area, ms in methods.items() if ms - called}
     assert missing == {}
