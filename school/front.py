@@ -33,7 +33,10 @@ from table.page import button, document, esc, hidden, lang_switch, message
 from table.press import Refused
 from table.web import html, lang_of, read_form, set_cookie
 
-VISIT_COOKIE = "mk_visit"  # the front page's mark of a browser, as a lesson's join page gives
+# The front page's mark of a browser, as a lesson's join page gives its own (``mk_visit``) but
+# under another name: the front's is sent to every path, and a browser holding both would
+# send it to the lesson's join page beside the lesson's own, whose mark it would hide.
+VISIT_COOKIE = "mk_front"
 MAX_CODE = 20  # a card's code with its dashes and spaces, and then some
 MARK_KEY = "front page marks"  # the purpose the guard's key is derived for
 

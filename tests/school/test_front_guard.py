@@ -22,6 +22,7 @@ from school.front import FRONT_GUARD, STORE, VISIT_COOKIE, add_routes, front_gua
 from school.settings import RateLimits, SchoolSettingsError, load_school_settings
 from storage import Storage
 from storage.postgres import PostgresStorage
+from table.class_web import VISIT_COOKIE as LESSON_VISIT_COOKIE
 from table.joining import FREE_WRONG, RATE, RIPE, JoinGuard
 from table.press import Refused
 from table.web import SERVED, Served
@@ -201,3 +202,11 @@ async def test_a_pupils_typos_on_two_processes_are_the_pupils_own(
     finally:
         await first.close()
         await second.close()
+
+
+def test_the_front_pages_mark_never_hides_a_lessons_own() -> None:
+    """The front page's cookie goes to every path of the server (``Path=/``), a lesson's to
+    its own (``/l/<code>``): under one name the browser would send both to the lesson's join
+    page, and the lesson would read the front's (the last one), signed with a key that is
+    not the lesson's, so a pupil's join would count as a script's."""
+    assert VISIT_COOKIE != LESSON_VISIT_COOKIE
