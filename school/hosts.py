@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 from storage.contract import LessonStore
-from storage.errors import LeaseError, NotFoundError, StorageError
+from storage.errors import LeaseError, LeaseLostError, NotFoundError, StorageError
 from storage.leases import Leases
 from storage.records.lessons import LeaseFence, StoredLesson
 from table.games import Clock
@@ -356,10 +356,14 @@ class Hosts(Generic[H]):
                 try:
                     if not await self.leases.take(lesson_id, ask=False):
                         continue  # another process serves it: in use there
+                    fence = self.leases.fence(lesson_id)
                 except LeaseError:
                     return
                 try:
-                    await self.store.end_idle_lesson(lesson_id, before, self.keep_ms)
+                    await self.store.end_idle_lesson(lesson_id, before, self.keep_ms,
+                                                     fence=fence)  # fmt: skip
+                except LeaseLostError:  # taken over meanwhile: in use there
+                    continue
                 finally:
                     await self._release(lesson_id)
         await self.store.purge_lessons(now)

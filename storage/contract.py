@@ -424,7 +424,9 @@ class LessonStore(Protocol):
         """The open lessons (id, code) last used before ``before``, least recently first."""
         ...
 
-    async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
+    async def end_idle_lesson(
+        self, lesson_id: int, before: int, keep_ms: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         """End that lesson if it is still open and last used before ``before``."""
         ...
 

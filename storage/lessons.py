@@ -201,11 +201,15 @@ class LessonStorage(Transactions):
 
         return await self._read(_tx)
 
-    async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
+    async def end_idle_lesson(
+        self, lesson_id: int, before: int, keep_ms: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         """End one lesson as `end_idle_lessons` does, if it is still open and still last used
-        before ``before`` (a press since the list was read keeps it open). True if ended."""
+        before ``before`` (a press since the list was read keeps it open). True if ended.
+        LeaseLostError (``fence`` no longer holds the lesson)."""
 
         def _tx(conn: sqlite3.Connection) -> bool:
+            _check_fence(conn, lesson_id, fence)
             row = one(
                 conn,
                 "SELECT id FROM lessons WHERE id = ? AND status = 'open' AND used_at < ?",

@@ -188,9 +188,11 @@ class PostgresStorage(Storage):
             await self._write(_nothing)
         return await super().load_lesson(lesson_id)
 
-    async def end_idle_lesson(self, lesson_id: int, before: int, keep_ms: int) -> bool:
+    async def end_idle_lesson(
+        self, lesson_id: int, before: int, keep_ms: int, *, fence: LeaseFence | None = None
+    ) -> bool:
         with self._lesson(lesson_id):
-            return await super().end_idle_lesson(lesson_id, before, keep_ms)
+            return await super().end_idle_lesson(lesson_id, before, keep_ms, fence=fence)
 
     async def delete_lesson(
         self, lesson_id: int, at: int, *, fence: LeaseFence | None = None

@@ -138,6 +138,8 @@ async def test_a_write_after_the_lease_is_lost_is_refused_and_changes_nothing(
             await store.end_lesson(lesson_id, T0 + 2, 1000, fence=old)
         with pytest.raises(LeaseLostError):
             await store.delete_lesson(lesson_id, T0 + 2, fence=old)
+        with pytest.raises(LeaseLostError):  # the idle sweep's end, too
+            await store.end_idle_lesson(lesson_id, T0 + 1000, 1000, fence=old)
         assert await _stored(store, lesson_id) == before
         await store.commit_lesson(lesson_id, _change(T0 + 3, _act(2)), fence=new)
         await store.commit_lesson(lesson_id, _change(T0 + 4, _act(3)), fence=new)
