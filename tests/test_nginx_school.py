@@ -71,11 +71,20 @@ def test_the_school_sample_has_the_essentials() -> None:
     assert conf.count("access_log /var/log/nginx/mattekrig-school.log mattekrig_school;") == 2
 
 
+CRASHES = web.AppKey("crashes", list)
+
+
 def stand_in(name: str) -> web.Application:
     """A serve process as nginx sees it: it says who it is and what reached it, and sends an
-    HSTS header of its own (nginx's must replace it)."""
+    HSTS header of its own (nginx's must replace it). A path ending in `/crash` is a process
+    that dies with the request read and unanswered (noted in ``app[CRASHES]``)."""
 
     async def answer(request: web.Request) -> web.StreamResponse:
+        if request.path.endswith("/crash"):
+            request.app[CRASHES].append((request.method, await request.text()))
+            assert request.transport is not None
+            request.transport.abort()
+            return web.Response()
         if request.headers.get("Upgrade", "").lower() == "websocket":
             live = web.WebSocketResponse()
             await live.prepare(request)
@@ -97,6 +106,7 @@ def stand_in(name: str) -> web.Application:
         )
 
     app = web.Application()
+    app[CRASHES] = []
     app.router.add_route("*", "/{tail:.*}", answer)
     return app
 
@@ -207,3 +217,22 @@ async def test_lessons_are_routed_by_their_code_and_survive_a_dead_process(
     for text in (logged, errors.read_text(encoding="utf-8") if errors.exists() else ""):
         assert not [secret for secret in secrets if secret in text]
         assert "?" not in text and "127.0.0.1" not in text
+
+
+async def test_a_change_a_dying_process_read_is_never_sent_to_another(
+    nginx: tuple[int, int, Path, Path], processes: Processes, tmp_path: Path
+) -> None:
+    """The issue: "0 acknowledged actions lost, 0 duplicated". A process that read a press
+    and died before answering may have applied it: nginx must not send the same press to the
+    next process (`proxy_next_upstream` without `non_idempotent`); the page is told it failed
+    (502) and its live connection brings it the truth."""
+    https, http, _, _ = nginx
+    trust = ssl.create_default_context(cafile=str(tmp_path / "cert.pem"))
+    connector = aiohttp.TCPConnector(resolver=school_dns(https, http), ssl=trust)
+    async with aiohttp.ClientSession(connector=connector) as browser:
+        holder = {code: (await _get(browser, f"/l/{code}/"))["upstream"] for code in CODES}
+        code = next(code for code, name in holder.items() if name == "a")
+        async with browser.post(f"{BASE}/l/{code}/table/crash", data={"card": "7"}) as press:
+            assert press.status == 502
+    assert processes["a"][0].app[CRASHES] == [("POST", "card=7")]
+    assert processes["b"][0].app[CRASHES] == []  # the press reached one process only
