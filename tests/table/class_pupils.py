@@ -77,6 +77,7 @@ class Pupil:
     name: str
     base: str
     rng: random.Random
+    root: str = ""  # the lesson's root on the server ("/l/<code>"), "" for `mattekrig class`
     session: aiohttp.ClientSession = field(init=False)
     page: dict[str, Any] = field(default_factory=dict)  # the last whole page received
     pages: int = 0  # whole pages received
@@ -93,16 +94,16 @@ class Pupil:
 
     async def join(self, code: str, name: str | None = None) -> int:
         """Open the join page (its mark), then join with the code and a name."""
-        async with self.session.get("/?lang=en") as response:
+        async with self.session.get(f"{self.root}/?lang=en") as response:
             await response.read()
         form = {"code": code, "name": name or self.name, "lang": "en"}
-        async with self.session.post("/join", data=form) as response:
+        async with self.session.post(f"{self.root}/join", data=form) as response:
             await response.read()
             return response.status
 
     async def connect(self) -> dict[str, Any]:
         """Open the live connection as a live page does; returns its first message."""
-        self.ws = await self.session.ws_connect("/live?lang=en&page=live")
+        self.ws = await self.session.ws_connect(f"{self.root}/live?lang=en&page=live")
         first: dict[str, Any] = await self.ws.receive_json(timeout=30)
         self._take(first)
         self.reader = asyncio.create_task(self._read(self.ws))
@@ -151,7 +152,7 @@ class Pupil:
 
     def decision(self) -> dict[str, str] | None:
         """What this pupil presses on its page now, or None (nothing to press)."""
-        form = self.html.split('action="/table/act"', 1)
+        form = self.html.split(f'action="{self.root}/table/act"', 1)
         if len(form) < 2 or not self.window:
             return None
         choices = _CHOICE.findall(form[1].split("</form>", 1)[0])
@@ -167,7 +168,7 @@ class Pupil:
     async def press(self, form: dict[str, str]) -> int:
         """Send a press as the page's script does; counts it when acknowledged."""
         async with self.session.post(
-            "/table/act", data=form, headers={"Accept": "application/json"}
+            f"{self.root}/table/act", data=form, headers={"Accept": "application/json"}
         ) as response:
             body = await response.text()
             if response.status == 200:
