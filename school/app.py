@@ -1,0 +1,117 @@
+"""The school server's web application (`mattekrig serve`): the front page, the teachers'
+sign-in and their own page, and every lesson this process holds, each under ``/l/<code>``
+on exactly the pages `mattekrig class` serves.
+
+A request to ``/l/<code>/…`` finds its lesson in `school.hosts` (taken from the database on
+its first request, under the lesson's lease: one process serves a lesson at a time), and is
+then the lesson's own. A lesson another process holds is a localised 503 that the page tries
+again in a moment (the holder was asked to hand it over); a code of no open lesson is the
+lesson's 404. Every change (a POST) passes the shared server's limits first
+(`school.limits`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from aiohttp import web
+
+from school.front import FRONT_GUARD, STORE, SchoolStore
+from school.front import add_routes as add_front
+from school.limits import ChangeLimits
+from school.mine import MineSetup
+from school.mine import add_routes as add_mine
+from table.games import Clock
+from table.host import LessonHost, set_host
+from table.joining import JoinGuard
+from table.web import DEVICE_COOKIE, MAX_BODY, SERVED, Served, error_page, guard, no_icon, static
+
+LESSONS = "/l/"
+RETRY_SECONDS = 1  # a lesson moving between processes is back within a moment
+
+
+class Busy(Exception):
+    """Another process holds the lesson; it was asked to hand it over."""
+
+
+class LessonFinder(Protocol):
+    async def find(self, code: str) -> LessonHost | None:
+        """The lesson of `code` in this process (taken from the database if need be); None:
+        no open lesson has that code. Raises `Busy`."""
+        ...
+
+
+FINDER = web.AppKey("finder", LessonFinder)
+LIMITS = web.AppKey("limits", ChangeLimits)
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def _code_of(path: str) -> str | None:
+    if not path.startswith(LESSONS):
+        return None
+    return path[len(LESSONS) :].split("/", 1)[0]
+
+
+@web.middleware
+async def lessons(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """A lesson's path is served by its lesson, found (or taken over) here."""
+    code = _code_of(request.path)
+    if code is None:
+        return await handler(request)
+    if not (code.isascii() and code.isdigit()):
+        return error_page(request, "table.error.not_found", 404)
+    try:
+        host = await request.app[FINDER].find(code)
+    except Busy:
+        response = error_page(request, "server.busy", 503)
+        response.headers["Retry-After"] = str(RETRY_SECONDS)
+        return response
+    if host is None:
+        return error_page(request, "table.error.not_found", 404)
+    set_host(request, host)
+    return await handler(request)
+
+
+@web.middleware
+async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
+    """Every change is counted against its device and its lesson before it reaches it."""
+    if request.method in ("GET", "HEAD"):
+        return await handler(request)
+    code = _code_of(request.path) or ""
+    device = (
+        request.cookies.get(DEVICE_COOKIE)
+        or request.cookies.get("mk_visit")
+        or str(request.remote)
+    )
+    wait = request.app[LIMITS].admit(code, device)
+    if wait:
+        response = error_page(request, "server.too_fast", 429, count=wait)
+        response.headers["Retry-After"] = str(wait)
+        return response
+    return await handler(request)
+
+
+def make_school_app(
+    store: SchoolStore,
+    finder: LessonFinder,
+    served: Served,
+    mine: MineSetup,
+    clock: Clock,
+    add_lesson_routes: Callable[[web.Application, str], None],
+    add_signin_routes: Callable[[web.Application], None],
+) -> web.Application:
+    """The server's app: the lessons' routes are added once, under ``/l/{code}``."""
+    app = web.Application(middlewares=[guard, lessons, limits], client_max_size=MAX_BODY)
+    app[SERVED] = served
+    app[STORE] = store
+    app[FINDER] = finder
+    app[LIMITS] = ChangeLimits(clock)
+    app[FRONT_GUARD] = JoinGuard(clock)
+    app.router.add_get("/static/{name}", static)
+    app.router.add_get("/favicon.ico", no_icon)
+    add_front(app)
+    add_mine(app, mine)
+    add_signin_routes(app)
+    add_lesson_routes(app, "/l/{code}")
+    return app
