@@ -13,36 +13,23 @@ lesson's 404. Every change (a POST) passes the shared server's limits first
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
-from typing import Protocol
 
 from aiohttp import web
 
 from school.front import FRONT_GUARD, STORE, SchoolStore
 from school.front import add_routes as add_front
+from school.hosts import Busy, Hosts, NoLesson
 from school.limits import ChangeLimits
 from school.mine import MineSetup
 from school.mine import add_routes as add_mine
+from school.settings import RateLimits
 from table.games import Clock
 from table.host import LessonHost, set_host
 from table.joining import JoinGuard
 from table.web import DEVICE_COOKIE, MAX_BODY, SERVED, Served, error_page, guard, no_icon, static
 
 LESSONS = "/l/"
-RETRY_SECONDS = 1  # a lesson moving between processes is back within a moment
-
-
-class Busy(Exception):
-    """Another process holds the lesson; it was asked to hand it over."""
-
-
-class LessonFinder(Protocol):
-    async def find(self, code: str) -> LessonHost | None:
-        """The lesson of `code` in this process (taken from the database if need be); None:
-        no open lesson has that code. Raises `Busy`."""
-        ...
-
-
-FINDER = web.AppKey("finder", LessonFinder)
+HOSTS = web.AppKey("hosts", Hosts[LessonHost])
 LIMITS = web.AppKey("limits", ChangeLimits)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
@@ -61,13 +48,12 @@ async def lessons(request: web.Request, handler: Handler) -> web.StreamResponse:
         return await handler(request)
     if not (code.isascii() and code.isdigit()):
         return error_page(request, "table.error.not_found", 404)
-    try:
-        host = await request.app[FINDER].find(code)
-    except Busy:
+    host = await request.app[HOSTS].get(code)
+    if isinstance(host, Busy):
         response = error_page(request, "server.busy", 503)
-        response.headers["Retry-After"] = str(RETRY_SECONDS)
+        response.headers["Retry-After"] = str(host.retry_after)
         return response
-    if host is None:
+    if isinstance(host, NoLesson):
         return error_page(request, "table.error.not_found", 404)
     set_host(request, host)
     return await handler(request)
@@ -84,7 +70,8 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
         or request.cookies.get("mk_visit")
         or str(request.remote)
     )
-    wait = request.app[LIMITS].admit(code, device)
+    joining = request.path.endswith("/join")
+    wait = request.app[LIMITS].admit(code, device, joining=joining)
     if wait:
         response = error_page(request, "server.too_fast", 429, count=wait)
         response.headers["Retry-After"] = str(wait)
@@ -94,19 +81,19 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
 
 def make_school_app(
     store: SchoolStore,
-    finder: LessonFinder,
+    hosts: Hosts[LessonHost],
     served: Served,
     mine: MineSetup,
     clock: Clock,
-    add_lesson_routes: Callable[[web.Application, str], None],
+    rates: RateLimits,
     add_signin_routes: Callable[[web.Application], None],
 ) -> web.Application:
     """The server's app: the lessons' routes are added once, under ``/l/{code}``."""
     app = web.Application(middlewares=[guard, lessons, limits], client_max_size=MAX_BODY)
     app[SERVED] = served
     app[STORE] = store
-    app[FINDER] = finder
-    app[LIMITS] = ChangeLimits(clock)
+    app[HOSTS] = hosts
+    app[LIMITS] = ChangeLimits(clock, rates)
     app[FRONT_GUARD] = JoinGuard(clock)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/favicon.ico", no_icon)
