@@ -33,7 +33,7 @@ log = logging.getLogger("bot")
 
 COMMANDS = (
     "run", "check", "sync", "backup", "restore", "migrate-db", "privacy", "play", "class",
-    "teachers",
+    "serve", "teachers",
 )  # fmt: skip
 UNREACHABLE = 1
 UNHEALTHY = 1  # a health check's problem: Docker's "unhealthy" (it reserves 2)
@@ -127,7 +127,7 @@ def parser() -> argparse.ArgumentParser:
     )
     privacy_commands(command("privacy", "export or delete a pupil's or a server's data"))
     # Listed here for --help; `main` hands `play …` and `class …` to the table's own
-    # command line, `teachers …` to the school server's.
+    # command line, `serve …` and `teachers …` to the school server's.
     commands.add_parser(
         "play",
         help="play in the browser on this computer: no Discord, no token (mattekrig play --help)",
@@ -136,6 +136,11 @@ def parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "class",
         help="a class lesson: pupils join on their own devices (mattekrig class --help)",
+        add_help=False,
+    )
+    commands.add_parser(
+        "serve",
+        help="the lesson server of a school, behind its HTTPS proxy (mattekrig serve --help)",
         add_help=False,
     )
     commands.add_parser(
@@ -455,7 +460,7 @@ def main(argv: list[str] | None = None) -> int:
         from table.cli import main as play  # the browser table needs no Discord
 
         return play(given[1:], kind="class" if given[0] == "class" else "play")
-    if given and given[0] == "teachers":
+    if given and given[0] in ("serve", "teachers"):
         from school.cli import main as school  # the school server needs no Discord
 
         return school(given)
