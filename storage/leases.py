@@ -24,7 +24,6 @@ a lock on a side file that refuses a second process on the same database (`FileL
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 from collections.abc import Callable
@@ -113,6 +112,7 @@ class FileLeases:
             return True
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
+            import fcntl  # POSIX only: Windows has no flock, and imports this module too
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)

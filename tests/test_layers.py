@@ -554,3 +554,18 @@ def test_the_layer_check_finds_a_planted_upward_import(project_copy: Path) -> No
         graph = import_graph(project_copy, PRODUCT)
     assert import_cycles(graph) == []
     assert upward_imports(graph) == ["bot.render.planted -> bot.ui.items"]
+
+
+def test_the_command_line_starts_without_posix_locks() -> None:
+    """Windows has no `fcntl`: `mattekrig class` (README's first screen has the Windows
+    commands) and the school server's commands must import without it; only the flock of a
+    bot's or a server's own database asks for it, when it is taken."""
+    code = (
+        "import sys; sys.modules['fcntl'] = None\n"
+        "import bot.ops.cli, table.cli, school.cli, storage.leases, bot.ops.lock\n"
+        "print('ok')"
+    )
+    loaded = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False, cwd=ROOT
+    )
+    assert loaded.stdout.strip() == "ok", loaded.stderr

@@ -12,7 +12,6 @@ holder, for the operator's eyes only.
 
 from __future__ import annotations
 
-import fcntl
 import os
 from pathlib import Path
 from types import TracebackType
@@ -68,6 +67,7 @@ class DatabaseLock:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, FILE_MODE)
         os.fchmod(fd, FILE_MODE)  # a lock file left by an older version was 0644
         try:
+            import fcntl  # POSIX only: Windows has no flock, and imports this module too
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
@@ -130,6 +130,7 @@ def is_running(database: Path) -> bool:
     except FileNotFoundError:
         return False
     try:
+        import fcntl  # POSIX only: Windows has no flock, and imports this module too
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True
