@@ -70,8 +70,7 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
         or request.cookies.get("mk_visit")
         or str(request.remote)
     )
-    joining = request.path.endswith("/join")
-    wait = request.app[LIMITS].admit(code, device, joining=joining)
+    wait = request.app[LIMITS].admit(code, device)
     if wait:
         response = error_page(request, "server.too_fast", 429, count=wait)
         response.headers["Retry-After"] = str(wait)
@@ -93,7 +92,7 @@ def make_school_app(
     app[SERVED] = served
     app[STORE] = store
     app[HOSTS] = hosts
-    app[LIMITS] = ChangeLimits(clock, rates)
+    app[LIMITS] = ChangeLimits(clock, rates.device_per_second, rates.lesson_per_second)
     app[FRONT_GUARD] = JoinGuard(clock)
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/favicon.ico", no_icon)
