@@ -23,6 +23,7 @@ from school.limits import ChangeLimits
 from school.mine import MineSetup
 from school.mine import add_routes as add_mine
 from school.settings import RateLimits
+from table import class_web
 from table.games import Clock
 from table.host import LessonHost, set_host
 from table.joining import JoinGuard
@@ -66,9 +67,7 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
         return await handler(request)
     code = _code_of(request.path) or ""
     device = (
-        request.cookies.get(DEVICE_COOKIE)
-        or request.cookies.get("mk_visit")
-        or str(request.remote)
+        request.cookies.get(DEVICE_COOKIE) or request.cookies.get("mk_visit") or str(request.remote)
     )
     wait = request.app[LIMITS].admit(code, device)
     if wait:
@@ -99,5 +98,5 @@ def make_school_app(
     add_front(app)
     add_mine(app, mine)
     add_signin_routes(app)
-    add_lesson_routes(app, "/l/{code}")
+    class_web.add_routes(app, "/l/{code}")
     return app

@@ -121,9 +121,8 @@ def lesson_hosts(
             return teacher is not None and owner is not None and teacher.id == owner
 
         klass = await class_of_lesson(store, lesson, keeper, None, owner=owner)
-        own = Served(base_url=served.base_url, names=served.names)
         return LessonHost(
-            lesson, own, root=f"/l/{lesson.code}", keeper=keeper, klass=klass, teacher=owns
+            lesson, served, root=f"/l/{lesson.code}", keeper=keeper, klass=klass, teacher=owns
         )
 
     return Hosts(

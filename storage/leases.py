@@ -113,6 +113,7 @@ class FileLeases:
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
             import fcntl  # POSIX only: Windows has no flock, and imports this module too
+
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)

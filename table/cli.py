@@ -140,7 +140,13 @@ class ClassMismatchError(StorageError):
 
 
 async def class_of_lesson(
-    store: Storage, lesson: Lesson, keeper: Keeper, name: str | None, keep_days: int | None = None
+    store: Storage,
+    lesson: Lesson,
+    keeper: Keeper,
+    name: str | None,
+    keep_days: int | None = None,
+    *,
+    owner: str | None = None,
 ) -> Class:
     """The lesson's class (`--class NAME`, or the class of the lesson brought back, or none
     until the teacher names one on the teacher's page), its roster read into the lesson, and
@@ -148,7 +154,7 @@ async def class_of_lesson(
     now = keeper.now_ms()
     info: ClassInfo | None
     if name is not None:
-        info = await open_class(store, name.strip(), now)
+        info = await open_class(store, name.strip(), now, owner)
         if lesson.class_id is None and not lesson.seats and not lesson.removed:
             lesson.class_id = info.id
             await lesson.save()
@@ -179,7 +185,7 @@ async def class_of_lesson(
             await store.set_class_keep(info.id, keep_days)
             info = await store.class_info(info.id)
         await attach(info)
-    return Class(store, info, attach)
+    return Class(store, info, attach, owner)
 
 
 async def _purging(store: Storage) -> None:

@@ -115,6 +115,7 @@ class Keeper:
         self.keep_ms = keep_ms
         self.wall = wall
         self.fence = fence
+        self.owner: str | None = None  # the teacher on a school server (their lessons only)
         self.fenced_out = False  # a write was refused by the fence: nothing more is written
         # Lesson clock seconds + offset = wall-clock seconds; fixed, so a deadline converts
         # to the same milliseconds at every save.
@@ -331,6 +332,7 @@ async def new_lesson(
     lesson.teacher_key = digest(lesson.teacher_secret or "")
     while True:
         keeper = Keeper(store, 0, lesson, keep_days * DAY_MS, wall)
+        keeper.owner = owner
         setup, state, _ = keeper.row(lesson)
         new = NewLesson(lesson.code, lesson.teacher_key, nonce, setup, state, owner)
         try:
@@ -361,6 +363,7 @@ def restore(
     derived = teacher_secret(key, stored.key_nonce) if key else None
     lesson.teacher_secret = derived if derived and digest(derived) == stored.teacher_key else None
     keeper = Keeper(store, stored.id, lesson, keep_ms, wall, fence)
+    keeper.owner = stored.info.owner
     setup = stored.setup
     lesson.setup = LessonSetup(
         GameSettings.from_json(dict(setup["settings"])), bool(setup["teams"])

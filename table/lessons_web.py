@@ -72,7 +72,7 @@ async def lessons(request: web.Request) -> web.Response:
     await _teacher(request)
     lang = lang_of(request)
     keeper = _keeper(request)
-    kept = await keeper.store.lessons()
+    kept = await keeper.store.lessons(keeper.owner)
     days = keeper.keep_ms // 86_400_000
     intro = (
         t("lesson.kept.intro", lang, count=days) if days else t("lesson.kept.intro_at_end", lang)
@@ -100,6 +100,8 @@ async def _earlier(request: web.Request) -> Lesson:
         stored = await keeper.store.load_lesson(lesson_id)
     except (ValueError, NotFoundError):
         raise Refused("table.error.not_found", 404) from None
+    if stored.info.owner != keeper.owner:  # another teacher's, on a school server
+        raise Refused("table.error.not_found", 404)
     clock = host_of(request).lesson.clock
     lesson, _ = restore(stored, keeper.store, clock, key=None, keep_ms=keeper.keep_ms)
     lesson.saver = lesson.game_saver = None
@@ -137,9 +139,12 @@ async def delete(request: web.Request) -> web.StreamResponse:
     host = host_of(request)
     try:
         lesson_id = int(request.match_info["lesson"])
-        info = next(i for i in await keeper.store.lessons() if i.id == lesson_id)
+        info = next(i for i in await keeper.store.lessons(keeper.owner) if i.id == lesson_id)
     except (ValueError, StopIteration):
         raise Refused("table.error.not_found", 404) from None
+    if info.status == "open" and lesson_id != keeper.lesson_id and keeper.owner is not None:
+        # on a school server another process may be serving it: it ends on its own page
+        raise Refused("lesson.kept.delete_open", 409)
     if form.get("confirm") != "yes":
         if form.get("confirm") == "no":
             raise web.HTTPSeeOther(host.at(f"/teacher/lessons?lang={lang}"))

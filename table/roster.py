@@ -158,6 +158,7 @@ class Class:
     store: ClassStore
     info: ClassInfo | None
     attach: Callable[[ClassInfo], Awaitable[None]] | None = None
+    owner: str | None = None  # the teacher on a school server: their classes only
 
 
 def school_year_start(now: float) -> int:
@@ -168,15 +169,16 @@ def school_year_start(now: float) -> int:
     return round(datetime(year, 8, 1, tzinfo=SCHOOL_TZ).timestamp() * 1000)
 
 
-async def open_class(store: ClassStore, name: str, at: int) -> ClassInfo:
-    """The class of that name, made the first time it is named."""
-    found = await store.class_named(name)
+async def open_class(store: ClassStore, name: str, at: int, owner: str | None = None) -> ClassInfo:
+    """The class of that name (of `owner`'s, on a school server), made the first time it is
+    named."""
+    found = await store.class_named(name, owner)
     if found is not None:
         return found
     try:
-        return await store.create_class(name, at)
+        return await store.create_class(name, at, owner)
     except RosterConflictError:
-        again = await store.class_named(name)
+        again = await store.class_named(name, owner)
         assert again is not None
         return again
 

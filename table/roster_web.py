@@ -116,7 +116,7 @@ async def name_page(request: web.Request, lang: Lang, status: int = 200,
     """A lesson of no class yet: the teacher names its class (a new one, or one kept)."""
     klass = klass_of(request)
     root = host_of(request).root
-    known = [c.name for c in await klass.store.classes()]
+    known = [c.name for c in await klass.store.classes(klass.owner)]
     title = t("class.open.title", lang)
     body = head(title, lang, f"{root}/teacher/class") + name_body(known, lang, error, root)
     return html(class_document(lang, "class-name", title, body), status)
@@ -140,7 +140,7 @@ async def open_class_here(request: web.Request) -> web.Response:
     async with lesson.lock:
         if lesson.seats or lesson.removed or klass.attach is None:
             return await name_page(request, lang, 409, t("class.error.has_pupils", lang))
-        info = await open_class(klass.store, name, now_ms())
+        info = await open_class(klass.store, name, now_ms(), klass.owner)
         await klass.attach(info)
         klass.info = info
     raise web.HTTPSeeOther(host.at(f"/teacher/class?lang={lang}"))

@@ -68,6 +68,7 @@ class DatabaseLock:
         os.fchmod(fd, FILE_MODE)  # a lock file left by an older version was 0644
         try:
             import fcntl  # POSIX only: Windows has no flock, and imports this module too
+
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
             os.close(fd)
@@ -131,6 +132,7 @@ def is_running(database: Path) -> bool:
         return False
     try:
         import fcntl  # POSIX only: Windows has no flock, and imports this module too
+
         fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
     except BlockingIOError:
         return True

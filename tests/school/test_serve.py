@@ -1,0 +1,125 @@
+"""The school server as a whole, in one process: the issue's "`mattekrig serve`: a lesson
+server for a school. Its front page asks a pupil for the lesson's code … and takes them to
+that lesson; teachers sign in and start, resume and end their own lessons there. Many
+lessons at once in one process, each exactly as `mattekrig class` runs one", and "a teacher
+cannot open another teacher's lesson; a pupil cannot open a teacher's page"."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiohttp
+import pytest
+import pytest_asyncio
+
+from storage import Storage
+from storage.leases import FileLeases
+from tests.school.served import browser, school_app, signed_in_teacher
+from tests.table.support import text_of
+
+pytestmark = pytest.mark.usefixtures("quiet_log")
+
+
+@pytest_asyncio.fixture
+async def store(tmp_path: Path) -> AsyncIterator[Storage]:
+    opened = await Storage.open(tmp_path / "lessons.db")
+    yield opened
+    await opened.close()
+
+
+async def _start_lesson(teacher: aiohttp.ClientSession) -> str:
+    async with teacher.post("/mine/new", data={"lang": "en"}, allow_redirects=False) as made:
+        assert made.status == 303, await made.text()
+        found = re.fullmatch(r"/l/(\d{6})/teacher\?lang=en", made.headers["Location"])
+        assert found is not None, made.headers["Location"]
+        return found.group(1)
+
+
+async def _join(pupil: aiohttp.ClientSession, code: str, name: str) -> None:
+    async with pupil.post("/go", data={"code": code, "lang": "en"}, allow_redirects=False) as go:
+        assert go.status == 303 and go.headers["Location"] == f"/l/{code}/?lang=en"
+    async with pupil.get(f"/l/{code}/?lang=en") as page:
+        assert page.status == 200
+    form = {"code": code, "name": name, "lang": "en"}
+    async with pupil.post(f"/l/{code}/join", data=form, allow_redirects=False) as joined:
+        assert joined.status == 303, await joined.text()
+        assert joined.headers["Location"] == f"/l/{code}/table?lang=en"
+
+
+async def test_two_teachers_two_lessons_in_one_process(store: Storage, tmp_path: Path) -> None:
+    """Each teacher starts a lesson and opens its teacher's page; pupils reach each lesson
+    from the front page by its code and play in it; neither teacher opens the other's
+    lesson, no pupil opens a teacher's page, and a code of no lesson is a page not there."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases) as school:
+        ada = await signed_in_teacher(store, school.url, "Ada")
+        bo = await signed_in_teacher(store, school.url, "Bo")
+        pupils = [browser(school.url) for _ in range(4)]
+        try:
+            first, second = await _start_lesson(ada), await _start_lesson(bo)
+            assert first != second
+            for teacher, code in ((ada, first), (bo, second)):
+                async with teacher.get(f"/l/{code}/teacher?lang=en") as page:
+                    assert page.status == 200 and code in await page.text()
+            for teacher, other in ((ada, second), (bo, first)):
+                async with teacher.get(f"/l/{other}/teacher?lang=en") as page:
+                    assert page.status == 403
+                async with teacher.post(f"/l/{other}/teacher/end", data={"lang": "en"}) as end:
+                    assert end.status == 403
+            for n, pupil in enumerate(pupils):
+                await _join(pupil, first if n < 2 else second, f"Pupil{n}")
+                async with pupil.get(f"/l/{first}/teacher?lang=en") as page:
+                    assert page.status == 403
+            async with ada.post(
+                f"/l/{first}/teacher/pair", data={"how": "random", "lang": "en"},
+                allow_redirects=False,
+            ) as paired:  # fmt: skip
+                assert paired.status == 303
+            async with pupils[0].get(f"/l/{first}/table?lang=en") as table:
+                assert 'data-state="playing"' in await table.text()
+            async with pupils[2].get(f"/l/{second}/table?lang=en") as table:
+                assert 'data-state="waiting"' in await table.text()  # Bo has not paired
+            async with pupils[0].get("/l/999999/?lang=en") as missing:
+                assert missing.status == 404
+            mine = await (await ada.get("/mine?lang=en")).text()
+            assert f"/l/{first}/teacher" in mine and second not in mine
+            assert school.hosts.codes == {first, second}
+        finally:
+            for each in (ada, bo, *pupils):
+                await each.close()
+    await leases.close()
+
+
+async def test_a_restarted_process_takes_its_lessons_back(store: Storage, tmp_path: Path) -> None:
+    """A process that stops lets its lessons go (saved); the next one takes each over from
+    the database on its first request: the same seats, the same teacher."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases) as school:
+        ada = await signed_in_teacher(store, school.url, "Ada")
+        pupil = browser(school.url)
+        code = await _start_lesson(ada)
+        await _join(pupil, code, "Kari")
+        cookies = (ada.cookie_jar, pupil.cookie_jar)
+        await ada.close()
+        await pupil.close()
+    async with school_app(store, leases) as again:
+        assert again.hosts.codes == frozenset()
+        pupil = aiohttp.ClientSession(
+            base_url=again.url, cookie_jar=cookies[1], headers={"Origin": again.url}
+        )
+        ada = aiohttp.ClientSession(
+            base_url=again.url, cookie_jar=cookies[0], headers={"Origin": again.url}
+        )
+        try:
+            async with pupil.get(f"/l/{code}/table?lang=en") as table:
+                page = await table.text()
+                assert table.status == 200 and "Kari" in text_of(page)
+            async with ada.get(f"/l/{code}/teacher?lang=en") as teacher:
+                assert teacher.status == 200 and "Kari" in text_of(await teacher.text())
+            assert again.hosts.codes == {code}
+        finally:
+            await pupil.close()
+            await ada.close()
+    await leases.close()
