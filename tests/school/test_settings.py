@@ -225,3 +225,16 @@ def test_settings_are_read_from_a_dotenv_file_as_the_bots_are(
     assert read == (tmp_path / ".env",)
     settings = load_school_settings(env)
     assert (settings.base_url, settings.lessons_per_teacher) == (BASE, 4)
+
+
+def test_the_env_example_names_the_school_settings_and_sets_none() -> None:
+    """.env.example shows each school setting commented out: a copy made for the bot is no
+    school server (`mattekrig check` would then check one)."""
+    example = (Path(__file__).resolve().parents[2] / ".env.example").read_text(encoding="utf-8")
+    env = dict(
+        line.split("=", 1) for line in example.splitlines() if "=" in line and line[0] != "#"
+    )
+    assert not school_settings_present(env)
+    shown = {line[2:].split("=", 1)[0] for line in example.splitlines() if line.startswith("# ")}
+    assert {"MATTEKRIG_BASE_URL", "DATABASE_URL_FILE", "OIDC_ISSUER", "OIDC_CLIENT_ID"} <= shown
+    assert {"OIDC_CLIENT_SECRET_FILE", "OIDC_NAME", "LESSONS_PER_TEACHER"} <= shown
