@@ -16,7 +16,7 @@ from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 
-from school.front import FRONT_GUARD, STORE, SchoolStore
+from school.front import FRONT_GUARD, STORE, VISIT_COOKIE, SchoolStore
 from school.front import add_routes as add_front
 from school.hosts import Busy, Hosts, NoLesson
 from school.limits import ChangeLimits
@@ -24,6 +24,7 @@ from school.mine import MineSetup
 from school.mine import add_routes as add_mine
 from school.settings import RateLimits
 from table import class_web
+from table.class_web import VISIT_COOKIE as LESSON_VISIT_COOKIE
 from table.games import Clock
 from table.host import LessonHost, set_host
 from table.joining import JoinGuard
@@ -67,7 +68,10 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
         return await handler(request)
     code = _code_of(request.path) or ""
     device = (
-        request.cookies.get(DEVICE_COOKIE) or request.cookies.get("mk_visit") or str(request.remote)
+        request.cookies.get(DEVICE_COOKIE)
+        or request.cookies.get(LESSON_VISIT_COOKIE)
+        or request.cookies.get(VISIT_COOKIE)
+        or str(request.remote)
     )
     wait = request.app[LIMITS].admit(code, device)
     if wait:
@@ -84,6 +88,7 @@ def make_school_app(
     mine: MineSetup,
     clock: Clock,
     rates: RateLimits,
+    front: JoinGuard,
     add_signin_routes: Callable[[web.Application], None],
 ) -> web.Application:
     """The server's app: the lessons' routes are added once, under ``/l/{code}``."""
@@ -92,7 +97,7 @@ def make_school_app(
     app[STORE] = store
     app[HOSTS] = hosts
     app[LIMITS] = ChangeLimits(clock, rates.device_per_second, rates.lesson_per_second)
-    app[FRONT_GUARD] = JoinGuard(clock)
+    app[FRONT_GUARD] = front
     app.router.add_get("/static/{name}", static)
     app.router.add_get("/favicon.ico", no_icon)
     add_front(app)

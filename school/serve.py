@@ -26,6 +26,7 @@ from collections.abc import AsyncIterator
 from aiohttp import web
 
 from school.app import make_school_app
+from school.front import front_guard
 from school.hosts import Hosts, Restored
 from school.mine import MineSetup
 from school.sessions import SignInSetup, teacher_of
@@ -136,7 +137,7 @@ def lesson_hosts(
     )
 
 
-def server_app(
+async def server_app(
     store: Storage, hosts: Hosts[LessonHost], settings: SchoolSettings, served: Served
 ) -> web.Application:
     clock = asyncio.get_running_loop().time
@@ -145,8 +146,9 @@ def server_app(
         keep_days=settings.keep_days,
     )  # fmt: skip
     signin = SignInSetup(store, settings.base_url, settings.oidc)
+    front = await front_guard(store, settings.limits, clock)
     return make_school_app(
-        store, hosts, served, mine, clock, settings.limits,
+        store, hosts, served, mine, clock, settings.limits, front,
         lambda app: add_signin_routes(app, signin),
     )  # fmt: skip
 
@@ -167,7 +169,7 @@ async def serve(settings: SchoolSettings, host: str, port: int) -> None:
     served = Served(base_url=base, names=(host,))
     async with _opened(settings) as (store, leases):
         hosts = lesson_hosts(store, leases, settings, served)
-        app = server_app(store, hosts, settings, served)
+        app = await server_app(store, hosts, settings, served)
         runner = web_runner(app)
         await runner.setup()
         try:

@@ -48,7 +48,7 @@ async def school_app(
     chosen = settings or SchoolSettings()
     served = Served(names=("127.0.0.1",))
     hosts = lesson_hosts(store, leases, chosen, served)
-    app = server_app(store, hosts, chosen, served)
+    app = await server_app(store, hosts, chosen, served)
     serving = runner(app)
     await serving.setup()
     await web.SockSite(serving, sock).start()
