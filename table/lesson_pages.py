@@ -69,8 +69,11 @@ def pupil_page(
         if error is None and device in lesson.devices_removed:
             error = t("lesson.removed", lang)
         # The way back in, never a dead end: a device this lesson gave a seat (removed since)
-        # knows the code already, so it is filled in.
-        code = lesson.code if device is not None and not lesson.ended else ""
+        # knows the code already, and under a school server's root the address names the
+        # lesson (the pupil typed its code on the front page), so it is filled in; a class's
+        # lesson asks for the pupil's own card instead, never filled in.
+        known = (device is not None or bool(root)) and not lesson.ended
+        code = lesson.code if known and lesson.roster is None else ""
         body = head(t("lesson.join.title", lang), lang, f"{root}/") + wrap_parts(
             join_form(lesson, lang, root, code, error=error), LOBBY_ORDER
         )
