@@ -18,7 +18,8 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bot.ops.cli import COMMANDS, parser
+from bot.ops.cli import COMMANDS
+from school.serve import parser as serve_parser
 from tests.nginx_run import SCHOOL_CONF, free_port, operations_block
 from tests.table.browser import in_ci
 from tests.test_operations import bots, compose, servers, units
@@ -57,8 +58,9 @@ def test_the_serve_unit_runs_each_process_privately_with_its_secrets_as_credenti
     start = keys["ExecStart"].split()
     assert start[0].endswith("/mattekrig")
     assert start[1:] == ["serve", "--host", "127.0.0.1", "--port", "%i"]
-    if "serve" in COMMANDS:  # the command line knows it (its own tests run it)
-        parser().parse_args([*start[1:-1], "8081"])
+    assert "serve" in COMMANDS  # `mattekrig serve` hands its arguments to the server's own
+    chosen = serve_parser().parse_args([*start[2:-1], "8081"])
+    assert (chosen.host, chosen.port) == ("127.0.0.1", 8081)
     assert keys["ExecStartPre"].split()[1:] == ["check", "--quiet"]
     # exit 2 is a setting to fix: restarting cannot help
     assert keys["Restart"] == "on-failure" and keys["RestartPreventExitStatus"] == "2"
