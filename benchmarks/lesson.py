@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import random
 import re
@@ -36,63 +35,23 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
 from typing import Any
 
 import aiohttp
 
-TARGET_P99_MS = 100.0
+from benchmarks.devices import (
+    TARGET_P99_MS,
+    Device,
+    back,
+    connect,
+    load,
+    pairs,
+    percentile,
+    play,
+    process_cpu,
+)
+
 TARGET_RESTART_S = 3.0
-
-
-@dataclass
-class Device:
-    name: str
-    session: aiohttp.ClientSession
-    ws: aiohttp.ClientWebSocketResponse | None = None
-    page: dict[str, Any] = field(default_factory=dict)
-    changed: asyncio.Event = field(default_factory=asyncio.Event)
-    received: int = 0
-
-    async def read(self) -> None:
-        assert self.ws is not None
-        async for message in self.ws:
-            if message.type is aiohttp.WSMsgType.TEXT:
-                data = json.loads(message.data)
-                if "html" not in data:
-                    continue  # a part alone (the class goal, moved by another game's round)
-                self.page = data
-                self.received += 1
-                self.changed.set()
-
-    @property
-    def control(self) -> str | None:
-        html = self.page.get("html", "")
-        if 'name="answer"' in html:
-            return "answer"
-        if 'value="flip"' in html:
-            return "flip"
-        return None
-
-
-def _load() -> str:
-    """The machine's load average over the last minute (Linux), as shared machines vary."""
-    try:
-        with open("/proc/loadavg", encoding="ascii") as loadavg:
-            return loadavg.read().split()[0]
-    except OSError:
-        return "n/a"
-
-
-def _server_cpu(pid: int) -> float | None:
-    """The server's user + system CPU seconds so far (Linux /proc), else None."""
-    try:
-        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
-            fields = stat.read().rsplit(")", 1)[1].split()
-    except OSError:
-        return None
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 async def _start_server(
@@ -124,21 +83,6 @@ async def _start_server(
     return process, found.group(1), found.group(2), key.group(1)
 
 
-async def _back(device: Device, until: float) -> float:
-    """Knock until the device's live connection is open again and brings its seat's page;
-    returns when (perf_counter)."""
-    while time.perf_counter() < until:
-        try:
-            async with device.session.ws_connect("/live?lang=en&page=live") as ws:
-                message = await ws.receive_json(timeout=5)
-                if message.get("state") in ("playing", "war", "over", "waiting"):
-                    return time.perf_counter()
-                raise SystemExit(f"{device.name} was not given its seat back: {message}")
-        except (aiohttp.ClientError, OSError):
-            await asyncio.sleep(0.05)
-    raise SystemExit(f"{device.name} did not get back in time")
-
-
 async def _restart(
     process: subprocess.Popen[str], data: str, base: str, code: str, pupils: list[Device]
 ) -> tuple[subprocess.Popen[str], float, float]:
@@ -151,13 +95,13 @@ async def _restart(
     process.communicate(timeout=10)
     port = int(base.rstrip("/").rsplit(":", 1)[1])
     started = time.perf_counter()
-    knocking = [asyncio.create_task(_back(p, started + 30)) for p in pupils]
+    knocking = [asyncio.create_task(back(p, started + 30)) for p in pupils]
     again, _, code_again, _ = await _start_server(data, port)
     ready = time.perf_counter()
-    back = await asyncio.gather(*knocking)
+    returned = await asyncio.gather(*knocking)
     if code_again != code:
         raise SystemExit(f"the lesson came back with another code: {code_again} for {code}")
-    return again, max(back) - started, ready - started
+    return again, max(returned) - started, ready - started
 
 
 async def _device(base: str, name: str) -> Device:
@@ -165,54 +109,6 @@ async def _device(base: str, name: str) -> Device:
         base_url=base, cookie_jar=aiohttp.CookieJar(unsafe=True), headers={"Origin": base[:-1]}
     )
     return Device(name, session)
-
-
-async def _connect(device: Device, teacher: bool = False) -> asyncio.Task[None]:
-    device.ws = await device.session.ws_connect(
-        "/live?lang=en" + ("&as=teacher" if teacher else "")
-    )
-    return asyncio.create_task(device.read())
-
-
-def _sum(html: str) -> str:
-    """Level 1's answer: the sum of the two cards the answer box names (a pupil who is right,
-    so the games go on round after round instead of ending in wars)."""
-    about = re.search(r'id="about">(.*?)</p>', html)
-    values = re.findall(r'class="value">([^<]+)<', about.group(1) if about else "")
-    return str(sum(int(v.replace("\u2212", "-")) for v in values))
-
-
-async def _press(device: Device) -> None:
-    page = device.page
-    window = page.get("data", {}).get("window", "")
-    data = {"window": window, "lang": "en"}
-    if device.control == "answer":
-        data.update(choice="answer", answer=_sum(page.get("html", "")))
-    else:
-        data.update(choice="flip")
-    async with device.session.post(
-        "/table/act", data=data, headers={"Accept": "application/json"}
-    ) as response:
-        await response.read()
-
-
-async def _play(game: list[Device], times: list[float], until: float, pause: float,
-                rng: random.Random) -> None:  # fmt: skip
-    while time.monotonic() < until:
-        actor = next((d for d in game if d.control is not None), None)
-        if actor is None:
-            return  # the game is over
-        for device in game:
-            device.changed.clear()
-        seen = [d.received for d in game]
-        sent = time.perf_counter()
-        await _press(actor)
-        for device, before in zip(game, seen, strict=True):
-            while device.received == before:
-                device.changed.clear()
-                await asyncio.wait_for(device.changed.wait(), 5)
-        times.append((time.perf_counter() - sent) * 1000)
-        await asyncio.sleep(rng.uniform(0, pause))
 
 
 async def run(devices: int, seconds: float, pause_ms: float, seed: int) -> dict[str, Any]:
@@ -228,14 +124,14 @@ async def run(devices: int, seconds: float, pause_ms: float, seed: int) -> dict[
                 "lang": "en"}  # fmt: skip
         async with teacher.session.post("/teacher/settings", data=form) as response:
             await response.read()
-        tasks.append(await _connect(teacher, teacher=True))
+        tasks.append(await connect(teacher, teacher=True))
         for n in range(devices):
             pupil = await _device(base, f"P{n}")
             async with pupil.session.post(
                 "/join", data={"code": code, "name": pupil.name, "lang": "en"}
             ) as response:
                 await response.read()
-            tasks.append(await _connect(pupil))
+            tasks.append(await connect(pupil))
             pupils.append(pupil)
         async with teacher.session.post("/teacher/pair", data={"how": "random", "lang": "en"}):
             pass
@@ -243,16 +139,16 @@ async def run(devices: int, seconds: float, pause_ms: float, seed: int) -> dict[
             if all(p.page.get("state") in ("playing", "war") for p in pupils):
                 break
             await asyncio.sleep(0.05)
-        groups = _pairs(pupils)
+        groups = pairs(pupils)
         times: list[float] = []
-        cpu_before = _server_cpu(process.pid)
+        cpu_before = process_cpu(process.pid)
         start = time.monotonic()
         rng = random.Random(seed)
         await asyncio.gather(
-            *(_play(g, times, start + seconds, pause_ms / 1000, rng) for g in groups)
+            *(play(g, times, start + seconds, (0, pause_ms / 1000), rng) for g in groups)
         )
         elapsed = time.monotonic() - start
-        cpu_after = _server_cpu(process.pid)
+        cpu_after = process_cpu(process.pid)
         process, restart, ready = await _restart(process, data, base, code, pupils)
     finally:
         for task in tasks:
@@ -272,27 +168,11 @@ async def run(devices: int, seconds: float, pause_ms: float, seed: int) -> dict[
         "actions": len(times),
         "per_second": len(times) / elapsed,
         "p50": statistics.median(ordered),
-        "p99": ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))],
+        "p99": percentile(ordered, 0.99),
         "cpu_ms": None if cpu is None else cpu * 1000 / max(1, len(times)),
         "restart_s": restart,
         "ready_s": ready,
     }
-
-
-def _pairs(pupils: list[Device]) -> list[list[Device]]:
-    """The games: each pupil's page names both sides (its own and its partner's)."""
-    by_name = {p.name: p for p in pupils}
-    groups: list[list[Device]] = []
-    placed: set[str] = set()
-    for pupil in pupils:
-        if pupil.name in placed:
-            continue
-        html = pupil.page.get("html", "")
-        names = re.findall(r'<article class="side"[^>]*><h2>(?:[^A-Za-z<]*)(P\d+)', html)
-        group = [by_name[n] for n in names if n in by_name]
-        placed.update(d.name for d in group)
-        groups.append(group)
-    return groups
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -302,9 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pause", type=float, default=200, help="max ms between presses")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    before = _load()
+    before = load()
     result = asyncio.run(run(args.devices, args.seconds, args.pause, args.seed))
-    print(f"load average (1 min) before {before}, after {_load()}")
+    print(f"load average (1 min) before {before}, after {load()}")
     cpu = "n/a" if result["cpu_ms"] is None else f"{result['cpu_ms']:.2f} ms"
     verdict = "met" if result["p99"] <= TARGET_P99_MS else "MISSED"
     print(

@@ -1,9 +1,10 @@
-"""Debian's nginx run by a test: a certificate made for the test, a sample from
-docs/operations.md with only its addresses and paths made the test's own, and the school's
-DNS (its name is nginx on 127.0.0.1) for aiohttp's client."""
+"""Debian's nginx run by a test (or `benchmarks.school`): a certificate made for the run, a
+sample from docs/operations.md with only its addresses and paths made the run's own, and the
+school's DNS (its name is nginx on 127.0.0.1) for aiohttp's client."""
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import socket
@@ -16,8 +17,6 @@ from pathlib import Path
 import aiohttp
 import pytest
 from aiohttp.abc import ResolveResult
-
-from tests.table.browser import in_ci
 
 ROOT = Path(__file__).resolve().parents[1]
 NAME = "mattekrig.school.example"
@@ -76,21 +75,26 @@ def make_certificate(folder: Path) -> tuple[Path, Path]:
 
 def need_nginx() -> None:
     if not Path(NGINX).exists():
-        if in_ci():
+        if os.environ.get("CI"):
             pytest.fail("nginx must run in CI (.ci/run installs it)")
         pytest.skip("no nginx here (apt-get install -y nginx)")
 
 
 @contextmanager
-def running_nginx(folder: Path, conf: str, https: int) -> Iterator[None]:
-    """nginx in the foreground with ``conf`` as its whole ``http`` block's content, until it
-    listens on ``https``; stopped at the end."""
+def running_nginx(
+    folder: Path, conf: str, https: int, connections: int = 512
+) -> Iterator[subprocess.Popen[str]]:
+    """nginx in the foreground (one process) with ``conf`` as its whole ``http`` block's
+    content and ``connections`` open at most (each device's and each to a process count),
+    until it listens on ``https``; stopped at the end."""
     temp = folder / "temp"
     temp.mkdir()
     main = folder / "nginx.conf"
     main.write_text(
         f"daemon off;\nmaster_process off;\npid {folder / 'nginx.pid'};\n"
-        f"error_log {folder / 'error.log'} warn;\nevents {{}}\nhttp {{\n"
+        f"error_log {folder / 'error.log'} warn;\n"
+        f"worker_rlimit_nofile {connections * 2};\nevents {{ worker_connections {connections}; }}\n"
+        "http {\n"
         f"client_body_temp_path {temp}/body; proxy_temp_path {temp}/proxy;\n"
         f"fastcgi_temp_path {temp}/fastcgi; uwsgi_temp_path {temp}/uwsgi;\n"
         f"scgi_temp_path {temp}/scgi;\naccess_log {folder / 'other.log'};\n{conf}\n}}\n",
@@ -108,7 +112,7 @@ def running_nginx(folder: Path, conf: str, https: int) -> Iterator[None]:
                     break
             assert process.poll() is None, process.communicate()[1]
             time.sleep(0.01)
-        yield
+        yield process
     finally:
         process.terminate()
         process.communicate(timeout=10)

@@ -377,7 +377,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("cogs",),
     ("bot.client",),  # builds every part
     ("bot.ops", "bot.__main__"),  # the operator's command line: starts the bot or a lesson
-    ("tests.fakediscord", "tests.postgres"),  # what the tests and the benchmarks run against
+    # what the tests and the benchmarks run against
+    ("tests.fakediscord", "tests.postgres", "tests.nginx_run"),
     ("benchmarks",),
     ("tests",),
 )
