@@ -434,7 +434,10 @@ async def main_async(args: argparse.Namespace) -> Run:
                 async with behind_nginx(folder, new_schema_url(url), most * 4 + 64) as school:
                     await _setup(run, school, args, kill=True)
         finally:
-            shutil.rmtree(folder, ignore_errors=True)
+            if args.keep:
+                run.notes.append(f"{setup}: its logs are in {folder}")
+            else:
+                shutil.rmtree(folder, ignore_errors=True)
     return run
 
 
@@ -505,6 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--setup", choices=("one", "nginx", "both"), default="both")
     parser.add_argument("--database-url", help=f"PostgreSQL (default: {ENV})")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--keep", action="store_true", help="keep the servers' logs")
     parser.add_argument(
         "--quick",
         action="store_true",
