@@ -19,6 +19,7 @@ from aiohttp import web
 from school.front import FRONT_GUARD, STORE, VISIT_COOKIE, SchoolStore
 from school.front import add_routes as add_front
 from school.hosts import Busy, Hosts, NoLesson
+from school.kept import add_routes as add_kept
 from school.limits import ChangeLimits
 from school.mine import MineSetup
 from school.mine import add_routes as add_mine
@@ -102,6 +103,7 @@ def make_school_app(
     app.router.add_get("/favicon.ico", no_icon)
     add_front(app)
     add_mine(app, mine)
+    add_kept(app)
     add_signin_routes(app)
     class_web.add_routes(app, "/l/{code}")
     return app

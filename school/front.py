@@ -154,6 +154,27 @@ async def go(request: web.Request) -> web.StreamResponse:
         return response
 
 
+async def card_link(request: web.Request) -> web.StreamResponse:
+    """A card's QR code (printed once, for every lesson of the class): the card's page in the
+    class's lesson open now, or, with none open, the front page saying so."""
+    lang = lang_of(request)
+    guard = request.app[FRONT_GUARD]
+    visitor, lane = guard.visitor(request.cookies.get(VISIT_COOKIE), str(request.remote))
+    typed = request.match_info["card"][:MAX_CODE]
+    try:
+        guard.before(visitor, lane)
+    except Refused as refused:
+        text = refusal_text(refused.key, refused.values, lang)
+        return _page(lang, "", text, refused.status)
+    found = await _lesson_of_card(request.app[STORE], card_code(typed))
+    if found is None:
+        guard.wrong(visitor, lane)
+        return _page(lang, "", t("server.front.no_lesson", lang), 404)
+    guard.right(visitor)
+    raise web.HTTPSeeOther(f"{lesson_path(found)}/card/{card_code(typed)}?lang={lang}")
+
+
 def add_routes(app: web.Application) -> None:
     app.router.add_get("/", front)
     app.router.add_post("/go", go)
+    app.router.add_get("/card/{card}", card_link)

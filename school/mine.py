@@ -65,8 +65,33 @@ async def signed_in(request: web.Request, lang: Lang) -> SignedIn:
     return teacher
 
 
-def _when(ms: int) -> str:
-    return datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+def when(ms: int | None) -> str:
+    """A time on the server's clock, as a teacher files it (2026-12-07 09:15)."""
+    return "–" if ms is None else datetime.fromtimestamp(ms / 1000).strftime("%Y-%m-%d %H:%M")
+
+
+def kept_rows(kept: list[LessonInfo], lang: Lang) -> str:
+    """The teacher's ended lessons, for their own page: when, how big, until when kept."""
+    if not kept:
+        return ""
+    heads = "".join(
+        f'<th scope="col">{esc(t(f"lesson.kept.column.{c}", lang))}</th>'
+        for c in ("started", "pupils", "games", "until", "actions")
+    )
+    rows = "".join(
+        f"<tr><td>{esc(when(i.created_at))}</td><td>{i.seats}</td><td>{i.games}</td>"
+        f"<td>{esc(when(i.keep_until))}</td>"
+        f'<td><a href="/mine/lessons/{i.id}?lang={lang}">{esc(t("lesson.kept.summary", lang))}'
+        f"</a> "
+        f'<form method="post" action="/mine/lessons/{i.id}/delete" class="inline">'
+        f"{hidden('lang', lang)}{button(t('lesson.kept.delete', lang), cls='danger')}</form>"
+        "</td></tr>"
+        for i in kept
+    )
+    return (
+        f'<table class="kept"><caption>{esc(t("server.mine.kept", lang))}</caption>'
+        f"<thead><tr>{heads}</tr></thead><tbody>{rows}</tbody></table>"
+    )
 
 
 def _lesson_row(info: LessonInfo, lang: Lang) -> str:
@@ -76,7 +101,7 @@ def _lesson_row(info: LessonInfo, lang: Lang) -> str:
         f"{button(t('server.mine.end', lang), cls='danger')}</form>"
     )
     return (
-        f"<tr><td><code>{esc(info.code)}</code></td><td>{esc(_when(info.created_at))}</td>"
+        f"<tr><td><code>{esc(info.code)}</code></td><td>{esc(when(info.created_at))}</td>"
         f"<td>{info.seats}</td><td>{info.games}</td>"
         f'<td><a href="{root}/teacher?lang={lang}">{esc(t("server.mine.open", lang))}</a> '
         f"{end}</td></tr>"
@@ -102,7 +127,9 @@ async def _page(
 ) -> web.Response:
     store = request.app[STORE]
     setup = request.app[MINE]
-    open_ = [i for i in await store.lessons(teacher.id) if i.status == "open"]
+    kept = await store.lessons(teacher.id)
+    open_ = [i for i in kept if i.status == "open"]
+    ended = [i for i in kept if i.status == "ended"]
     classes = await store.classes(teacher.id)
     title = t("server.mine.title", lang)
     rows = "".join(_lesson_row(i, lang) for i in open_)
@@ -130,6 +157,7 @@ async def _page(
         + _start_form(classes, lang, full)
         + (message(cap, error=False) if full and not error else "")
         + lessons
+        + kept_rows(ended, lang)
         + lang_switch(lang, "/mine", {})
     )
     return html(document(lang, "mine", title, body), status)

@@ -123,8 +123,9 @@ def lesson_hosts(
 
         klass = await class_of_lesson(store, lesson, keeper, None, owner=owner)
         return LessonHost(
-            lesson, served, root=f"/l/{lesson.code}", keeper=keeper, klass=klass, teacher=owns
-        )
+            lesson, served, root=f"/l/{lesson.code}", keeper=keeper, klass=klass, teacher=owns,
+            front=served.base_url or "", home="/mine",
+        )  # fmt: skip
 
     return Hosts(
         store,

@@ -123,9 +123,13 @@ def waiting_parts(
 # -- the teacher ----------------------------------------------------------------------------
 
 
-def _join_box(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang) -> str:
+def _join_box(
+    lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang, shown: str = ""
+) -> str:
     """The join URL, the code and the QR code: big while pupils join, smaller once they play
-    (the tables need the projector then; a late pupil still reads it)."""
+    (the tables need the projector then; a late pupil still reads it). `shown`: the address
+    pupils type when it is not the QR code's (a school server's front page, which asks for
+    the code: short to type, while the QR code opens the lesson itself)."""
     code = f"{lesson.code[:3]} {lesson.code[3:]}"
     playing = any(not g.over for g in lesson.live_games())
     return (
@@ -133,7 +137,7 @@ def _join_box(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang) 
         f'data-join-url="{esc(url)}">'
         f'<h2 id="join-title">{esc(t("lesson.teacher.join", lang))}</h2>'
         f'<div class="join-grid"><div>'
-        f'<p class="join-url">{esc(url)}</p>'
+        f'<p class="join-url">{esc(shown or url)}</p>'
         f'<p class="join-code"><span>{esc(t("lesson.teacher.code", lang))}</span> '
         f"<strong>{esc(code)}</strong></p>"
         f'<p class="about">{esc(address_note)}</p></div>'
@@ -437,7 +441,7 @@ def _tables(lesson: Lesson, lang: Lang, root: str) -> str:
 def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: Lang,
                   error: str | None = None,
                   connected: Set[str] = frozenset(), *,
-                  root: str = "") -> dict[str, str]:  # fmt: skip
+                  root: str = "", shown: str = "") -> dict[str, str]:  # fmt: skip
     """The teacher's page; `connected`: the devices whose live connection is open."""
     message = f'<p class="message error" id="message" role="alert">{md(error)}</p>' if error else ""
     if lesson.paused:
@@ -445,7 +449,7 @@ def teacher_parts(lesson: Lesson, url: str, address_note: str, qr: str, lang: La
     message += _removing(lesson, lang, root)
     return {
         "messages": message,
-        "join": _join_box(lesson, url, address_note, qr, lang),
+        "join": _join_box(lesson, url, address_note, qr, lang, shown),
         "setup": "" if lesson.ended else _setup(lesson, lang, root),
         "controls": _controls(lesson, lang, root),
         "goal": _goal(lesson, lang, root),
@@ -510,9 +514,15 @@ def _summary_parts(summary: ClassSummary, lang: Lang) -> str:
 
 
 def summary_body(
-    lesson: Lesson, lang: Lang, csv_path: str = "/teacher/summary.csv", *, root: str = ""
+    lesson: Lesson,
+    lang: Lang,
+    csv_path: str = "/teacher/summary.csv",
+    *,
+    root: str = "",
+    back: str | None = None,
 ) -> str:
-    """The lesson's summary; `csv_path` (under `root`) its CSV."""
+    """The lesson's summary; `csv_path` (under `root`) its CSV; `back` the page it returns to
+    (the lesson's teacher page unless another is given)."""
     summary = summarise(lesson)
     weak = ", ".join(
         f"{operation_name(op, lang)} ({percent(rate, lang)})"
@@ -539,6 +549,6 @@ def summary_body(
         f'<a class="button-link" href="{root}{csv_path}?lang={lang}" download>'
         f"{esc(t('lesson.summary.csv', lang))}</a> "
         f'<button type="button" data-print="true">{esc(t("lesson.summary.print", lang))}</button> '
-        f'<a class="button-link" href="{root}/teacher?lang={lang}">'
+        f'<a class="button-link" href="{back or f"{root}/teacher"}?lang={lang}">'
         f"{esc(t('lesson.summary.back', lang))}</a></p>"
     )

@@ -51,6 +51,8 @@ class LessonHost:
         keeper: Keeper | None = None,
         klass: Class | None = None,
         teacher: TeacherCheck | None = None,
+        front: str = "",
+        home: str = "",
     ) -> None:
         if root and (not root.startswith("/") or root.endswith("/")):
             raise ValueError(f"a lesson's root is '' or '/…' without a final '/': {root!r}")
@@ -60,6 +62,14 @@ class LessonHost:
         self.keeper = keeper
         self.klass = klass
         self._teacher = teacher
+        # A school server's front page (its public address): what pupils type, the code then
+        # taking them here; and what a class's printed card opens, since a card outlives the
+        # lesson it was printed in. "" on a laptop.
+        self.front = front
+        # Where the teacher goes once the lesson ended, when its own pages close with it (a
+        # school server's teacher's page, which lists the lessons kept); "" on a laptop, whose
+        # teacher's page stays.
+        self.home = home
         self.address = ""  # where the teacher's page was first opened (`seen_at`)
         self.hub = Hub(lesson, self._render, self._goal)
         self.guard = JoinGuard(lesson.clock)
@@ -87,6 +97,11 @@ class LessonHost:
         if not base:
             base = f"{request.scheme}://{request.host}/" if request else "http://127.0.0.1/"
         return base + (self.root.lstrip("/") + "/" if self.root else "")
+
+    def card_base(self, request: web.Request | None = None) -> str:
+        """Where a class's card leads (its QR code opens `card/<code>` there): the school
+        server's front page, which finds the class's lesson open then; a laptop's lesson."""
+        return self.front or self.join_url(request)
 
     def seen_at(self, request: web.Request) -> None:
         """The teacher's page was opened at this address: with nothing else to say where
@@ -130,7 +145,7 @@ class LessonHost:
         """The teacher's projector view now (the lesson's lock held)."""
         connected = {device for device, sockets in self.hub.pupils.items() if sockets}
         return teacher_page(self.lesson, self.join_url(), self.served.address_note, connected,
-                            lang, self.root, error)  # fmt: skip
+                            lang, self.root, error, self.front)  # fmt: skip
 
     def _render(self, device: str | None, lang: Lang) -> dict[str, Any]:
         if device is None:

@@ -128,10 +128,14 @@ def teacher_page(
     lang: Lang,
     root: str = "",
     error: str | None = None,
+    shown: str = "",
 ) -> dict[str, Any]:
-    """The teacher's projector view now (as a live message); `url`: where pupils join."""
+    """The teacher's projector view now (as a live message); `url`: where pupils join (the
+    QR code's); `shown`: the address to type, when it is another (a school's front page)."""
     qr = qr_svg(url, t("lesson.teacher.qr", lang, url=url))
-    parts = teacher_parts(lesson, url, address_note, qr, lang, error, connected, root=root)
+    parts = teacher_parts(
+        lesson, url, address_note, qr, lang, error, connected, root=root, shown=shown
+    )
     title = t("lesson.teacher.title", lang)
     body = (
         head(title, lang, f"{root}/teacher")

@@ -78,7 +78,7 @@ def now_ms() -> int:
 
 
 def join_base(request: web.Request) -> str:
-    return host_of(request).join_url(request)
+    return host_of(request).card_base(request)
 
 
 async def roster_page(

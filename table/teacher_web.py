@@ -69,6 +69,8 @@ async def control(request: web.Request) -> web.StreamResponse:
         for game in games:
             await hub.game_changed(game)
         await hub.lobby_changed()
+    if what == "end" and host.home:
+        raise web.HTTPSeeOther(f"{host.home}?lang={lang}")
     raise web.HTTPSeeOther(host.at(f"/teacher?lang={lang}"))
 
 

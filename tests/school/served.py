@@ -40,13 +40,17 @@ def browser(url: str) -> aiohttp.ClientSession:
 
 @asynccontextmanager
 async def school_app(
-    store: Storage, leases: Leases, settings: SchoolSettings | None = None
+    store: Storage, leases: Leases, settings: SchoolSettings | None = None, *, public: bool = False
 ) -> AsyncIterator[Served_]:
+    """`public`: the server knows its public address (here http://localhost:<port>, as
+    MATTEKRIG_BASE_URL says it), else it is reached at 127.0.0.1 only."""
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.bind(("127.0.0.1", 0))
-    url = f"http://127.0.0.1:{sock.getsockname()[1]}"
+    port = sock.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
     chosen = settings or SchoolSettings()
-    served = Served(names=("127.0.0.1",))
+    base = f"http://localhost:{port}/" if public else None
+    served = Served(base_url=base, names=("127.0.0.1",))
     hosts = lesson_hosts(store, leases, chosen, served)
     app = await server_app(store, hosts, chosen, served)
     serving = runner(app)

@@ -123,3 +123,96 @@ async def test_a_restarted_process_takes_its_lessons_back(store: Storage, tmp_pa
             await pupil.close()
             await ada.close()
     await leases.close()
+
+
+async def test_the_projector_shows_the_front_page_and_cards_outlive_their_lesson(
+    store: Storage, tmp_path: Path
+) -> None:
+    """On a school server the projector shows the short address pupils type (the front page,
+    which asks for the code) and the QR code opens the lesson itself; a class's printed card
+    opens the front page's card link, which finds the class's lesson open that day."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases, public=True) as school:
+        front = school.url.replace("127.0.0.1", "localhost") + "/"
+        ada = await signed_in_teacher(store, school.url, "Ada")
+        teacher_id = await _id(store, "Ada")
+        klass = await store.create_class("7B", 1, owner=teacher_id)
+        await store.add_pupil(klass.id, "Kari", "KARI2345", 1)
+        pupil = browser(school.url)
+        try:
+            async with ada.post(
+                "/mine/new", data={"class": str(klass.id), "lang": "en"}, allow_redirects=False
+            ) as made:  # fmt: skip
+                code = made.headers["Location"].split("/")[2]
+            page = await (await ada.get(f"/l/{code}/teacher?lang=en")).text()
+            assert f'<p class="join-url">{front}</p>' in page
+            assert f'data-join-url="{front}l/{code}/"' in page
+            cards = await (await ada.get(f"/l/{code}/teacher/class/cards?lang=en")).text()
+            assert f"Open {front} and type the code" in text_of(cards)
+            assert f"/l/{code}/" not in text_of(cards)
+            async with pupil.get("/card/KARI2345?lang=en", allow_redirects=False) as scanned:
+                assert scanned.status == 303
+                assert scanned.headers["Location"] == f"/l/{code}/card/KARI2345?lang=en"
+            async with ada.post(
+                f"/l/{code}/teacher/end", data={"lang": "en"}, allow_redirects=False
+            ) as ended:  # fmt: skip
+                assert ended.status == 303 and ended.headers["Location"] == "/mine?lang=en"
+            async with pupil.get("/card/KARI2345?lang=en") as none_open:
+                assert none_open.status == 404
+                assert "Your class has no lesson open now." in text_of(await none_open.text())
+        finally:
+            await ada.close()
+            await pupil.close()
+    await leases.close()
+
+
+async def test_an_ended_lesson_is_kept_on_its_teachers_page_only(
+    store: Storage, tmp_path: Path
+) -> None:
+    """A lesson's pages close with it on a server; its teacher finds it on their own page:
+    its summary and CSV, and deleting it (asked first). Another teacher's id is not there."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases) as school:
+        ada = await signed_in_teacher(store, school.url, "Ada")
+        bo = await signed_in_teacher(store, school.url, "Bo")
+        pupil = browser(school.url)
+        try:
+            code = await _start_lesson(ada)
+            await _join(pupil, code, "Kari")
+            async with ada.post(
+                f"/l/{code}/teacher/end", data={"lang": "en"}, allow_redirects=False
+            ) as ended:  # fmt: skip
+                assert ended.headers["Location"] == "/mine?lang=en"
+            async with pupil.get(f"/l/{code}/table?lang=en") as gone:
+                assert gone.status == 404  # its pages closed with it
+            mine = await (await ada.get("/mine?lang=en")).text()
+            found = re.search(r'href="/mine/lessons/(\d+)\?lang=en"', mine)
+            assert found is not None and "Ended lessons kept" in text_of(mine)
+            kept = f"/mine/lessons/{found.group(1)}"
+            summary = await (await ada.get(f"{kept}?lang=en")).text()
+            assert "Kari" in text_of(summary)
+            async with ada.get(f"{kept}/summary.csv?lang=en") as csv:
+                assert csv.status == 200 and "Kari" in await csv.text()
+            for path in (kept, f"{kept}/summary.csv"):
+                async with bo.get(f"{path}?lang=en") as theirs:
+                    assert theirs.status == 404
+            async with bo.post(f"{kept}/delete", data={"lang": "en", "confirm": "yes"}) as no:
+                assert no.status == 404
+            async with ada.post(f"{kept}/delete", data={"lang": "en"}) as asked:
+                assert asked.status == 200 and 'value="yes"' in await asked.text()
+            assert len(await store.lessons(await _id(store, "Ada"))) == 1
+            async with ada.post(
+                f"{kept}/delete", data={"lang": "en", "confirm": "yes"}, allow_redirects=False
+            ) as deleted:  # fmt: skip
+                assert deleted.status == 303
+            assert await store.lessons(await _id(store, "Ada")) == []
+        finally:
+            for each in (ada, bo, pupil):
+                await each.close()
+    await leases.close()
+
+
+async def _id(store: Storage, name: str) -> str:
+    teacher = await store.school_teacher_named(name)
+    assert teacher is not None
+    return teacher.id
