@@ -1,7 +1,9 @@
 """The periods the texts promise are the code's: a test reads the retention numbers out of
 docs/data-kept.md, README, PRIVACY.md, docs/for-schools*.md, the pupils' notice and the data
 processing agreement (in every language) and
-compares each with its setting's default. The issue: "a test reads the retention numbers out
+compares each with its setting's default; the school server's figures (a sign-in link's and a
+session's days, lessons per teacher, the hours before an unused lesson ends) likewise, in the
+pack's school server section and the agreement of every language. The issue: "a test reads the retention numbers out
 of the texts and compares them with the defaults"."""
 
 from __future__ import annotations
@@ -18,8 +20,10 @@ from bot.services.privacy import WEEKS_KEPT, Retention
 from classroom.periods import local_time
 from school.sessions import LINK_DAYS, SESSION_DAYS
 from school.settings import SchoolSettings
+from school.teachers import parser as teachers_parser
 from table.keep import DEFAULT_KEEP_DAYS
 from table.roster import school_year_start
+from tests.test_docs_promises import bullets
 
 ROOT = Path(__file__).resolve().parents[1]
 TEXTS = [ROOT / "docs" / "data-kept.md", ROOT / "README.md", ROOT / "PRIVACY.md",
@@ -293,3 +297,130 @@ def test_the_school_server_keeps_what_its_settings_say() -> None:
     assert f"({SIGN_IN_LINK_DAYS} days)" in links and f"{SESSION_DAYS} days after" in sessions
     for path in FULL.values():  # the plain words of every language: how long a link lasts
         assert re.search(rf"\b{SIGN_IN_LINK_DAYS} (?:days|dager|dagar)\b", path.read_text("utf-8"))
+
+
+PACKS = {lang: ROOT / "docs" / ("for-schools.md" if lang == "en" else f"for-schools.{lang}.md")
+         for lang in LANGUAGES}  # fmt: skip
+HOURS = re.compile(r"\b(\d+) (?:hours|timer|timar|timmar)\b")
+# The controller and the data processor, in bold, as each language names them.
+ROLES = {
+    "en": ("controller", "data processor"),
+    "nb": ("behandlingsansvarlig", "databehandler"),
+    "nn": ("behandlingsansvarleg", "databehandlar"),
+    "sv": ("personuppgiftsansvarig", "personuppgiftsbiträde"),
+}
+
+
+def pack_section(path: Path, clue: str) -> str:
+    """A section of a pack, at the place the English pack has the section whose title holds
+    `clue` (every language has the same sections in the same order)."""
+    titles = re.findall(r"^## (.+)$", PACKS["en"].read_text("utf-8"), flags=re.M)
+    place = next(i for i, title in enumerate(titles) if clue in title)
+    return re.split(r"^## .+$", path.read_text("utf-8"), flags=re.M)[place + 1]
+
+
+def table_rows(text: str) -> list[list[str]]:
+    """The first table's rows, without its header and rule, each as its cells."""
+    block = next(b for b in re.split(r"\n\s*\n", text) if b.lstrip().startswith("|"))
+    rows = [line.strip().strip("|").split("|") for line in block.splitlines()[2:]]
+    return [[cell.strip() for cell in row] for row in rows]
+
+
+def kept_figures(cell: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", cell)]
+
+
+def days_in(text: str) -> list[int]:
+    """The days a text names, wherever its lines break."""
+    return [int(a or b) for a, b in DAYS.findall(re.sub(r"\s+", " ", text))]
+
+
+def data_kept_server() -> list[list[str]]:
+    text = (ROOT / "docs" / "data-kept.md").read_text("utf-8")
+    return table_rows(text.split("## A school server")[1])
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pack_keeps_the_school_servers_periods_row_by_row(lang: str) -> None:
+    """The issue: "the for-schools pack says what the school server keeps (teachers' ids,
+    classes, pupils' nicknames or cards, results)". The pack's table is data-kept.md's school
+    server, row by row with the same figures in its "kept for" column; and the figures are
+    the code's: a sign-in link's and a session's days, the lessons a teacher may keep open,
+    the hours after which an unused lesson ends, the days an ended one is kept, 1 August."""
+    section = pack_section(PACKS[lang], "school server")
+    rows, kept = table_rows(section), data_kept_server()
+    assert len(rows) == len(kept)
+    assert [kept_figures(row[2]) for row in rows] == [kept_figures(row[2]) for row in kept]
+    place = {clue: next(i for i, row in enumerate(kept) if clue in row[0])
+             for clue in ("each teacher", "one-time sign-in link", "session", "lessons, each",
+                          "classes, each")}  # fmt: skip
+    assert days_in(rows[place["one-time sign-in link"]][2]) == [SIGN_IN_LINK_DAYS]
+    assert days_in(rows[place["session"]][2]) == [SESSION_DAYS]
+    school = SchoolSettings()
+    lessons = rows[place["lessons, each"]][2]
+    for setting in ("`LESSONS_PER_TEACHER`", "`LESSON_IDLE_HOURS`", "`LESSON_KEEP_DAYS`"):
+        assert setting in lessons, setting
+    assert re.search(rf"\b{school.lessons_per_teacher}\b", lessons)
+    assert [int(n) for n in HOURS.findall(lessons)] == [school.idle_hours]
+    assert days_in(lessons) == [school.keep_days] == [defaults()["LESSON_KEEP_DAYS"]]
+    assert SCHOOL_YEAR_END.search(rows[place["classes, each"]][2])
+    assert re.search(r"opaque|ugjennomsiktige|ogenomskinliga", rows[place["each teacher"]][0])
+    assert "SHA-256" in rows[place["session"]][0]
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_pack_names_the_controller_the_processor_and_the_schools_duties(lang: str) -> None:
+    """The pack says who is the controller (the school owner) and who the data processor
+    (whoever runs the server), where the data lives (the school's PostgreSQL) and what the
+    school does, with the commands the server has: a teacher added gets a link valid for the
+    days the code gives it; backups by `pg_dump`, deleted after the days operations.md's
+    sample keeps them; the step-by-step setup and the table the figures come from one link
+    away."""
+    section = pack_section(PACKS[lang], "school server")
+    prose = re.sub(r"\s+", " ", section)
+    controller, processor = ROLES[lang]
+    assert f"**{controller}**" in section and f"**{processor}**" in section
+    assert "PostgreSQL" in section and "(`DATABASE_URL`)" in section
+    assert "Feide" in section and "`openid`" in section
+    for link in ("](operations.md#a-school-server-step-by-step)", "](data-kept.md)"):
+        assert link in section, link
+    operations = (ROOT / "docs" / "operations.md").read_text("utf-8")
+    assert "### A school server, step by step" in operations
+    commands = re.findall(r"`mattekrig (teachers [^`]+)`", prose)
+    assert {words.split()[1] for words in commands} == {"add", "remove"}
+    for words in commands:  # each one the command line really takes
+        teachers_parser().parse_args([*words.split()[1:2], "Kari Nordmann"])
+    (add,) = [item for item in bullets(section) if "`mattekrig teachers add" in item]
+    assert days_in(add) == [SIGN_IN_LINK_DAYS]
+    (dumps,) = [item for item in bullets(section) if "`pg_dump`" in item]
+    (kept,) = re.findall(r"-mtime \+(\d+) -delete", operations)
+    assert days_in(dumps) == [int(kept)]
+
+
+SCHOOL_SERVER = re.compile(r"school server|skoleserver|skuleserver|skolserver")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_data_processing_agreement_covers_the_school_server(lang: str) -> None:
+    """The school server is a way the processor runs Mattekrig: the agreement's instructions
+    give its settings with the code's defaults, the days a sign-in link and a session last
+    and how long its `pg_dump` dumps are kept (operations.md's sample); its annex of measures
+    names what the server does (HTTPS, a cookie HttpOnly and SameSite, OpenID Connect asking
+    for `openid` only, digests, a lease in PostgreSQL) and its list of sub-processors says
+    the server adds none beyond the hosting."""
+    text = (ROOT / "docs" / f"data-processing-agreement.{lang}.md").read_text("utf-8")
+    school = SchoolSettings()
+    assert dict(re.findall(r"`(LESSONS_PER_TEACHER|LESSON_IDLE_HOURS)=\[(\d+)\]`", text)) == {
+        "LESSONS_PER_TEACHER": str(school.lessons_per_teacher),
+        "LESSON_IDLE_HOURS": str(school.idle_hours),
+    }
+    (instruction,) = [unit for unit in units(text) if "`LESSONS_PER_TEACHER=" in unit]
+    operations = (ROOT / "docs" / "operations.md").read_text("utf-8")
+    (dumps,) = re.findall(r"-mtime \+(\d+) -delete", operations)
+    assert days_in(instruction) == [SIGN_IN_LINK_DAYS, SESSION_DAYS, int(dumps)]
+    assert "`pg_dump`" in instruction and "`mattekrig serve`" in instruction
+    annex_a, annex_b = (re.sub(r"\s+", " ", annex) for annex in text.split("\n## ")[-2:])
+    for measure in ("`mattekrig serve`", "HTTPS", "HttpOnly", "SameSite", "OpenID Connect",
+                    "`openid`", "SHA-256", "PostgreSQL", "`pg_dump`"):  # fmt: skip
+        assert measure in annex_a, measure
+    assert SCHOOL_SERVER.search(annex_b)
