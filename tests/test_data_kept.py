@@ -1,10 +1,10 @@
 """The periods the texts promise are the code's: a test reads the retention numbers out of
 docs/data-kept.md, README, PRIVACY.md, docs/for-schools*.md, the pupils' notice and the data
-processing agreement (in every language) and
-compares each with its setting's default; the school server's figures (a sign-in link's and a
-session's days, lessons per teacher, the hours before an unused lesson ends) likewise, in the
-pack's school server section and the agreement of every language. The issue: "a test reads the retention numbers out
-of the texts and compares them with the defaults"."""
+processing agreement (in every language) and compares each with its setting's default; the
+school server's figures (a sign-in link's and a session's days, lessons per teacher, the hours
+before an unused lesson ends) likewise, in the pack's school server section and the agreement
+of every language. The issue: "a test reads the retention numbers out of the texts and compares
+them with the defaults"."""
 
 from __future__ import annotations
 
