@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import queue
 import select
 import socket
@@ -80,6 +81,12 @@ class _Job:
 def _first_line(exc: BaseException) -> str:
     text = str(exc).strip()
     return text.splitlines()[0] if text else type(exc).__name__
+
+
+def application_name() -> str:
+    """The lease connection's name in `pg_stat_activity`: which process (its pid on its
+    machine) holds which lessons, joined with `pg_locks`, for an operator and the tests."""
+    return f"mattekrig serve {os.getpid()}"
 
 
 def _key(lesson_id: int) -> int:
@@ -175,7 +182,7 @@ class PgLeases:
     def _connect(self) -> None:
         try:
             conn = psycopg.connect(
-                self.url, autocommit=True, application_name="mattekrig-leases", **CONNECT_OPTIONS
+                self.url, autocommit=True, application_name=application_name(), **CONNECT_OPTIONS
             )
         except (psycopg.Error, ValueError) as exc:
             raise LeaseError(f"PostgreSQL: cannot connect for leases: {_first_line(exc)}") from exc
@@ -354,4 +361,4 @@ def _call(callback: Callable[..., None], *args: Any) -> None:
         log.error("a lease watcher failed: %s", _first_line(exc))
 
 
-__all__ = ["CONNECT_OPTIONS", "HEARTBEAT_SECONDS", "PgLeases"]
+__all__ = ["CONNECT_OPTIONS", "HEARTBEAT_SECONDS", "PgLeases", "application_name"]

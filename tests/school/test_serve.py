@@ -6,6 +6,7 @@ cannot open another teacher's lesson; a pupil cannot open a teacher's page"."""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -216,3 +217,32 @@ async def _id(store: Storage, name: str) -> str:
     teacher = await store.school_teacher_named(name)
     assert teacher is not None
     return teacher.id
+
+
+async def test_a_class_arriving_together_behind_the_proxy_is_never_held_back(
+    store: Storage, tmp_path: Path
+) -> None:
+    """Behind the school's proxy (and its network's NAT) every device has the same address:
+    a class typing the code at the front page in the same second is counted device by device
+    (each by its front page's mark), never as one address ("a class pressing together is
+    never held back", school.limits)."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases) as school:
+        ada = await signed_in_teacher(store, school.url, "Ada")
+        pupils = [browser(school.url) for _ in range(30)]
+        try:
+            code = await _start_lesson(ada)
+            for pupil in pupils:
+                async with pupil.get("/?lang=en") as front:
+                    assert front.status == 200
+
+            async def go(pupil: aiohttp.ClientSession) -> int:
+                form = {"code": code, "lang": "en"}
+                async with pupil.post("/go", data=form, allow_redirects=False) as went:
+                    return went.status
+
+            assert await asyncio.gather(*(go(pupil) for pupil in pupils)) == [303] * 30
+        finally:
+            for each in (ada, *pupils):
+                await each.close()
+    await leases.close()
