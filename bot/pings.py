@@ -37,6 +37,10 @@ class TurnPings:
         self.clock = clock
         self._pinged_at: dict[int, int] = {}  # player → when last pinged (clock ms)
 
+    def pinged_at(self, user: int) -> int | None:
+        """When the player was last pinged (clock ms), within the last minute; else None."""
+        return self._pinged_at.get(user)
+
     async def ping(self, game: LiveGame, board: BoardState, presser: int | None) -> None:
         """Ping the players the game waits for now, if anyone should be (see the module)."""
         window = game.state.window
