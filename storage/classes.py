@@ -22,7 +22,7 @@ from typing import Any
 
 from storage.errors import NotFoundError, RosterConflictError
 from storage.fingerprints import fingerprint, made, record
-from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow, TallyRow
+from storage.records.classes import ClassInfo, KeptClass, NoteRow, Pupil, RoundRow, TallyRow
 from storage.sql import Transactions, all_rows, dump, new_id, one
 
 FORGOTTEN = "–"  # a forgotten pupil's seat in a lesson still kept: no name at all
@@ -84,6 +84,37 @@ class ClassStorage(Transactions):
             rows = all_rows(conn, f"SELECT * FROM classes WHERE {_OWNER} ORDER BY name, id",
                             (owner or "",))  # fmt: skip
             return [_class(r) for r in rows]
+
+        return await self._read(_tx)
+
+    async def kept_classes(self) -> list[KeptClass]:
+        """Every class kept, whoever's (a school server's teachers', removed ones' included, and
+        the classes of `mattekrig class`), with its teacher's name and its roster's size: what
+        whoever runs the lessons needs to find the class a request is about."""
+
+        def _tx(conn: sqlite3.Connection) -> list[KeptClass]:
+            rows = all_rows(
+                conn,
+                "SELECT c.*, t.name AS teacher, t.removed_at AS teacher_removed_at,"
+                " (SELECT count(*) FROM class_pupils AS p WHERE p.class_id = c.id) AS pupils"
+                " FROM classes AS c LEFT JOIN school_teachers AS t ON t.id = c.owner"
+                " ORDER BY c.id",
+            )
+            kept = [
+                KeptClass(
+                    _class(r),
+                    r["teacher"],
+                    None if r["teacher_removed_at"] is None else int(r["teacher_removed_at"]),
+                    int(r["pupils"]),
+                )
+                for r in rows
+            ]
+            # by name, then teacher (none first, a removed one after a present one): sorted
+            # here, as SQLite and PostgreSQL put NULL at opposite ends
+            return sorted(kept, key=lambda k: (
+                k.info.name, k.teacher is not None, k.teacher or "",
+                k.teacher_removed_at is not None, k.teacher_removed_at or 0, k.info.id,
+            ))  # fmt: skip
 
         return await self._read(_tx)
 

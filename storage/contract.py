@@ -41,7 +41,7 @@ from storage.records import (
     StoredGame,
     Timer,
 )
-from storage.records.classes import ClassInfo, NoteRow, Pupil, RoundRow, TallyRow
+from storage.records.classes import ClassInfo, KeptClass, NoteRow, Pupil, RoundRow, TallyRow
 from storage.records.lessons import (
     LeaseFence,
     LessonChange,
@@ -456,6 +456,10 @@ class ClassStore(Protocol):
     async def class_info(self, class_id: int) -> ClassInfo: ...
 
     async def classes(self, owner: str | None = None) -> list[ClassInfo]: ...
+
+    async def kept_classes(self) -> list[KeptClass]:
+        """Every class, whoever's, with its teacher's name (removed ones' too) and pupils."""
+        ...
 
     async def set_class_keep(self, class_id: int, keep_days: int | None) -> None: ...
 

@@ -114,10 +114,11 @@ PURGE_SECONDS = 3600  # how often a running lesson deletes the lessons past thei
 
 
 @contextlib.asynccontextmanager
-async def lesson_storage() -> AsyncIterator[Storage]:
-    """The lessons' storage: the PostgreSQL that DATABASE_URL names, else a SQLite file in the
-    user's data folder that only the user may read (pupils' nicknames and answers are in it)."""
-    url = lessons_url()
+async def lesson_storage(url: str | None = None) -> AsyncIterator[Storage]:
+    """The lessons' storage: the PostgreSQL ``url`` or DATABASE_URL names, else a SQLite file
+    in the user's data folder that only the user may read (pupils' nicknames and answers are
+    in it)."""
+    url = url or lessons_url()
     path = lessons_database()
     with contextlib.ExitStack() as hold:
         if url is None:

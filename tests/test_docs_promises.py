@@ -102,6 +102,7 @@ RIGHTS: dict[str, tuple[str, ...] | str] = {
         "tests/bot/test_records_e2e.py::test_my_data_is_a_private_json_file",
         "tests/bot/test_privacy_cli.py::test_export_writes_the_my_data_file",
         "tests/table/test_class_privacy_cli.py::test_a_class_is_exported_and_its_pupil_forgotten_and_the_class_deleted",
+        "tests/table/test_class_privacy_server_cli.py::test_each_teachers_7b_is_exported_forgotten_and_deleted_by_teacher_the_other_untouched",
         "tests/table/test_lessons_kept.py::test_the_teacher_sees_every_lesson_kept_and_its_summary",
     ),
     "17": (
@@ -109,6 +110,8 @@ RIGHTS: dict[str, tuple[str, ...] | str] = {
         "tests/bot/test_privacy_cli.py::test_forget_asks_then_leaves_the_pupil_nowhere",
         "tests/bot/test_privacy_cli.py::test_forget_guild_leaves_the_server_nowhere",
         "tests/table/test_class_progress.py::test_three_lessons_of_a_class_show_each_pupils_progress",
+        "tests/table/test_class_privacy_server_cli.py::test_each_teachers_7b_is_exported_forgotten_and_deleted_by_teacher_the_other_untouched",
+        "tests/table/test_class_privacy_server_cli.py::test_a_removed_teachers_class_is_still_answered_for_by_the_operator",
         "tests/table/test_lessons_kept.py::test_the_teacher_deletes_a_lesson_at_once_after_being_asked",
     ),
     "16": SCHOOL,

@@ -179,12 +179,21 @@ def privacy_commands(privacy: argparse.ArgumentParser) -> None:
     server = verbs.add_parser("forget-guild", help="delete everything stored for a server")
     server.add_argument("guild_id", type=snowflake, metavar="GUILD_ID")
     server.add_argument("--yes", action="store_true", help="do not ask first")
-    # A class of `mattekrig class --class NAME`, in the lessons' database (not the bot's).
+    # A class of `mattekrig class --class NAME` or of a school server's teacher, in the lessons'
+    # database (not the bot's).
+    class_list = verbs.add_parser(
+        "class-list", help="the classes kept: name, teacher, pupils, until when (no pupil's name)"
+    )
+    class_list.add_argument(
+        "klass", metavar="CLASS", nargs="?", help="only this class, with its pupils' names"
+    )
+    _class_named(class_list)
     class_export = verbs.add_parser(
         "class-export", help="write everything kept of a lesson's class (or one pupil of it)"
     )
     class_export.add_argument("klass", metavar="CLASS")
     class_export.add_argument("--pupil", metavar="NAME", help="only this pupil")
+    _class_named(class_export)
     class_export.add_argument(
         "-o", "--output", type=Path, metavar="FILE", help="default: mattekrig-class-CLASS.json"
     )
@@ -193,12 +202,30 @@ def privacy_commands(privacy: argparse.ArgumentParser) -> None:
     )
     class_forget.add_argument("klass", metavar="CLASS")
     class_forget.add_argument("pupil", metavar="NAME")
+    _class_named(class_forget)
     class_forget.add_argument("--yes", action="store_true", help="do not ask first")
     class_delete = verbs.add_parser(
         "class-delete", help="delete a lesson's class, its pupils, results and lessons"
     )
     class_delete.add_argument("klass", metavar="CLASS")
+    _class_named(class_delete)
     class_delete.add_argument("--yes", action="store_true", help="do not ask first")
+
+
+def _class_named(verb: argparse.ArgumentParser) -> None:
+    """On a school server a class is its name and its teacher's: two teachers may each have 7B."""
+    whose = verb.add_mutually_exclusive_group()
+    whose.add_argument(
+        "--teacher",
+        metavar="NAME",
+        help="the class of this school server teacher (as mattekrig teachers list or "
+        "class-list names them; a removed teacher's too, while a class of theirs is kept)",
+    )
+    whose.add_argument(
+        "--no-teacher",
+        action="store_true",
+        help="the class of mattekrig class, where a teacher has one of the same name too",
+    )
 
 
 def arguments(argv: list[str]) -> list[str]:
@@ -297,15 +324,12 @@ def _sync(args: argparse.Namespace) -> int:
 
 def _lessons_database(doing: str) -> Path:
     """The lessons' SQLite file (`mattekrig class`'s), for ``--lessons``."""
-    from bot.config import environment, read_config
     from storage.paths import lessons_database
-    from table.cli import lessons_url
 
     # the URL given in a secret file (DATABASE_URL_FILE, as systemd's credentials and
     # compose's secrets give it) or a `.env` counts too: else the SQLite file would be copied
     # while the lessons are in PostgreSQL
-    settings, _ = read_config(environment()[0], need_token=False)
-    if lessons_url() is not None or settings.database_url is not None:
+    if _lessons_url() is not None:
         raise StartupError(
             f"the lessons are kept in the PostgreSQL that DATABASE_URL names: {doing} it with "
             "the school's own database routine (pg_dump), not with mattekrig."
@@ -391,31 +415,54 @@ def _migrate_db(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lessons_url() -> str | None:
+    """The PostgreSQL the lessons are kept in: DATABASE_URL, or the URL a secret file
+    (DATABASE_URL_FILE, as the school server's systemd unit and compose give it) or a `.env`
+    names; None: the lessons' SQLite file."""
+    from bot.config import environment, read_config
+    from table.cli import lessons_url
+
+    settings, problems = read_config(environment()[0], need_token=False)
+    for problem in problems:  # an unreadable DATABASE_URL_FILE: not the SQLite file instead
+        if problem.startswith("DATABASE_URL"):
+            raise StartupError(problem)
+    return lessons_url() or settings.database_url
+
+
 def _class_privacy(args: argparse.Namespace) -> int:
     from bot.ops import privacy
+    from storage.errors import StorageError
     from table import class_privacy
 
+    url = _lessons_url()
+    which = None
+    if args.klass is not None:
+        which = class_privacy.Which(args.klass, args.teacher, args.no_teacher)
     try:
+        if which is None or args.verb == "class-list":
+            print(class_privacy.listing(args.teacher, args.no_teacher, which, url))
+            return 0
         if args.verb == "class-export":
             output = args.output or Path(f"mattekrig-class-{args.klass}.json")
-            rows = class_privacy.export(args.klass, args.pupil, output)
+            rows = class_privacy.export(which, args.pupil, output, url)
             print(f"wrote {rows} row(s) of class {args.klass} to {output}")
             return 0
         if args.verb == "class-forget":
+            found = class_privacy.find(which, args.pupil, url)
             privacy.confirmed(
-                f"This deletes everything kept of {args.pupil} in class {args.klass}.", args.yes
+                f"This deletes everything kept of {args.pupil} in {found.label}.", args.yes
             )
-            class_privacy.forget(args.klass, args.pupil)
-            print(f"forgot {args.pupil} of class {args.klass}")
+            class_privacy.forget(found, url)
+            print(f"forgot {args.pupil} of {found.label}")
             return 0
+        found = class_privacy.find(which, None, url)
         privacy.confirmed(
-            f"This deletes class {args.klass}, its pupils, their results and its lessons.",
-            args.yes,
+            f"This deletes {found.label}, its pupils, their results and its lessons.", args.yes
         )
-        class_privacy.delete(args.klass)
-        print(f"deleted class {args.klass}")
+        class_privacy.delete(found, url)
+        print(f"deleted {found.label}")
         return 0
-    except class_privacy.ClassNotFoundError as error:
+    except (class_privacy.ClassNotFoundError, StorageError) as error:
         raise StartupError(str(error)) from None
 
 

@@ -33,6 +33,18 @@ class Pupil:
 
 
 @dataclass(frozen=True, slots=True)
+class KeptClass:
+    """A class as whoever runs the lessons answers a request about it: the class, its
+    teacher's name on a school server (None: a class of `mattekrig class`, with no teacher),
+    when that teacher was removed (None: not removed) and how many pupils its roster holds."""
+
+    info: ClassInfo
+    teacher: str | None
+    teacher_removed_at: int | None
+    pupils: int
+
+
+@dataclass(frozen=True, slots=True)
 class RoundRow:
     """One round a pupil was asked in a lesson: answered (or missed), a best move or not, the
     mistake's kind (the engine's reason code; None: no mistake)."""
@@ -77,4 +89,4 @@ class NoteRow:
     at: int
 
 
-__all__ = ["ClassInfo", "NoteRow", "Pupil", "RoundRow", "TallyRow"]
+__all__ = ["ClassInfo", "KeptClass", "NoteRow", "Pupil", "RoundRow", "TallyRow"]
