@@ -48,6 +48,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import aiohttp
 
@@ -95,6 +96,7 @@ class School:
     nginx: subprocess.Popen[str] | None = None
     log: Path | None = None  # nginx's access log
     connector: Callable[[], aiohttp.BaseConnector | None] = lambda: None
+    database_url: str = ""
     teachers: list[Device] = field(default_factory=list)
     throttled: int = 0  # answers "wait a moment" (429) the devices waited out
 
@@ -105,12 +107,53 @@ class School:
         )  # fmt: skip
         return Device(name, session)
 
-    def cpu(self) -> tuple[float | None, float | None]:
-        """CPU seconds so far: the serve processes' (the living ones), nginx's."""
-        served = [process_cpu(p.pid) for p in self.processes if p.returncode is None]
-        known = [c for c in served if c is not None]
-        proxy = None if self.nginx is None else process_cpu(self.nginx.pid)
-        return (sum(known) if known else None), proxy
+    def cpu(self) -> dict[str, float | None]:
+        """CPU seconds so far: the serve processes' (the living ones), nginx's, and the
+        PostgreSQL backends' that serve them (the database is on this machine too)."""
+        living = [p.pid for p in self.processes if p.returncode is None]
+        return {
+            "serve": _sum_cpu(living),
+            "nginx": None if self.nginx is None else process_cpu(self.nginx.pid),
+            "database": _sum_cpu(_backends(living, self.database_url)),
+        }
+
+
+def _sum_cpu(pids: list[int]) -> float | None:
+    known = [c for c in (process_cpu(pid) for pid in pids) if c is not None]
+    return sum(known) if known else None
+
+
+def _backends(pids: list[int], url: str) -> list[int]:
+    """The PostgreSQL backends of ``pids``' connections (by their client ports, from /proc),
+    when the server is on this machine; else none."""
+    server = urlsplit(url)
+    if server.hostname not in ("127.0.0.1", "localhost", "::1"):
+        return []
+    sockets: set[str] = set()
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:["):
+                        sockets.add(link[len("socket:[") : -1])
+    ports: list[int] = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table, encoding="ascii") as rows:
+            for row in list(rows)[1:]:
+                fields = row.split()
+                remote_port = int(fields[2].rsplit(":", 1)[1], 16)
+                if fields[9] in sockets and remote_port == (server.port or 5432):
+                    ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    if not ports:
+        return []
+    import psycopg
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        found = conn.execute(
+            "SELECT pid FROM pg_stat_activity WHERE client_port = ANY(%s)", (ports,)
+        ).fetchall()
+    return [int(row[0]) for row in found]
 
 
 @dataclass
@@ -133,6 +176,7 @@ class Step:
     p99: float
     serve_ms: float | None  # CPU per action
     nginx_ms: float | None
+    database_ms: float | None
     generator_ms: float
     serve_cores: float | None
     stalled: int  # games whose press was refused or never reached all their devices
@@ -174,7 +218,7 @@ async def one_process(folder: Path, database_url: str) -> AsyncIterator[School]:
     store = await open_storage(folder / "unused.db", database_url)
     try:
         yield School("1 process", f"http://127.0.0.1:{port}", store, [process],
-                     [f"127.0.0.1:{port}"])  # fmt: skip
+                     [f"127.0.0.1:{port}"], database_url=database_url)  # fmt: skip
     finally:
         await store.close()
         _stop(process)
@@ -201,6 +245,7 @@ async def behind_nginx(folder: Path, database_url: str, connections: int) -> Asy
                     "2 processes + nginx", base, store, processes, addresses, nginx,
                     folder / "school.log",
                     lambda: aiohttp.TCPConnector(resolver=school_dns(https, http), ssl=trust),
+                    database_url,
                 )  # fmt: skip
         finally:
             await store.close()
@@ -308,8 +353,10 @@ async def end_lesson(school: School, lesson: Lesson) -> None:
 
 async def _game(game: list[Device], times: list[float], until: float,
                 pause: tuple[float, float], rng: random.Random) -> bool:  # fmt: skip
-    """True when the game played to the end of the step; False when it stalled."""
+    """True when the game played to the end of the step; False when it stalled. Its first
+    press comes after a pause too, so the games do not all press at once."""
     try:
+        await asyncio.sleep(rng.uniform(0, pause[1]))
         await play(game, times, until, pause, rng)
     except (TimeoutError, SystemExit, aiohttp.ClientError):
         return False
@@ -332,28 +379,32 @@ async def step(school: School, lessons: int, devices: int, seconds: float, think
     await asyncio.sleep(1)  # the joins' and the pairing's pages drawn and sent
     times: list[float] = []
     rng = random.Random(seed)
-    serve_before, nginx_before = school.cpu()
+    before = await asyncio.to_thread(school.cpu)
     generator_before = time.process_time()
     start = time.monotonic()
     pause = (think * 0.5, think * 1.5)
     games = [g for lesson in held for g in lesson.games]
-    rng.shuffle(games)  # the games' first presses spread over the first pause
     played = await asyncio.gather(*(_game(g, times, start + seconds, pause, rng) for g in games))
     elapsed = time.monotonic() - start
-    serve_after, nginx_after = school.cpu()
+    after = await asyncio.to_thread(school.cpu)
     generator = time.process_time() - generator_before
     count = max(1, len(times))
     ordered = sorted(times) or [float("nan")]
+    used: dict[str, float | None] = {}
+    for name, then in before.items():
+        now = after[name]
+        used[name] = None if then is None or now is None else now - then
 
-    def per_action(before: float | None, after: float | None) -> float | None:
-        return None if before is None or after is None else (after - before) * 1000 / count
+    def per_action(name: str) -> float | None:
+        seconds = used[name]
+        return None if seconds is None else seconds * 1000 / count
 
-    serve_cpu = None if serve_before is None or serve_after is None else serve_after - serve_before
+    serve = used["serve"]
     return Step(
         school.name, lessons, lessons * devices, len(times), len(times) / elapsed,
         statistics.median(ordered), percentile(ordered, 0.99),
-        per_action(serve_before, serve_after), per_action(nginx_before, nginx_after),
-        generator * 1000 / count, None if serve_cpu is None else serve_cpu / elapsed,
+        per_action("serve"), per_action("nginx"), per_action("database"),
+        generator * 1000 / count, None if serve is None else serve / elapsed,
         played.count(False),
     ), held  # fmt: skip
 
@@ -447,7 +498,7 @@ def _ms(value: float | None) -> str:
 
 HEADER = (
     f"{'setup':<20} {'lessons':>7} {'devices':>7} {'actions':>7} {'per s':>6} {'p50 ms':>7} "
-    f"{'p99 ms':>7}  CPU ms per action: {'serve':>6} {'nginx':>6} {'load':>6}  "
+    f"{'p99 ms':>7}  CPU ms/action: {'serve':>6} {'nginx':>6} {'db':>6} {'load':>6}  "
     f"{'serve cores':>11} {'stalled':>7}"
 )
 
@@ -456,8 +507,8 @@ def _row(s: Step) -> str:
     cores = "n/a" if s.serve_cores is None else f"{s.serve_cores:.2f}"
     return (
         f"{s.setup:<20} {s.lessons:>7} {s.devices:>7} {s.actions:>7} {s.per_second:>6.0f} "
-        f"{s.p50:>7.1f} {s.p99:>7.1f}  {'':>19} {_ms(s.serve_ms):>6} {_ms(s.nginx_ms):>6} "
-        f"{_ms(s.generator_ms):>6}  {cores:>11} {s.stalled:>7}"
+        f"{s.p50:>7.1f} {s.p99:>7.1f}  {'':>14} {_ms(s.serve_ms):>6} {_ms(s.nginx_ms):>6} "
+        f"{_ms(s.database_ms):>6} {_ms(s.generator_ms):>6}  {cores:>11} {s.stalled:>7}"
     )
 
 
