@@ -77,6 +77,20 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def process_waited(pid: int) -> float | None:
+    """Seconds a process's threads have waited for a core so far, ready to run but another
+    process on it (Linux /proc schedstat: on a shared machine, the others' share), else None."""
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+        total = 0
+        for task in tasks:
+            with open(f"/proc/{pid}/task/{task}/schedstat", encoding="ascii") as stat:
+                total += int(stat.read().split()[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    return total / 1e9
+
+
 def percentile(ordered: list[float], share: float) -> float:
     """The value ``share`` of the way up ``ordered`` (sorted), as the benchmarks have read it."""
     return ordered[min(len(ordered) - 1, int(len(ordered) * share))]

@@ -5,27 +5,29 @@ processes and machines its lessons need. The target on a 2-core machine: a schoo
 lessons of 30 devices (600 devices) with every device of a game updated within 100 ms (p99)
 of an action, the load generator on the same cores.
 
-Two setups, each on a fresh schema of PostgreSQL (``--database-url``, else
-``TEST_DATABASE_URL``): (a) one `mattekrig serve` process reached directly over HTTP, (b) two
-behind Debian's nginx, the school sample of docs/operations.md (HTTPS, routed by the lesson's
-code: ``hash $lesson_code consistent``). Each lesson's teacher is signed in by a one-time link
-(made in storage as `mattekrig teachers add` makes it, spent by ``POST /signin/link/<token>``)
-and starts the lesson on ``/mine``, chooses Regnekrig level 1 with no timers and keeps the
-teacher's page open (its live overview); the pupils' devices open the front page, type the
-code (``POST /go``), join, and play as `benchmarks.devices` plays: the device whose page offers
-a control presses it, waits until every device of its game has its new page, and presses
-again after a pause (``--think``: 1.5 s on average, so a lesson of 15 games presses about 10
-times a second, a busy class; `benchmarks.lesson` presses ten times faster to find one
-lesson's ceiling). The number of lessons is stepped (``--lessons``); each step has lessons of
-its own, ended by their teachers afterwards.
+Two setups, each on a database of its own on the PostgreSQL server of ``--database-url``
+(else ``TEST_DATABASE_URL``; see `fresh_database`): (a) one `mattekrig serve` process reached
+directly over HTTP, (b) two behind Debian's nginx, the school sample of docs/operations.md
+(HTTPS, routed by the lesson's code: ``hash $lesson_code consistent``). Each lesson's teacher
+is signed in by a one-time link (made in storage as `mattekrig teachers add` makes it, spent
+by ``POST /signin/link/<token>``), starts the lesson on ``/mine``, chooses Regnekrig level 1
+with no timers and keeps the teacher's page open (its live overview); the pupils' devices
+open the front page, type the code (``POST /go``), join, and play as `benchmarks.devices`
+plays: the device whose page offers a control presses it, waits until every device of its
+game has its new page, and presses again after a pause (``--think``: 1.5 s on average, so a
+lesson of 15 games presses about 10 times a second, a busy class; `benchmarks.lesson`
+presses ten times faster to find one lesson's ceiling). The number of lessons is stepped
+(``--lessons``); each step has lessons of its own, ended by their teachers afterwards.
 
 Printed for each step: actions, actions a second, p50 and p99 from an action to every device
-of its game updated, and CPU per action of the serve processes, of nginx and of the load
-generator itself (all from /proc), then the largest step held at p99 ≤ 100 ms. Then, behind
-nginx, the takeover: one serve process is killed (kill -9) with its lessons open, and the
-time from the kill to the last device of those lessons back at its table (its live connection
-open through nginx, its first page its seat's) is printed against the target of 5 s. The
-devices knock every 50 ms, as a page's script does at its quickest.
+of its game updated, the CPU per action of the serve processes, nginx, their PostgreSQL
+backends and the load generator itself (all from /proc), the serve processes' cores, and the
+seconds a second the serve processes and the load generator waited for a core (the machine's
+other work); then the largest step held at p99 ≤ 100 ms. Then, behind nginx, the takeover:
+the serve process holding most of the last step's lessons is killed (kill -9) with them open,
+and the time from the kill to the last device of those lessons back at its table (its live
+connection open through nginx, its first page its seat's) is printed against the target of
+5 s. The devices knock every 50 ms, as a page's script does at its quickest.
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 import aiohttp
 
@@ -62,6 +64,7 @@ from benchmarks.devices import (
     percentile,
     play,
     process_cpu,
+    process_waited,
 )
 from storage.select import open_storage
 from storage.sqlite import Storage
@@ -98,7 +101,8 @@ class School:
     connector: Callable[[], aiohttp.BaseConnector | None] = lambda: None
     database_url: str = ""
     teachers: list[Device] = field(default_factory=list)
-    throttled: int = 0  # answers "wait a moment" (429) the devices waited out
+    # answers "wait a moment" (429) the devices waited out, by what was sent
+    throttled: dict[str, int] = field(default_factory=dict)
 
     def device(self, name: str) -> Device:
         session = aiohttp.ClientSession(
@@ -111,8 +115,11 @@ class School:
         """CPU seconds so far: the serve processes' (the living ones), nginx's, and the
         PostgreSQL backends' that serve them (the database is on this machine too)."""
         living = [p.pid for p in self.processes if p.returncode is None]
+        waited = [process_waited(pid) for pid in living]
         return {
             "serve": _sum_cpu(living),
+            "serve waited": sum(w for w in waited if w is not None) if living else None,
+            "load waited": process_waited(os.getpid()),
             "nginx": None if self.nginx is None else process_cpu(self.nginx.pid),
             "database": _sum_cpu(_backends(living, self.database_url)),
         }
@@ -179,7 +186,9 @@ class Step:
     database_ms: float | None
     generator_ms: float
     serve_cores: float | None
-    stalled: int  # games whose press was refused or never reached all their devices
+    serve_waited: float | None  # seconds a second the serve processes waited for a core
+    load_waited: float | None  # and the load generator
+    stalled: list[str]  # why games stalled: a press refused, or not on all their devices
 
 
 # -- the servers --------------------------------------------------------------------------
@@ -242,7 +251,7 @@ async def behind_nginx(folder: Path, database_url: str, connections: int) -> Asy
         try:
             with running_nginx(folder, conf, https, connections) as nginx:
                 yield School(
-                    "2 processes + nginx", base, store, processes, addresses, nginx,
+                    "2 processes, nginx", base, store, processes, addresses, nginx,
                     folder / "school.log",
                     lambda: aiohttp.TCPConnector(resolver=school_dns(https, http), ssl=trust),
                     database_url,
@@ -276,7 +285,8 @@ async def _post(
             await answer.read()
             if answer.status != 429:
                 return answer
-        school.throttled += 1
+        what = re.sub(r"/l/\d+", "/l/<code>", re.sub(r"/signin/link/.*", "/signin/link", path))
+        school.throttled[what] = school.throttled.get(what, 0) + 1
         await asyncio.sleep(float(answer.headers.get("Retry-After", "1")))
 
 
@@ -352,15 +362,17 @@ async def end_lesson(school: School, lesson: Lesson) -> None:
 
 
 async def _game(game: list[Device], times: list[float], until: float,
-                pause: tuple[float, float], rng: random.Random) -> bool:  # fmt: skip
-    """True when the game played to the end of the step; False when it stalled. Its first
+                pause: tuple[float, float], rng: random.Random) -> str | None:  # fmt: skip
+    """None when the game played to the end of the step; else why it stalled. Its first
     press comes after a pause too, so the games do not all press at once."""
     try:
         await asyncio.sleep(rng.uniform(0, pause[1]))
         await play(game, times, until, pause, rng)
-    except (TimeoutError, SystemExit, aiohttp.ClientError):
-        return False
-    return True
+    except (TimeoutError, SystemExit, aiohttp.ClientError) as error:
+        left = until - time.monotonic()
+        pages = ", ".join(f"{d.name} {d.page.get('state')}" for d in game)
+        return f"{game[0].root}: {type(error).__name__} {error} ({left:.1f} s left; {pages})"
+    return None
 
 
 async def step(school: School, lessons: int, devices: int, seconds: float, think: float,
@@ -399,13 +411,16 @@ async def step(school: School, lessons: int, devices: int, seconds: float, think
         seconds = used[name]
         return None if seconds is None else seconds * 1000 / count
 
-    serve = used["serve"]
+    def per_second(name: str) -> float | None:
+        seconds = used[name]
+        return None if seconds is None else seconds / elapsed
+
     return Step(
         school.name, lessons, lessons * devices, len(times), len(times) / elapsed,
         statistics.median(ordered), percentile(ordered, 0.99),
         per_action("serve"), per_action("nginx"), per_action("database"),
-        generator * 1000 / count, None if serve is None else serve / elapsed,
-        played.count(False),
+        generator * 1000 / count, per_second("serve"), per_second("serve waited"),
+        per_second("load waited"), [why for why in played if why is not None],
     ), held  # fmt: skip
 
 
@@ -438,6 +453,37 @@ async def takeover(school: School, lessons: list[Lesson]) -> tuple[float, int, i
     return max(returned) - started, len(theirs), len(pupils)
 
 
+def fresh_database(url: str, notes: list[str]) -> str:
+    """A new database of the server at ``url`` for one setup, else (no right to create one) a
+    new schema of ``url``'s. A database of its own because PostgreSQL's advisory locks are
+    the database's: the lessons' write locks are keyed by lesson ids that every fresh schema
+    numbers from 1, so lessons of another schema's tests running meanwhile would wait on
+    this run's locks, and it on theirs."""
+    import psycopg
+
+    name = f"mattekrig_bench_{secrets.token_hex(6)}"
+    try:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}".encode())
+    except psycopg.Error as error:
+        notes.append(f"a schema, not a database of its own ({str(error).strip()})")
+        return new_schema_url(url)
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"/{name}"))
+
+
+def drop_database(url: str) -> None:
+    """The run's own database dropped (a schema is left to the throw-away server)."""
+    import psycopg
+
+    name = urlsplit(url).path.lstrip("/")
+    if not name.startswith("mattekrig_bench_"):
+        return
+    admin = urlunsplit(urlsplit(url)._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as conn:
+        conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)".encode())
+
+
 # -- the run ------------------------------------------------------------------------------
 
 
@@ -445,7 +491,7 @@ async def takeover(school: School, lessons: list[Lesson]) -> tuple[float, int, i
 class Run:
     steps: list[Step] = field(default_factory=list)
     takeover: tuple[float, int, int] | None = None
-    throttled: dict[str, int] = field(default_factory=dict)
+    throttled: dict[str, dict[str, int]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
 
 
@@ -456,6 +502,8 @@ async def _setup(run: Run, school: School, args: argparse.Namespace, kill: bool)
                                   args.seed + n)  # fmt: skip
         run.steps.append(result)
         print(_row(result), flush=True)
+        for why in result.stalled[:3]:
+            print(f"    a game stalled: {why}", flush=True)
         if kill and n == len(steps) - 1:
             run.takeover = await takeover(school, held)
         for lesson in held:
@@ -474,17 +522,19 @@ async def main_async(args: argparse.Namespace) -> Run:
     setups = ["one", "nginx"] if args.setup == "both" else [args.setup]
     for setup in setups:
         folder = Path(tempfile.mkdtemp(prefix="mattekrig-school-bench-"))
+        database = await asyncio.to_thread(fresh_database, url, run.notes)
         try:
             if setup == "one":
-                async with one_process(folder, new_schema_url(url)) as school:
+                async with one_process(folder, database) as school:
                     await _setup(run, school, args, kill=False)
             elif not Path(NGINX).exists():
                 run.notes.append("no nginx here (apt-get install -y nginx): setup (b) not run")
             else:
                 # each device's live connection and its pages' twice (client and process side)
-                async with behind_nginx(folder, new_schema_url(url), most * 4 + 64) as school:
+                async with behind_nginx(folder, database, most * 4 + 64) as school:
                     await _setup(run, school, args, kill=True)
         finally:
+            await asyncio.to_thread(drop_database, database)
             if args.keep:
                 run.notes.append(f"{setup}: its logs are in {folder}")
             else:
@@ -497,18 +547,20 @@ def _ms(value: float | None) -> str:
 
 
 HEADER = (
-    f"{'setup':<20} {'lessons':>7} {'devices':>7} {'actions':>7} {'per s':>6} {'p50 ms':>7} "
-    f"{'p99 ms':>7}  CPU ms/action: {'serve':>6} {'nginx':>6} {'db':>6} {'load':>6}  "
-    f"{'serve cores':>11} {'stalled':>7}"
+    "                                                     CPU ms per action         serve  "
+    "waited s/s\n"
+    f"{'setup':<19} {'lessons':>7} {'devices':>7} {'actions':>7} {'/s':>4} {'p50 ms':>7} "
+    f"{'p99 ms':>7} {'serve':>6} {'nginx':>5} {'db':>5} {'load':>5} {'cores':>5} {'serve':>5} "
+    f"{'load':>5} {'stalled':>7}"
 )
 
 
 def _row(s: Step) -> str:
-    cores = "n/a" if s.serve_cores is None else f"{s.serve_cores:.2f}"
     return (
-        f"{s.setup:<20} {s.lessons:>7} {s.devices:>7} {s.actions:>7} {s.per_second:>6.0f} "
-        f"{s.p50:>7.1f} {s.p99:>7.1f}  {'':>14} {_ms(s.serve_ms):>6} {_ms(s.nginx_ms):>6} "
-        f"{_ms(s.database_ms):>6} {_ms(s.generator_ms):>6}  {cores:>11} {s.stalled:>7}"
+        f"{s.setup:<19} {s.lessons:>7} {s.devices:>7} {s.actions:>7} {s.per_second:>4.0f} "
+        f"{s.p50:>7.1f} {s.p99:>7.1f} {_ms(s.serve_ms):>6} {_ms(s.nginx_ms):>5} "
+        f"{_ms(s.database_ms):>5} {_ms(s.generator_ms):>5} {_ms(s.serve_cores):>5} "
+        f"{_ms(s.serve_waited):>5} {_ms(s.load_waited):>5} {len(s.stalled):>7}"
     )
 
 
@@ -530,7 +582,7 @@ def report(run: Run, before: str) -> list[str]:
             f"{setup}: the largest step held at p99 <= {TARGET_P99_MS:.0f} ms: "
             + (f"{most} lessons" if held else "none")
             + f" (target 20 lessons, 600 devices: {_verdict(run, setup, most)}); "
-            f"'wait a moment' (429) answers waited out: {run.throttled.get(setup, 0)}"
+            f"'wait a moment' (429) answers waited out: {run.throttled.get(setup) or 'none'}"
         )
     if run.takeover is not None:
         seconds, lessons, devices = run.takeover
