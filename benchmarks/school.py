@@ -111,6 +111,11 @@ class School:
         )  # fmt: skip
         return Device(name, session)
 
+    def memory(self) -> float | None:
+        """The living serve processes' resident memory, MB."""
+        known = [m for p in self.processes if p.returncode is None if (m := _rss_mb(p.pid))]
+        return sum(known) if known else None
+
     def cpu(self) -> dict[str, float | None]:
         """CPU seconds so far: the serve processes' (the living ones), nginx's, and the
         PostgreSQL backends' that serve them (the database is on this machine too)."""
@@ -123,6 +128,15 @@ class School:
             "nginx": None if self.nginx is None else process_cpu(self.nginx.pid),
             "database": _sum_cpu(_backends(living, self.database_url)),
         }
+
+
+def _rss_mb(pid: int) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            found = re.search(r"^VmRSS:\s+(\d+) kB", status.read(), re.M)
+    except OSError:
+        return None
+    return None if found is None else int(found.group(1)) / 1024
 
 
 def _sum_cpu(pids: list[int]) -> float | None:
@@ -186,6 +200,7 @@ class Step:
     database_ms: float | None
     generator_ms: float
     serve_cores: float | None
+    serve_mb: float | None  # the serve processes' resident memory at the step's end
     serve_waited: float | None  # seconds a second the serve processes waited for a core
     load_waited: float | None  # and the load generator
     stalled: list[str]  # why games stalled: a press refused, or not on all their devices
@@ -419,7 +434,7 @@ async def step(school: School, lessons: int, devices: int, seconds: float, think
         school.name, lessons, lessons * devices, len(times), len(times) / elapsed,
         statistics.median(ordered), percentile(ordered, 0.99),
         per_action("serve"), per_action("nginx"), per_action("database"),
-        generator * 1000 / count, per_second("serve"), per_second("serve waited"),
+        generator * 1000 / count, per_second("serve"), school.memory(), per_second("serve waited"),
         per_second("load waited"), [why for why in played if why is not None],
     ), held  # fmt: skip
 
@@ -547,11 +562,11 @@ def _ms(value: float | None) -> str:
 
 
 HEADER = (
-    "                                                     CPU ms per action         serve  "
-    "waited s/s\n"
+    "                                                     CPU ms per action         serve"
+    "        waited s/s\n"
     f"{'setup':<19} {'lessons':>7} {'devices':>7} {'actions':>7} {'/s':>4} {'p50 ms':>7} "
-    f"{'p99 ms':>7} {'serve':>6} {'nginx':>5} {'db':>5} {'load':>5} {'cores':>5} {'serve':>5} "
-    f"{'load':>5} {'stalled':>7}"
+    f"{'p99 ms':>7} {'serve':>6} {'nginx':>5} {'db':>5} {'load':>5} {'cores':>5} {'MB':>5} "
+    f"{'serve':>5} {'load':>5} {'stalled':>7}"
 )
 
 
@@ -560,6 +575,7 @@ def _row(s: Step) -> str:
         f"{s.setup:<19} {s.lessons:>7} {s.devices:>7} {s.actions:>7} {s.per_second:>4.0f} "
         f"{s.p50:>7.1f} {s.p99:>7.1f} {_ms(s.serve_ms):>6} {_ms(s.nginx_ms):>5} "
         f"{_ms(s.database_ms):>5} {_ms(s.generator_ms):>5} {_ms(s.serve_cores):>5} "
+        f"{s.serve_mb or 0:>5.0f} "
         f"{_ms(s.serve_waited):>5} {_ms(s.load_waited):>5} {len(s.stalled):>7}"
     )
 
