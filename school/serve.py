@@ -29,14 +29,12 @@ from school.app import make_school_app
 from school.front import front_guard
 from school.hosts import Hosts, Restored
 from school.mine import MineSetup
+from school.opening import Refusal, database_target, school_settings, school_storage
 from school.sessions import SignInSetup, teacher_of
-from school.settings import SchoolSettings, SchoolSettingsError, load_school_settings
+from school.settings import SchoolSettings
 from school.signin import add_routes as add_signin_routes
-from storage.environment import SettingsError, environment
 from storage.errors import StorageError
 from storage.leases import Leases, open_leases
-from storage.paths import lessons_database, private_file
-from storage.select import open_storage
 from storage.sqlite import Storage
 from table.cli import class_of_lesson, version
 from table.host import LessonHost
@@ -48,10 +46,6 @@ log = logging.getLogger(__name__)
 
 DEFAULT_PORT = 8080
 PURGE_SECONDS = 3600.0  # expired sign-ins and class rounds past their year go this often
-
-
-class Refusal(Exception):
-    """A bad setting or argument: one sentence for the operator, exit 2."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -73,39 +67,17 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def settings_of(args: argparse.Namespace) -> SchoolSettings:
-    try:
-        env, _ = environment()
-    except SettingsError as error:
-        raise Refusal(str(error)) from None
-    if args.base_url is not None:
-        env["MATTEKRIG_BASE_URL"] = args.base_url
-    try:
-        return load_school_settings(env)
-    except SchoolSettingsError as error:
-        raise Refusal(" ".join(error.problems)) from None
-
-
 @contextlib.asynccontextmanager
 async def _opened(settings: SchoolSettings) -> AsyncIterator[tuple[Storage, Leases]]:
-    path = lessons_database()
-    if settings.database_url is None:
-        private_file(path)
-    try:
-        store = await open_storage(path, settings.database_url)
-    except StorageError as error:
-        raise Refusal(str(error)) from None
-    try:
+    async with school_storage(settings) as store:
         try:
-            leases = await open_leases(settings.database_url or str(path))
+            leases = await open_leases(database_target(settings))
         except StorageError as error:
             raise Refusal(str(error)) from None
         try:
             yield store, leases
         finally:
             await leases.close()
-    finally:
-        await store.close()
 
 
 def lesson_hosts(
@@ -202,7 +174,7 @@ async def serve(settings: SchoolSettings, host: str, port: int) -> None:
 def main(argv: list[str]) -> int:
     args = parser().parse_args(argv)
     try:
-        settings = settings_of(args)
+        settings = school_settings(args.base_url)
         asyncio.run(serve(settings, args.host, args.port))
     except Refusal as refusal:
         print(f"mattekrig serve: {refusal}", file=sys.stderr)

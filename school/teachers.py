@@ -18,30 +18,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import secrets
 import sys
 import time
 import unicodedata
-from collections.abc import AsyncIterator
 from datetime import datetime
 
+from school.opening import Refusal, school_settings, school_storage
 from school.sessions import DAY_MS, LINK_DAYS, new_token
-from school.settings import SchoolSettings, SchoolSettingsError, load_school_settings
-from storage.environment import SettingsError, environment
-from storage.errors import SchoolConflictError, StorageError
-from storage.paths import lessons_database, private_file
+from storage.errors import SchoolConflictError
 from storage.records.school import Teacher
-from storage.select import open_storage
 from storage.sqlite import Storage
 from table.cli import version
 
 PROBLEM = 2
 MAX_NAME = 60
-
-
-class Refusal(Exception):
-    """Bad input: one sentence for the operator, exit status 2."""
 
 
 def parser() -> argparse.ArgumentParser:
@@ -80,35 +71,6 @@ def teacher_name(raw: str) -> str:
     if any(unicodedata.category(c)[0] in "CZ" and c != " " for c in name):
         raise Refusal("A teacher's name cannot hold control characters or odd spaces.")
     return name
-
-
-def _settings(base_url: str | None) -> SchoolSettings:
-    try:
-        env, _ = environment()
-    except SettingsError as error:
-        raise Refusal(str(error)) from None
-    if base_url is not None:
-        env["MATTEKRIG_BASE_URL"] = base_url
-    try:
-        return load_school_settings(env)
-    except SchoolSettingsError as error:
-        raise Refusal(" ".join(error.problems)) from None
-
-
-@contextlib.asynccontextmanager
-async def _storage(settings: SchoolSettings) -> AsyncIterator[Storage]:
-    """The server's storage, as `mattekrig serve` opens it."""
-    path = lessons_database()
-    if settings.database_url is None:
-        private_file(path)
-    try:
-        store = await open_storage(path, settings.database_url)
-    except StorageError as error:
-        raise Refusal(str(error)) from None
-    try:
-        yield store
-    finally:
-        await store.close()
 
 
 def _now() -> int:
@@ -150,13 +112,13 @@ def _when(ms: int | None) -> str:
 async def run(args: argparse.Namespace) -> str:
     """The command's output; Refusal for bad input."""
     name = teacher_name(args.name) if args.verb != "list" else ""
-    settings = _settings(getattr(args, "base_url", None))
+    settings = school_settings(getattr(args, "base_url", None))
     if args.verb in ("add", "link") and settings.base_url is None:
         raise Refusal(
             "The link needs the server's public address: give --base-url "
             "https://mattekrig.school.example or set MATTEKRIG_BASE_URL."
         )
-    async with _storage(settings) as store:
+    async with school_storage(settings) as store:
         await store.purge_sign_ins(_now())
         if args.verb == "list":
             teachers = await store.school_teachers()

@@ -5,7 +5,6 @@ lesson and per server (joins, wrong codes, actions)"."""
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -20,13 +19,6 @@ from table.web import SERVED, Served, guard
 from tests.table.support import FakeClock, text_of
 
 pytestmark = pytest.mark.usefixtures("quiet_log")
-
-
-@pytest_asyncio.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "lessons.db")
-    yield opened
-    await opened.close()
 
 
 @pytest_asyncio.fixture

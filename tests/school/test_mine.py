@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -35,13 +34,6 @@ class Teacher:
 
 ADA = Teacher("t-ada", "Ada")
 BO = Teacher("t-bo", "Bo")
-
-
-@pytest_asyncio.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "lessons.db")
-    yield opened
-    await opened.close()
 
 
 @pytest_asyncio.fixture

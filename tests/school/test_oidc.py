@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
 import aiohttp
@@ -35,13 +34,6 @@ CLIENT = "mattekrig-test"
 def issuer(monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
     with running_provider(monkeypatch) as url:
         yield url
-
-
-@pytest_asyncio.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "lessons.db")
-    yield opened
-    await opened.close()
 
 
 @pytest_asyncio.fixture

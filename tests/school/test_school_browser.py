@@ -19,7 +19,7 @@ from classroom.i18n import LANGS, t
 from storage import Storage
 from storage.leases import FileLeases
 from tests.school.served import Served_, school_app
-from tests.table.browser import axe_violations, launch, need_browser
+from tests.table.browser import axe_violations, running_browser
 
 if TYPE_CHECKING:
     from playwright.async_api import Browser, Page
@@ -29,13 +29,8 @@ pytestmark = [pytest.mark.asyncio(loop_scope="module"), pytest.mark.usefixtures(
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    need_browser()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        launched = await launch(playwright)
+    async with running_browser() as launched:
         yield launched
-        await launched.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")

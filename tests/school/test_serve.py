@@ -8,12 +8,10 @@ from __future__ import annotations
 
 import asyncio
 import re
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiohttp
 import pytest
-import pytest_asyncio
 
 from storage import Storage
 from storage.leases import FileLeases
@@ -21,13 +19,6 @@ from tests.school.served import browser, school_app, signed_in_teacher
 from tests.table.support import text_of
 
 pytestmark = pytest.mark.usefixtures("quiet_log")
-
-
-@pytest_asyncio.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "lessons.db")
-    yield opened
-    await opened.close()
 
 
 async def _start_lesson(teacher: aiohttp.ClientSession) -> str:

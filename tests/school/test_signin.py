@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -19,13 +18,6 @@ from tests.school.signing import LINK_SECONDS, School, school_server, set_cookie
 from tests.table.support import text_of
 
 pytestmark = pytest.mark.usefixtures("quiet_log")
-
-
-@pytest_asyncio.fixture
-async def store(tmp_path: Path) -> AsyncIterator[Storage]:
-    opened = await Storage.open(tmp_path / "lessons.db")
-    yield opened
-    await opened.close()
 
 
 @pytest_asyncio.fixture

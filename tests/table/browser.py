@@ -7,6 +7,8 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -98,3 +100,18 @@ async def axe_violations(page: Page) -> list[str]:
         f"{v['id']}: {v['help']} at {[n['target'] for n in v['nodes'][:3]]}"
         for v in results.response["violations"]
     ]
+
+
+@asynccontextmanager
+async def running_browser() -> AsyncIterator[Browser]:
+    """Debian's chromium for a module's tests, launched and warmed up (the tests skip where
+    it cannot run here, and fail in CI)."""
+    need_browser()
+    from playwright.async_api import async_playwright
+
+    async with async_playwright() as playwright:
+        launched = await launch(playwright)
+        try:
+            yield launched
+        finally:
+            await launched.close()

@@ -22,7 +22,7 @@ from engine.regnekrig import ANSWER, judge_answer
 from engine.replay import run
 from engine.view import view
 from table.board import round_lines, side_names
-from tests.table.browser import axe_violations, launch, need_browser
+from tests.table.browser import axe_violations, running_browser
 from tests.table.support import Table, best_answer, faces_in, serve, words_around_cards
 
 if TYPE_CHECKING:
@@ -33,13 +33,8 @@ pytestmark = pytest.mark.asyncio(loop_scope="module")
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    need_browser()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        launched = await launch(playwright)
+    async with running_browser() as launched:
         yield launched
-        await launched.close()
 
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")

@@ -19,7 +19,7 @@ from storage.sqlite import Storage
 from table.lesson import card_code
 from table.roster import load_roster
 from table.roster_web import CLASS
-from tests.table.browser import axe_violations, launch, need_browser
+from tests.table.browser import axe_violations, running_browser
 from tests.table.classes import ClassLesson, Wall, class_lesson
 
 if TYPE_CHECKING:
@@ -34,13 +34,8 @@ DAY = 86_400_000
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    need_browser()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        launched = await launch(playwright)
+    async with running_browser() as launched:
         yield launched
-        await launched.close()
 
 
 async def _year(store: Storage, class_id: int) -> dict[str, str]:

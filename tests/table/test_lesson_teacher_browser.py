@@ -17,7 +17,7 @@ import pytest_asyncio
 from classroom.i18n import t
 from table.class_web import HUB
 from table.lesson import Lesson
-from tests.table.browser import axe_violations, launch, need_browser
+from tests.table.browser import axe_violations, running_browser
 from tests.table.support import Table, serve
 
 if TYPE_CHECKING:
@@ -36,13 +36,8 @@ SCREENS = 2.1  # "the whole page within about two screens at 32 pupils"
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def browser() -> AsyncIterator[Browser]:
-    need_browser()
-    from playwright.async_api import async_playwright
-
-    async with async_playwright() as playwright:
-        launched = await launch(playwright)
+    async with running_browser() as launched:
         yield launched
-        await launched.close()
 
 
 @pytest_asyncio.fixture(loop_scope="module")
