@@ -424,3 +424,20 @@ def test_the_data_processing_agreement_covers_the_school_server(lang: str) -> No
                     "`openid`", "SHA-256", "PostgreSQL", "`pg_dump`"):  # fmt: skip
         assert measure in annex_a, measure
     assert SCHOOL_SERVER.search(annex_b)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_letter_to_parents_says_what_the_school_server_keeps(lang: str) -> None:
+    """The letter to parents said nothing of the school server: one paragraph says the lessons
+    may run on it, what it keeps with data-kept.md's figures (the hours after which an unused
+    lesson ends, the days an ended one is kept, 1 August for a class's records) and who is
+    responsible for it and runs it (fields the school fills in)."""
+    letter = letter_to_parents(PACKS[lang])
+    (paragraph,) = [part for part in re.split(r"\n>\s*\n", letter) if SCHOOL_SERVER.search(part)]
+    school = SchoolSettings()
+    assert "`mattekrig serve`" in paragraph
+    assert [int(n) for n in HOURS.findall(paragraph)] == [school.idle_hours]
+    assert days_in(paragraph) == [school.keep_days] == [defaults()["LESSON_KEEP_DAYS"]]
+    assert SCHOOL_YEAR_END.search(paragraph)
+    assert re.search(r"responsible|ansvaret|ansvarar", paragraph)
+    assert len(re.findall(r"\[[^\]]+\]", paragraph)) >= 2  # whether, and who runs it

@@ -46,13 +46,22 @@ def test_the_pack_states_the_retention_the_bot_uses(lang: str) -> None:
         assert re.search(rf"\| {default} ", row), (lang, row)
 
 
+CLASS_VERBS = ("class-export", "class-forget", "class-delete")
+
+
 @pytest.mark.parametrize("lang", ["en", "nb", "nn", "sv"])
 def test_the_pack_names_the_commands_that_answer_a_parent(lang: str) -> None:
     text = PACKS[lang].read_text(encoding="utf-8")
     for key in ("cmd.my_data.name", "cmd.forget_me.name"):
         assert f"/mattekrig {t(key, lang)}" in text, (lang, key)
     operator = re.findall(r"`(mattekrig privacy [^`]+)`", text)
-    assert {words.split()[2] for words in operator} == {"export", "forget", "forget-guild"}
+    assert {words.split()[2] for words in operator} == {
+        "export", "forget", "forget-guild",  # the bot's
+        "class-list", "class-export", "class-forget", "class-delete",  # a school server's class
+    }  # fmt: skip
+    # Every teacher of a school server may have a class 7B: the pack names whose, every time.
+    named = [words for words in operator if words.split()[2] in CLASS_VERBS]
+    assert named and all("--teacher " in words for words in named)
     for words in operator:  # each one the command line really takes (ids filled in)
         args = [w if not w.isupper() else "123" for w in words.split()[1:]]
         parser().parse_args(args if len(args) > 2 else [*args, "123"])
