@@ -142,6 +142,32 @@ async def test_a_removed_teacher_goes_once_nothing_is_kept_under_their_id(store:
     assert await store.purge_sign_ins(T0 + 3) == 0
 
 
+async def test_every_class_kept_is_listed_with_its_teacher_removed_or_not(store: Storage) -> None:
+    """Whoever runs the server answers a request about any teacher's class: every class, each
+    with its teacher's name (a removed teacher's, with when, while the class is kept; none for
+    a class of `mattekrig class`) and its roster's size, by name and then teacher."""
+    kari = await store.add_school_teacher("t-kari", "Kari", T0)
+    lars = await store.add_school_teacher("t-lars", "Lars", T0)
+    mine = await store.create_class("7B", T0)
+    of_lars = await store.create_class("7B", T0, owner=lars.id)
+    of_kari = await store.create_class("7B", T0, owner=kari.id)
+    other = await store.create_class("6A", T0, owner=kari.id)
+    await store.add_pupil(of_kari.id, "Ada", "CARD0001", T0)
+    await store.add_pupil(of_kari.id, "Bo", "CARD0002", T0)
+    await store.remove_school_teacher(kari.id, T0 + 5)
+    new_kari = await store.add_school_teacher("t-kari-2", "Kari", T0 + 6)
+    of_new_kari = await store.create_class("7B", T0 + 6, owner=new_kari.id)
+    kept = await store.kept_classes()
+    assert [(k.info.id, k.teacher, k.teacher_removed_at, k.pupils) for k in kept] == [
+        (other.id, "Kari", T0 + 5, 0),
+        (mine.id, None, None, 0),
+        (of_new_kari.id, "Kari", None, 0),
+        (of_kari.id, "Kari", T0 + 5, 2),
+        (of_lars.id, "Lars", None, 0),
+    ]
+    assert kept[3].info == of_kari
+
+
 async def test_two_presses_of_one_link_sign_in_once(backend: Backend) -> None:
     """A double click, or two tabs on two processes: a one-time link opens one session."""
     need_durable(backend)
