@@ -19,7 +19,7 @@ from storage.migrate import Migration, load_migrations, missing
 log = logging.getLogger(__name__)
 
 PACKAGE = "storage.migrations_pg"
-# pg_advisory_xact_lock's key for "migrating" (game ids are positive: no clash with theirs).
+# pg_advisory_xact_lock's key for "migrating" (the write locks' keys are 64-bit hashes of names).
 MIGRATION_LOCK = -1
 
 

@@ -4,11 +4,16 @@ It is `storage.sqlite.Storage` with another database underneath: every contract 
 runs the same transaction function, on a psycopg connection dressed as a sqlite3 one
 (`connection.Connection`, parameters spelled by `dialect`). What PostgreSQL adds is
 serialisation across processes: SQLite's single writer serialises everything; here
-several bot processes write at once, so every write that names a game first takes
-``pg_advisory_xact_lock(game_id)`` (held to the end of the batch's transaction). A second
+several bot processes write at once, so every write that names a game first takes that
+game's advisory lock (held to the end of the batch's transaction). A second
 process that (misconfigured) drives the same game waits for the first one's commit, then
 sees its events: the next seq is taken and the stale press fails with EventConflictError
 instead of being applied twice.
+
+The locks are a schema's own (`lock_statement`): another deployment in another schema of the
+same database (the tests' schemas, a second school's server) has lessons and games with the
+same ids, and must neither wait for these nor deadlock with them (a batch holds several
+locks at once).
 """
 
 from __future__ import annotations
@@ -47,10 +52,16 @@ SCHEMES = ("postgresql", "postgres")
 # The advisory lock the current task's next write takes first (set around the methods that
 # write one game's rows, or one server's ratings and seasons): (statement, its parameter).
 _LOCK: ContextVar[tuple[tuple[str, Any], ...]] = ContextVar("mattekrig_pg_lock", default=())
-_GAME_LOCK = "SELECT pg_advisory_xact_lock(?)"
-# A server's ratings and seasons, a channel's one live game: keyed by a 64-bit hash of a
-# name ("guild:ID", "channel:ID"), apart from game ids'.
-_NAMED_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, 0))"
+# A game, a lesson, a server's ratings and seasons, a channel's one live game: keyed by a
+# 64-bit hash of a name ("game:ID", "lesson:ID", "guild:ID", "channel:ID") seeded by the
+# schema's name (the leases' two-int keys are another key space).
+_NAMED_LOCK = "SELECT pg_advisory_xact_lock(hashtextextended(?, hashtext(current_schema())))"
+
+
+def lock_statement(name: str) -> tuple[str, str]:
+    """The statement (``?`` for its parameter) and the parameter of the write lock named
+    ``name`` ("lesson:ID", "game:ID", "guild:ID", "channel:ID")."""
+    return _NAMED_LOCK, name
 
 
 def _nothing(conn: sqlite3.Connection) -> None:
@@ -103,7 +114,7 @@ class PostgresStorage(Storage):
             _LOCK.reset(token)
 
     def _game(self, game_id: int) -> Any:
-        return self._locking(_GAME_LOCK, game_id)
+        return self._locking(_NAMED_LOCK, f"game:{game_id:d}")
 
     def _guild(self, guild_id: int) -> Any:
         return self._locking(_NAMED_LOCK, f"guild:{guild_id:d}")

@@ -110,6 +110,7 @@ class SchoolPupil(Pupil):
     code: str = ""
     connector: aiohttp.BaseConnector | None = None
     drops: int = 0  # live connections that dropped (each knocked again)
+    unanswered: int = 0  # presses sent whose answer never came (the connection broke)
     lost: bool = False  # one never came back
     closing: bool = False
 
@@ -146,6 +147,20 @@ class SchoolPupil(Pupil):
             await self.reconnect(time.time() + KNOCKING)
         except AssertionError:
             self.lost = True
+
+    async def press(self, form: dict[str, str]) -> int:
+        try:
+            return await super().press(form)
+        except (aiohttp.ClientError, OSError):
+            self.unanswered += 1
+            raise
+
+    def unknown(self) -> int:
+        """Its presses that may be stored though never acknowledged: those in flight when a
+        process died (nginx's 502, or no answer at all), and those refused with "try again"
+        because the database failed (stored by the first save that works, by design)."""
+        died = sum(n for what, n in self.refused.items() if what.startswith(("502 ", "503 ")))
+        return died + self.unanswered
 
     @property
     def connected(self) -> bool:

@@ -16,8 +16,9 @@ lesson; a pupil cannot open a teacher's page".
   kill -9 while every class plays. The proxy sends that process's lessons to the other, which
   takes each over from the database; every pupil whose connection dropped knocks again as
   the page's script does and its first page is its own seat's, and every pupil plays on.
-* Every acknowledged press is stored, once (at most the one press in flight at the kill
-  more), read from PostgreSQL after the run; a hostile pupil's forged presses and a
+* Every acknowledged press is stored, once, read from PostgreSQL after the run (more only by
+  a press whose pupil never learnt it was taken: in flight at the kill, or "try again" while
+  the database failed, stored by the first save that works); a hostile pupil's forged presses and a
   cross-site POST change nothing; no process writes a traceback; the proxy's log names no
   sign-in token, no provider's code and no device's address.
 
@@ -421,14 +422,16 @@ async def test_four_lessons_of_28_on_two_processes_through_a_kill_9(school: Scho
             actions += len(lesson.actions)
     finally:
         await store.close()
-    for key, count in acked.items():
-        assert count <= stored_by[key] <= count + 1, (key, count, stored_by[key])
-    # Never a 500: a press refused in words, or (nginx's 502) the one in flight at the kill.
     for pupil in school.pupils:
-        died = sum(n for status, n in pupil.refused.items() if status.startswith("502 "))
-        assert died <= (1 if pupil.code in moved else 0), pupil.refused
-        others = [what for what in pupil.refused if not what.startswith(("4", "502 "))]
+        count, stored = acked[(pupil.code, pupil.name)], stored_by[(pupil.code, pupil.name)]
+        assert count <= stored <= count + pupil.unknown(), (pupil.name, count, stored)
+    # Never a 500: a press refused in words, nginx's 502 for one in flight at the kill, or
+    # (503) "try again" while the database or the lesson's process changed.
+    for pupil in school.pupils:
+        others = [what for what in pupil.refused if not what.startswith(("4", "502 ", "503 "))]
         assert others == [], others
+        if pupil.code not in moved:
+            assert not [what for what in pupil.refused if what.startswith("502 ")]
 
     # -- the proxy's log: no token, no provider's code, no device's address ------------------------
     logged = (school.folder / "school.log").read_text(encoding="utf-8")

@@ -35,6 +35,7 @@ from storage import (
 from storage.leases import LeaseError, open_leases
 from storage.postgres import PostgresStorage
 from storage.postgres.leases import PgLeases
+from storage.postgres.storage import lock_statement
 from tests.postgres import fresh_schema_url
 
 PATIENCE_S = 60  # a hang fails the test instead of the whole run; never a measure of speed
@@ -191,9 +192,8 @@ async def test_the_new_holder_reads_the_lesson_after_a_write_under_way(
     holds it between its fence and its commit."""
     lesson_id = await _lesson(store)
     with psycopg.connect(pg_url) as old_writer:  # a transaction until commit()
-        old_writer.execute(
-            "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"lesson:{lesson_id}",)
-        )
+        statement, key = lock_statement(f"lesson:{lesson_id}")
+        old_writer.execute(statement.replace("?", "%s"), (key,))
         old_writer.execute("UPDATE lessons SET state = '{\"goal\": 7}' WHERE id = %s", (lesson_id,))
         reading = asyncio.create_task(store.load_lesson(lesson_id))
         async with asyncio.timeout(PATIENCE_S):
