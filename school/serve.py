@@ -133,6 +133,7 @@ async def _purging(store: Storage) -> None:
         with contextlib.suppress(StorageError):
             await store.purge_sign_ins(round(now * 1000))
             await store.purge_class_rounds(round(now * 1000), school_year_start(now))
+            await store.expire_classes(round(now * 1000), school_year_start(now))
 
 
 async def serve(settings: SchoolSettings, host: str, port: int) -> None:

@@ -314,6 +314,46 @@ class ClassStorage(Transactions):
 
         return await self._write(_tx)
 
+    async def expire_classes(self, now: int, school_year_start: int) -> int:
+        """Delete the classes past their retention, roster and all, as their results go
+        (`purge_class_rounds`): a class nothing of which is newer than its cut (made, a round
+        played, a lesson of it used before the school year began, or before its ``keep_days``)
+        and with no lesson of it open. Returns how many classes went."""
+
+        def _tx(conn: sqlite3.Connection) -> int:
+            lessons = [
+                (state.get("class_id"), status, used)
+                for state, status, used in _lesson_states(conn)
+            ]
+            gone = 0
+            for c in all_rows(conn, "SELECT id, keep_days, created_at FROM classes"):
+                class_id, days = int(c["id"]), c["keep_days"]
+                before = school_year_start if days is None else now - int(days) * 86_400_000
+                if int(c["created_at"]) >= before:
+                    continue
+                latest = one(conn, "SELECT MAX(at) AS at FROM class_rounds WHERE class_id = ?",
+                             (class_id,))  # fmt: skip
+                if latest is not None and latest["at"] is not None and int(latest["at"]) >= before:
+                    continue
+                if any(k == class_id and (status == "open" or used >= before)
+                       for k, status, used in lessons):  # fmt: skip
+                    continue
+                _delete_class(conn, class_id)
+                gone += 1
+            return gone
+
+        return await self._write(_tx)
+
+
+def _lesson_states(conn: sqlite3.Connection) -> list[tuple[dict[str, Any], str, int]]:
+    """Every stored lesson's state, status and last use."""
+    found = []
+    for r in all_rows(conn, "SELECT state, status, used_at FROM lessons"):
+        state = json.loads(r["state"])
+        if isinstance(state, dict):
+            found.append((state, str(r["status"]), int(r["used_at"])))
+    return found
+
 
 def delete_again(
     conn: sqlite3.Connection, key: bytes, marks: set[tuple[str, str]]

@@ -495,6 +495,8 @@ class ClassStore(Protocol):
 
     async def purge_class_rounds(self, now: int, school_year_start: int) -> int: ...
 
+    async def expire_classes(self, now: int, school_year_start: int) -> int: ...
+
 
 class SchoolTeacherStore(Protocol):
     """A school server's teachers, their one-time sign-in links and their sessions

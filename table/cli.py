@@ -168,6 +168,7 @@ async def class_of_lesson(
     else:
         info = None
     await store.purge_class_rounds(now, school_year_start(now / 1000))
+    await store.expire_classes(now, school_year_start(now / 1000))
     stored = await store.load_lesson(keeper.lesson_id)
 
     async def attach(chosen: ClassInfo) -> None:
@@ -196,6 +197,7 @@ async def _purging(store: Storage) -> None:
         with contextlib.suppress(StorageError):
             await store.purge_lessons(round(now * 1000))
             await store.purge_class_rounds(round(now * 1000), school_year_start(now))
+            await store.expire_classes(round(now * 1000), school_year_start(now))
 
 
 async def serve(kind: Kind, args: argparse.Namespace) -> None:

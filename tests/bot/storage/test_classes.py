@@ -79,6 +79,30 @@ async def test_results_go_when_the_school_year_ends_or_after_the_days_set(store:
     assert await store.purge_class_rounds(T0 + 400 * DAY, school_year_start=T0 + DAY) == 1
 
 
+async def test_a_class_goes_with_its_school_year_unless_in_use(store: Storage) -> None:
+    """Issue: "what is kept (pseudonyms, …), where, for how long (default: the school year,
+    then deleted; settable)": the class and its roster go too, not only the results; a class
+    used this school year, or with a lesson open, stays."""
+    old = await store.create_class("7B", T0)
+    used = await store.create_class("8A", T0)
+    running = await store.create_class("9C", T0)
+    kept = await store.create_class("10D", T0, keep_days=400)
+    short = await store.create_class("6E", T0 + 300 * DAY, keep_days=30)
+    pupil = await store.add_pupil(used.id, "Bo", "BBBB3333", T0)
+    await store.add_pupil(old.id, "Ada", "AAAA2222", T0)
+    start = T0 + 200 * DAY  # the 1 August that began this school year
+    await store.record_rounds(used.id, [_round(pupil.id, 0, at=start + DAY)], [])
+    await _lesson_of(store, running.id, {})
+    assert await store.expire_classes(start + 10 * DAY, school_year_start=start) == 1
+    names = {c.name for c in await store.classes()}
+    assert names == {"8A", "9C", "10D", "6E"}
+    assert await store.pupil_by_card("AAAA2222") is None  # the roster went with it
+    assert await store.expire_classes(T0 + 340 * DAY, school_year_start=start) == 1
+    assert {c.name for c in await store.classes()} == {"8A", "9C", "10D"}
+    assert short.id not in {c.id for c in await store.classes()}
+    assert kept.id in {c.id for c in await store.classes()}
+
+
 async def _lesson_of(store: Storage, class_id: int, seat_pupils: dict[str, int]) -> int:
     lesson = await store.create_lesson(
         NewLesson(f"{class_id:06d}", "k" * 64, "n", {"settings": {}}, {"class_id": class_id}), T0
