@@ -20,7 +20,9 @@ from typing import Any
 from aiohttp import web
 
 from classroom.i18n import Lang
+from storage.faults import database_faults, is_fault
 from table.class_pages import goal_part
+from table.games import TableGame
 from table.joining import JoinGuard
 from table.keep import Keeper
 from table.lesson import Lesson
@@ -171,15 +173,30 @@ class LessonHost:
 
     async def _tick(self) -> None:
         lesson = self.lesson
+        unsaved: dict[str, TableGame] = {}  # changed by the clock, its save failed: not seen
         while True:
             await asyncio.sleep(TICK_SECONDS)
             now = lesson.clock()
-            if lesson.paused or not any(g.due(now) for g in lesson.games):
+            due = not lesson.paused and any(g.due(now) for g in lesson.games)
+            if not due and not unsaved:
                 continue  # nothing runs out: the presses at the tables go on undisturbed
             async with lesson.lock:  # the timeouts stored before anyone sees them
-                changed = lesson.tick()
-                if changed:
+                unsaved |= {game.id: game for game in lesson.tick()}
+                if not unsaved:
+                    continue
+                try:
                     await lesson.save()
+                except Refused:
+                    return  # the lesson was let go here (fenced): its clock stops with it
+                except Exception as error:
+                    if not is_fault(error):
+                        raise
+                    # The database failed (said once to the operator): the clock goes on, and
+                    # its next tick tries again, as a press stays stored by the first save
+                    # that works.
+                    database_faults.failed(error)
+                    continue
+            changed, unsaved = list(unsaved.values()), {}
             for game in changed:
                 await self.hub.game_changed(game)
 
