@@ -510,50 +510,62 @@ class Run:
     notes: list[str] = field(default_factory=list)
 
 
-async def _setup(run: Run, school: School, args: argparse.Namespace, kill: bool) -> None:
-    steps = [int(n) for n in args.lessons.split(",")]
-    for n, lessons in enumerate(steps):
-        result, held = await step(school, lessons, args.devices, args.seconds, args.think,
-                                  args.seed + n)  # fmt: skip
-        run.steps.append(result)
-        print(_row(result), flush=True)
-        for why in result.stalled[:3]:
-            print(f"    a game stalled: {why}", flush=True)
-        if kill and n == len(steps) - 1:
-            run.takeover = await takeover(school, held)
-        for lesson in held:
-            await end_lesson(school, lesson)
-    for teacher in school.teachers:
-        await teacher.session.close()
-    run.throttled[school.name] = school.throttled
+async def _step(run: Run, school: School, args: argparse.Namespace, n: int, last: bool) -> None:
+    lessons = int(args.lessons.split(",")[n])
+    result, held = await step(school, lessons, args.devices, args.seconds, args.think,
+                              args.seed + n)  # fmt: skip
+    run.steps.append(result)
+    print(_row(result), flush=True)
+    for why in result.stalled[:3]:
+        print(f"    a game stalled: {why}", flush=True)
+    if last and school.nginx is not None:
+        run.takeover = await takeover(school, held)
+    for lesson in held:
+        await end_lesson(school, lesson)
+
+
+async def _opened(stack: contextlib.AsyncExitStack, setup: str, url: str, run: Run,
+                  args: argparse.Namespace) -> School | None:  # fmt: skip
+    """A setup's servers on a database and in a folder of its own, until ``stack`` closes."""
+    if setup == "nginx" and not Path(NGINX).exists():
+        run.notes.append("no nginx here (apt-get install -y nginx): setup (b) not run")
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="mattekrig-school-bench-"))
+    if args.keep:
+        run.notes.append(f"{setup}: its logs are in {folder}")
+    else:
+        stack.callback(shutil.rmtree, folder, ignore_errors=True)
+    database = await asyncio.to_thread(fresh_database, url, run.notes)
+    stack.push_async_callback(asyncio.to_thread, drop_database, database)
+    if setup == "one":
+        return await stack.enter_async_context(one_process(folder, database))
+    # each device's live connection and its pages' twice (client and process side)
+    most = max(int(n) for n in args.lessons.split(",")) * (args.devices + 1)
+    return await stack.enter_async_context(behind_nginx(folder, database, most * 4 + 64))
 
 
 async def main_async(args: argparse.Namespace) -> Run:
+    """The setups run side by side, their steps taken in turn, the first setup first in one
+    step and last in the next: the machine's other work, which comes and goes, falls on both
+    alike."""
     url = args.database_url or os.environ.get(ENV, "")
     if not url:
         raise SystemExit(f"no PostgreSQL: give --database-url or set {ENV}")
     run = Run()
-    most = max(int(n) for n in args.lessons.split(",")) * (args.devices + 1)
-    setups = ["one", "nginx"] if args.setup == "both" else [args.setup]
-    for setup in setups:
-        folder = Path(tempfile.mkdtemp(prefix="mattekrig-school-bench-"))
-        database = await asyncio.to_thread(fresh_database, url, run.notes)
-        try:
-            if setup == "one":
-                async with one_process(folder, database) as school:
-                    await _setup(run, school, args, kill=False)
-            elif not Path(NGINX).exists():
-                run.notes.append("no nginx here (apt-get install -y nginx): setup (b) not run")
-            else:
-                # each device's live connection and its pages' twice (client and process side)
-                async with behind_nginx(folder, database, most * 4 + 64) as school:
-                    await _setup(run, school, args, kill=True)
-        finally:
-            await asyncio.to_thread(drop_database, database)
-            if args.keep:
-                run.notes.append(f"{setup}: its logs are in {folder}")
-            else:
-                shutil.rmtree(folder, ignore_errors=True)
+    async with contextlib.AsyncExitStack() as stack:
+        schools: list[School] = []
+        for setup in ["one", "nginx"] if args.setup == "both" else [args.setup]:
+            school = await _opened(stack, setup, url, run, args)
+            if school is not None:
+                schools.append(school)
+        steps = len(args.lessons.split(","))
+        for n in range(steps):
+            for school in schools if n % 2 == 0 else schools[::-1]:
+                await _step(run, school, args, n, last=n == steps - 1)
+        for school in schools:
+            for teacher in school.teachers:
+                await teacher.session.close()
+            run.throttled[school.name] = school.throttled
     return run
 
 
