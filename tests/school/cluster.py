@@ -111,6 +111,7 @@ class SchoolPupil(Pupil):
     connector: aiohttp.BaseConnector | None = None
     drops: int = 0  # live connections that dropped (each knocked again)
     unanswered: int = 0  # presses sent whose answer never came (the connection broke)
+    seen: str = ""  # the decision window its page showed when its connection last dropped
     lost: bool = False  # one never came back
     closing: bool = False
 
@@ -143,6 +144,7 @@ class SchoolPupil(Pupil):
         if self.closing:
             return
         self.drops += 1
+        self.seen = self.window
         try:
             await self.reconnect(time.time() + KNOCKING)
         except AssertionError:

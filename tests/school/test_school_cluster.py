@@ -377,8 +377,17 @@ async def test_four_lessons_of_28_on_two_processes_through_a_kill_9(school: Scho
 
     await until(back, "the dead process's pages knocked again")
     assert not [p.name for p in school.pupils if p.lost]
-    for pupil in dropped:  # back at its own seat, not the join page
+    compared = 0
+    for pupil in dropped:  # back at its own seat, not the join page, and not behind
         assert pupil.back is not None and pupil.back[1]["state"] in SEAT_STATES, pupil.name
+        window = str(pupil.back[1].get("data", {}).get("window", ""))
+        if pupil.seen and window:  # (what it saw was stored: the game is never set back)
+            assert int(window) >= int(pupil.seen), (pupil.name, pupil.seen, window)
+            compared += 1
+    for teacher in school.teachers:  # the session works on the process that took over
+        for code in teacher.codes:
+            async with teacher.session.get(f"/l/{code}/teacher?lang=en") as page:
+                assert page.status == 200, code
     survivor = next(p for p in school.processes if p is not victim)
     holders = await asyncio.to_thread(lease_holders, school.url, [survivor.pid])
     assert sorted(holders) == sorted(codes)  # taken over, each on its first request
@@ -442,5 +451,6 @@ async def test_four_lessons_of_28_on_two_processes_through_a_kill_9(school: Scho
     print(
         f"school cluster: {len(codes)} lessons, {len(school.pupils)} pupils, {actions} actions "
         f"stored, {sum(acked.values())} presses acknowledged, {len(moved)} lesson(s) taken over "
-        f"after the kill -9, {handed} live connections dropped before it (each knocked again)"
+        f"after the kill -9 ({compared} pages back at or past the window they showed), "
+        f"{handed} live connections dropped before it (each knocked again)"
     )
