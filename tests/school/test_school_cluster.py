@@ -443,6 +443,9 @@ async def test_four_lessons_of_28_on_two_processes_through_a_kill_9(school: Scho
             assert not [what for what in pupil.refused if what.startswith("502 ")]
 
     # -- the proxy's log: no token, no provider's code, no device's address ------------------------
+    for session in [t.session for t in school.teachers] + [p.session for p in school.pupils]:
+        school.secrets.update(c.value for c in session.cookie_jar if len(c.value) >= 16)
+    assert len(school.secrets) > len(school.pupils)  # each device's cookies, the sign-ins'
     logged = (school.folder / "school.log").read_text(encoding="utf-8")
     errors = school.folder / "school.error.log"
     for text in (logged, errors.read_text(encoding="utf-8") if errors.exists() else ""):
