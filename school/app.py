@@ -24,6 +24,7 @@ from school.limits import ChangeLimits
 from school.mine import MineSetup
 from school.mine import add_routes as add_mine
 from school.settings import RateLimits
+from storage.faults import is_fault
 from table import class_web
 from table.class_web import VISIT_COOKIE as LESSON_VISIT_COOKIE
 from table.games import Clock
@@ -59,7 +60,12 @@ async def lessons(request: web.Request, handler: Handler) -> web.StreamResponse:
     if isinstance(host, NoLesson):
         return error_page(request, "table.error.not_found", 404)
     set_host(request, host)
-    return await handler(request)
+    try:
+        return await handler(request)
+    except Exception as error:
+        if is_fault(error):  # the lesson may be ahead of the database: it is read anew
+            await request.app[HOSTS].discard(code)
+        raise
 
 
 @web.middleware

@@ -247,6 +247,14 @@ class Hosts(Generic[H]):
         async with self._code(code):
             await self._let_go(code, save=True)
 
+    async def discard(self, code: str) -> None:
+        """Let the lesson go without saving it: a write of it failed, so what it holds in
+        memory may be ahead of the database, and only what the database holds was ever
+        acknowledged. The next request brings the lesson back from there, so the change
+        whose write failed (its device told to try again) changes nothing."""
+        async with self._code(code):
+            await self._let_go(code, save=False)
+
     async def _let_go(self, code: str, *, save: bool) -> None:
         """(The code's lock held.)"""
         held = self._hosts.pop(code, None)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+import sqlite3
 from pathlib import Path
 
 import aiohttp
@@ -233,6 +234,58 @@ async def test_a_class_arriving_together_behind_the_proxy_is_never_held_back(
                     return went.status
 
             assert await asyncio.gather(*(go(pupil) for pupil in pupils)) == [303] * 30
+        finally:
+            for each in (ada, *pupils):
+                await each.close()
+    await leases.close()
+
+
+async def test_a_press_whose_write_failed_changes_nothing(
+    store: Storage, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The standards: "bad input gets a clear error and changes nothing … a broken database
+    path", and "every accepted action is committed before anyone sees its result": a press
+    whose write fails is a 503 "try again", and the lesson is read anew from the database, so
+    the press is not in it (nor played later behind the pupil's back); pressed again, it
+    counts once."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases) as school:
+        ada = await signed_in_teacher(store, school.url, "Ada")
+        pupils = [browser(school.url) for _ in range(2)]
+        try:
+            code = await _start_lesson(ada)
+            for n, pupil in enumerate(pupils):
+                await _join(pupil, code, f"Pupil{n}")
+            async with ada.post(
+                f"/l/{code}/teacher/pair", data={"how": "random", "lang": "en"},
+                allow_redirects=False,
+            ) as paired:  # fmt: skip
+                assert paired.status == 303
+            page = await (await pupils[0].get(f"/l/{code}/table?lang=en")).text()
+            window = re.search(r'name="window" value="(\d+)"', page)
+            choice = re.search(r'name="choice" value="([^"]+)"', page)
+            assert window is not None and choice is not None
+            form = {"window": window.group(1), "choice": choice.group(1), "lang": "en"}
+            if choice.group(1) == "answer":
+                form["answer"] = "1"
+            stored = await store.load_lesson((await store.lessons(await _id(store, "Ada")))[0].id)
+            before = len(stored.actions)
+            real = store.commit_lesson
+
+            async def failing(*args: object, **kwargs: object) -> None:
+                raise sqlite3.OperationalError("disk I/O error")
+
+            monkeypatch.setattr(store, "commit_lesson", failing)
+            async with pupils[0].post(f"/l/{code}/table/act", data=form) as refused:
+                assert refused.status == 503
+            monkeypatch.setattr(store, "commit_lesson", real)
+            assert code not in school.hosts.codes  # let go, unsaved
+            again = await (await pupils[0].get(f"/l/{code}/table?lang=en")).text()
+            assert f'name="window" value="{window.group(1)}"' in again  # the press is not in
+            async with pupils[0].post(f"/l/{code}/table/act", data=form) as pressed:
+                assert pressed.status in (200, 303)
+            stored = await store.load_lesson(stored.info.id)
+            assert len(stored.actions) == before + 1
         finally:
             for each in (ada, *pupils):
                 await each.close()
