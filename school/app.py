@@ -23,6 +23,7 @@ from school.kept import add_routes as add_kept
 from school.limits import ChangeLimits
 from school.mine import MineSetup
 from school.mine import add_routes as add_mine
+from school.sessions import SESSION_COOKIE
 from school.settings import RateLimits
 from storage.faults import is_fault
 from table import class_web
@@ -74,10 +75,13 @@ async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
     if request.method in ("GET", "HEAD"):
         return await handler(request)
     code = _code_of(request.path) or ""
+    # A school's devices share one address (its NAT, and the proxy's), so a browser is known
+    # by its cookies first: a seat, a door's or the front page's mark, a teacher's session.
     device = (
         request.cookies.get(DEVICE_COOKIE)
         or request.cookies.get(LESSON_VISIT_COOKIE)
         or request.cookies.get(VISIT_COOKIE)
+        or request.cookies.get(SESSION_COOKIE)
         or str(request.remote)
     )
     wait = request.app[LIMITS].admit(code, device)

@@ -4,8 +4,8 @@ A lesson on a teacher's laptop has one class; a school's server has every class 
 hour, so one pupil's script (or a stuck key) must not slow the lessons beside it. Every
 change (a POST: a press, a join, a teacher's control) is counted in two buckets:
 
-* **the device's own** (its seat's cookie in that lesson, else the front page's mark, else its
-  address): a pupil presses a few times a second at the most, so `DEVICE_RATE` a second
+* **the device's own** (its seat's cookie in that lesson, else the lesson door's or the front
+  page's mark, else a signed-in teacher's session, else its address): a pupil presses a few times a second at the most, so `DEVICE_RATE` a second
   with a burst of `DEVICE_BURST` never holds back a pupil and stops a loop at once;
 * **the lesson's** (`LESSON_RATE`, burst `LESSON_BURST`): 30 devices pressing together fit
   with room to spare, a flood into one lesson stays in that lesson.

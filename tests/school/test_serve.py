@@ -8,12 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import re
+import secrets
 import sqlite3
+import time
 from pathlib import Path
 
 import aiohttp
 import pytest
+from yarl import URL
 
+from school.sessions import SESSION_COOKIE
 from storage import Storage
 from storage.leases import FileLeases
 from tests.school.served import browser, school_app, signed_in_teacher
@@ -289,4 +293,41 @@ async def test_a_press_whose_write_failed_changes_nothing(
         finally:
             for each in (ada, *pupils):
                 await each.close()
+    await leases.close()
+
+
+async def _signed_in_elsewhere(store: Storage, url: str, name: str) -> aiohttp.ClientSession:
+    """A teacher who signed in earlier (their session made in storage as their link's use
+    makes it): their browser holds only the session cookie."""
+    teacher = await store.add_school_teacher(secrets.token_hex(16), name, 0)
+    link, session = secrets.token_urlsafe(32), secrets.token_urlsafe(32)
+    now = int(time.time() * 1000)
+    await store.add_sign_in_link(teacher.id, link, now, now + 86_400_000)
+    assert await store.spend_sign_in_link(link, session, now, now + 86_400_000) is not None
+    browser_ = browser(url)
+    browser_.cookie_jar.update_cookies({SESSION_COOKIE: session}, URL(url))
+    return browser_
+
+
+async def test_teachers_behind_one_address_start_their_lessons_together(
+    store: Storage, tmp_path: Path
+) -> None:
+    """The issue's "rate limits per lesson and per server" must not hold back a school's
+    teachers: behind the school's NAT, and behind the proxy, every teacher has the same
+    address, so a signed-in teacher's changes count against their own session, not the
+    address. Twenty teachers start their lessons at once: none is told to wait."""
+    leases = FileLeases(str(tmp_path / "lessons.db"))
+    async with school_app(store, leases) as school:
+        teachers = [await _signed_in_elsewhere(store, school.url, f"T{n}") for n in range(20)]
+        try:
+            statuses = []
+            for teacher in teachers:
+                async with teacher.post(
+                    "/mine/new", data={"lang": "en"}, allow_redirects=False
+                ) as made:
+                    statuses.append(made.status)
+            assert statuses == [303] * 20
+        finally:
+            for teacher in teachers:
+                await teacher.close()
     await leases.close()
