@@ -5,8 +5,9 @@ hour, so one pupil's script (or a stuck key) must not slow the lessons beside it
 change (a POST: a press, a join, a teacher's control) is counted in two buckets:
 
 * **the device's own** (its seat's cookie in that lesson, else the lesson door's or the front
-  page's mark, else a signed-in teacher's session, else its address): a pupil presses a few times a second at the most, so `DEVICE_RATE` a second
-  with a burst of `DEVICE_BURST` never holds back a pupil and stops a loop at once;
+  page's mark, else a signed-in teacher's session, else its address): a pupil presses a few
+  times a second at the most, so `DEVICE_RATE` a second with a burst of `DEVICE_BURST` never
+  holds back a pupil and stops a loop at once;
 * **the lesson's** (`LESSON_RATE`, burst `LESSON_BURST`): 30 devices pressing together fit
   with room to spare, a flood into one lesson stays in that lesson.
 
