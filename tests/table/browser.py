@@ -115,3 +115,12 @@ async def running_browser() -> AsyncIterator[Browser]:
             yield launched
         finally:
             await launched.close()
+
+
+async def state_is(page: Page, state: str) -> None:
+    """The live connection brings the page to `state` (no reload, no polling). The predicate
+    is a function: a bare expression is evaluated with `eval` in the page, which its
+    Content-Security-Policy forbids once the wait has to poll."""
+    await page.wait_for_function(
+        f"() => document.getElementById('table').dataset.state === '{state}'", timeout=15000
+    )

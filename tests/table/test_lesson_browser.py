@@ -30,7 +30,7 @@ from engine.state import Phase
 from table.class_web import HUB
 from table.games import TableGame
 from table.lesson import Seat
-from tests.table.browser import axe_violations, launch, need_browser
+from tests.table.browser import axe_violations, launch, need_browser, state_is
 from tests.table.lessons import best_text, war_round
 from tests.table.support import Table, serve
 
@@ -120,13 +120,6 @@ def phase_left(game: TableGame, phase: str) -> Callable[[], bool]:
 
 def version_past(game: TableGame, before: int) -> Callable[[], bool]:
     return lambda: game.version > before
-
-
-async def state_is(page: Page, state: str) -> None:
-    """The live connection brings the page to `state` (no reload, no polling)."""
-    await page.wait_for_function(
-        f"document.getElementById('table').dataset.state === '{state}'", timeout=5000
-    )
 
 
 async def click(page: Page, name: str) -> None:
@@ -496,7 +489,8 @@ async def _play_until(room: Room, done: Callable[[], bool], bet: bool = True) ->
             # The page has the game's window now (its live update is in), so no press is stale.
             window = str(game.state.window)
             await page.wait_for_function(
-                f"document.getElementById('table').dataset.window === '{window}'", timeout=5000
+                f"() => document.getElementById('table').dataset.window === '{window}'",
+                timeout=5000,
             )
             if game.state.phase is BET and side in game.state.pending:
                 label = "button.bet_left" if bet and name in ("Ada", "Cy") else "button.no_bet"

@@ -405,7 +405,7 @@ async def test_a_class_of_32_plays_a_whole_lesson_through_a_crash(
             assert await pupil.press(form) == 403, pupil.name
         for b in lesson.browsers:
             await b.page.wait_for_function(
-                f"document.body.textContent.includes({ended!r})", timeout=BOUND * 1000
+                f"() => document.body.textContent.includes({ended!r})", timeout=BOUND * 1000
             )
             assert await b.page.locator('form[action="/table/act"]').count() == 0, b.name
         for b in lesson.browsers:

@@ -16,7 +16,7 @@ import pytest_asyncio
 from classroom.i18n import t
 from engine.regnekrig import ANSWER
 from table.games import TableGame
-from tests.table.browser import launch, need_browser
+from tests.table.browser import launch, need_browser, state_is
 from tests.table.lessons import best_text, side_of
 from tests.table.rooted import School, school
 
@@ -45,13 +45,6 @@ async def until(check: Callable[[], bool], what: str) -> None:
 
 def version_past(game: TableGame, before: int) -> Callable[[], bool]:
     return lambda: game.version > before
-
-
-async def state_is(page: Page, state: str) -> None:
-    """The live connection brings the page to `state` (no reload, no polling)."""
-    await page.wait_for_function(
-        f"document.getElementById('table').dataset.state === '{state}'", timeout=5000
-    )
 
 
 async def test_a_pupil_joins_and_plays_under_the_lessons_root(
@@ -103,7 +96,7 @@ async def _play(served: School, browser: Browser) -> None:
     for name, page in pages.items():
         if name == "Bo":
             await page.wait_for_function(
-                "document.getElementById('table').innerHTML !== window.seen"
+                "() => document.getElementById('table').innerHTML !== window.seen"
             )
         seat = next(s for s in lesson.seats.values() if s.name == name)
         side = side_of(game, seat)
