@@ -20,7 +20,8 @@ go:
 * quiet: nobody asked for it and no page is connected for `quiet` (its state is in the
   database; memory is for the lessons in use);
 * asked: another process was refused the lesson and asked for it (``NOTIFY``): the proxy
-  sends the lesson there now (a restarted process gets its lessons back);
+  sends the lesson there now (a restarted process gets its lessons back), unless this
+  process took it only seconds ago (`HOLD_SECONDS`: no lesson is thrown back and forth);
 * lost: the lease connection is gone, so another process may hold the lesson already:
   nothing more is saved, every host is fenced at once and closed;
 * shutdown (`close_all`).
@@ -58,6 +59,11 @@ QUIET_MINUTES = 10
 IDLE_HOURS = 24
 SWEEP_SECONDS = 60.0
 RETRY_AFTER_SECONDS = 1  # a lesson being handed over is back within about a second
+# A lesson taken this recently is not handed over yet when another process asks: a proxy
+# that sends a lesson's requests now to one process, now to the other (a process it thinks
+# down for a moment) would otherwise have them throw it back and forth, each time saving,
+# closing every page's connection and replaying its games. The asker's pages try again.
+HOLD_SECONDS = 5.0
 
 
 class Host(Protocol):
@@ -114,6 +120,7 @@ class _Held(Generic[H]):
     host: H
     lesson_id: int
     used: float  # the clock when it was last asked for
+    taken: float  # the clock when this process took it
 
 
 @dataclass(slots=True)
@@ -149,6 +156,7 @@ class Hosts(Generic[H]):
         idle_hours: float = IDLE_HOURS,
         keep_days: int = DEFAULT_KEEP_DAYS,
         sweep_seconds: float = SWEEP_SECONDS,
+        hold_seconds: float = HOLD_SECONDS,
     ) -> None:
         self.store = store
         self.leases = leases
@@ -160,6 +168,7 @@ class Hosts(Generic[H]):
         self.idle_ms = round(idle_hours * 3_600_000)
         self.keep_ms = keep_days * DAY_MS
         self.sweep_seconds = sweep_seconds
+        self.hold = hold_seconds
         self._hosts: dict[str, _Held[H]] = {}
         self._codes: dict[int, str] = {}  # lesson id -> code, of the lessons held or opening
         self._locks: dict[str, _CodeLock] = {}
@@ -236,7 +245,8 @@ class Hosts(Generic[H]):
             await host.close()
             return Busy(code)
         host.start()
-        self._hosts[code] = _Held(host, lesson_id, self.clock())
+        now = self.clock()
+        self._hosts[code] = _Held(host, lesson_id, now, now)
         return host
 
     # -- letting go ----------------------------------------------------------------------------
@@ -289,9 +299,12 @@ class Hosts(Generic[H]):
         code = self._codes.get(lesson_id)
         if code is None:  # a lease held without a lesson (a first request cancelled midway)
             self._spawn(self._release(lesson_id))
-        else:
-            log.info("lesson %s: handed over to the process that asked for it", code)
-            self._spawn(self.drop(code))
+            return
+        held = self._hosts.get(code)
+        if held is not None and self.clock() - held.taken < self.hold:
+            return  # taken just now: kept a moment (`HOLD_SECONDS`); the asker asks again
+        log.info("lesson %s: handed over to the process that asked for it", code)
+        self._spawn(self.drop(code))
 
     def _lost(self) -> None:
         """Every lease is gone: another process may serve these lessons already, so nothing

@@ -24,7 +24,7 @@ import psycopg
 import pytest
 from aiohttp import web
 
-from school.hosts import Busy, NoLesson
+from school.hosts import HOLD_SECONDS, Busy, NoLesson
 from storage import NotFoundError
 from storage.postgres.leases import PgLeases
 from table.keep import DAY_MS, DEFAULT_KEEP_DAYS
@@ -120,6 +120,7 @@ async def test_another_process_is_busy_and_the_holder_hands_the_lesson_over(pg: 
         lesson = await stored_lesson(first.store, first.wall)
         held = _hosted(await first.hosts.get(lesson.code))
         assert await play(held.lesson, first.wall, 2) > 0
+        first.clock.now += HOLD_SECONDS  # held a while: no longer just taken
         assert await second.hosts.get(lesson.code) == Busy(lesson.code, retry_after=1)
         async with asyncio.timeout(PATIENCE_S):
             await held.closed.wait()
@@ -129,6 +130,38 @@ async def test_another_process_is_busy_and_the_holder_hands_the_lesson_over(pg: 
         assert actions(taken.lesson) == actions(held.lesson)
         with pytest.raises(Refused):  # fenced: a page that still held it is told to retry
             await held.lesson.save()
+
+
+async def test_a_lesson_just_taken_is_not_thrown_back_at_once(pg: str) -> None:
+    """A proxy that sends a lesson's requests now to one process, now to the other must not
+    have them throw the lesson back and forth: asked for a lesson it took seconds ago, the
+    holder keeps it (the asker's pages are told to try again); asked once it has held it a
+    while, it hands it over."""
+    async with process(pg) as first, process(pg) as second:
+        told = asyncio.Event()
+        asked, lost = first.hosts._asked, first.hosts._lost
+
+        def handover(lesson_id: int) -> None:  # the holder's own answer, and a mark it came
+            asked(lesson_id)
+            told.set()
+
+        first.leases.watch(handover=handover, lost=lost)
+        lesson = await stored_lesson(first.store, first.wall)
+        held = _hosted(await first.hosts.get(lesson.code))
+        assert await second.hosts.get(lesson.code) == Busy(lesson.code, retry_after=1)
+        async with asyncio.timeout(PATIENCE_S):
+            await told.wait()
+        await first.hosts.settled()
+        assert first.hosts.codes == {lesson.code} and not held.closed.is_set()
+        first.clock.now += HOLD_SECONDS
+        told.clear()
+        assert await second.hosts.get(lesson.code) == Busy(lesson.code, retry_after=1)
+        async with asyncio.timeout(PATIENCE_S):
+            await told.wait()
+            await held.closed.wait()
+            await first.hosts.settled()
+        taken = _hosted(await second.hosts.get(lesson.code))
+        assert actions(taken.lesson) == actions(held.lesson)
 
 
 async def test_a_lost_lease_connection_lets_every_lesson_go(pg: str) -> None:
