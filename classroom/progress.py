@@ -39,9 +39,8 @@ By = Literal["lesson", "week"]
 BY: tuple[By, ...] = ("lesson", "week")
 
 
-class TallyLike(Protocol):
-    """A pupil's rounds in one lesson at one level with one kind (None: no mistake), counted
-    (`storage.records.classes.TallyRow`)."""
+class InLesson(Protocol):
+    """A pupil's row of one lesson (its time: the lesson's start)."""
 
     @property
     def pupil_id(self) -> int: ...
@@ -49,6 +48,12 @@ class TallyLike(Protocol):
     def lesson_id(self) -> int: ...
     @property
     def lesson_at(self) -> int: ...
+
+
+class TallyLike(InLesson, Protocol):
+    """A pupil's rounds in one lesson at one level with one kind (None: no mistake), counted
+    (`storage.records.classes.TallyRow`)."""
+
     @property
     def level(self) -> int: ...
     @property
@@ -61,13 +66,9 @@ class TallyLike(Protocol):
     def best(self) -> int: ...
 
 
-class NoteLike(Protocol):
-    @property
-    def pupil_id(self) -> int: ...
-    @property
-    def lesson_id(self) -> int: ...
-    @property
-    def lesson_at(self) -> int: ...
+class NoteLike(InLesson, Protocol):
+    """A pupil's practice notes of one kind in one lesson (`NoteRow`)."""
+
     @property
     def kind(self) -> str: ...
     @property
@@ -128,7 +129,7 @@ def week_of(ms: int) -> Period:
     return Period(week_start_ms(ms), f"{key // 100}-W{key % 100:02d}")
 
 
-def lesson_of(r: TallyLike | NoteLike) -> Period:
+def lesson_of(r: InLesson) -> Period:
     return Period(r.lesson_at, str(r.lesson_id))
 
 

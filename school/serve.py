@@ -38,7 +38,7 @@ from storage.leases import Leases, open_leases
 from storage.sqlite import Storage
 from table.cli import class_of_lesson, version
 from table.host import LessonHost
-from table.roster import school_year_start
+from table.roster import purge_classes
 from table.web import Served
 from table.web import runner as web_runner
 
@@ -132,8 +132,7 @@ async def _purging(store: Storage) -> None:
         now = time.time()
         with contextlib.suppress(StorageError):
             await store.purge_sign_ins(round(now * 1000))
-            await store.purge_class_rounds(round(now * 1000), school_year_start(now))
-            await store.expire_classes(round(now * 1000), school_year_start(now))
+            await purge_classes(store, now)
 
 
 async def serve(settings: SchoolSettings, host: str, port: int) -> None:

@@ -38,7 +38,7 @@ from table.in_use import held
 from table.keep import DEFAULT_KEEP_DAYS, Keeper, machine_key, open_lesson
 from table.lesson import Kind, Lesson
 from table.net import ANY, LOOPBACK, is_loopback, network_address, shown_host, url_of
-from table.roster import Class, Recorder, load_roster, open_class, school_year_start
+from table.roster import Class, Recorder, load_roster, open_class, purge_classes
 from table.web import Served
 from table.web import runner as web_runner
 
@@ -167,8 +167,7 @@ async def class_of_lesson(
         info = await store.class_info(lesson.class_id)
     else:
         info = None
-    await store.purge_class_rounds(now, school_year_start(now / 1000))
-    await store.expire_classes(now, school_year_start(now / 1000))
+    await purge_classes(store, now / 1000)
     stored = await store.load_lesson(keeper.lesson_id)
 
     async def attach(chosen: ClassInfo) -> None:
@@ -196,8 +195,7 @@ async def _purging(store: Storage) -> None:
         now = time.time()
         with contextlib.suppress(StorageError):
             await store.purge_lessons(round(now * 1000))
-            await store.purge_class_rounds(round(now * 1000), school_year_start(now))
-            await store.expire_classes(round(now * 1000), school_year_start(now))
+            await purge_classes(store, now)
 
 
 async def serve(kind: Kind, args: argparse.Namespace) -> None:

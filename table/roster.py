@@ -161,6 +161,14 @@ class Class:
     owner: str | None = None  # the teacher on a school server: their classes only
 
 
+async def purge_classes(store: ClassStore, now: float) -> None:
+    """Everything of a class past its retention (`now`: seconds): its rounds and notes, then
+    the classes nothing newer keeps (their rosters and cards with them)."""
+    now_ms, start = round(now * 1000), school_year_start(now)
+    await store.purge_class_rounds(now_ms, start)
+    await store.expire_classes(now_ms, start)
+
+
 def school_year_start(now: float) -> int:
     """The 1 August (midnight where the pupils are, in ms) that began the school year ``now``
     (seconds) is in: by default a class's results of an earlier school year are deleted."""
@@ -192,6 +200,7 @@ __all__ = [
     "load_roster",
     "new_card",
     "open_class",
+    "purge_classes",
     "replace_card",
     "school_year_start",
     "shown_card",

@@ -97,6 +97,16 @@ async def test_a_teacher_starts_and_a_pupil_joins_by_keyboard(
         async with phone.expect_navigation():
             await phone.keyboard.press("Enter")
         assert phone.url.startswith(f"{served.url}/l/{code}/table")
+
+        await page.goto(f"{served.url}/mine?lang={lang}")  # the lesson ends from the list
+        await _press(page, t("server.mine.end", lang))
+        assert page.url == f"{served.url}/mine?lang={lang}"
+        assert await axe_violations(page) == []  # with the ended lesson kept
+        await page.get_by_role("link", name=t("lesson.kept.summary", lang)).focus()
+        async with page.expect_navigation():
+            await page.keyboard.press("Enter")
+        assert "/mine/lessons/" in page.url and "Ada" in await page.content()
+        assert await axe_violations(page) == []
     finally:
         await teacher.close()
         await pupil.close()
